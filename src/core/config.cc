@@ -1,0 +1,190 @@
+#include "core/config.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+
+#include "core/error.h"
+
+namespace warpsim {
+
+GpuConfig::GpuConfig() {
+  // Fermi-like defaults; presets in configs/gpus override them.
+  units[int(Unit::SP)] = {2, {4, 4, 20, 20}, 2};
+  units[int(Unit::INT)] = {0, {4, 4, 20, 20}, 2};  // count 0: integer ops go to SP
+  units[int(Unit::DP)] = {1, {8, 8, 40, 40}, 8};
+  units[int(Unit::SFU)] = {1, {20, 20, 40, 20}, 8};
+  units[int(Unit::MEM)] = {1, {1, 1, 1, 1}, 1};
+  units[int(Unit::BRANCH)] = {0, {2, 2, 2, 2}, 1};  // count 0: branches go to SP
+}
+
+namespace {
+
+struct Flattener {
+  std::vector<ConfigField>& out;
+  std::string prefix;
+
+  void add(const char* name, const char* doc, ConfigField::Kind kind, void* p) {
+    out.push_back({prefix + name, doc, kind, p});
+  }
+  void operator()(const char* n, bool& f, const char* d) { add(n, d, ConfigField::Bool, &f); }
+  void operator()(const char* n, uint32_t& f, const char* d) { add(n, d, ConfigField::U32, &f); }
+  void operator()(const char* n, uint64_t& f, const char* d) { add(n, d, ConfigField::U64, &f); }
+  void operator()(const char* n, double& f, const char* d) { add(n, d, ConfigField::Double, &f); }
+  void operator()(const char* n, std::string& f, const char* d) { add(n, d, ConfigField::String, &f); }
+  template <class T> void group(const char* n, T& sub, const char*) {
+    Flattener inner{out, prefix + n + "."};
+    sub.visit(inner);
+  }
+};
+
+template <class T>
+T parse_unsigned(const std::string& key, const std::string& value) {
+  T v{};
+  std::string s = value;
+  // Accept 16K / 4M / 1G size suffixes for convenience.
+  uint64_t mult = 1;
+  if (!s.empty()) {
+    char c = s.back();
+    if (c == 'K' || c == 'k') mult = 1024;
+    else if (c == 'M' || c == 'm') mult = 1024 * 1024;
+    else if (c == 'G' || c == 'g') mult = 1024ull * 1024 * 1024;
+    if (mult != 1) s.pop_back();
+  }
+  uint64_t raw = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), raw);
+  if (ec != std::errc() || p != s.data() + s.size() || s.empty())
+    throw Error(fmt::format("config key '{}': '{}' is not a non-negative integer", key, value));
+  raw *= mult;
+  if (raw > uint64_t(std::numeric_limits<T>::max()))
+    throw Error(fmt::format("config key '{}': {} is out of range", key, value));
+  v = static_cast<T>(raw);
+  return v;
+}
+
+}  // namespace
+
+std::vector<ConfigField> config_fields(GpuConfig& cfg) {
+  std::vector<ConfigField> out;
+  Flattener f{out, ""};
+  cfg.visit(f);
+  return out;
+}
+
+std::string ConfigField::get() const {
+  switch (kind) {
+    case Bool: return *static_cast<bool*>(ptr) ? "true" : "false";
+    case U32: return std::to_string(*static_cast<uint32_t*>(ptr));
+    case U64: return std::to_string(*static_cast<uint64_t*>(ptr));
+    case Double: return fmt::format("{}", *static_cast<double*>(ptr));
+    case String: return *static_cast<std::string*>(ptr);
+  }
+  return {};
+}
+
+void ConfigField::set(const std::string& value) {
+  switch (kind) {
+    case Bool:
+      if (value == "true" || value == "1") *static_cast<bool*>(ptr) = true;
+      else if (value == "false" || value == "0") *static_cast<bool*>(ptr) = false;
+      else throw Error(fmt::format("config key '{}': '{}' is not a boolean (true|false)", key, value));
+      break;
+    case U32: *static_cast<uint32_t*>(ptr) = parse_unsigned<uint32_t>(key, value); break;
+    case U64: *static_cast<uint64_t*>(ptr) = parse_unsigned<uint64_t>(key, value); break;
+    case Double: {
+      char* end = nullptr;
+      double d = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end != '\0' || !std::isfinite(d))
+        throw Error(fmt::format("config key '{}': '{}' is not a number", key, value));
+      *static_cast<double*>(ptr) = d;
+      break;
+    }
+    case String: *static_cast<std::string*>(ptr) = value; break;
+  }
+}
+
+namespace {
+void check_choice(const std::string& key, const std::string& v, std::initializer_list<const char*> choices) {
+  std::string list;
+  for (const char* c : choices) {
+    if (v == c) return;
+    if (!list.empty()) list += "|";
+    list += c;
+  }
+  throw Error(fmt::format("config key '{}': '{}' is not one of {}", key, v, list));
+}
+void check_pos(const std::string& key, uint64_t v) {
+  if (v == 0) throw Error(fmt::format("config key '{}': must be at least 1", key));
+}
+bool pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+void validate_cache(const std::string& k, const CacheConfig& c) {
+  check_choice(k + ".write_policy", c.write_policy, {"write_back", "write_through", "write_evict"});
+  check_choice(k + ".write_allocate", c.write_allocate, {"allocate", "no_allocate"});
+  if (!c.enabled) return;
+  if (!pow2(c.line)) throw Error(fmt::format("config key '{}.line': {} is not a power of two", k, c.line));
+  if (!pow2(c.sector) || c.sector > c.line || c.sector < 4)
+    throw Error(fmt::format("config key '{}.sector': {} must be a power of two between 4 and the line size {}", k, c.sector, c.line));
+  if (c.line / c.sector > 32) throw Error(fmt::format("config key '{}.sector': at most 32 sectors per line", k));
+  check_pos(k + ".size", c.size);
+  if (c.size % c.line) throw Error(fmt::format("config key '{}.size': {} is not a multiple of the line size {}", k, c.size, c.line));
+  uint32_t lines = c.size / c.line;
+  uint32_t ways = c.assoc == 0 ? lines : c.assoc;
+  if (ways > lines || lines % ways)
+    throw Error(fmt::format("config key '{}.assoc': {} ways do not divide {} lines", k, ways, lines));
+  check_pos(k + ".mshr_entries", c.mshr_entries);
+  check_pos(k + ".mshr_merge", c.mshr_merge);
+  check_pos(k + ".ports", c.ports);
+}
+}  // namespace
+
+void validate(const GpuConfig& c) {
+  check_pos("core.num_sms", c.core.num_sms);
+  check_pos("core.schedulers", c.core.schedulers);
+  check_pos("core.max_warps", c.core.max_warps);
+  if (c.core.max_warps > 64) throw Error("config key 'core.max_warps': at most 64 warps per SM are supported");
+  check_pos("core.max_ctas", c.core.max_ctas);
+  check_pos("core.max_threads", c.core.max_threads);
+  check_pos("core.registers", c.core.registers);
+  check_pos("core.reg_alloc_granularity", c.core.reg_alloc_granularity);
+  check_pos("core.ibuffer", c.core.ibuffer);
+  if (c.core.ibuffer > 8) throw Error("config key 'core.ibuffer': at most 8 entries");
+  check_pos("core.fetch_per_cycle", c.core.fetch_per_cycle);
+  check_pos("core.decode_width", c.core.decode_width);
+  check_pos("core.ldst_queue", c.core.ldst_queue);
+  check_pos("core.issue_per_scheduler", c.core.issue_per_scheduler);
+  check_pos("core.mem_issue_per_sm", c.core.mem_issue_per_sm);
+  if (!pow2(c.core.shared_banks)) throw Error("config key 'core.shared_banks': must be a power of two");
+  if (!pow2(c.core.shared_bank_width)) throw Error("config key 'core.shared_bank_width': must be a power of two");
+  check_pos("clock_mhz", c.clock_mhz > 0 ? 1 : 0);
+  static const char* unit_keys[] = {"sp", "int", "dp", "sfu", "mem", "branch"};
+  for (int u = 0; u < kNumUnits; ++u) {
+    if ((u == int(Unit::SP) || u == int(Unit::MEM)) && c.units[u].count == 0)
+      throw Error(fmt::format("config key '{}.count': must be at least 1", unit_keys[u]));
+    if (c.units[u].count > 0) check_pos(fmt::format("{}.initiation", unit_keys[u]), c.units[u].initiation);
+    if (c.units[u].count > 8) throw Error(fmt::format("config key '{}.count': at most 8 units", unit_keys[u]));
+  }
+  validate_cache("l1d", c.l1d);
+  validate_cache("icache", c.icache);
+  validate_cache("constcache", c.constcache);
+  validate_cache("l2.cache", c.l2.cache);
+  check_pos("l2.partitions", c.l2.partitions);
+  check_pos("l2.slices_per_partition", c.l2.slices_per_partition);
+  check_choice("l2.hash", c.l2.hash, {"linear", "xor"});
+  if (!pow2(c.l2.interleave) || c.l2.interleave < c.l2.cache.line)
+    throw Error("config key 'l2.interleave': must be a power of two at least the L2 line size");
+  check_pos("icnt.flit", c.icnt.flit);
+  check_pos("icnt.sm_flits_per_cycle", c.icnt.sm_flits_per_cycle);
+  check_pos("icnt.slice_flits_per_cycle", c.icnt.slice_flits_per_cycle);
+  check_pos("icnt.input_queue", c.icnt.input_queue);
+  check_pos("dram.banks", c.dram.banks);
+  if (!pow2(c.dram.row_bytes)) throw Error("config key 'dram.row_bytes': must be a power of two");
+  if (!(c.dram.bytes_per_cycle > 0)) throw Error("config key 'dram.bytes_per_cycle': must be positive");
+  check_pos("dram.queue", c.dram.queue);
+  check_choice("dram.scheduler", c.dram.scheduler, {"frfcfs", "fcfs"});
+  check_choice("dispatch", c.dispatch, {"fifo", "round_robin"});
+  check_pos("sample_interval", c.sample_interval);
+}
+
+}  // namespace warpsim

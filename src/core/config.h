@@ -1,0 +1,224 @@
+// Typed configuration of the modelled GPU. Every field is reachable by a dotted key
+// (`l1d.size`, `dram.tRCD`, ...) through visit(); TOML presets, `--set key=value`, the
+// GPGPU-Sim importer and the JSON dump all go through that one list of fields.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/warp_inst.h"
+
+namespace warpsim {
+
+struct CacheConfig {
+  bool enabled = true;
+  uint32_t size = 16 * 1024;   // bytes
+  uint32_t assoc = 4;          // 0 = fully associative
+  uint32_t line = 128;         // bytes
+  uint32_t sector = 128;       // bytes; == line means not sectored
+  uint32_t mshr_entries = 32;  // distinct lines with misses outstanding
+  uint32_t mshr_merge = 8;     // requests merged into one MSHR entry
+  uint32_t latency = 1;        // hit latency in core cycles
+  std::string write_policy = "write_through";  // write_back | write_through | write_evict
+  std::string write_allocate = "no_allocate";  // allocate | no_allocate
+  uint32_t ports = 1;          // tag lookups per cycle
+
+  template <class V> void visit(V& v) {
+    v("enabled", enabled, "model this cache (false: every access misses to the next level)");
+    v("size", size, "capacity in bytes");
+    v("assoc", assoc, "ways per set; 0 = fully associative");
+    v("line", line, "line size in bytes");
+    v("sector", sector, "sector size in bytes (== line for a non-sectored cache)");
+    v("mshr_entries", mshr_entries, "miss status holding registers (lines in flight)");
+    v("mshr_merge", mshr_merge, "requests merged per MSHR entry");
+    v("latency", latency, "hit latency, core cycles");
+    v("write_policy", write_policy, "write_back|write_through|write_evict");
+    v("write_allocate", write_allocate, "allocate|no_allocate");
+    v("ports", ports, "tag lookups per cycle");
+  }
+};
+
+// One kind of execution unit.
+struct UnitConfig {
+  uint32_t count = 1;       // units of this kind per SM (shared) or per scheduler (subcore)
+  uint32_t latency[kNumLatencyClasses] = {4, 4, 20, 20};  // result latency per latency class
+  uint32_t initiation = 1;  // cycles before the unit accepts the next warp instruction
+
+  template <class V> void visit(V& v) {
+    v("count", count, "units per SM (shared mode) or per scheduler (subcore mode)");
+    v("latency", latency[0], "result latency of simple operations, core cycles");
+    v("latency_mul", latency[1], "result latency of multiply / fma");
+    v("latency_div", latency[2], "result latency of division / remainder sequences");
+    v("latency_trans", latency[3], "result latency of transcendental operations");
+    v("initiation", initiation, "initiation interval, core cycles");
+  }
+};
+
+struct CoreConfig {
+  uint32_t num_sms = 15;
+  uint32_t schedulers = 2;          // warp schedulers per SM
+  bool subcore = false;             // true: each scheduler owns its units (Volta/Turing)
+  uint32_t max_warps = 48;
+  uint32_t max_threads = 1536;
+  uint32_t max_ctas = 8;
+  uint32_t registers = 32768;
+  uint32_t reg_alloc_granularity = 64;  // registers allocated per warp in multiples of this
+  uint32_t shared_mem = 48 * 1024;
+  uint32_t shared_banks = 32;
+  uint32_t shared_bank_width = 4;   // bytes
+  uint32_t shared_latency = 24;     // core cycles from issue to data
+  uint32_t const_latency = 8;       // constant-cache hit latency
+  uint32_t const_miss_latency = 200;
+  uint32_t ibuffer = 2;             // instruction buffer entries per warp
+  uint32_t fetch_per_cycle = 1;     // warps that fetch per cycle per SM
+  uint32_t decode_width = 2;        // instructions decoded into the ibuffer per fetch
+  uint32_t icache_miss_latency = 100;
+  uint32_t branch_latency = 2;      // cycles after a branch issues before the warp fetches again
+  uint32_t ldst_queue = 8;          // memory instructions queued in the LD/ST unit
+  uint32_t issue_per_scheduler = 1; // instructions a scheduler issues per cycle
+  uint32_t mem_issue_per_sm = 1;    // MEM instructions the whole SM may issue per cycle
+  uint32_t sfu_issue_per_sm = 1;    // SFU instructions the whole SM may issue per cycle (0: no limit)
+  uint32_t cta_dispatch_latency = 0;  // cycles to set up a CTA on an SM
+
+  template <class V> void visit(V& v) {
+    v("num_sms", num_sms, "streaming multiprocessors");
+    v("schedulers", schedulers, "warp schedulers per SM");
+    v("subcore", subcore, "each scheduler owns its units (Volta/Turing sub-cores)");
+    v("max_warps", max_warps, "resident warps per SM");
+    v("max_threads", max_threads, "resident threads per SM");
+    v("max_ctas", max_ctas, "resident CTAs per SM");
+    v("registers", registers, "32-bit registers per SM");
+    v("reg_alloc_granularity", reg_alloc_granularity, "register allocation unit per warp");
+    v("shared_mem", shared_mem, "shared memory bytes per SM");
+    v("shared_banks", shared_banks, "shared memory banks");
+    v("shared_bank_width", shared_bank_width, "bytes per bank word");
+    v("shared_latency", shared_latency, "shared memory access latency");
+    v("const_latency", const_latency, "constant cache hit latency");
+    v("const_miss_latency", const_miss_latency, "constant cache miss latency");
+    v("ibuffer", ibuffer, "instruction buffer entries per warp");
+    v("fetch_per_cycle", fetch_per_cycle, "warps fetching per cycle per SM");
+    v("decode_width", decode_width, "instructions decoded per fetch");
+    v("icache_miss_latency", icache_miss_latency, "instruction cache miss latency");
+    v("branch_latency", branch_latency, "cycles a branch blocks fetch of its warp");
+    v("ldst_queue", ldst_queue, "memory instructions queued in the LD/ST unit");
+    v("issue_per_scheduler", issue_per_scheduler, "instructions issued per scheduler per cycle");
+    v("mem_issue_per_sm", mem_issue_per_sm, "memory instructions issued per SM per cycle");
+    v("sfu_issue_per_sm", sfu_issue_per_sm, "SFU instructions issued per SM per cycle (0 = no limit)");
+    v("cta_dispatch_latency", cta_dispatch_latency, "cycles to launch a CTA on an SM");
+  }
+};
+
+struct IcntConfig {
+  uint32_t latency = 8;           // one-way latency, core cycles
+  uint32_t flit = 32;             // bytes per flit
+  uint32_t sm_flits_per_cycle = 1;    // flits an SM injects / ejects per cycle
+  uint32_t slice_flits_per_cycle = 1; // flits an L2 slice accepts / returns per cycle
+  uint32_t input_queue = 64;      // requests buffered at each L2 slice
+
+  template <class V> void visit(V& v) {
+    v("latency", latency, "one-way interconnect latency, core cycles");
+    v("flit", flit, "bytes per flit");
+    v("sm_flits_per_cycle", sm_flits_per_cycle, "flits per cycle per SM port");
+    v("slice_flits_per_cycle", slice_flits_per_cycle, "flits per cycle per L2 slice port");
+    v("input_queue", input_queue, "requests queued at each L2 slice");
+  }
+};
+
+struct L2Config {
+  uint32_t partitions = 6;        // memory partitions (= DRAM channels)
+  uint32_t slices_per_partition = 2;
+  CacheConfig cache{true, 64 * 1024, 8, 128, 32, 32, 8, 10, "write_back", "allocate", 1};
+  std::string hash = "xor";       // linear | xor: how addresses map to partitions
+  uint32_t interleave = 256;      // bytes mapped to one partition before moving on
+
+  template <class V> void visit(V& v) {
+    v("partitions", partitions, "memory partitions (one DRAM channel each)");
+    v("slices_per_partition", slices_per_partition, "L2 slices per partition");
+    v("hash", hash, "linear|xor partition address hashing");
+    v("interleave", interleave, "bytes per partition interleave chunk");
+    v.group("cache", cache, "one L2 slice");
+  }
+};
+
+struct DramConfig {
+  uint32_t banks = 16;
+  uint32_t row_bytes = 2048;      // row buffer size per bank
+  uint32_t tCL = 12, tRCD = 12, tRP = 12, tRAS = 28, tCCD = 2, tWR = 12;  // core cycles
+  double bytes_per_cycle = 42.0;  // peak data-bus bytes per core cycle per channel
+  uint32_t queue = 32;            // requests in the FR-FCFS queue per channel
+  std::string scheduler = "frfcfs";  // frfcfs | fcfs
+  uint32_t latency = 20;          // fixed controller/PHY latency added to each access
+
+  template <class V> void visit(V& v) {
+    v("banks", banks, "banks per channel");
+    v("row_bytes", row_bytes, "row buffer bytes per bank");
+    v("tCL", tCL, "column access latency, core cycles");
+    v("tRCD", tRCD, "activate to column command, core cycles");
+    v("tRP", tRP, "precharge, core cycles");
+    v("tRAS", tRAS, "activate to precharge, core cycles");
+    v("tCCD", tCCD, "column to column, core cycles");
+    v("tWR", tWR, "write recovery, core cycles");
+    v("bytes_per_cycle", bytes_per_cycle, "peak bytes per core cycle per channel");
+    v("queue", queue, "scheduler queue entries per channel");
+    v("scheduler", scheduler, "frfcfs|fcfs");
+    v("latency", latency, "fixed controller latency per access, core cycles");
+  }
+};
+
+struct GpuConfig {
+  std::string name = "custom";
+  double clock_mhz = 700.0;       // core clock, used for seconds and bandwidth figures
+  CoreConfig core;
+  UnitConfig units[kNumUnits];
+  CacheConfig l1d;
+  CacheConfig icache{true, 2 * 1024, 4, 64, 64, 8, 8, 1, "write_through", "no_allocate", 1};
+  CacheConfig constcache{true, 8 * 1024, 4, 64, 64, 8, 8, 1, "write_through", "no_allocate", 1};
+  IcntConfig icnt;
+  L2Config l2;
+  DramConfig dram;
+  uint32_t sample_interval = 5000;  // cycles between IPC samples
+  std::string dispatch = "round_robin";  // how CTAs of concurrent kernels share SMs: fifo|round_robin
+  uint64_t max_cycles = 0;        // 0 = no limit
+  uint64_t max_insts = 0;         // 0 = no limit
+  uint64_t watchdog_cycles = 1000000;  // cycles with no progress before a deadlock is declared
+
+  GpuConfig();
+  template <class V> void visit(V& v) {
+    v("name", name, "preset name");
+    v("clock_mhz", clock_mhz, "core clock in MHz");
+    v.group("core", core, "streaming multiprocessor");
+    v.group("sp", units[int(Unit::SP)], "single-precision / integer ALU pipeline");
+    v.group("int", units[int(Unit::INT)], "integer pipeline (Volta+; on Fermi share SP)");
+    v.group("dp", units[int(Unit::DP)], "double-precision pipeline");
+    v.group("sfu", units[int(Unit::SFU)], "special function unit");
+    v.group("mem", units[int(Unit::MEM)], "LD/ST issue port");
+    v.group("branch", units[int(Unit::BRANCH)], "branch unit");
+    v.group("l1d", l1d, "L1 data cache");
+    v.group("icache", icache, "instruction cache");
+    v.group("constcache", constcache, "constant cache");
+    v.group("icnt", icnt, "interconnect");
+    v.group("l2", l2, "L2 cache and memory partitions");
+    v.group("dram", dram, "DRAM channels");
+    v("sample_interval", sample_interval, "cycles between IPC samples");
+    v("dispatch", dispatch, "fifo|round_robin CTA dispatch across concurrent kernels");
+    v("max_cycles", max_cycles, "stop after this many cycles (0 = no limit)");
+    v("max_insts", max_insts, "stop after this many warp instructions (0 = no limit)");
+    v("watchdog_cycles", watchdog_cycles, "cycles without progress before a deadlock error");
+  }
+};
+
+// A field reached by its dotted key.
+struct ConfigField {
+  std::string key;
+  std::string doc;
+  enum Kind { Bool, U32, U64, Double, String } kind;
+  void* ptr;
+  std::string get() const;
+  void set(const std::string& value);  // throws Error naming the key and the valid values
+};
+
+std::vector<ConfigField> config_fields(GpuConfig& cfg);
+// Checks values that must agree with each other; throws Error naming the key.
+void validate(const GpuConfig& cfg);
+
+}  // namespace warpsim

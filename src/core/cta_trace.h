@@ -1,0 +1,55 @@
+// Per-CTA instruction streams produced by a front end and consumed by the timing model.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/warp_inst.h"
+
+namespace warpsim {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t(x) * y * z; }
+  bool operator==(const Dim3&) const = default;
+};
+
+// The instructions one warp executed, in order, ending with an EXIT.
+struct WarpStream {
+  std::vector<WarpInst> insts;
+  std::vector<uint64_t> addrs;  // 32 per memory instruction, indexed by WarpInst::addr_index
+  void clear() { insts.clear(); addrs.clear(); }
+};
+
+struct CtaTrace {
+  uint32_t cta_id = 0;  // linear id within the grid
+  std::vector<WarpStream> warps;
+};
+
+// What the dispatcher needs to know about a kernel before running any of it.
+struct KernelInfo {
+  std::string name;
+  Dim3 grid;
+  Dim3 block;
+  uint32_t regs_per_thread = 16;
+  uint32_t shared_bytes_per_cta = 0;  // static + dynamic
+  uint32_t local_bytes_per_thread = 0;
+  uint64_t num_ctas() const { return grid.count(); }
+  uint32_t threads_per_cta() const { return static_cast<uint32_t>(block.count()); }
+  uint32_t warps_per_cta() const { return (threads_per_cta() + 31) / 32; }
+};
+
+// A kernel whose CTAs can be produced on demand, in any order the dispatcher chooses.
+// Functional front ends execute the CTA when asked; trace readers read it from disk.
+class KernelSource {
+ public:
+  virtual ~KernelSource() = default;
+  virtual const KernelInfo& info() const = 0;
+  // Fill `out` with the streams of CTA `cta_id` (0 <= cta_id < info().num_ctas()). Reuses the
+  // capacity of `out`. Throws warpsim::Error on failure (bad memory access, malformed trace).
+  virtual void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) = 0;
+  // Called once the kernel's last CTA finished in the timing model.
+  virtual void on_kernel_done() {}
+};
+
+}  // namespace warpsim

@@ -1,0 +1,38 @@
+// Where the runtime sends kernel launches: the timing model (timing/gpu.h) or a purely
+// functional executor (runtime/functional_target.h).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/cta_trace.h"
+
+namespace warpsim {
+
+// Figures of one finished kernel launch.
+struct KernelResult {
+  std::string name;
+  uint32_t launch_index = 0;
+  uint32_t stream = 0;
+  Dim3 grid, block;
+  uint64_t launch_cycle = 0, start_cycle = 0, end_cycle = 0;  // end - launch = response time
+  uint64_t warp_insts = 0;
+  uint64_t thread_insts = 0;
+};
+
+class LaunchTarget {
+ public:
+  virtual ~LaunchTarget() = default;
+  // Queue a kernel on `stream`; kernels of one stream run in order, of different streams
+  // concurrently. `delay` cycles after the current time (0 = now).
+  virtual uint32_t enqueue(std::unique_ptr<KernelSource> kernel, uint32_t stream, uint64_t delay = 0) = 0;
+  // Run until every queued kernel finished (throws Error on deadlock or limits).
+  virtual void run_until_idle() = 0;
+  // Run until every kernel queued on `stream` finished.
+  virtual void run_until_stream_idle(uint32_t stream) { run_until_idle(); }
+  virtual uint64_t now() const = 0;
+  virtual const std::vector<KernelResult>& results() const = 0;
+};
+
+}  // namespace warpsim

@@ -1,0 +1,19 @@
+#pragma once
+#include <cstdint>
+
+namespace warpsim {
+
+enum class MemKind : uint8_t { Read, Write, Atomic };
+
+// One request between an SM and the memory partitions: a (part of a) line.
+struct MemRequest {
+  uint64_t addr = 0;         // line-aligned address
+  uint64_t issue_cycle = 0;  // cycle the SM sent it (for latency statistics)
+  uint32_t sectors = 0;      // 32-byte-sector bitmask of the line wanted / written
+  uint32_t token = 0;        // opaque to the memory system; handed back in the response
+  uint16_t sm = 0;
+  MemKind kind = MemKind::Read;
+  uint16_t bytes = 0;        // payload: data returned (read/atomic) or carried (write)
+};
+
+}  // namespace warpsim

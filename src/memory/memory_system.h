@@ -1,0 +1,53 @@
+// Everything below the SMs: interconnect, L2 slices (one or more per memory partition) and a
+// DRAM channel per partition with banks, row buffers and an FR-FCFS scheduler.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/config.h"
+#include "memory/mem_request.h"
+
+namespace warpsim {
+
+struct MemoryStats {
+  uint64_t l2_reads = 0, l2_read_hits = 0, l2_writes = 0, l2_write_hits = 0;
+  uint64_t dram_reads = 0, dram_writes = 0, dram_row_hits = 0, dram_activates = 0;
+  uint64_t dram_bytes = 0;         // bytes moved on DRAM data buses
+  uint64_t dram_busy_cycles = 0;   // sum over channels of cycles the data bus was busy
+  uint64_t icnt_flits_up = 0, icnt_flits_down = 0;
+  uint64_t read_latency_sum = 0, reads_returned = 0;  // SM send -> response at SM
+};
+
+class MemorySystem {
+ public:
+  explicit MemorySystem(const GpuConfig& cfg);
+  ~MemorySystem();
+  MemorySystem(const MemorySystem&);             // deep copy (simulation snapshots)
+  MemorySystem& operator=(const MemorySystem&);
+
+  // True when SM `sm` may inject a request this cycle.
+  bool can_send(int sm, uint64_t now) const;
+  void send(const MemRequest& req, uint64_t now);
+  // Advance the interconnect, L2 slices and DRAM by one cycle ending at `now`.
+  void tick(uint64_t now);
+  // Responses (reads, atomics, write acknowledgements) that reached SM `sm` by `now`, oldest
+  // first. Returns false when there is none.
+  bool pop_response(int sm, uint64_t now, MemRequest& out);
+  // Earliest cycle > now at which tick() or pop_response() could do something, or UINT64_MAX
+  // when the memory system is empty. Lets the GPU skip cycles in which nothing happens.
+  uint64_t next_event(uint64_t now) const;
+  // Requests sent and not yet returned to their SM.
+  uint64_t in_flight() const;
+  // Partition an address maps to (for tests and statistics).
+  int partition_of(uint64_t addr) const;
+
+  const MemoryStats& stats() const;
+  uint64_t average_read_latency() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace warpsim

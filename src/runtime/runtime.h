@@ -1,0 +1,89 @@
+// The C++ runtime API: device memory, modules, symbols, textures, launches and streams. The
+// bundled workload drivers and the libcudart shim both stand on it.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/cta_trace.h"
+#include "core/launch_target.h"
+
+namespace warpsim {
+
+using DevPtr = uint64_t;  // device virtual address
+
+struct ModuleHandle { uint32_t id = 0; };
+struct KernelHandle { uint32_t module = 0; uint32_t index = 0; };
+
+// Raw kernel parameter bytes, laid out as the kernel's .param list wants them.
+class KernelArgs {
+ public:
+  template <class T> KernelArgs& add(const T& v) {
+    size_t align = alignof(T) < 8 ? alignof(T) : 8;
+    size_t off = (bytes_.size() + align - 1) / align * align;
+    bytes_.resize(off + sizeof(T));
+    std::memcpy(bytes_.data() + off, &v, sizeof(T));
+    offsets_.push_back(off);
+    return *this;
+  }
+  const std::vector<uint8_t>& bytes() const { return bytes_; }
+  const std::vector<size_t>& offsets() const { return offsets_; }
+
+ private:
+  std::vector<uint8_t> bytes_;
+  std::vector<size_t> offsets_;
+};
+
+struct TextureDesc {
+  DevPtr data = 0;
+  uint32_t width = 0, height = 1;   // elements
+  uint32_t pitch = 0;               // bytes per row (0 = width * element size)
+  uint32_t channels = 1;            // 1, 2 or 4
+  uint32_t channel_bits = 32;       // 8, 16 or 32
+  bool is_float = true;             // float channels (else integer)
+  bool normalized_coords = false;
+  bool read_normalized_float = false;
+  enum Address { Clamp, Wrap, Border, Mirror } address = Clamp;
+  bool linear_filter = false;
+};
+
+class Runtime {
+ public:
+  // `target` receives launches; the runtime does not own it.
+  explicit Runtime(LaunchTarget* target);
+  ~Runtime();
+
+  DevPtr malloc(uint64_t bytes);
+  void free(DevPtr p);
+  void memcpy_h2d(DevPtr dst, const void* src, uint64_t bytes);
+  void memcpy_d2h(void* dst, DevPtr src, uint64_t bytes);  // waits for queued kernels
+  void memcpy_d2d(DevPtr dst, DevPtr src, uint64_t bytes);
+  void memset(DevPtr dst, int value, uint64_t bytes);
+
+  ModuleHandle load_module(const std::string& ptx_text, const std::string& file_name);
+  KernelHandle get_kernel(ModuleHandle m, const std::string& name);
+  // Address and size of a module-level variable (.global / .const).
+  DevPtr symbol_address(ModuleHandle m, const std::string& name, uint64_t* size = nullptr);
+  void memcpy_to_symbol(ModuleHandle m, const std::string& name, const void* src, uint64_t bytes, uint64_t offset = 0);
+  void memcpy_from_symbol(void* dst, ModuleHandle m, const std::string& name, uint64_t bytes, uint64_t offset = 0);
+
+  uint64_t create_texture(const TextureDesc& desc);  // a texture object handle for kernels
+  void destroy_texture(uint64_t tex);
+
+  uint32_t create_stream();  // stream 0 is the default stream
+  void launch(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& args,
+              uint32_t dynamic_shared = 0, uint32_t stream = 0);
+  void synchronize();                       // all streams
+  void stream_synchronize(uint32_t stream);
+
+  LaunchTarget& target() { return *target_; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  LaunchTarget* target_;
+};
+
+}  // namespace warpsim

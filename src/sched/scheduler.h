@@ -1,0 +1,99 @@
+// The warp scheduler plug-in interface. Each SM has `core.schedulers` instances; each cycle the
+// SM asks each one to select a warp among the warps it owns (warp slot i belongs to scheduler
+// i mod M). A policy is one file plus one line in registry.cc.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "sched/warp_view.h"
+
+namespace warpsim {
+
+class Sm;
+
+// Read-only view handed to a scheduler for one decision. status() is computed lazily by the SM
+// and cached for the cycle, so an ordering policy that stops at the first ready warp only pays
+// for the warps it looks at.
+class SchedulerContext {
+ public:
+  SchedulerContext(Sm& sm, int sched_id) : sm_(sm), sched_id_(sched_id) {}
+  uint64_t now() const;
+  int scheduler_id() const { return sched_id_; }
+  // This scheduler's live warp slots, oldest first.
+  std::span<const uint16_t> warps() const;
+  WarpStatus status(int slot) const;
+  // Next instruction of the warp (valid when status is Ready, UnitBusy or RAW).
+  const WarpInst& next_inst(int slot) const;
+  const WarpInfo& warp(int slot) const;
+  const CtaInfo& cta(int cta_slot) const;
+  const SmCounters& sm() const;
+  const GpuCounters& gpu() const;
+  int sm_id() const;
+  int num_ctas_slots() const;
+
+ private:
+  Sm& sm_;
+  int sched_id_;
+};
+
+// Parameters of a scheduler, from `--sched-param key=value` or a TOML table. Reading a key
+// marks it used; keys nobody read are reported as errors.
+class SchedulerParams {
+ public:
+  void set(const std::string& key, const std::string& value) { values_[key] = value; }
+  bool has(const std::string& key) const { return values_.count(key) != 0; }
+  int64_t get_int(const std::string& key, int64_t def) const;
+  double get_double(const std::string& key, double def) const;
+  std::string get_string(const std::string& key, const std::string& def) const;
+  const std::map<std::string, std::string>& values() const { return values_; }
+  // Throws Error listing keys that were given but never read.
+  void check_all_used(const std::string& scheduler) const;
+
+ private:
+  std::map<std::string, std::string> values_;
+  mutable std::map<std::string, bool> used_;
+};
+
+class WarpScheduler {
+ public:
+  virtual ~WarpScheduler() = default;
+  // Return the warp slot to issue from, or -1 to issue nothing this cycle.
+  virtual int select(const SchedulerContext& ctx) = 0;
+  // The SM issued `inst` from `slot` (after select() returned it).
+  virtual void on_issue(const SchedulerContext& ctx, int slot, const WarpInst& inst) {}
+  // End of the cycle: whether this scheduler issued, and the stall class if not.
+  virtual void on_cycle_end(const SchedulerContext& ctx, bool issued, WarpStatus stall) {}
+  virtual void on_warp_added(int slot) {}
+  virtual void on_warp_removed(int slot) {}
+  virtual void on_kernel_start(uint32_t kernel) {}
+  virtual void on_kernel_end(uint32_t kernel) {}
+  // True when the policy needs on_cycle_end every cycle, even when the GPU would otherwise
+  // skip idle cycles; learning schedulers that count stalls say true.
+  virtual bool needs_every_cycle() const { return false; }
+  // Scheduler-specific counters for the run's JSON (actions, modes, budgets, ...).
+  virtual void report(nlohmann::json& out) const;
+  // Deep copy, for simulation snapshots.
+  virtual std::unique_ptr<WarpScheduler> clone() const = 0;
+};
+
+// Shared state of all schedulers of one SM (e.g. the RLWS agent), created once per SM.
+struct SchedulerFactory {
+  std::string name;
+  std::string description;
+  // Creates the scheduler `sched_id` of SM `sm_id`. `shared` points to the per-SM shared object
+  // created by make_shared (null when the policy has none).
+  std::unique_ptr<WarpScheduler> (*make)(const SchedulerParams& params, int sm_id, int sched_id,
+                                         int num_schedulers, std::shared_ptr<void> shared);
+  std::shared_ptr<void> (*make_shared)(const SchedulerParams& params, int sm_id) = nullptr;
+};
+
+const std::vector<SchedulerFactory>& scheduler_registry();
+const SchedulerFactory& find_scheduler(const std::string& name);  // throws Error listing names
+
+}  // namespace warpsim

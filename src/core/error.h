@@ -26,3 +26,16 @@ class LocatedError : public Error {
 };
 
 }  // namespace warpsim
+
+namespace warpsim {
+// A configured limit (cycles, instructions, memory) stopped the run; statistics so far are valid.
+class LimitError : public Error {
+ public:
+  using Error::Error;
+};
+// No warp made progress for the watchdog period.
+class DeadlockError : public Error {
+ public:
+  using Error::Error;
+};
+}  // namespace warpsim

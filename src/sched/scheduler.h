@@ -27,7 +27,11 @@ class SchedulerContext {
   int scheduler_id() const { return sched_id_; }
   // This scheduler's live warp slots, oldest first.
   std::span<const uint16_t> warps() const;
+  // The same warps in slot order (round-robin policies walk this).
+  std::span<const uint16_t> slots() const;
   WarpStatus status(int slot) const;
+  // True when the warp is blocked on a register a memory load has not yet returned.
+  bool waiting_on_memory(int slot) const;
   // Next instruction of the warp (valid when status is Ready, UnitBusy or RAW).
   const WarpInst& next_inst(int slot) const;
   const WarpInfo& warp(int slot) const;

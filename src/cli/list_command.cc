@@ -1,0 +1,33 @@
+#include <fmt/format.h>
+
+#include "cli/options.h"
+#include "config/config_loader.h"
+#include "sched/scheduler.h"
+#include "synth/kernel_text.h"
+#include "workloads/workload_catalog.h"
+
+namespace warpsim::cli {
+
+void add_list_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("list", "list GPU presets, schedulers or workloads");
+  auto what = std::make_shared<std::string>();
+  cmd->add_option("what", *what, "gpus | schedulers | workloads")
+      ->required()
+      ->check(CLI::IsMember({"gpus", "schedulers", "workloads"}));
+  cmd->callback([what] {
+    if (*what == "gpus") {
+      for (const auto& name : list_presets()) {
+        GpuConfig c = load_preset(name);
+        fmt::print("{:<10} {:>3} SMs x {} schedulers, {} warps/SM, L1D {} KB, L2 {} KB, {} MHz\n", name,
+                   c.core.num_sms, c.core.schedulers, c.core.max_warps, c.l1d.size / 1024,
+                   c.l2.cache.size * c.l2.partitions * c.l2.slices_per_partition / 1024, c.clock_mhz);
+      }
+    } else if (*what == "schedulers") {
+      for (const auto& f : scheduler_registry()) fmt::print("{:<10} {}\n", f.name, f.description);
+    } else {
+      print_workload_catalog();
+    }
+  });
+}
+
+}  // namespace warpsim::cli

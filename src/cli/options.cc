@@ -1,0 +1,62 @@
+#include "cli/options.h"
+
+#include <fmt/format.h>
+
+#include "config/config_loader.h"
+#include "core/error.h"
+
+namespace warpsim::cli {
+
+std::vector<std::pair<std::string, std::string>> split_kv(const std::vector<std::string>& items,
+                                                          const std::string& what) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& it : items) {
+    auto eq = it.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw Error(fmt::format("{} '{}': expected key=value", what, it));
+    out.emplace_back(it.substr(0, eq), it.substr(eq + 1));
+  }
+  return out;
+}
+
+void GpuOptions::add(CLI::App& app) {
+  app.add_option("--gpu", gpu, "GPU preset name or TOML file (see `warpsim list gpus`)")
+      ->capture_default_str();
+  app.add_option("--gpgpusim-config", gpgpusim_config,
+                 "import a GPGPU-Sim gpgpusim.config instead of a preset");
+  app.add_option("--set", sets, "override a configuration key: --set l1d.size=32K (repeatable)");
+}
+
+GpuConfig GpuOptions::load() const {
+  GpuConfig cfg;
+  if (!gpgpusim_config.empty()) {
+    std::vector<std::string> unknown;
+    cfg = import_gpgpusim_config(gpgpusim_config, &unknown);
+    if (!unknown.empty()) {
+      std::string list;
+      for (const auto& u : unknown) list += (list.empty() ? "" : ", ") + u;
+      fmt::print(stderr, "warning: {}: options not understood and ignored: {}\n", gpgpusim_config, list);
+    }
+  } else {
+    cfg = load_preset(gpu);
+  }
+  apply_overrides(cfg, sets);
+  validate(cfg);
+  return cfg;
+}
+
+void SchedOptions::add(CLI::App& app, const std::string& default_scheduler) {
+  scheduler = default_scheduler;
+  app.add_option("--scheduler,-s", scheduler, "warp scheduler (see `warpsim list schedulers`)")
+      ->capture_default_str();
+  app.add_option("--sched-param", params, "scheduler parameter key=value (repeatable)");
+}
+
+SchedulerParams SchedOptions::load() const {
+  find_scheduler(scheduler);  // unknown names fail here with the list of valid ones
+  SchedulerParams p;
+  for (auto& [k, v] : split_kv(params, "--sched-param")) p.set(k, v);
+  return p;
+}
+
+}  // namespace warpsim::cli

@@ -1,0 +1,34 @@
+// Options shared by the subcommands that simulate: GPU preset and overrides, scheduler.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "core/config.h"
+#include "sched/scheduler.h"
+
+namespace warpsim::cli {
+
+struct GpuOptions {
+  std::string gpu = "gtx480";
+  std::string gpgpusim_config;
+  std::vector<std::string> sets;
+  void add(CLI::App& app);
+  GpuConfig load() const;  // preset (or imported config) with --set applied and validated
+};
+
+struct SchedOptions {
+  std::string scheduler = "gto";
+  std::vector<std::string> params;
+  void add(CLI::App& app, const std::string& default_scheduler = "gto");
+  SchedulerParams load() const;
+};
+
+// key=value list to a map; throws Error on an item without '='.
+std::vector<std::pair<std::string, std::string>> split_kv(const std::vector<std::string>& items,
+                                                          const std::string& what);
+
+void add_run_command(CLI::App& app);
+void add_list_command(CLI::App& app);
+
+}  // namespace warpsim::cli

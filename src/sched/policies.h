@@ -1,0 +1,17 @@
+// Factory functions of the built-in policies; registry.cc lists them by name.
+#pragma once
+#include "sched/scheduler.h"
+
+namespace warpsim {
+
+#define WARPSIM_POLICY(fn)                                                               \
+  std::unique_ptr<WarpScheduler> fn(const SchedulerParams& params, int sm_id, int sched_id, \
+                                    int num_schedulers, std::shared_ptr<void> shared)
+WARPSIM_POLICY(make_lrr);
+WARPSIM_POLICY(make_gto);
+WARPSIM_POLICY(make_oldest_first);
+WARPSIM_POLICY(make_youngest_first);
+WARPSIM_POLICY(make_two_level);
+#undef WARPSIM_POLICY
+
+}  // namespace warpsim

@@ -1,0 +1,62 @@
+#include "sched/scheduler.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+
+namespace warpsim {
+
+void WarpScheduler::report(nlohmann::json&) const {}
+
+int64_t SchedulerParams::get_int(const std::string& key, int64_t def) const {
+  auto it = values_.find(key);
+  used_[key] = true;
+  if (it == values_.end()) return def;
+  try {
+    size_t pos = 0;
+    int64_t v = std::stoll(it->second, &pos);
+    if (pos != it->second.size()) throw std::invalid_argument("trailing");
+    return v;
+  } catch (const std::exception&) {
+    throw Error(fmt::format("scheduler parameter '{}': '{}' is not an integer", key, it->second));
+  }
+}
+
+double SchedulerParams::get_double(const std::string& key, double def) const {
+  auto it = values_.find(key);
+  used_[key] = true;
+  if (it == values_.end()) return def;
+  try {
+    size_t pos = 0;
+    double v = std::stod(it->second, &pos);
+    if (pos != it->second.size()) throw std::invalid_argument("trailing");
+    return v;
+  } catch (const std::exception&) {
+    throw Error(fmt::format("scheduler parameter '{}': '{}' is not a number", key, it->second));
+  }
+}
+
+std::string SchedulerParams::get_string(const std::string& key, const std::string& def) const {
+  auto it = values_.find(key);
+  used_[key] = true;
+  return it == values_.end() ? def : it->second;
+}
+
+void SchedulerParams::check_all_used(const std::string& scheduler) const {
+  for (const auto& [k, v] : values_)
+    if (!used_.count(k))
+      throw Error(fmt::format("scheduler '{}' has no parameter '{}'", scheduler, k));
+}
+
+const SchedulerFactory& find_scheduler(const std::string& name) {
+  std::string names;
+  for (const auto& f : scheduler_registry()) {
+    if (f.name == name) return f;
+    names += names.empty() ? f.name : "|" + f.name;
+  }
+  throw Error(fmt::format("unknown scheduler '{}' (valid: {})", name, names));
+}
+
+}  // namespace warpsim

@@ -1,0 +1,270 @@
+#include "timing/gpu.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+
+namespace warpsim {
+
+Gpu::Gpu(const GpuConfig& cfg, const std::string& scheduler, const SchedulerParams& params)
+    : cfg_(cfg), scheduler_(scheduler), params_(params) {
+  validate(cfg_);
+  mem_ = std::make_unique<MemorySystem>(cfg_);
+  const SchedulerFactory& f = find_scheduler(scheduler);
+  for (uint32_t i = 0; i < cfg_.core.num_sms; ++i) {
+    std::shared_ptr<void> shared = f.make_shared ? f.make_shared(params_, int(i)) : nullptr;
+    std::vector<std::unique_ptr<WarpScheduler>> ss;
+    for (uint32_t s = 0; s < cfg_.core.schedulers; ++s)
+      ss.push_back(f.make(params_, int(i), int(s), int(cfg_.core.schedulers), shared));
+    sms_.push_back(std::make_unique<Sm>(int(i), cfg_, *mem_, counters_, std::move(ss)));
+    every_cycle_ |= sms_.back()->needs_every_cycle();
+  }
+  params_.check_all_used(scheduler);
+  sm_kernel_rr_.assign(cfg_.core.num_sms, 0);
+}
+
+Gpu::~Gpu() = default;
+
+uint32_t Gpu::enqueue(std::unique_ptr<KernelSource> kernel, uint32_t stream, uint64_t delay) {
+  auto k = std::make_unique<Kernel>();
+  k->info = kernel->info();
+  if (k->info.num_ctas() == 0) throw Error(fmt::format("kernel '{}': empty grid", k->info.name));
+  if (k->info.threads_per_cta() == 0) throw Error(fmt::format("kernel '{}': empty block", k->info.name));
+  // A CTA that can never fit would wait forever: say why now.
+  const CoreConfig& c = cfg_.core;
+  uint32_t regs = (k->info.regs_per_thread * 32 + c.reg_alloc_granularity - 1) /
+                  c.reg_alloc_granularity * c.reg_alloc_granularity * k->info.warps_per_cta();
+  if (k->info.warps_per_cta() > c.max_warps || k->info.threads_per_cta() > c.max_threads ||
+      regs > c.registers || k->info.shared_bytes_per_cta > c.shared_mem)
+    throw Error(fmt::format(
+        "kernel '{}': one CTA ({} threads, {} registers, {} bytes shared) does not fit an SM of "
+        "'{}' ({} threads, {} registers, {} bytes shared)",
+        k->info.name, k->info.threads_per_cta(), regs, k->info.shared_bytes_per_cta, cfg_.name,
+        c.max_threads, c.registers, c.shared_mem));
+  k->source = std::move(kernel);
+  k->id = uint32_t(kernels_.size());
+  k->stream = stream;
+  k->launch_cycle = now_ + delay;
+  kernels_.push_back(std::move(k));
+  return kernels_.back()->id;
+}
+
+StatsSnapshot Gpu::snapshot() const {
+  StatsSnapshot s;
+  s.cycle = now_;
+  for (const auto& sm : sms_) s.core += sm->stats();
+  s.mem = mem_->stats();
+  return s;
+}
+
+void Gpu::start_eligible_kernels() {
+  for (auto& kp : kernels_) {
+    Kernel& k = *kp;
+    if (k.state != Kernel::Queued || k.launch_cycle > now_) continue;
+    bool blocked = false;
+    for (auto& other : kernels_) {
+      if (other->id >= k.id) break;
+      if (other->stream == k.stream && other->state != Kernel::Done) blocked = true;
+    }
+    if (blocked) continue;
+    k.state = Kernel::Running;
+    k.start_cycle = now_;
+    k.at_start = snapshot();
+    for (auto& sm : sms_) sm->notify_kernel_start(k.id);
+  }
+}
+
+// One CTA per SM per cycle, SMs visited round robin. Concurrent kernels share an SM in the
+// order of `dispatch`: fifo (oldest kernel first) or round_robin (alternating per SM).
+bool Gpu::dispatch() {
+  bool any = false;
+  std::vector<Kernel*>& running = running_;
+  running.clear();
+  for (auto& k : kernels_)
+    if (k->state == Kernel::Running && k->next_cta < k->info.num_ctas()) running.push_back(k.get());
+  if (running.empty()) return false;
+  uint32_t n = uint32_t(sms_.size());
+  for (uint32_t i = 0; i < n; ++i) {
+    uint32_t smi = (dispatch_rr_ + i) % n;
+    Sm& sm = *sms_[smi];
+    size_t nk = running.size();
+    size_t first = cfg_.dispatch == "fifo" ? 0 : sm_kernel_rr_[smi] % nk;
+    for (size_t j = 0; j < nk; ++j) {
+      Kernel& k = *running[(first + j) % nk];
+      if (k.next_cta >= k.info.num_ctas() || !sm.can_host(k.info)) continue;
+      uint32_t cta = k.next_cta++;
+      cta_buf_.warps.clear();
+      cta_buf_.cta_id = cta;
+      k.source->produce_cta(cta, uint32_t(smi), cta_buf_);
+      cta_buf_.cta_id = cta;
+      sm.launch_cta(k.id, k.info, cta_buf_, now_);
+      sm_kernel_rr_[smi] = uint32_t((first + j + 1) % nk);
+      any = true;
+      break;
+    }
+  }
+  dispatch_rr_ = (dispatch_rr_ + 1) % n;
+  return any;
+}
+
+void Gpu::finish_kernel(Kernel& k) {
+  k.state = Kernel::Done;
+  KernelResult r;
+  r.name = k.info.name;
+  r.launch_index = k.id;
+  r.stream = k.stream;
+  r.grid = k.info.grid;
+  r.block = k.info.block;
+  r.launch_cycle = k.launch_cycle;
+  r.start_cycle = k.start_cycle;
+  r.end_cycle = now_;
+  KernelStats ks;
+  ks.stats = snapshot() - k.at_start;
+  for (auto& sm : sms_) {
+    r.warp_insts += sm->kernel_insts(k.id);
+    r.thread_insts += sm->kernel_thread_insts(k.id);
+  }
+  ks.result = r;
+  results_.push_back(r);
+  kernel_stats_.push_back(ks);
+  for (auto& sm : sms_) sm->notify_kernel_end(k.id);
+  k.source->on_kernel_done();
+}
+
+void Gpu::retire_ctas() {
+  for (auto& sm : sms_) {
+    auto& done = sm->finished_ctas();
+    for (auto [kid, cta] : done) {
+      Kernel& k = *kernels_[kid];
+      if (++k.ctas_done == k.info.num_ctas()) finish_kernel(k);
+    }
+    done.clear();
+  }
+}
+
+void Gpu::refresh_gpu_counters() {
+  uint64_t waiting = 0;
+  for (auto& k : kernels_)
+    if (k->state != Kernel::Done) waiting += k->info.num_ctas() - k->next_cta;
+  counters_.ctas_waiting = waiting;
+  const MemoryStats& ms = mem_->stats();
+  counters_.l2_hits = ms.l2_read_hits + ms.l2_write_hits;
+  counters_.l2_misses = (ms.l2_reads + ms.l2_writes) - counters_.l2_hits;
+  counters_.avg_mem_latency = mem_->average_read_latency();
+  uint64_t inflight = 0;
+  for (auto& sm : sms_) inflight += sm->counters().mem_in_flight;
+  counters_.mem_in_flight = inflight;
+  counters_.cycle = now_;
+}
+
+void Gpu::sample(uint64_t upto) {
+  // Close every sampling window that ends at or before `upto`.
+  uint64_t insts = 0;
+  for (auto& sm : sms_) insts += sm->stats().warp_insts;
+  while (sample_start_ + cfg_.sample_interval <= upto) {
+    uint64_t end = sample_start_ + cfg_.sample_interval;
+    uint64_t window = insts - sample_insts_;  // skipped windows issued nothing
+    ipc_.push_back({end, double(window) / double(cfg_.sample_interval)});
+    sample_insts_ = insts;
+    sample_start_ = end;
+  }
+}
+
+void Gpu::check_limits() {
+  if (cfg_.max_cycles && now_ >= cfg_.max_cycles)
+    throw LimitError(fmt::format("cycle limit reached: {} cycles (max_cycles = {})", now_, cfg_.max_cycles));
+  if (cfg_.max_insts) {
+    uint64_t insts = 0;
+    for (auto& sm : sms_) insts += sm->stats().warp_insts;
+    if (insts >= cfg_.max_insts)
+      throw LimitError(fmt::format("instruction limit reached: {} warp instructions at cycle {} (max_insts = {})",
+                                   insts, now_, cfg_.max_insts));
+  }
+}
+
+void Gpu::deadlock() {
+  std::string warps;
+  for (auto& sm : sms_) warps += sm->describe_warps(now_);
+  std::string kernels;
+  for (auto& k : kernels_)
+    if (k->state == Kernel::Running) kernels += (kernels.empty() ? "" : ", ") + k->info.name;
+  throw DeadlockError(fmt::format(
+      "deadlock: no warp made progress for {} cycles (cycle {}); running kernels: {}; "
+      "memory requests in flight: {}\nstuck warps:\n{}",
+      cfg_.watchdog_cycles, now_, kernels.empty() ? "none" : kernels, mem_->in_flight(), warps));
+}
+
+// Advance until every kernel in `wait_for` (all kernels when empty) is done.
+bool Gpu::step_until(const std::vector<uint32_t>& wait_for) {
+  auto pending = [&] {
+    for (auto& k : kernels_) {
+      if (k->state == Kernel::Done) continue;
+      if (wait_for.empty() || std::find(wait_for.begin(), wait_for.end(), k->id) != wait_for.end())
+        return true;
+    }
+    return false;
+  };
+  uint64_t last_progress = now_;
+  while (pending()) {
+    start_eligible_kernels();
+    bool active = dispatch();
+    mem_->tick(now_);
+    refresh_gpu_counters();
+    for (auto& sm : sms_) active |= sm->cycle(now_);
+    retire_ctas();
+    for (auto& sm : sms_) last_progress = std::max(last_progress, sm->last_progress());
+    if (now_ - last_progress > cfg_.watchdog_cycles) deadlock();
+    check_limits();
+    uint64_t next = now_ + 1;
+    if (!active && !every_cycle_) {
+      // Nothing changed this cycle: jump to the next cycle at which something can.
+      uint64_t t = mem_->next_event(now_);
+      for (auto& sm : sms_) t = std::min(t, sm->next_event(now_));
+      for (auto& k : kernels_)
+        if (k->state == Kernel::Queued && k->launch_cycle > now_) t = std::min(t, k->launch_cycle);
+      if (t == ~0ull) {
+        if (pending()) {
+          // Nothing will ever happen again but kernels are unfinished.
+          now_ += cfg_.watchdog_cycles + 1;
+          deadlock();
+        }
+        break;
+      }
+      if (t > next) {
+        for (auto& sm : sms_) sm->skip_cycles(t - next);
+        next = t;
+      }
+    }
+    now_ = next;
+    sample(now_);
+  }
+  return true;
+}
+
+void Gpu::run_until_idle() { step_until({}); }
+
+void Gpu::run_until_stream_idle(uint32_t stream) {
+  std::vector<uint32_t> ids;
+  for (auto& k : kernels_)
+    if (k->stream == stream) ids.push_back(k->id);
+  if (!ids.empty()) step_until(ids);
+}
+
+nlohmann::json Gpu::scheduler_report() const {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& sm : sms_) {
+    nlohmann::json per = nlohmann::json::array();
+    for (const auto& s : sm->schedulers()) {
+      nlohmann::json j = nlohmann::json::object();
+      s->report(j);
+      per.push_back(std::move(j));
+    }
+    if (!per.empty() && !per[0].empty()) out[fmt::format("sm{}", sm->id())] = std::move(per);
+  }
+  return out;
+}
+
+}  // namespace warpsim

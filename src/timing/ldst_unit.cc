@@ -1,0 +1,318 @@
+#include "timing/ldst_unit.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "timing/sm.h"
+
+namespace warpsim {
+
+namespace {
+constexpr uint32_t kOutCap = 16;
+constexpr uint64_t kLocalBase = 1ull << 44;   // local memory lives above every global allocation
+constexpr uint64_t kLocalThreadStride = 1ull << 22;  // words interleaved over this many threads
+}  // namespace
+
+LdstUnit::LdstUnit(int sm_id, const GpuConfig& cfg, MemorySystem& mem)
+    : sm_id_(sm_id), cfg_(cfg), mem_(mem), l1d_(cfg.l1d), const_(cfg.constcache),
+      queue_cap_(cfg.core.ldst_queue), line_bytes_(cfg.l1d.line) {
+  queue_.resize(queue_cap_);
+  out_.resize(kOutCap);
+  size_t pool = size_t(cfg.core.max_warps) * 4 + queue_cap_;
+  ops_.resize(pool);
+  for (size_t i = pool; i-- > 0;) free_ops_.push_back(uint32_t(i));
+}
+
+uint32_t LdstUnit::bank_conflict_degree(const uint64_t* addrs, uint32_t mask, uint32_t width,
+                                        uint32_t banks, uint32_t bank_width) {
+  // Distinct words per bank; the busiest bank decides the number of cycles. Lanes reading the
+  // same word are served by one broadcast.
+  uint64_t words[32 * 4];
+  int n = 0;
+  uint32_t per_lane = std::max<uint32_t>(1, width / bank_width);
+  if (per_lane > 4) per_lane = 4;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int lane = std::countr_zero(m);
+    uint64_t w0 = addrs[lane] / bank_width;
+    for (uint32_t k = 0; k < per_lane; ++k) words[n++] = w0 + k;
+  }
+  if (n == 0) return 1;
+  std::sort(words, words + n);
+  n = int(std::unique(words, words + n) - words);
+  uint32_t count[64] = {};
+  uint32_t degree = 1;
+  uint32_t bmask = banks - 1;
+  for (int i = 0; i < n; ++i) {
+    uint32_t b = uint32_t(words[i]) & bmask & 63;
+    degree = std::max(degree, ++count[b]);
+  }
+  return degree;
+}
+
+void LdstUnit::push(int slot, const WarpInst& inst, const uint64_t* lane_addrs, uint64_t thread_base) {
+  if (free_ops_.empty()) {  // rare: grow the pool
+    size_t old = ops_.size();
+    ops_.resize(old * 2);
+    for (size_t i = ops_.size(); i-- > old;) free_ops_.push_back(uint32_t(i));
+  }
+  uint32_t idx = free_ops_.back();
+  free_ops_.pop_back();
+  Op& op = ops_[idx];
+  op.slot = slot;
+  op.dst[0] = inst.dst[0];
+  op.dst[1] = inst.dst[1];
+  op.op = inst.op;
+  op.space = inst.space;
+  op.expanded = false;
+  op.n_access = op.next_access = 0;
+  op.outstanding = 0;
+  op.ready = 0;
+  op.inst = &inst;
+  op.addrs = lane_addrs;
+  op.thread_base = thread_base;
+  queue_[(queue_head_ + queue_count_) % queue_cap_] = idx;
+  ++queue_count_;
+  ++in_flight_;
+}
+
+// Coalesce the active lanes into accesses of whole L1 lines with 32-byte sector masks.
+void LdstUnit::expand(Op& op) {
+  op.expanded = true;
+  const WarpInst& in = *op.inst;
+  uint32_t width = std::max<uint32_t>(1, in.width);
+  int n = 0;
+  uint64_t lmask = ~uint64_t(line_bytes_ - 1);
+  for (uint32_t m = in.active_mask; m; m &= m - 1) {
+    int lane = std::countr_zero(m);
+    uint64_t a = op.addrs ? op.addrs[lane] : 0;
+    if (op.space == MemSpace::Local) {
+      uint64_t tid = (op.thread_base + lane) % kLocalThreadStride;
+      a = kLocalBase + (a / 4) * 4 * kLocalThreadStride + tid * 4 + (a & 3);
+    }
+    uint64_t end = a + width;
+    while (a < end) {
+      uint64_t line = a & lmask;
+      uint64_t stop = std::min(end, line + line_bytes_);
+      uint32_t first = uint32_t((a - line) / 32), last = uint32_t((stop - 1 - line) / 32);
+      uint32_t sectors = ((last >= 31 ? ~0u : ((1u << (last + 1)) - 1))) & ~((1u << first) - 1);
+      int j = 0;
+      while (j < n && op.acc[j].line != line) ++j;
+      if (j == n) {
+        if (n == int(kMaxAccess)) break;  // pathological scatter: the rest merge into the last line
+        op.acc[n++] = {line, 0, 0};
+      }
+      op.acc[j].sectors |= sectors;
+      op.acc[j].bytes = uint16_t(std::min<uint32_t>(op.acc[j].bytes + uint32_t(stop - a), 0xffff));
+      a = stop;
+    }
+  }
+  op.n_access = uint8_t(n);
+}
+
+uint32_t LdstUnit::to_cache_sectors(const Cache& c, uint32_t sectors32) const {
+  uint32_t per = c.config().sector / 32;
+  if (per <= 1) return sectors32;
+  uint32_t out = 0;
+  uint32_t group = (1u << per) - 1;
+  for (uint32_t i = 0; i * per < 32; ++i)
+    if (sectors32 & (group << (i * per))) out |= 1u << i;
+  return out;
+}
+
+// Dirty lines pushed out of a write-back L1 become writes below; nobody waits for their acks.
+void LdstUnit::flush_evictions(uint64_t now) {
+  for (const auto& ev : l1d_.evictions()) {
+    MemRequest wb;
+    wb.addr = ev.line_addr;
+    wb.sectors = ev.dirty_mask ? ev.dirty_mask : ~0u;
+    wb.kind = MemKind::Write;
+    wb.bytes = uint16_t(cfg_.l1d.line);
+    wb.token = kWriteAck | 0x3fffffffu;
+    wb.sm = uint16_t(sm_id_);
+    wb.issue_cycle = now;
+    enqueue_request(wb);
+  }
+  l1d_.evictions().clear();
+}
+
+bool LdstUnit::enqueue_request(const MemRequest& r) {
+  if (out_count_ >= kOutCap) return false;
+  out_[(out_head_ + out_count_) % kOutCap] = r;
+  ++out_count_;
+  return true;
+}
+
+void LdstUnit::complete(Sm& sm, uint32_t idx, uint64_t ready, uint64_t now) {
+  Op& op = ops_[idx];
+  int nd = (op.op == OpClass::STORE) ? 0 : kMaxDst;
+  sm.mem_done(op.slot, op.dst, nd, std::max(ready, now), now);
+  free_ops_.push_back(idx);
+  --in_flight_;
+}
+
+bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
+  uint32_t idx = queue_[queue_head_];
+  Op& op = ops_[idx];
+  const WarpInst& in = *op.inst;
+  auto pop = [&] {
+    queue_head_ = (queue_head_ + 1) % queue_cap_;
+    --queue_count_;
+  };
+  switch (op.space) {
+    case MemSpace::Shared: {
+      uint32_t degree = !op.addrs ? 1 : bank_conflict_degree(op.addrs, in.active_mask, in.width,
+                                             cfg_.core.shared_banks, cfg_.core.shared_bank_width);
+      stats.shared_insts++;
+      stats.shared_cycles += degree;
+      busy_until_ = now + degree;
+      pop();
+      complete(sm, idx, now + cfg_.core.shared_latency + degree - 1, now);
+      return true;
+    }
+    case MemSpace::Param:
+    case MemSpace::Const: {
+      // One constant-cache access per distinct address; a miss costs the miss latency once.
+      uint64_t seen[32];
+      int n = 0;
+      bool miss = false;
+      for (uint32_t m = in.active_mask; m; m &= m - 1) {
+        uint64_t a = op.addrs ? op.addrs[std::countr_zero(m)] : 0;
+        if (std::find(seen, seen + n, a) != seen + n) continue;
+        seen[n++] = a;
+        if (op.space == MemSpace::Const) {
+          stats.const_accesses++;
+          uint32_t sec = const_.sector_mask(a, 4);
+          Cache::Result r = const_.read(a, sec, 0, now);
+          if (r.outcome != Cache::Outcome::Hit) {
+            miss = true;
+            stats.const_misses++;
+            if (r.outcome == Cache::Outcome::Miss || r.outcome == Cache::Outcome::HitPending) {
+              if (r.outcome == Cache::Outcome::Miss) const_.fill(r.mshr, now);
+            }
+          }
+        }
+      }
+      uint32_t degree = std::max(1, n);
+      busy_until_ = now + degree;
+      pop();
+      uint32_t lat = op.space == MemSpace::Param ? cfg_.core.const_latency
+                     : miss ? cfg_.core.const_miss_latency : cfg_.core.const_latency;
+      complete(sm, idx, now + lat + degree - 1, now);
+      return true;
+    }
+    default: break;
+  }
+  // Global, local, texture: one line access per L1 port per cycle.
+  if (!op.expanded) {
+    expand(op);
+    if (op.op == OpClass::STORE) stats.global_stores++;
+    else if (op.op == OpClass::ATOMIC) stats.atomics++;
+    else stats.global_loads++;
+  }
+  bool progressed = false;
+  const bool use_l1 = cfg_.l1d.enabled && op.op != OpClass::ATOMIC;
+  for (uint32_t port = 0; port < cfg_.l1d.ports && op.next_access < op.n_access; ++port) {
+    if (out_count_ >= kOutCap) break;
+    const Access& a = op.acc[op.next_access];
+    MemRequest req;
+    req.addr = a.line;
+    req.issue_cycle = now;
+    req.sm = uint16_t(sm_id_);
+    req.sectors = a.sectors;
+    if (op.op == OpClass::LOAD) {
+      if (use_l1) {
+        Cache::Result r = l1d_.read(a.line, to_cache_sectors(l1d_, a.sectors), idx, now);
+        if (r.outcome == Cache::Outcome::Fail) {
+          stats.l1d_fails++;
+          break;
+        }
+        if (r.outcome == Cache::Outcome::Hit) {
+          stats.l1d_hits++;
+          sm.counters_.l1d_hits++;
+          op.ready = std::max(op.ready, now + cfg_.l1d.latency);
+        } else {
+          stats.l1d_misses++;
+          sm.counters_.l1d_misses++;
+          op.outstanding++;
+          if (r.outcome == Cache::Outcome::HitPending) stats.l1d_pending_hits++;
+          if (r.outcome == Cache::Outcome::Miss) {
+            // Request the missing sectors (whole 32-byte sectors of the L1 sector size).
+            uint32_t per = cfg_.l1d.sector / 32;
+            uint32_t s32 = 0;
+            for (uint32_t i = 0; i < 32; ++i)
+              if (r.fetch_mask & (1u << i)) s32 |= ((per >= 32 ? ~0u : ((1u << per) - 1)) << (i * per));
+            s32 &= (cfg_.l1d.line >= 1024) ? ~0u : ((1u << (cfg_.l1d.line / 32)) - 1);
+            req.sectors = s32;
+            req.kind = MemKind::Read;
+            req.bytes = uint16_t(std::popcount(s32) * 32);
+            req.token = uint32_t(r.mshr);
+            enqueue_request(req);
+            stats.mem_requests++;
+          }
+        }
+      } else {
+        req.kind = MemKind::Read;
+        req.bytes = uint16_t(std::popcount(a.sectors) * 32);
+        req.token = kDirect | idx;
+        op.outstanding++;
+        enqueue_request(req);
+        stats.mem_requests++;
+      }
+    } else {
+      // Stores and atomics go below the L1 and are acknowledged.
+      if (op.op == OpClass::STORE && cfg_.l1d.enabled) l1d_.write(a.line, to_cache_sectors(l1d_, a.sectors), now);
+      bool write_back_hit = false;
+      if (op.op == OpClass::STORE && cfg_.l1d.enabled && cfg_.l1d.write_policy == "write_back") write_back_hit = true;
+      if (!write_back_hit) {
+        req.kind = op.op == OpClass::ATOMIC ? MemKind::Atomic : MemKind::Write;
+        req.bytes = a.bytes;
+        req.token = (op.op == OpClass::ATOMIC ? kDirect : kWriteAck) | idx;
+        op.outstanding++;
+        enqueue_request(req);
+        stats.mem_requests++;
+      }
+      flush_evictions(now);
+    }
+    op.next_access++;
+    progressed = true;
+  }
+  if (op.next_access == op.n_access) {
+    pop();
+    if (op.outstanding == 0) complete(sm, idx, std::max(op.ready, now + 1), now);
+    progressed = true;
+  }
+  return progressed;
+}
+
+bool LdstUnit::cycle(Sm& sm, uint64_t now, CoreStats& stats) {
+  bool active = false;
+  MemRequest r;
+  while (mem_.pop_response(sm_id_, now, r)) {
+    active = true;
+    if (r.token & (kDirect | kWriteAck)) {
+      uint32_t idx = r.token & 0x3fffffffu;
+      if (idx == 0x3fffffffu) continue;  // write-back acknowledgement
+      Op& op = ops_[idx];
+      if (--op.outstanding == 0 && op.next_access == op.n_access) complete(sm, idx, std::max(op.ready, now), now);
+    } else {
+      const std::vector<uint32_t>& waiters = l1d_.fill(int(r.token), now);
+      for (uint32_t idx : waiters) {
+        Op& op = ops_[idx];
+        if (--op.outstanding == 0 && op.next_access == op.n_access) complete(sm, idx, std::max(op.ready, now), now);
+      }
+      flush_evictions(now);
+    }
+  }
+  if (queue_count_ > 0 && busy_until_ <= now) active |= process_head(sm, now, stats);
+  if (out_count_ > 0 && mem_.can_send(sm_id_, now)) {
+    MemRequest& head = out_[out_head_];
+    head.issue_cycle = now;
+    mem_.send(head, now);
+    out_head_ = (out_head_ + 1) % kOutCap;
+    --out_count_;
+    active = true;
+  }
+  return active;
+}
+
+}  // namespace warpsim

@@ -1,0 +1,89 @@
+// The LD/ST unit of an SM: a queue of issued memory instructions processed in order. Shared
+// memory accesses take one cycle per bank-conflict degree; constant accesses one per distinct
+// address; global, local and texture accesses are coalesced into line accesses that go through
+// the L1D (with MSHRs) to the memory system.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/config.h"
+#include "core/warp_inst.h"
+#include "memory/cache.h"
+#include "memory/memory_system.h"
+#include "timing/stats.h"
+
+namespace warpsim {
+
+class Sm;
+
+class LdstUnit {
+ public:
+  LdstUnit(int sm_id, const GpuConfig& cfg, MemorySystem& mem);
+
+  bool full() const { return queue_count_ >= queue_cap_; }
+  // A memory instruction issued by warp `slot`. `thread_base` is the global thread id of lane 0
+  // (used to interleave local memory between threads).
+  void push(int slot, const WarpInst& inst, const uint64_t* lane_addrs, uint64_t thread_base);
+  // One cycle: consume responses, process the head of the queue, send requests.
+  // Completions are reported to `sm`. Returns true when anything happened.
+  bool cycle(Sm& sm, uint64_t now, CoreStats& stats);
+  bool has_queued() const { return queue_count_ > 0; }
+  bool has_outgoing() const { return out_count_ > 0; }
+  uint64_t busy_until() const { return busy_until_; }
+  uint32_t in_flight() const { return in_flight_; }
+
+  Cache& l1d() { return l1d_; }
+  Cache& constcache() { return const_; }
+
+  // Shared-memory cycles for the lanes' accesses (1 = conflict free).
+  static uint32_t bank_conflict_degree(const uint64_t* addrs, uint32_t mask, uint32_t width,
+                                       uint32_t banks, uint32_t bank_width);
+
+ private:
+  static constexpr uint32_t kDirect = 1u << 31;   // response token: op index, not an MSHR
+  static constexpr uint32_t kWriteAck = 1u << 30;
+  static constexpr uint32_t kMaxAccess = 64;
+
+  struct Access {
+    uint64_t line;
+    uint32_t sectors;  // 32-byte sectors of the line
+    uint16_t bytes;
+  };
+  struct Op {
+    int slot;
+    RegId dst[kMaxDst];
+    OpClass op;
+    MemSpace space;
+    bool expanded;
+    uint8_t n_access, next_access;
+    uint32_t outstanding;  // responses still expected
+    uint64_t ready;        // latest completion among hits
+    const WarpInst* inst;
+    const uint64_t* addrs;
+    uint64_t thread_base;
+    Access acc[kMaxAccess];
+  };
+
+  void expand(Op& op);
+  bool process_head(Sm& sm, uint64_t now, CoreStats& stats);
+  void complete(Sm& sm, uint32_t idx, uint64_t ready, uint64_t now);
+  bool enqueue_request(const MemRequest& r);
+  void flush_evictions(uint64_t now);
+  uint32_t to_cache_sectors(const Cache& c, uint32_t sectors32) const;
+
+  int sm_id_;
+  const GpuConfig& cfg_;
+  MemorySystem& mem_;
+  Cache l1d_, const_;
+  std::vector<Op> ops_;
+  std::vector<uint32_t> free_ops_;
+  std::vector<uint32_t> queue_;  // ring of op indices
+  uint32_t queue_head_ = 0, queue_count_ = 0, queue_cap_;
+  std::vector<MemRequest> out_;  // ring of requests waiting for the interconnect
+  uint32_t out_head_ = 0, out_count_ = 0;
+  uint64_t busy_until_ = 0;
+  uint32_t in_flight_ = 0;
+  uint32_t line_bytes_;
+};
+
+}  // namespace warpsim

@@ -1,0 +1,85 @@
+// Per-warp scoreboard: registers with a write in flight and the cycle their value is ready
+// (kPending until a memory load returns). Small and flat: a warp rarely has more than a dozen
+// writes outstanding.
+#pragma once
+#include <cstdint>
+
+#include "core/warp_inst.h"
+
+namespace warpsim {
+
+class Scoreboard {
+ public:
+  static constexpr uint64_t kPending = ~0ull;
+  static constexpr int kCapacity = 32;
+
+  // True when any register `inst` reads or writes is not ready at `now`. Sets *on_memory when
+  // a blocking register waits for a memory load.
+  bool blocks(const WarpInst& inst, uint64_t now, bool* on_memory) {
+    bool blocked = false;
+    bool mem = false;
+    int n = count_;
+    for (int i = 0; i < n; ++i) {
+      const Entry& e = entries_[i];
+      if (e.ready <= now) continue;
+      RegId r = e.reg;
+      if (r == inst.src[0] || r == inst.src[1] || r == inst.src[2] || r == inst.src[3] ||
+          r == inst.dst[0] || r == inst.dst[1]) {
+        blocked = true;
+        if (e.ready == kPending) mem = true;
+      }
+    }
+    if (on_memory) *on_memory = mem;
+    return blocked || count_ >= kCapacity;
+  }
+
+  // Record a write of `reg` ready at `ready` (kPending: until release()).
+  void reserve(RegId reg, uint64_t ready, uint64_t now) {
+    if (reg == kNoReg) return;
+    compact(now);
+    for (int i = 0; i < count_; ++i)
+      if (entries_[i].reg == reg) {
+        entries_[i].ready = ready;
+        return;
+      }
+    if (count_ < kCapacity) entries_[count_++] = {reg, ready};
+  }
+
+  // A pending register becomes ready at `ready`.
+  void release(RegId reg, uint64_t ready) {
+    for (int i = 0; i < count_; ++i)
+      if (entries_[i].reg == reg && entries_[i].ready == kPending) {
+        entries_[i].ready = ready;
+        return;
+      }
+  }
+
+  void clear() { count_ = 0; }
+  bool empty_at(uint64_t now) {
+    compact(now);
+    return count_ == 0;
+  }
+  // Earliest future ready time (> now) of a non-pending entry, or ~0.
+  uint64_t next_ready(uint64_t now) const {
+    uint64_t t = ~0ull;
+    for (int i = 0; i < count_; ++i)
+      if (entries_[i].ready > now && entries_[i].ready < t) t = entries_[i].ready;
+    return t == kPending ? ~0ull : t;
+  }
+
+ private:
+  struct Entry {
+    RegId reg;
+    uint64_t ready;
+  };
+  void compact(uint64_t now) {
+    int j = 0;
+    for (int i = 0; i < count_; ++i)
+      if (entries_[i].ready > now) entries_[j++] = entries_[i];
+    count_ = j;
+  }
+  Entry entries_[kCapacity];
+  int count_ = 0;
+};
+
+}  // namespace warpsim

@@ -1,0 +1,561 @@
+#include "timing/sm.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+
+#include "core/error.h"
+
+namespace warpsim {
+
+// --- SchedulerContext: thin forwarding to the SM -------------------------------------------
+uint64_t SchedulerContext::now() const { return sm_.now(); }
+std::span<const uint16_t> SchedulerContext::warps() const { return sm_.sched_warps(sched_id_); }
+std::span<const uint16_t> SchedulerContext::slots() const { return sm_.sched_slots(sched_id_); }
+WarpStatus SchedulerContext::status(int slot) const { return sm_.status(slot); }
+bool SchedulerContext::waiting_on_memory(int slot) const { return sm_.waiting_on_memory(slot); }
+const WarpInst& SchedulerContext::next_inst(int slot) const { return sm_.next_inst(slot); }
+const WarpInfo& SchedulerContext::warp(int slot) const { return sm_.warp_info(slot); }
+const CtaInfo& SchedulerContext::cta(int cta_slot) const { return sm_.cta_info(cta_slot); }
+const SmCounters& SchedulerContext::sm() const { return sm_.counters(); }
+const GpuCounters& SchedulerContext::gpu() const { return sm_.gpu(); }
+int SchedulerContext::sm_id() const { return sm_.id(); }
+int SchedulerContext::num_ctas_slots() const { return sm_.num_cta_slots(); }
+
+// --- construction ---------------------------------------------------------------------------
+Sm::Sm(int id, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu,
+       std::vector<std::unique_ptr<WarpScheduler>> schedulers)
+    : id_(id), cfg_(cfg), mem_(mem), gpu_(gpu), schedulers_(std::move(schedulers)),
+      icache_(cfg.icache), ldst_(id, cfg, mem) {
+  uint32_t m = cfg.core.schedulers;
+  warps_.resize(cfg.core.max_warps);
+  ctas_.resize(cfg.core.max_ctas);
+  sched_age_.resize(m);
+  sched_slot_.resize(m);
+  for (uint32_t s = 0; s < m; ++s) {
+    sched_age_[s].reserve(cfg.core.max_warps);
+    sched_slot_[s].reserve(cfg.core.max_warps);
+  }
+  unit_stride_ = kNumUnits * 8;
+  unit_free_.assign(size_t(cfg.core.subcore ? m : 1) * unit_stride_, 0);
+  last_class_.assign(m, CycleClass::NoWarp);
+  last_busy_unit_.assign(m, Unit::SP);
+  wake_heap_.reserve(256);
+  for (auto& s : schedulers_) needs_every_cycle_ |= s->needs_every_cycle();
+}
+
+// --- resources and CTA launch ---------------------------------------------------------------
+namespace {
+uint32_t regs_per_cta(const KernelInfo& k, uint32_t gran) {
+  uint32_t per_warp = k.regs_per_thread * 32;
+  per_warp = (per_warp + gran - 1) / gran * gran;
+  return per_warp * k.warps_per_cta();
+}
+}  // namespace
+
+bool Sm::can_host(const KernelInfo& k) const {
+  const CoreConfig& c = cfg_.core;
+  return live_ctas_ < c.max_ctas && used_warps_ + k.warps_per_cta() <= c.max_warps &&
+         used_threads_ + k.threads_per_cta() <= c.max_threads &&
+         used_regs_ + regs_per_cta(k, c.reg_alloc_granularity) <= c.registers &&
+         used_shared_ + k.shared_bytes_per_cta <= c.shared_mem;
+}
+
+uint32_t Sm::live_ctas(uint32_t kernel) const {
+  uint32_t n = 0;
+  for (const Cta& c : ctas_)
+    if (c.info.valid && c.info.kernel == kernel) ++n;
+  return n;
+}
+
+void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, CtaTrace& trace, uint64_t now) {
+  int c = 0;
+  while (c < int(ctas_.size()) && ctas_[c].info.valid) ++c;
+  if (c == int(ctas_.size())) throw Error("internal: no free CTA slot");
+  Cta& cta = ctas_[c];
+  std::swap(cta.trace, trace);
+  uint32_t nw = k.warps_per_cta();
+  cta.info = CtaInfo{kernel, cta.trace.cta_id, uint16_t(nw), 0, 0, true};
+  cta.threads = k.threads_per_cta();
+  cta.regs = regs_per_cta(k, cfg_.core.reg_alloc_granularity);
+  cta.shared = k.shared_bytes_per_cta;
+  used_threads_ += cta.threads;
+  used_regs_ += cta.regs;
+  used_shared_ += cta.shared;
+  used_warps_ += nw;
+  ++live_ctas_;
+  cta.warp_slots.clear();
+  if (kernel_insts_.size() <= kernel) {
+    kernel_insts_.resize(kernel + 1, 0);
+    kernel_thread_insts_.resize(kernel + 1, 0);
+  }
+  uint64_t code_base = uint64_t(kernel) << 24;
+  uint32_t m = cfg_.core.schedulers;
+  int slot = 0;
+  for (uint32_t w = 0; w < nw; ++w) {
+    while (warps_[slot].info.valid) ++slot;
+    Warp& wp = warps_[slot];
+    const WarpStream* ws = w < cta.trace.warps.size() ? &cta.trace.warps[w] : nullptr;
+    wp.insts = ws ? ws->insts.data() : nullptr;
+    wp.addrs = ws ? ws->addrs.data() : nullptr;
+    wp.n = ws ? uint32_t(ws->insts.size()) : 0;
+    wp.next = 0;
+    wp.ibuf = 0;
+    wp.ibuf_ready = 0;
+    wp.fetching = false;
+    wp.branch_wait = 0;
+    wp.control = false;
+    wp.pending_mem = 0;
+    wp.code_base = code_base;
+    wp.inst_bytes = k.inst_bytes;
+    wp.thread_base = uint64_t(cta.trace.cta_id) * k.threads_per_cta() + w * 32;
+    wp.sb.clear();
+    wp.status_stamp = ~0ull;
+    wp.info = WarpInfo{next_age_++, uint32_t(c), kernel, w, 0, true, false, false};
+    cta.warp_slots.push_back(uint16_t(slot));
+    uint32_t s = slot % m;
+    sched_age_[s].push_back(uint16_t(slot));
+    auto& bys = sched_slot_[s];
+    bys.insert(std::upper_bound(bys.begin(), bys.end(), uint16_t(slot)), uint16_t(slot));
+    schedulers_[s]->on_warp_added(slot);
+    if (wp.n == 0) {
+      wp.info.finished = true;
+      cta.info.finished++;
+    } else {
+      fetch_want_ |= 1ull << slot;
+    }
+  }
+  last_progress_ = now;
+  maybe_finish_cta(c, now);
+}
+
+void Sm::notify_kernel_start(uint32_t kernel) {
+  for (auto& s : schedulers_) s->on_kernel_start(kernel);
+}
+void Sm::notify_kernel_end(uint32_t kernel) {
+  for (auto& s : schedulers_) s->on_kernel_end(kernel);
+}
+
+// --- units ----------------------------------------------------------------------------------
+Unit Sm::route(Unit u) const {
+  if (cfg_.units[int(u)].count > 0) return u;
+  return Unit::SP;  // a kind of unit the GPU lacks executes on the SP pipeline
+}
+
+int Sm::free_unit(int sched, Unit u, uint64_t now) const {
+  uint32_t base = (cfg_.core.subcore ? sched : 0) * unit_stride_ + uint32_t(u) * 8;
+  uint32_t n = cfg_.units[int(u)].count;
+  for (uint32_t i = 0; i < n; ++i)
+    if (unit_free_[base + i] <= now) return int(base + i);
+  return -1;
+}
+
+void Sm::wake_at(uint64_t t) {
+  if (t <= now_) return;
+  wake_heap_.push_back(t);
+  std::push_heap(wake_heap_.begin(), wake_heap_.end(), std::greater<uint64_t>());
+}
+
+// --- warp status ----------------------------------------------------------------------------
+WarpStatus Sm::status(int slot) {
+  Warp& w = warps_[slot];
+  if (w.status_stamp == decision_) return w.status;
+  w.status_stamp = decision_;
+  w.on_memory = false;
+  WarpStatus s;
+  if (!w.info.valid || w.info.finished) {
+    s = WarpStatus::Finished;
+  } else if (w.info.at_barrier) {
+    s = WarpStatus::Barrier;
+  } else if (w.ibuf == 0 || w.ibuf_ready > now_) {
+    s = w.control ? WarpStatus::Control : WarpStatus::Idle;
+  } else {
+    const WarpInst& in = w.insts[w.next];
+    bool on_mem = false;
+    if (w.sb.blocks(in, now_, &on_mem)) {
+      s = WarpStatus::RAW;
+      w.on_memory = on_mem;
+    } else {
+      int sched = slot % int(cfg_.core.schedulers);
+      switch (in.op) {
+        case OpClass::BARRIER:
+        case OpClass::EXIT:
+        case OpClass::NOP:
+          s = WarpStatus::Ready;
+          break;
+        case OpClass::MEMBAR:
+          s = w.pending_mem ? WarpStatus::RAW : WarpStatus::Ready;
+          w.on_memory = w.pending_mem != 0;
+          break;
+        case OpClass::LOAD:
+        case OpClass::STORE:
+        case OpClass::ATOMIC:
+          s = (ldst_.full() || mem_issued_this_cycle_ >= cfg_.core.mem_issue_per_sm ||
+               free_unit(sched, Unit::MEM, now_) < 0)
+                  ? WarpStatus::UnitBusy
+                  : WarpStatus::Ready;
+          break;
+        default: {
+          Unit u = route(in.unit);
+          if (u == Unit::SFU && cfg_.core.sfu_issue_per_sm &&
+              sfu_issued_this_cycle_ >= cfg_.core.sfu_issue_per_sm)
+            s = WarpStatus::UnitBusy;
+          else
+            s = free_unit(sched, u, now_) < 0 ? WarpStatus::UnitBusy : WarpStatus::Ready;
+        }
+      }
+    }
+  }
+  w.status = s;
+  return s;
+}
+
+bool Sm::waiting_on_memory(int slot) {
+  status(slot);
+  return warps_[slot].on_memory;
+}
+
+// --- fetch ----------------------------------------------------------------------------------
+void Sm::fill_ibuffer(Warp& w, uint64_t ready) {
+  uint32_t limit = std::min(cfg_.core.decode_width, cfg_.core.ibuffer);
+  uint32_t count = 0, idx = w.next;
+  while (count < limit && idx < w.n) {
+    ++count;
+    const WarpInst& in = w.insts[idx];
+    if (in.op == OpClass::BRANCH && idx + 1 < w.n && w.insts[idx + 1].pc != in.pc + w.inst_bytes)
+      break;  // the successor is on the taken path: fetched after the branch resolves
+    ++idx;
+  }
+  w.ibuf = count;
+  w.ibuf_ready = ready;
+  w.fetching = false;
+  w.control = false;
+  wake_at(ready);
+}
+
+bool Sm::fetch(uint64_t now) {
+  bool active = false;
+  // I-cache fills that arrived.
+  for (size_t i = 0; i < ifills_.size();) {
+    if (ifills_[i].ready <= now) {
+      for (uint32_t slot : icache_.fill(ifills_[i].mshr, now)) {
+        Warp& w = warps_[slot];
+        if (w.info.valid && w.fetching) fill_ibuffer(w, now + 1);
+      }
+      ifills_[i] = ifills_.back();
+      ifills_.pop_back();
+      active = true;
+    } else {
+      ++i;
+    }
+  }
+  uint64_t want = fetch_want_;
+  for (uint32_t f = 0; f < cfg_.core.fetch_per_cycle && want; ++f) {
+    // Round robin over warps that need instructions, starting after the last one fetched.
+    uint64_t rot = std::rotr(want, int(fetch_rr_ & 63));
+    int slot = -1;
+    while (rot) {
+      int k = std::countr_zero(rot);
+      int s = int((k + fetch_rr_) & 63);
+      if (warps_[s].branch_wait <= now) {
+        slot = s;
+        break;
+      }
+      rot &= rot - 1;
+    }
+    if (slot < 0) break;
+    Warp& w = warps_[slot];
+    uint64_t addr = w.code_base + w.insts[w.next].pc;
+    if (!cfg_.icache.enabled) {
+      fill_ibuffer(w, now + 1);
+    } else {
+      Cache::Result r = icache_.read(addr, icache_.sector_mask(addr, 8), uint32_t(slot), now);
+      if (r.outcome == Cache::Outcome::Fail) break;
+      if (r.outcome == Cache::Outcome::Hit) {
+        stats_.icache_hits++;
+        counters_.icache_hits++;
+        fill_ibuffer(w, now + std::max<uint32_t>(1, cfg_.icache.latency));
+      } else {
+        stats_.icache_misses++;
+        counters_.icache_misses++;
+        w.fetching = true;
+        if (r.outcome == Cache::Outcome::Miss) {
+          uint64_t ready = now + cfg_.core.icache_miss_latency;
+          ifills_.push_back({r.mshr, ready});
+          wake_at(ready);
+        }
+      }
+    }
+    fetch_want_ &= ~(1ull << slot);
+    want &= ~(1ull << slot);
+    fetch_rr_ = uint32_t(slot + 1) & 63;
+    active = true;
+  }
+  return active;
+}
+
+// --- issue ----------------------------------------------------------------------------------
+void Sm::issue(int sched, int slot, uint64_t now) {
+  Warp& w = warps_[slot];
+  const WarpInst& in = w.insts[w.next];
+  ++w.next;
+  --w.ibuf;
+  ++decision_;
+  w.info.issued++;
+  stats_.warp_insts++;
+  stats_.thread_insts += std::popcount(in.active_mask);
+  kernel_insts_[w.info.kernel]++;
+  kernel_thread_insts_[w.info.kernel] += std::popcount(in.active_mask);
+  counters_.insts_issued++;
+  last_progress_ = now;
+  switch (in.op) {
+    case OpClass::ALU:
+    case OpClass::BRANCH: {
+      Unit u = route(in.op == OpClass::BRANCH ? Unit::BRANCH : in.unit);
+      const UnitConfig& uc = cfg_.units[int(u)];
+      int i = free_unit(sched, u, now);
+      if (i >= 0) unit_free_[i] = now + uc.initiation;
+      wake_at(now + uc.initiation);
+      if (u == Unit::SFU) ++sfu_issued_this_cycle_;
+      stats_.issued_by_unit[int(u)]++;
+      counters_.alu_issued++;
+      uint64_t ready = now + uc.latency[in.latency_class < kNumLatencyClasses ? in.latency_class : 0];
+      for (RegId d : in.dst)
+        if (d != kNoReg) w.sb.reserve(d, ready, now);
+      wake_at(ready);
+      if (in.op == OpClass::BRANCH && w.next < w.n && w.insts[w.next].pc != in.pc + w.inst_bytes) {
+        w.ibuf = 0;  // taken: flush and wait for the branch to resolve
+        w.control = true;
+        w.branch_wait = now + cfg_.core.branch_latency;
+        wake_at(w.branch_wait);
+      }
+      break;
+    }
+    case OpClass::LOAD:
+    case OpClass::STORE:
+    case OpClass::ATOMIC: {
+      int i = free_unit(sched, Unit::MEM, now);
+      if (i >= 0) unit_free_[i] = now + cfg_.units[int(Unit::MEM)].initiation;
+      wake_at(now + cfg_.units[int(Unit::MEM)].initiation);
+      ++mem_issued_this_cycle_;
+      stats_.issued_by_unit[int(Unit::MEM)]++;
+      ldst_.push(slot, in, in.addr_index == kNoAddr ? nullptr : w.addrs + in.addr_index, w.thread_base);
+      if (in.op != OpClass::STORE)
+        for (RegId d : in.dst)
+          if (d != kNoReg) w.sb.reserve(d, Scoreboard::kPending, now);
+      ++w.pending_mem;
+      counters_.mem_issued++;
+      counters_.mem_in_flight++;
+      counters_.last_mem_cta = int32_t(w.info.cta_slot);
+      break;
+    }
+    case OpClass::BARRIER:
+      if (!(in.flags & kFlagBarrierArrive)) {
+        w.info.at_barrier = true;
+        ctas_[w.info.cta_slot].info.at_barrier++;
+      }
+      arrive_barrier(w.info.cta_slot, now);
+      break;
+    case OpClass::EXIT:
+      warp_finished(slot, now);
+      break;
+    default:
+      break;
+  }
+  if (!w.info.finished) {
+    if (w.next >= w.n) {
+      warp_finished(slot, now);  // a stream without EXIT ends when it runs out
+    } else if (w.ibuf == 0) {
+      if (w.branch_wait <= now || !w.control) w.control = w.control && w.branch_wait > now;
+      fetch_want_ |= 1ull << slot;
+    }
+  }
+}
+
+void Sm::arrive_barrier(uint32_t cta_slot, uint64_t now) {
+  Cta& cta = ctas_[cta_slot];
+  CtaInfo& ci = cta.info;
+  if (ci.at_barrier == 0 || ci.at_barrier + ci.finished < ci.warps) return;
+  for (uint16_t s : cta.warp_slots) warps_[s].info.at_barrier = false;
+  ci.at_barrier = 0;
+  ++decision_;
+}
+
+void Sm::warp_finished(int slot, uint64_t now) {
+  Warp& w = warps_[slot];
+  w.info.finished = true;
+  w.ibuf = 0;
+  fetch_want_ &= ~(1ull << slot);
+  ctas_[w.info.cta_slot].info.finished++;
+  arrive_barrier(w.info.cta_slot, now);
+  maybe_finish_cta(int(w.info.cta_slot), now);
+}
+
+void Sm::maybe_finish_cta(int c, uint64_t now) {
+  Cta& cta = ctas_[c];
+  if (!cta.info.valid || cta.info.finished < cta.info.warps) return;
+  for (uint16_t s : cta.warp_slots)
+    if (warps_[s].pending_mem) return;
+  uint32_t m = cfg_.core.schedulers;
+  for (uint16_t s : cta.warp_slots) {
+    Warp& w = warps_[s];
+    w.info.valid = false;
+    w.status_stamp = ~0ull;
+    fetch_want_ &= ~(1ull << s);
+    auto& a = sched_age_[s % m];
+    a.erase(std::find(a.begin(), a.end(), s));
+    auto& b = sched_slot_[s % m];
+    b.erase(std::find(b.begin(), b.end(), s));
+    schedulers_[s % m]->on_warp_removed(s);
+  }
+  used_threads_ -= cta.threads;
+  used_regs_ -= cta.regs;
+  used_shared_ -= cta.shared;
+  used_warps_ -= cta.info.warps;
+  --live_ctas_;
+  cta.info.valid = false;
+  finished_ctas_.push_back({cta.info.kernel, cta.info.cta_id});
+  stats_.ctas_done++;
+  counters_.ctas_finished++;
+  ++decision_;
+  last_progress_ = now;
+}
+
+void Sm::mem_done(int slot, const RegId* dst, int ndst, uint64_t ready, uint64_t now) {
+  Warp& w = warps_[slot];
+  for (int i = 0; i < ndst; ++i)
+    if (dst[i] != kNoReg) w.sb.release(dst[i], ready);
+  --w.pending_mem;
+  --counters_.mem_in_flight;
+  ++decision_;
+  wake_at(ready);
+  last_progress_ = now;
+  if (w.info.finished && w.pending_mem == 0) maybe_finish_cta(int(w.info.cta_slot), now);
+}
+
+// --- one cycle ------------------------------------------------------------------------------
+CycleClass Sm::classify(int sched, Unit* busy_unit) {
+  int best = 100;
+  CycleClass cls = CycleClass::NoWarp;
+  for (uint16_t slot : sched_slot_[sched]) {
+    WarpStatus s = status(slot);
+    int rank;
+    CycleClass c;
+    switch (s) {
+      case WarpStatus::Ready: rank = 0; c = CycleClass::Declined; break;
+      case WarpStatus::UnitBusy: rank = 1; c = CycleClass::UnitBusy; break;
+      case WarpStatus::RAW: rank = 2; c = CycleClass::RAW; break;
+      case WarpStatus::Control: rank = 3; c = CycleClass::Control; break;
+      case WarpStatus::Barrier: rank = 4; c = CycleClass::Barrier; break;
+      case WarpStatus::Idle: rank = 5; c = CycleClass::Idle; break;
+      default: continue;
+    }
+    if (rank < best) {
+      best = rank;
+      cls = c;
+      if (s == WarpStatus::UnitBusy) {
+        const WarpInst& in = next_inst(slot);
+        *busy_unit = in.is_mem() ? Unit::MEM : route(in.unit);
+      }
+    }
+  }
+  return cls;
+}
+
+bool Sm::cycle(uint64_t now) {
+  now_ = now;
+  ++decision_;
+  mem_issued_this_cycle_ = sfu_issued_this_cycle_ = 0;
+  while (!wake_heap_.empty() && wake_heap_.front() <= now) {
+    std::pop_heap(wake_heap_.begin(), wake_heap_.end(), std::greater<uint64_t>());
+    wake_heap_.pop_back();
+  }
+  bool active = ldst_.cycle(*this, now, stats_);
+  active |= fetch(now);
+  uint32_t m = cfg_.core.schedulers;
+  for (uint32_t s = 0; s < m; ++s) {
+    SchedulerContext ctx(*this, int(s));
+    WarpScheduler& policy = *schedulers_[s];
+    bool issued = false;
+    uint64_t ready_mask = 0;
+    bool had_warps = !sched_slot_[s].empty();
+    if (issue_log_)
+      for (uint16_t w : sched_slot_[s])
+        if (status(w) == WarpStatus::Ready) ready_mask |= 1ull << w;
+    int first_slot = -1;
+    for (uint32_t k = 0; k < cfg_.core.issue_per_scheduler; ++k) {
+      int slot = sched_slot_[s].empty() ? -1 : policy.select(ctx);
+      if (slot < 0 || slot >= int(warps_.size()) || int(slot % m) != int(s) ||
+          status(slot) != WarpStatus::Ready)
+        break;
+      const WarpInst& in = warps_[slot].insts[warps_[slot].next];
+      issue(int(s), slot, now);
+      policy.on_issue(ctx, slot, in);
+      if (!issued) first_slot = slot;
+      issued = true;
+    }
+    if (issue_log_ && had_warps)
+      issue_log_->push_back({now, uint16_t(s), int16_t(first_slot), ready_mask});
+    CycleClass cls = CycleClass::Issued;
+    Unit busy = Unit::SP;
+    if (!issued) cls = classify(int(s), &busy);
+    stats_.sched_cycles[int(cls)]++;
+    if (cls == CycleClass::UnitBusy) stats_.unit_busy[int(busy)]++;
+    last_class_[s] = cls;
+    last_busy_unit_[s] = busy;
+    policy.on_cycle_end(ctx, issued, issued ? WarpStatus::Ready : status_of_class(cls));
+    active |= issued;
+  }
+  return active || ldst_.has_outgoing();
+}
+
+WarpStatus Sm::status_of_class(CycleClass c) {
+  switch (c) {
+    case CycleClass::Issued:
+    case CycleClass::Declined: return WarpStatus::Ready;
+    case CycleClass::UnitBusy: return WarpStatus::UnitBusy;
+    case CycleClass::RAW: return WarpStatus::RAW;
+    case CycleClass::Control: return WarpStatus::Control;
+    case CycleClass::Barrier: return WarpStatus::Barrier;
+    case CycleClass::Idle: return WarpStatus::Idle;
+    default: return WarpStatus::Finished;
+  }
+}
+
+uint64_t Sm::next_event(uint64_t now) {
+  while (!wake_heap_.empty() && wake_heap_.front() <= now) {
+    std::pop_heap(wake_heap_.begin(), wake_heap_.end(), std::greater<uint64_t>());
+    wake_heap_.pop_back();
+  }
+  uint64_t t = wake_heap_.empty() ? ~0ull : wake_heap_.front();
+  if (ldst_.has_queued()) t = std::min(t, std::max(now + 1, ldst_.busy_until()));
+  return t;
+}
+
+void Sm::skip_cycles(uint64_t n) {
+  for (size_t s = 0; s < last_class_.size(); ++s) {
+    stats_.sched_cycles[int(last_class_[s])] += n;
+    if (last_class_[s] == CycleClass::UnitBusy) stats_.unit_busy[int(last_busy_unit_[s])] += n;
+  }
+}
+
+std::string Sm::describe_warps(uint64_t now) const {
+  static const char* names[] = {"ready", "unit busy", "register dependency", "branch", "barrier",
+                                "instruction fetch", "finished"};
+  std::string out;
+  for (size_t i = 0; i < warps_.size(); ++i) {
+    const Warp& w = warps_[i];
+    if (!w.info.valid || w.info.finished) continue;
+    Sm* self = const_cast<Sm*>(this);
+    WarpStatus s = self->status(int(i));
+    const CtaInfo& c = ctas_[w.info.cta_slot].info;
+    out += fmt::format("  sm {} warp slot {} (kernel {}, cta {}, warp {}): pc 0x{:x}, waiting for {}{}\n",
+                       id_, i, w.info.kernel, c.cta_id, w.info.warp_in_cta,
+                       w.next < w.n ? w.insts[w.next].pc : 0, names[int(s)],
+                       w.pending_mem ? fmt::format(" ({} memory instructions in flight)", w.pending_mem) : "");
+  }
+  return out;
+}
+
+}  // namespace warpsim

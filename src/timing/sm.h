@@ -1,0 +1,160 @@
+// One streaming multiprocessor: CTA slots, warps with fetch / instruction buffer / scoreboard,
+// M warp schedulers, execution units, and the LD/ST unit with shared memory, constant cache and
+// L1D in front of the memory system.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/config.h"
+#include "core/cta_trace.h"
+#include "memory/cache.h"
+#include "memory/memory_system.h"
+#include "sched/scheduler.h"
+#include "timing/ldst_unit.h"
+#include "timing/scoreboard.h"
+#include "timing/stats.h"
+
+namespace warpsim {
+
+// One scheduler decision, recorded when an issue log is attached (tests, debugging).
+struct IssueRecord {
+  uint64_t cycle;
+  uint16_t sched;
+  int16_t slot;         // warp issued, -1 for none
+  uint64_t ready_mask;  // warp slots of this scheduler that were ready at the decision
+};
+
+class Sm {
+ public:
+  Sm(int id, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu,
+     std::vector<std::unique_ptr<WarpScheduler>> schedulers);
+  Sm(const Sm&) = delete;
+
+  // Resources a CTA of this kernel needs; true when one more fits now.
+  bool can_host(const KernelInfo& k) const;
+  // Launch a CTA; `trace` is consumed (swapped into the SM's own storage).
+  void launch_cta(uint32_t kernel, const KernelInfo& k, CtaTrace& trace, uint64_t now);
+
+  // Simulate one cycle. Returns true when something happened that may make the next cycle
+  // differ from this one (an issue, a fetch, LD/ST progress, a response, a CTA event).
+  bool cycle(uint64_t now);
+  // Earliest cycle > now at which this SM's state changes on its own (ALU results, fetches,
+  // unit availability), or ~0. Memory responses are the memory system's events.
+  uint64_t next_event(uint64_t now);
+  // Account `n` skipped cycles in which nothing changed: repeat the last cycle's stall classes.
+  void skip_cycles(uint64_t n);
+
+  // CTAs finished since the last call: (kernel, cta_id).
+  std::vector<std::pair<uint32_t, uint32_t>>& finished_ctas() { return finished_ctas_; }
+  bool idle() const { return live_ctas_ == 0; }
+  uint32_t live_ctas(uint32_t kernel) const;
+  int id() const { return id_; }
+  uint64_t kernel_insts(uint32_t k) const { return k < kernel_insts_.size() ? kernel_insts_[k] : 0; }
+  uint64_t kernel_thread_insts(uint32_t k) const {
+    return k < kernel_thread_insts_.size() ? kernel_thread_insts_[k] : 0;
+  }
+  const CoreStats& stats() const { return stats_; }
+  const SmCounters& counters() const { return counters_; }
+  bool needs_every_cycle() const { return needs_every_cycle_; }
+  std::vector<std::unique_ptr<WarpScheduler>>& schedulers() { return schedulers_; }
+  void notify_kernel_start(uint32_t kernel);
+  void notify_kernel_end(uint32_t kernel);
+  // Human-readable state of every live warp (deadlock diagnostics).
+  std::string describe_warps(uint64_t now) const;
+  uint64_t last_progress() const { return last_progress_; }
+  void set_issue_log(std::vector<IssueRecord>* log) { issue_log_ = log; }
+
+  // --- scheduler view (SchedulerContext forwards here) ---
+  WarpStatus status(int slot);
+  bool waiting_on_memory(int slot);
+  const WarpInst& next_inst(int slot) const { return warps_[slot].insts[warps_[slot].next]; }
+  const WarpInfo& warp_info(int slot) const { return warps_[slot].info; }
+  const CtaInfo& cta_info(int slot) const { return ctas_[slot].info; }
+  const std::vector<uint16_t>& sched_warps(int s) const { return sched_age_[s]; }
+  const std::vector<uint16_t>& sched_slots(int s) const { return sched_slot_[s]; }
+  const GpuCounters& gpu() const { return gpu_; }
+  uint64_t now() const { return now_; }
+  int num_cta_slots() const { return int(ctas_.size()); }
+
+ private:
+  friend class LdstUnit;
+  struct Warp {
+    const WarpInst* insts = nullptr;
+    const uint64_t* addrs = nullptr;
+    uint32_t n = 0;            // instructions in the stream
+    uint32_t next = 0;         // next instruction to issue
+    uint32_t ibuf = 0;         // decoded instructions at the head of the stream
+    uint32_t inst_bytes = 8;
+    uint64_t ibuf_ready = 0;   // cycle the decoded instructions become visible
+    uint64_t branch_wait = 0;  // no fetch before this cycle (a taken branch resolving)
+    uint64_t code_base = 0;    // instruction address space of the warp's kernel
+    uint64_t thread_base = 0;  // global thread id of lane 0
+    bool fetching = false;     // waiting for an I-cache fill
+    bool control = false;      // the empty ibuffer is due to a taken branch
+    uint32_t pending_mem = 0;  // memory instructions in flight
+    Scoreboard sb;
+    WarpInfo info;
+    uint64_t status_stamp = ~0ull;  // decision for which `status` is valid
+    WarpStatus status = WarpStatus::Finished;
+    bool on_memory = false;
+  };
+  struct Cta {
+    CtaInfo info;
+    CtaTrace trace;
+    std::vector<uint16_t> warp_slots;
+    uint32_t threads = 0, regs = 0, shared = 0;
+  };
+
+  bool fetch(uint64_t now);
+  void fill_ibuffer(Warp& w, uint64_t ready);
+  void issue(int sched, int slot, uint64_t now);
+  void arrive_barrier(uint32_t cta_slot, uint64_t now);
+  void warp_finished(int slot, uint64_t now);
+  void maybe_finish_cta(int cta_slot, uint64_t now);
+  Unit route(Unit u) const;
+  int free_unit(int sched, Unit u, uint64_t now) const;
+  CycleClass classify(int sched, Unit* busy_unit);
+  static WarpStatus status_of_class(CycleClass c);
+  void wake_at(uint64_t t);
+  void mem_done(int slot, const RegId* dst, int ndst, uint64_t ready, uint64_t now);
+  friend class SchedulerContext;
+
+  int id_;
+  const GpuConfig& cfg_;
+  MemorySystem& mem_;
+  const GpuCounters& gpu_;
+  std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
+  std::vector<Warp> warps_;
+  std::vector<Cta> ctas_;
+  std::vector<std::vector<uint16_t>> sched_age_, sched_slot_;
+  // Units: free_at cycle per unit instance; [sched][unit][instance] in subcore mode, else [0].
+  std::vector<uint64_t> unit_free_;
+  uint32_t unit_stride_ = 0;
+  uint32_t mem_issued_this_cycle_ = 0, sfu_issued_this_cycle_ = 0;
+  Cache icache_;
+  LdstUnit ldst_;
+  CoreStats stats_;
+  SmCounters counters_;
+  std::vector<CycleClass> last_class_;
+  std::vector<Unit> last_busy_unit_;
+  std::vector<uint64_t> wake_heap_;  // min-heap of future cycles at which something changes
+  std::vector<std::pair<uint32_t, uint32_t>> finished_ctas_;
+  uint64_t now_ = 0;
+  uint64_t decision_ = 0;  // bumped whenever cached warp statuses may be stale
+  uint64_t next_age_ = 0;
+  uint64_t fetch_want_ = 0;  // warps whose instruction buffer is empty and may fetch
+  uint32_t used_threads_ = 0, used_regs_ = 0, used_shared_ = 0, used_warps_ = 0, live_ctas_ = 0;
+  uint32_t fetch_rr_ = 0;
+  uint64_t last_progress_ = 0;
+  bool needs_every_cycle_ = false;
+  std::vector<IssueRecord>* issue_log_ = nullptr;
+  struct IFill {
+    int mshr;
+    uint64_t ready;
+  };
+  std::vector<IFill> ifills_;
+  std::vector<uint64_t> kernel_insts_, kernel_thread_insts_;  // by kernel launch index
+};
+
+}  // namespace warpsim

@@ -1,0 +1,15 @@
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "workloads/workload_kinds.h"
+
+namespace warpsim {
+
+std::unique_ptr<Workload> resolve_workload(const std::string& spec) {
+  if (auto w = make_synthetic_workload(spec)) return w;
+  throw Error(fmt::format(
+      "unknown workload '{}': not a bundled workload, a synthetic kernel (workloads/synthetic), "
+      "a .kern / .ptx file or a trace directory (see `warpsim list workloads`)", spec));
+}
+
+}  // namespace warpsim

@@ -12,6 +12,11 @@ WARPSIM_POLICY(make_gto);
 WARPSIM_POLICY(make_oldest_first);
 WARPSIM_POLICY(make_youngest_first);
 WARPSIM_POLICY(make_two_level);
+WARPSIM_POLICY(make_juggler); WARPSIM_POLICY(make_r_juggler);
+WARPSIM_POLICY(make_rlws);
+WARPSIM_POLICY(make_rlws_ms);
+std::shared_ptr<void> make_rlws_agent(const SchedulerParams& params, int sm_id);
+std::shared_ptr<void> make_rlws_ms_agent(const SchedulerParams& params, int sm_id);
 #undef WARPSIM_POLICY
 
 }  // namespace warpsim

@@ -9,6 +9,11 @@ const std::vector<SchedulerFactory>& scheduler_registry() {
       {"oldest", "oldest ready warp first", make_oldest_first},
       {"youngest", "youngest ready warp first", make_youngest_first},
       {"tl", "two-level: round robin inside an active set of N warps (param active=N)", make_two_level},
+      {"juggler", "Juggler: GTO, two-level or LRR as a stall predictor says (uth, fth, lth, history_bits, ...)", make_juggler}, {"r-juggler", "Juggler with the reverse order UM -> FM -> LHM", make_r_juggler},
+      {"rlws", "reinforcement-learning pipeline selection (linear SARSA, RLWS Table I actions)",
+       make_rlws, make_rlws_agent},
+      {"rlws_ms", "reinforcement-learning meta-scheduling (RLWS Table IX actions)", make_rlws_ms,
+       make_rlws_ms_agent},
   };
   return registry;
 }

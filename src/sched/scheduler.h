@@ -40,6 +40,8 @@ class SchedulerContext {
   const GpuCounters& gpu() const;
   int sm_id() const;
   int num_ctas_slots() const;
+  int warps_per_scheduler() const;  // warp slots per scheduler (max warps / schedulers)
+  int num_sms() const;
 
  private:
   Sm& sm_;
@@ -80,7 +82,9 @@ class WarpScheduler {
   // True when the policy needs on_cycle_end every cycle, even when the GPU would otherwise
   // skip idle cycles; learning schedulers that count stalls say true.
   virtual bool needs_every_cycle() const { return false; }
-  // Scheduler-specific counters for the run's JSON (actions, modes, budgets, ...).
+  // Scheduler-specific counters for the run's JSON (actions, modes, budgets, ...). Called for
+  // every scheduler of every SM on the same object: add to what is there (json_add in
+  // sched/report_util.h) so the result is GPU-wide.
   virtual void report(nlohmann::json& out) const;
   // Deep copy, for simulation snapshots.
   virtual std::unique_ptr<WarpScheduler> clone() const = 0;

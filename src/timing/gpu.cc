@@ -254,16 +254,10 @@ void Gpu::run_until_stream_idle(uint32_t stream) {
 }
 
 nlohmann::json Gpu::scheduler_report() const {
+  // Every scheduler of every SM adds its counters into the same object (sched/report_util.h).
   nlohmann::json out = nlohmann::json::object();
-  for (const auto& sm : sms_) {
-    nlohmann::json per = nlohmann::json::array();
-    for (const auto& s : sm->schedulers()) {
-      nlohmann::json j = nlohmann::json::object();
-      s->report(j);
-      per.push_back(std::move(j));
-    }
-    if (!per.empty() && !per[0].empty()) out[fmt::format("sm{}", sm->id())] = std::move(per);
-  }
+  for (const auto& sm : sms_)
+    for (const auto& s : sm->schedulers()) s->report(out);
   return out;
 }
 

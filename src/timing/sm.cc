@@ -22,6 +22,8 @@ const SmCounters& SchedulerContext::sm() const { return sm_.counters(); }
 const GpuCounters& SchedulerContext::gpu() const { return sm_.gpu(); }
 int SchedulerContext::sm_id() const { return sm_.id(); }
 int SchedulerContext::num_ctas_slots() const { return sm_.num_cta_slots(); }
+int SchedulerContext::warps_per_scheduler() const { return sm_.warps_per_scheduler(); }
+int SchedulerContext::num_sms() const { return sm_.num_sms(); }
 
 // --- construction ---------------------------------------------------------------------------
 Sm::Sm(int id, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu,

@@ -76,6 +76,8 @@ class Sm {
   const GpuCounters& gpu() const { return gpu_; }
   uint64_t now() const { return now_; }
   int num_cta_slots() const { return int(ctas_.size()); }
+  int warps_per_scheduler() const { return int(cfg_.core.max_warps / cfg_.core.schedulers); }
+  int num_sms() const { return int(cfg_.core.num_sms); }
 
  private:
   friend class LdstUnit;

@@ -1,0 +1,40 @@
+// The state attributes of RLWS (Table II of the RLWS paper) and their bucketing.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace warpsim::rl {
+
+enum class Attr : uint8_t {
+  ATBWB, ATBWF, TBW, RLMI, RGMI, RSTCMI, RSFI, RSPI, NTF,   // boolean
+  NIW, NSW, NFSFI, NFMI, NRSPI, NRGMI, NRSTCMI, NRSFI, NWI, NPS, NMPS, NSFPS, NSPPS, NAIPMI,
+  NRI, NWS, NRAI, STBRMI, SMNMIE, ICMP, L1MP, L2MP, NIPL1M, AGML, GNMIE,
+  kCount
+};
+inline constexpr int kNumAttrs = int(Attr::kCount);
+
+// How a value range is cut into buckets (Sec. IV-B): bucket sizes grow (fine resolution near
+// the low end) or shrink (fine resolution near the high end) in proportion 1:2:...:B.
+enum class Spacing : uint8_t { Boolean, Increasing, Decreasing };
+
+struct AttrInfo {
+  std::string_view name;
+  std::string_view description;
+  Spacing spacing;
+  // Upper end of the value range; 0 means "warps per scheduler" (24 on Fermi), -1 means
+  // "40 per SM times the number of SMs" (GNMIE).
+  double range;
+};
+
+const AttrInfo& attr_info(Attr a);
+// Attr by its Table II name (case-insensitive); returns false when unknown.
+bool attr_by_name(std::string_view name, Attr* out);
+
+// Bucket index of `value` in [0, range] cut into `buckets` parts with the given spacing.
+uint32_t bucketize(double value, double range, uint32_t buckets, Spacing spacing);
+
+// Raw values of every attribute for one decision.
+using AttrValues = std::array<double, kNumAttrs>;
+
+}  // namespace warpsim::rl

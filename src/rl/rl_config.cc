@@ -1,0 +1,137 @@
+#include "rl/rl_config.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+#include <toml++/toml.h>
+
+#include "core/error.h"
+
+namespace warpsim::rl {
+
+RlConfig RlConfig::rlws_defaults() {
+  RlConfig c;
+  c.alpha = 0.09;
+  c.epsilon = 0.04;
+  c.gamma = 0.95;
+  c.penalty = 0;
+  c.reward = 1;
+  c.attrs = {{Attr::AGML, 2}, {Attr::GNMIE, 8}, {Attr::L1MP, 8},  {Attr::L2MP, 2},
+             {Attr::NFMI, 4}, {Attr::NIPL1M, 4}, {Attr::NRAI, 4}, {Attr::SMNMIE, 4}};
+  return c;
+}
+
+RlConfig RlConfig::rlws_ms_defaults() {
+  RlConfig c;
+  c.alpha = 0.01;
+  c.epsilon = 0.01;
+  c.gamma = 0.999;
+  c.penalty = 0;
+  c.reward = 1;
+  // Table VIII names NRGM, "number of ready global memory instructions": Table II's NRGMI.
+  c.attrs = {{Attr::ATBWB, 2}, {Attr::ATBWF, 2}, {Attr::NAIPMI, 8}, {Attr::NRGMI, 8},
+             {Attr::NSW, 4},   {Attr::NWS, 2},   {Attr::RSPI, 2}};
+  return c;
+}
+
+namespace {
+
+void check_range(const std::string& src, const char* key, double v, double lo, double hi) {
+  if (!(v >= lo && v <= hi))
+    throw Error(fmt::format("{}: '{}' = {} is out of range [{}, {}]", src, key, v, lo, hi));
+}
+
+}  // namespace
+
+RlConfig parse_rl_config(const std::string& text, const std::string& source, const RlConfig& defaults) {
+  toml::table t;
+  try {
+    t = toml::parse(text, source);
+  } catch (const toml::parse_error& e) {
+    const auto& b = e.source().begin;
+    throw LocatedError(source, int(b.line), int(b.column), std::string(e.description()));
+  }
+  RlConfig c = defaults;
+  bool attrs_given = false;
+  for (auto&& [k, v] : t) {
+    std::string key(k.str());
+    auto num = [&](double* dst) {
+      if (!v.is_number())
+        throw Error(fmt::format("{}: '{}' must be a number", source, key));
+      *dst = v.value<double>().value();
+    };
+    auto flag = [&](bool* dst) {
+      if (!v.is_boolean()) throw Error(fmt::format("{}: '{}' must be true or false", source, key));
+      *dst = v.value<bool>().value();
+    };
+    if (key == "alpha") num(&c.alpha);
+    else if (key == "epsilon") num(&c.epsilon);
+    else if (key == "gamma") num(&c.gamma);
+    else if (key == "reward") num(&c.reward);
+    else if (key == "penalty") num(&c.penalty);
+    else if (key == "decay_cycles") num(&c.decay_cycles);
+    else if (key == "decide_every") {
+      double d;
+      num(&d);
+      c.decide_every = uint32_t(d);
+      if (d != 1 && d != 2 && d != 4 && d != 8 && d != 16)
+        throw Error(fmt::format("{}: 'decide_every' must be 1, 2, 4, 8 or 16", source));
+    } else if (key == "seed") {
+      double d;
+      num(&d);
+      c.seed = uint64_t(d);
+    } else if (key == "keep_theta") flag(&c.keep_theta);
+    else if (key == "fixed_point") flag(&c.fixed_point);
+    else if (key == "optimistic") flag(&c.optimistic);
+    else if (key == "attributes") {
+      const toml::table* at = v.as_table();
+      if (!at) throw Error(fmt::format("{}: 'attributes' must be a table NAME = buckets", source));
+      attrs_given = true;
+      c.attrs.clear();
+      for (auto&& [an, av] : *at) {
+        Attr a;
+        if (!attr_by_name(an.str(), &a))
+          throw Error(fmt::format("{}: unknown attribute '{}' (Table II names, e.g. L1MP, NRAI)", source, an.str()));
+        auto b = av.value<int64_t>();
+        if (!b || (*b != 2 && *b != 4 && *b != 8))
+          throw Error(fmt::format("{}: attribute '{}' needs 2, 4 or 8 buckets", source, an.str()));
+        if (attr_info(a).spacing == Spacing::Boolean && *b != 2)
+          throw Error(fmt::format("{}: boolean attribute '{}' has 2 buckets", source, an.str()));
+        c.attrs.push_back({a, uint32_t(*b)});
+      }
+    } else {
+      throw Error(fmt::format(
+          "{}: unknown key '{}' (valid: alpha, epsilon, gamma, reward, penalty, decide_every, "
+          "keep_theta, fixed_point, optimistic, decay_cycles, seed, [attributes])",
+          source, key));
+    }
+  }
+  (void)attrs_given;
+  check_range(source, "alpha", c.alpha, 0, 1);
+  check_range(source, "epsilon", c.epsilon, 0, 1);
+  check_range(source, "gamma", c.gamma, 0, 0.999999);
+  check_range(source, "decay_cycles", c.decay_cycles, 1, 1e12);
+  if (c.attrs.empty()) throw Error(fmt::format("{}: at least one attribute is needed", source));
+  return c;
+}
+
+RlConfig load_rl_config(const std::string& path, const RlConfig& defaults) {
+  std::ifstream in(path);
+  if (!in) throw Error(fmt::format("cannot read RL configuration '{}'", path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_rl_config(ss.str(), path, defaults);
+}
+
+std::string rl_config_to_toml(const RlConfig& c) {
+  std::string s = fmt::format(
+      "alpha = {}\nepsilon = {}\ngamma = {}\nreward = {}\npenalty = {}\ndecide_every = {}\n"
+      "keep_theta = {}\nfixed_point = {}\noptimistic = {}\ndecay_cycles = {}\nseed = {}\n\n[attributes]\n",
+      c.alpha, c.epsilon, c.gamma, c.reward, c.penalty, c.decide_every, c.keep_theta, c.fixed_point,
+      c.optimistic, c.decay_cycles, c.seed);
+  for (const auto& a : c.attrs) s += fmt::format("{} = {}\n", attr_info(a.attr).name, a.buckets);
+  return s;
+}
+
+}  // namespace warpsim::rl

@@ -1,0 +1,197 @@
+#include "sched/juggler.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "core/error.h"
+#include "sched/order_policies.h"
+#include "sched/policies.h"
+#include "sched/two_level_state.h"
+
+namespace warpsim {
+namespace {
+
+// report() is called for every scheduler of every SM on one object: counters add up.
+void add(nlohmann::json& j, const char* key, uint64_t v) {
+  j[key] = (j.contains(key) ? j[key].get<uint64_t>() : 0) + v;
+}
+
+void add_per_mode(nlohmann::json& j, const char* key, const uint64_t (&v)[kNumJugglerModes]) {
+  nlohmann::json& o = j[key];
+  for (int m = 0; m < kNumJugglerModes; ++m) add(o, juggler_mode_name(JugglerMode(m)), v[m]);
+}
+
+void add_counters(nlohmann::json& j, const JugglerCounters& c) {
+  add_per_mode(j, "cycles", c.cycles);
+  add_per_mode(j, "issue_cycles", c.issue_cycles);
+  add_per_mode(j, "stall_cycles", c.stall_cycles);
+  add_per_mode(j, "switches_to", c.switches_to);
+  add(j, "mode_switches", c.mode_switches());
+  add(j, "confidence_up", c.confidence_up);
+  add(j, "confidence_down", c.confidence_down);
+  // Shares of the cycles so far in the object (recomputed as schedulers add theirs).
+  uint64_t total = 0;
+  for (const auto& [m, v] : j["cycles"].items()) total += v.get<uint64_t>();
+  nlohmann::json& share = j["cycle_share"];
+  for (const auto& [m, v] : j["cycles"].items()) share[m] = total ? double(v.get<uint64_t>()) / double(total) : 0.0;
+}
+
+class Juggler final : public WarpScheduler {
+ public:
+  explicit Juggler(const JugglerOptions& o)
+      : opts_(o), pred_(o.predictor), tl_(o.active) {}
+
+  int select(const SchedulerContext& ctx) override {
+    switch (pred_.mode()) {
+      case JugglerMode::UM: return first_ready_gto(ctx, greedy_);
+      case JugglerMode::LHM: return tl_.select(ctx);
+      case JugglerMode::FM: return first_ready_lrr(ctx, last_);
+    }
+    return -1;
+  }
+
+  // Every order's state follows every issue, whichever mode chose the warp.
+  void on_issue(const SchedulerContext&, int slot, const WarpInst&) override {
+    greedy_ = slot;
+    last_ = slot;
+    tl_.on_issue(slot);
+  }
+
+  void on_cycle_end(const SchedulerContext& ctx, bool issued, WarpStatus stall) override {
+    uint64_t now = ctx.now();
+    // Cycles the GPU skipped since the last call repeat the last simulated cycle's outcome
+    // (nothing changes on a skipped cycle), which is how the SM's own statistics count them.
+    if (seen_ && now > last_cycle_ + 1) pred_.cycles(last_event_, now - last_cycle_ - 1);
+    seen_ = true;
+    for (size_t i = first_unstarted_; i < kernels_.size(); ++i) kernels_[i].start = pred_.counters();
+    first_unstarted_ = kernels_.size();
+    // A stall: no issue while this scheduler had a live, unfinished warp.
+    JugglerPredictor::Event e = issued ? JugglerPredictor::Event::Issue
+                                : stall == WarpStatus::Finished ? JugglerPredictor::Event::None
+                                                                : JugglerPredictor::Event::Stall;
+    pred_.cycle(e);
+    last_cycle_ = now;
+    last_event_ = e;
+  }
+
+  void on_warp_added(int slot) override { tl_.add(slot); }
+  void on_warp_removed(int slot) override {
+    tl_.remove(slot);
+    if (greedy_ == slot) greedy_ = -1;
+  }
+
+  void on_kernel_start(uint32_t kernel) override {
+    // The start snapshot is taken at the next on_cycle_end, after skipped cycles (which
+    // precede the kernel) are accounted.
+    kernels_.push_back(KernelRecord{kernel, {}, {}, false});
+  }
+  void on_kernel_end(uint32_t kernel) override {
+    for (size_t i = kernels_.size(); i-- > 0;) {
+      KernelRecord& r = kernels_[i];
+      if (r.kernel != kernel || r.ended) continue;
+      r.end = pred_.counters();
+      r.ended = true;
+      if (i >= first_unstarted_) r.start = r.end;  // ended before any cycle: empty
+      break;
+    }
+  }
+
+  bool needs_every_cycle() const override { return opts_.every_cycle; }
+
+  void report(nlohmann::json& out) const override {
+    const JugglerPredictorConfig& c = pred_.config();
+    out["policy"] = c.reverse ? "r-juggler" : "juggler";
+    add(out, "schedulers", 1);
+    add_counters(out, pred_.counters());
+    uint64_t in_mode[kNumJugglerModes] = {};
+    in_mode[int(pred_.mode())] = 1;
+    add_per_mode(out, "final_mode", in_mode);  // schedulers in each mode at the end
+    nlohmann::json& ks = out["kernels"];
+    for (size_t i = 0; i < kernels_.size(); ++i) {
+      const KernelRecord& r = kernels_[i];
+      nlohmann::json& k = ks[std::to_string(r.kernel)];
+      k["complete"] = (k.contains("complete") ? k["complete"].get<bool>() : true) && r.ended;
+      JugglerCounters start = i < first_unstarted_ ? r.start : pred_.counters();
+      add_counters(k, (r.ended ? r.end : pred_.counters()) - start);
+    }
+  }
+
+  std::unique_ptr<WarpScheduler> clone() const override { return std::make_unique<Juggler>(*this); }
+
+ private:
+  struct KernelRecord {
+    uint32_t kernel;
+    JugglerCounters start, end;
+    bool ended;
+  };
+
+  JugglerOptions opts_;
+  JugglerPredictor pred_;
+  int greedy_ = -1;  // UM: the greedy warp
+  int last_ = -1;    // FM: the round-robin pointer (last issued slot)
+  TwoLevelState tl_; // LHM: active set and pending queue
+  bool seen_ = false;
+  uint64_t last_cycle_ = 0;
+  JugglerPredictor::Event last_event_ = JugglerPredictor::Event::None;
+  std::vector<KernelRecord> kernels_;
+  size_t first_unstarted_ = 0;
+};
+
+uint32_t threshold_param(const SchedulerParams& p, const char* key, uint32_t def) {
+  int64_t v = p.get_int(key, def);
+  if (v < 0 || v > (int64_t(1) << 31))
+    throw Error(fmt::format("scheduler parameter '{}' (juggler): must be between 0 and 2^31 (got {})", key, v));
+  return uint32_t(v);
+}
+
+}  // namespace
+
+JugglerOptions juggler_options(const SchedulerParams& params, const std::string& default_order) {
+  JugglerOptions o;
+  JugglerPredictorConfig& c = o.predictor;
+  c.uth = threshold_param(params, "uth", c.uth);
+  c.fth = threshold_param(params, "fth", c.fth);
+  c.lth = threshold_param(params, "lth", c.lth);
+  int64_t bits = params.get_int("history_bits", c.history_bits);
+  if (bits < 1 || bits > 8)
+    throw Error(fmt::format("scheduler parameter 'history_bits' (juggler): must be between 1 and 8 (got {})", bits));
+  c.history_bits = uint32_t(bits);
+  std::string order = params.get_string("order", default_order);
+  if (order != "juggler" && order != "r-juggler")
+    throw Error(fmt::format("scheduler parameter 'order' (juggler): '{}' is not juggler|r-juggler", order));
+  c.reverse = order == "r-juggler";
+  c.stall_reading = parse_stall_reading(params.get_string("stall_count", stall_reading_name(c.stall_reading)));
+  int64_t window = params.get_int("window", c.window);
+  if (window < 1 || window > (int64_t(1) << 31))
+    throw Error(fmt::format("scheduler parameter 'window' (juggler): must be between 1 and 2^31 (got {})", window));
+  c.window = uint32_t(window);
+  c.history = parse_history_rule(params.get_string("history", history_rule_name(c.history)));
+  c.entry = parse_entry_level(params.get_string("entry", entry_level_name(c.entry)));
+  int64_t active = params.get_int("active", o.active);
+  if (active < 1 || active > 64)
+    throw Error(fmt::format("scheduler parameter 'active' (juggler): must be between 1 and 64 (got {})", active));
+  o.active = uint32_t(active);
+  int64_t every = params.get_int("every_cycle", 0);
+  if (every != 0 && every != 1)
+    throw Error(fmt::format("scheduler parameter 'every_cycle' (juggler): must be 0 or 1 (got {})", every));
+  o.every_cycle = every == 1;
+  c.validate();
+  return o;
+}
+
+std::unique_ptr<WarpScheduler> make_juggler_scheduler(const JugglerOptions& options) {
+  return std::make_unique<Juggler>(options);
+}
+
+std::unique_ptr<WarpScheduler> make_juggler(const SchedulerParams& params, int, int, int, std::shared_ptr<void>) {
+  return make_juggler_scheduler(juggler_options(params, "juggler"));
+}
+
+std::unique_ptr<WarpScheduler> make_r_juggler(const SchedulerParams& params, int, int, int,
+                                              std::shared_ptr<void>) {
+  return make_juggler_scheduler(juggler_options(params, "r-juggler"));
+}
+
+}  // namespace warpsim

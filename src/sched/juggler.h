@@ -1,0 +1,27 @@
+// Juggler (Nasser et al.): a warp scheduler that runs greedy-then-oldest (UM), two-level (LHM)
+// or loose round robin (FM), moving between them as a per-scheduler predictor of stalls says
+// (src/sched/juggler_predictor.h). The state of all three orders is kept up to date on every
+// issue, so a mode switch takes effect at the next decision. See docs/juggler.md.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "sched/juggler_predictor.h"
+#include "sched/scheduler.h"
+
+namespace warpsim {
+
+struct JugglerOptions {
+  JugglerPredictorConfig predictor;
+  uint32_t active = 8;       // LHM active set size (as the tl policy)
+  bool every_cycle = false;  // ask the GPU to simulate every cycle instead of replaying skipped ones
+};
+
+// Reads uth, fth, lth, history_bits, order (juggler|r-juggler), stall_count
+// (since_update|consecutive|window), window, history (counter|shift), entry (lowest|highest),
+// active and every_cycle; `default_order` applies when `order` is absent. Throws Error.
+JugglerOptions juggler_options(const SchedulerParams& params, const std::string& default_order);
+
+std::unique_ptr<WarpScheduler> make_juggler_scheduler(const JugglerOptions& options);
+
+}  // namespace warpsim

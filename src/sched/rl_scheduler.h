@@ -1,0 +1,72 @@
+// Common machinery of the reinforcement-learning schedulers (RLWS, RLWS_MS): a linear SARSA
+// agent per SM shared by the SM's schedulers, one SARSA chain per scheduler, two learning
+// phases, decisions every `decide_every` cycles, and per-kernel observability.
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rl/linear_sarsa.h"
+#include "sched/rl_state.h"
+#include "sched/scheduler.h"
+
+namespace warpsim {
+
+struct RlAgent {
+  rl::RlConfig cfg;
+  rl::LinearSarsa sarsa;
+  Rng rng;
+  RlBaseline base;
+  uint64_t kernel_start = 0;
+  bool baseline_pending = true;
+  RlAgent(const rl::RlConfig& c, uint32_t actions, uint64_t seed)
+      : cfg(c), sarsa(uint32_t(c.attrs.size()), actions, c), rng(seed) {}
+};
+
+// Reads `rl_config` (a TOML file) and the single-value overrides alpha, epsilon, gamma, reward,
+// penalty, decide_every, keep_theta, fixed_point, decay_cycles, seed.
+rl::RlConfig rl_config_from_params(const SchedulerParams& p, const rl::RlConfig& defaults);
+
+class RlScheduler : public WarpScheduler {
+ public:
+  RlScheduler(std::shared_ptr<RlAgent> agent, int sm_id, int sched_id, uint32_t num_actions,
+              std::string report_key);
+  int select(const SchedulerContext& ctx) final;
+  void on_issue(const SchedulerContext& ctx, int slot, const WarpInst& inst) final;
+  void on_cycle_end(const SchedulerContext& ctx, bool issued, WarpStatus stall) final;
+  void on_warp_removed(int slot) final;
+  void on_kernel_start(uint32_t kernel) final;
+  bool needs_every_cycle() const final { return true; }
+  void report(nlohmann::json& out) const final;
+
+ protected:
+  // Bit per action that has a warp to issue (or is always allowed, like NO_INSTR).
+  virtual uint32_t possible_actions(const SchedulerContext& ctx, const WarpSummary* w, int n) = 0;
+  // The warp an action selects, or -1.
+  virtual int warp_for(const SchedulerContext& ctx, int action, const WarpSummary* w, int n) = 0;
+  virtual const char* action_name(int action) const = 0;
+
+  int last_issued_ = -1;
+  int last_action_ = -1;
+
+ private:
+  struct KernelRecord {
+    std::vector<uint64_t> actions;
+    uint64_t explored = 0, exploited = 0, decisions = 0, cycles = 0;
+    double reward = 0;
+  };
+  std::shared_ptr<RlAgent> agent_;
+  int sm_id_, sched_id_;
+  uint32_t num_actions_;
+  std::string key_;
+  rl::SarsaTrace trace_;
+  int held_action_ = -1;
+  uint32_t current_kernel_ = 0;
+  std::map<uint32_t, KernelRecord> records_;
+  std::vector<std::pair<double, uint64_t>> reward_windows_;  // (reward sum, cycles) per 5000 cycles
+  WarpSummary summary_[64];
+  rl::AttrValues values_;
+};
+
+}  // namespace warpsim

@@ -1,0 +1,32 @@
+// Computes the RLWS state attributes (Table II) of one warp scheduler from its read-only view.
+#pragma once
+#include <cstdint>
+
+#include "rl/attributes.h"
+#include "sched/scheduler.h"
+
+namespace warpsim {
+
+// What each warp's next instruction asks for, in RLWS's pipeline classes (Table I).
+enum class PipeClass : uint8_t { SP = 0, SFU, GMEM, STCMEM, None };
+PipeClass pipe_class(const WarpInst& in);
+
+// Counters at the start of the current kernel, so rates cover the kernel so far.
+struct RlBaseline {
+  SmCounters sm;
+  GpuCounters gpu;
+};
+
+struct WarpSummary {
+  uint16_t slot;
+  WarpStatus status;
+  PipeClass pipe;  // of the next instruction, None when unknown
+};
+
+// One pass over the scheduler's warps (oldest first) filling `warps` (n entries) and, when
+// `values` is not null, every attribute value.
+int summarize_warps(const SchedulerContext& ctx, WarpSummary* warps);
+void compute_attributes(const SchedulerContext& ctx, const WarpSummary* warps, int n,
+                        const RlBaseline& base, int last_issued, rl::AttrValues& values);
+
+}  // namespace warpsim

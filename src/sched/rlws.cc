@@ -1,0 +1,70 @@
+// RLWS (RLWS paper Sec. IV): each cycle the agent picks a pipeline (Table I); the warp is the
+// one issued last cycle if it matches, else the oldest ready warp whose next instruction does.
+#include "sched/policies.h"
+#include "sched/rl_scheduler.h"
+#include "sched/rlws_actions.h"
+
+namespace warpsim {
+namespace {
+
+class Rlws final : public RlScheduler {
+ public:
+  using RlScheduler::RlScheduler;
+  std::unique_ptr<WarpScheduler> clone() const override { return std::make_unique<Rlws>(*this); }
+
+ protected:
+  uint32_t possible_actions(const SchedulerContext&, const WarpSummary* w, int n) override {
+    return rlws_possible_actions(w, n, last_action_);
+  }
+  int warp_for(const SchedulerContext&, int action, const WarpSummary* w, int n) override {
+    return rlws_warp_for(action, w, n, last_issued_);
+  }
+  const char* action_name(int a) const override {
+    static const char* names[] = {"NO_INSTR", "SP_INSTR", "SFU_INSTR", "GMEM_INSTR", "STCMEM_INSTR"};
+    return names[a];
+  }
+};
+
+}  // namespace
+
+int rlws_action_of(PipeClass p) {
+  switch (p) {
+    case PipeClass::SP: return kSpInstr;
+    case PipeClass::SFU: return kSfuInstr;
+    case PipeClass::GMEM: return kGmemInstr;
+    case PipeClass::STCMEM: return kStcmemInstr;
+    default: return -1;
+  }
+}
+
+uint32_t rlws_possible_actions(const WarpSummary* w, int n, int last_action) {
+  uint32_t m = 0;
+  for (int i = 0; i < n; ++i)
+    if (w[i].status == WarpStatus::Ready && rlws_action_of(w[i].pipe) >= 0) m |= 1u << rlws_action_of(w[i].pipe);
+  if (!(last_action == kNoInstr && m)) m |= 1u << kNoInstr;
+  return m;
+}
+
+int rlws_warp_for(int action, const WarpSummary* w, int n, int last_issued) {
+  if (action == kNoInstr) return -1;
+  int oldest = -1;
+  for (int i = 0; i < n; ++i) {
+    if (w[i].status != WarpStatus::Ready || rlws_action_of(w[i].pipe) != action) continue;
+    if (w[i].slot == last_issued) return last_issued;
+    if (oldest < 0) oldest = w[i].slot;
+  }
+  return oldest;
+}
+
+std::unique_ptr<WarpScheduler> make_rlws(const SchedulerParams&, int sm_id, int sched_id, int,
+                                         std::shared_ptr<void> shared) {
+  return std::make_unique<Rlws>(std::static_pointer_cast<RlAgent>(shared), sm_id, sched_id,
+                                uint32_t(kRlwsActions), "rlws");
+}
+
+std::shared_ptr<void> make_rlws_agent(const SchedulerParams& p, int sm_id) {
+  rl::RlConfig cfg = rl_config_from_params(p, rl::RlConfig::rlws_defaults());
+  return std::make_shared<RlAgent>(cfg, uint32_t(kRlwsActions), cfg.seed * 0x9e3779b97f4a7c15ull + uint64_t(sm_id));
+}
+
+}  // namespace warpsim

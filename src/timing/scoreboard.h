@@ -13,24 +13,22 @@ class Scoreboard {
   static constexpr uint64_t kPending = ~0ull;
   static constexpr int kCapacity = 32;
 
-  // True when any register `inst` reads or writes is not ready at `now`. Sets *on_memory when
-  // a blocking register waits for a memory load.
-  bool blocks(const WarpInst& inst, uint64_t now, bool* on_memory) {
-    bool blocked = false;
-    bool mem = false;
+  // True when any register `inst` reads or writes is not ready at `now`. Sets *until to the
+  // first cycle at which all of them can be ready (kPending while one waits for memory).
+  bool blocks(const WarpInst& inst, uint64_t now, uint64_t* until) const {
+    uint64_t latest = 0;
     int n = count_;
     for (int i = 0; i < n; ++i) {
       const Entry& e = entries_[i];
       if (e.ready <= now) continue;
       RegId r = e.reg;
       if (r == inst.src[0] || r == inst.src[1] || r == inst.src[2] || r == inst.src[3] ||
-          r == inst.dst[0] || r == inst.dst[1]) {
-        blocked = true;
-        if (e.ready == kPending) mem = true;
-      }
+          r == inst.dst[0] || r == inst.dst[1])
+        latest = e.ready > latest ? e.ready : latest;
     }
-    if (on_memory) *on_memory = mem;
-    return blocked || count_ >= kCapacity;
+    if (latest == 0 && count_ >= kCapacity) latest = now + 1;  // full: retry next cycle
+    *until = latest;
+    return latest != 0;
   }
 
   // Record a write of `reg` ready at `ready` (kPending: until release()).

@@ -43,6 +43,8 @@ Sm::Sm(int id, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu,
   unit_free_.assign(size_t(cfg.core.subcore ? m : 1) * unit_stride_, 0);
   last_class_.assign(m, CycleClass::NoWarp);
   last_busy_unit_.assign(m, Unit::SP);
+  sched_dirty_.assign(m, 1);
+  sched_wake_.assign(m, 0);
   wake_heap_.reserve(256);
   for (auto& s : schedulers_) needs_every_cycle_ |= s->needs_every_cycle();
 }
@@ -113,7 +115,7 @@ void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, CtaTrace& trace, uint6
     wp.inst_bytes = k.inst_bytes;
     wp.thread_base = uint64_t(cta.trace.cta_id) * k.threads_per_cta() + w * 32;
     wp.sb.clear();
-    wp.status_stamp = ~0ull;
+    touch(slot);
     wp.info = WarpInfo{next_age_++, uint32_t(c), kernel, w, 0, true, false, false};
     cta.warp_slots.push_back(uint16_t(slot));
     uint32_t s = slot % m;
@@ -160,57 +162,77 @@ void Sm::wake_at(uint64_t t) {
 }
 
 // --- warp status ----------------------------------------------------------------------------
-WarpStatus Sm::status(int slot) {
-  Warp& w = warps_[slot];
-  if (w.status_stamp == decision_) return w.status;
-  w.status_stamp = decision_;
+// A warp's status has a warp-local part (finished, barrier, instruction buffer, scoreboard)
+// that can only change at a known cycle or on an event of the warp, and is cached until then;
+// and a unit part (is a unit free for its next instruction) that is checked on every call.
+void Sm::compute_local_status(Warp& w) {
+  constexpr uint64_t kUntilEvent = ~0ull;
   w.on_memory = false;
-  WarpStatus s;
+  w.needs_unit = NeedsUnit::None;
   if (!w.info.valid || w.info.finished) {
-    s = WarpStatus::Finished;
+    w.status = WarpStatus::Finished;
+    w.blocked_until = kUntilEvent;
   } else if (w.info.at_barrier) {
-    s = WarpStatus::Barrier;
+    w.status = WarpStatus::Barrier;
+    w.blocked_until = kUntilEvent;  // released by arrive_barrier()
   } else if (w.ibuf == 0 || w.ibuf_ready > now_) {
-    s = w.control ? WarpStatus::Control : WarpStatus::Idle;
+    w.status = w.control ? WarpStatus::Control : WarpStatus::Idle;
+    // Fetch, fills and branch resolution invalidate; a decoded buffer appears at ibuf_ready.
+    w.blocked_until = w.ibuf > 0 ? w.ibuf_ready : kUntilEvent;
   } else {
     const WarpInst& in = w.insts[w.next];
-    bool on_mem = false;
-    if (w.sb.blocks(in, now_, &on_mem)) {
-      s = WarpStatus::RAW;
-      w.on_memory = on_mem;
-    } else {
-      int sched = slot % int(cfg_.core.schedulers);
-      switch (in.op) {
-        case OpClass::BARRIER:
-        case OpClass::EXIT:
-        case OpClass::NOP:
-          s = WarpStatus::Ready;
-          break;
-        case OpClass::MEMBAR:
-          s = w.pending_mem ? WarpStatus::RAW : WarpStatus::Ready;
-          w.on_memory = w.pending_mem != 0;
-          break;
-        case OpClass::LOAD:
-        case OpClass::STORE:
-        case OpClass::ATOMIC:
-          s = (ldst_.full() || mem_issued_this_cycle_ >= cfg_.core.mem_issue_per_sm ||
-               free_unit(sched, Unit::MEM, now_) < 0)
-                  ? WarpStatus::UnitBusy
-                  : WarpStatus::Ready;
-          break;
-        default: {
-          Unit u = route(in.unit);
-          if (u == Unit::SFU && cfg_.core.sfu_issue_per_sm &&
-              sfu_issued_this_cycle_ >= cfg_.core.sfu_issue_per_sm)
-            s = WarpStatus::UnitBusy;
-          else
-            s = free_unit(sched, u, now_) < 0 ? WarpStatus::UnitBusy : WarpStatus::Ready;
+    uint64_t until = 0;
+    if (w.sb.blocks(in, now_, &until)) {
+      w.status = WarpStatus::RAW;
+      w.on_memory = until == Scoreboard::kPending;
+      w.blocked_until = until;  // kPending == kUntilEvent: mem_done() invalidates
+      return;
+    }
+    // Locally ready: stays so until the warp's own next event (issue, fill, ...).
+    w.status = WarpStatus::Ready;
+    w.blocked_until = kUntilEvent;
+    switch (in.op) {
+      case OpClass::BARRIER:
+      case OpClass::EXIT:
+      case OpClass::NOP:
+        break;
+      case OpClass::MEMBAR:
+        if (w.pending_mem) {
+          w.status = WarpStatus::RAW;
+          w.on_memory = true;
         }
-      }
+        break;
+      case OpClass::LOAD:
+      case OpClass::STORE:
+      case OpClass::ATOMIC:
+        w.needs_unit = NeedsUnit::Mem;
+        break;
+      default:
+        w.unit = route(in.unit);
+        w.needs_unit = w.unit == Unit::SFU ? NeedsUnit::Sfu : NeedsUnit::Alu;
     }
   }
-  w.status = s;
-  return s;
+}
+
+WarpStatus Sm::status(int slot) {
+  Warp& w = warps_[slot];
+  if (w.blocked_until <= now_) compute_local_status(w);
+  if (w.status != WarpStatus::Ready) return w.status;
+  int sched = slot % int(cfg_.core.schedulers);
+  switch (w.needs_unit) {
+    case NeedsUnit::None: return WarpStatus::Ready;
+    case NeedsUnit::Mem:
+      return (ldst_.full() || mem_issued_this_cycle_ >= cfg_.core.mem_issue_per_sm ||
+              free_unit(sched, Unit::MEM, now_) < 0)
+                 ? WarpStatus::UnitBusy
+                 : WarpStatus::Ready;
+    case NeedsUnit::Sfu:
+      if (cfg_.core.sfu_issue_per_sm && sfu_issued_this_cycle_ >= cfg_.core.sfu_issue_per_sm)
+        return WarpStatus::UnitBusy;
+      [[fallthrough]];
+    default:
+      return free_unit(sched, w.unit, now_) < 0 ? WarpStatus::UnitBusy : WarpStatus::Ready;
+  }
 }
 
 bool Sm::waiting_on_memory(int slot) {
@@ -220,6 +242,7 @@ bool Sm::waiting_on_memory(int slot) {
 
 // --- fetch ----------------------------------------------------------------------------------
 void Sm::fill_ibuffer(Warp& w, uint64_t ready) {
+  touch(int(&w - warps_.data()));
   uint32_t limit = std::min(cfg_.core.decode_width, cfg_.core.ibuffer);
   uint32_t count = 0, idx = w.next;
   while (count < limit && idx < w.n) {
@@ -268,6 +291,7 @@ bool Sm::fetch(uint64_t now) {
     }
     if (slot < 0) break;
     Warp& w = warps_[slot];
+    touch(slot);
     uint64_t addr = w.code_base + w.insts[w.next].pc;
     if (!cfg_.icache.enabled) {
       fill_ibuffer(w, now + 1);
@@ -303,7 +327,7 @@ void Sm::issue(int sched, int slot, uint64_t now) {
   const WarpInst& in = w.insts[w.next];
   ++w.next;
   --w.ibuf;
-  ++decision_;
+  touch(slot);
   w.info.issued++;
   stats_.warp_insts++;
   stats_.thread_insts += std::popcount(in.active_mask);
@@ -319,7 +343,10 @@ void Sm::issue(int sched, int slot, uint64_t now) {
       int i = free_unit(sched, u, now);
       if (i >= 0) unit_free_[i] = now + uc.initiation;
       wake_at(now + uc.initiation);
-      if (u == Unit::SFU) ++sfu_issued_this_cycle_;
+      if (u == Unit::SFU) {
+        ++sfu_issued_this_cycle_;
+        mem_port_used_last_cycle_ = true;
+      }
       stats_.issued_by_unit[int(u)]++;
       counters_.alu_issued++;
       uint64_t ready = now + uc.latency[in.latency_class < kNumLatencyClasses ? in.latency_class : 0];
@@ -341,6 +368,7 @@ void Sm::issue(int sched, int slot, uint64_t now) {
       if (i >= 0) unit_free_[i] = now + cfg_.units[int(Unit::MEM)].initiation;
       wake_at(now + cfg_.units[int(Unit::MEM)].initiation);
       ++mem_issued_this_cycle_;
+      mem_port_used_last_cycle_ = true;
       stats_.issued_by_unit[int(Unit::MEM)]++;
       ldst_.push(slot, in, in.addr_index == kNoAddr ? nullptr : w.addrs + in.addr_index, w.thread_base);
       if (in.op != OpClass::STORE)
@@ -379,13 +407,16 @@ void Sm::arrive_barrier(uint32_t cta_slot, uint64_t now) {
   Cta& cta = ctas_[cta_slot];
   CtaInfo& ci = cta.info;
   if (ci.at_barrier == 0 || ci.at_barrier + ci.finished < ci.warps) return;
-  for (uint16_t s : cta.warp_slots) warps_[s].info.at_barrier = false;
+  for (uint16_t s : cta.warp_slots) {
+    warps_[s].info.at_barrier = false;
+    touch(s);
+  }
   ci.at_barrier = 0;
-  ++decision_;
 }
 
 void Sm::warp_finished(int slot, uint64_t now) {
   Warp& w = warps_[slot];
+  touch(slot);
   w.info.finished = true;
   w.ibuf = 0;
   fetch_want_ &= ~(1ull << slot);
@@ -403,7 +434,7 @@ void Sm::maybe_finish_cta(int c, uint64_t now) {
   for (uint16_t s : cta.warp_slots) {
     Warp& w = warps_[s];
     w.info.valid = false;
-    w.status_stamp = ~0ull;
+    touch(s);
     fetch_want_ &= ~(1ull << s);
     auto& a = sched_age_[s % m];
     a.erase(std::find(a.begin(), a.end(), s));
@@ -420,54 +451,71 @@ void Sm::maybe_finish_cta(int c, uint64_t now) {
   finished_ctas_.push_back({cta.info.kernel, cta.info.cta_id});
   stats_.ctas_done++;
   counters_.ctas_finished++;
-  ++decision_;
   last_progress_ = now;
 }
 
 void Sm::mem_done(int slot, const RegId* dst, int ndst, uint64_t ready, uint64_t now) {
   Warp& w = warps_[slot];
+  touch(slot);
   for (int i = 0; i < ndst; ++i)
     if (dst[i] != kNoReg) w.sb.release(dst[i], ready);
   --w.pending_mem;
   --counters_.mem_in_flight;
-  ++decision_;
   wake_at(ready);
   last_progress_ = now;
   if (w.info.finished && w.pending_mem == 0) maybe_finish_cta(int(w.info.cta_slot), now);
 }
 
 // --- one cycle ------------------------------------------------------------------------------
-CycleClass Sm::classify(int sched, Unit* busy_unit) {
+uint64_t Sm::unit_next_free(int sched, Unit u) const {
+  uint32_t base = (cfg_.core.subcore ? sched : 0) * unit_stride_ + uint32_t(u) * 8;
+  uint64_t t = ~0ull;
+  for (uint32_t i = 0; i < cfg_.units[int(u)].count; ++i) t = std::min(t, unit_free_[base + i]);
+  return t;
+}
+
+// Why scheduler `sched` did not issue, and (in *wake) the first cycle at which that can change
+// without an event that marks the scheduler dirty.
+CycleClass Sm::classify(int sched, Unit* busy_unit, uint64_t* wake) {
   int best = 100;
   CycleClass cls = CycleClass::NoWarp;
+  uint64_t w_at = ~0ull;
   for (uint16_t slot : sched_slot_[sched]) {
     WarpStatus s = status(slot);
+    const Warp& w = warps_[slot];
     int rank;
     CycleClass c;
     switch (s) {
-      case WarpStatus::Ready: rank = 0; c = CycleClass::Declined; break;
-      case WarpStatus::UnitBusy: rank = 1; c = CycleClass::UnitBusy; break;
-      case WarpStatus::RAW: rank = 2; c = CycleClass::RAW; break;
-      case WarpStatus::Control: rank = 3; c = CycleClass::Control; break;
+      case WarpStatus::Ready: rank = 0; c = CycleClass::Declined; w_at = now_ + 1; break;
+      case WarpStatus::UnitBusy: {
+        rank = 1;
+        c = CycleClass::UnitBusy;
+        if (w.needs_unit == NeedsUnit::Mem) {
+          // A full LD/ST queue drains by an event; the per-cycle MEM/SFU ports reset next cycle.
+          if (!ldst_.full()) w_at = std::min(w_at, std::max(now_ + 1, unit_next_free(sched, Unit::MEM)));
+        } else {
+          w_at = std::min(w_at, std::max(now_ + 1, unit_next_free(sched, w.unit)));
+        }
+        break;
+      }
+      case WarpStatus::RAW: rank = 2; c = CycleClass::RAW; w_at = std::min(w_at, w.blocked_until); break;
+      case WarpStatus::Control: rank = 3; c = CycleClass::Control; w_at = std::min(w_at, w.blocked_until); break;
       case WarpStatus::Barrier: rank = 4; c = CycleClass::Barrier; break;
-      case WarpStatus::Idle: rank = 5; c = CycleClass::Idle; break;
+      case WarpStatus::Idle: rank = 5; c = CycleClass::Idle; w_at = std::min(w_at, w.blocked_until); break;
       default: continue;
     }
     if (rank < best) {
       best = rank;
       cls = c;
-      if (s == WarpStatus::UnitBusy) {
-        const WarpInst& in = next_inst(slot);
-        *busy_unit = in.is_mem() ? Unit::MEM : route(in.unit);
-      }
+      if (s == WarpStatus::UnitBusy) *busy_unit = w.needs_unit == NeedsUnit::Mem ? Unit::MEM : w.unit;
     }
   }
+  *wake = w_at;
   return cls;
 }
 
 bool Sm::cycle(uint64_t now) {
   now_ = now;
-  ++decision_;
   mem_issued_this_cycle_ = sfu_issued_this_cycle_ = 0;
   while (!wake_heap_.empty() && wake_heap_.front() <= now) {
     std::pop_heap(wake_heap_.begin(), wake_heap_.end(), std::greater<uint64_t>());
@@ -476,7 +524,20 @@ bool Sm::cycle(uint64_t now) {
   bool active = ldst_.cycle(*this, now, stats_);
   active |= fetch(now);
   uint32_t m = cfg_.core.schedulers;
+  bool ldst_was_full = ldst_full_at_start_;
+  ldst_full_at_start_ = ldst_.full();
+  bool ports_reset = mem_port_used_last_cycle_;
+  mem_port_used_last_cycle_ = false;
   for (uint32_t s = 0; s < m; ++s) {
+    // A scheduler that issued nothing stays idle until an event of one of its warps, its wake
+    // cycle, the LD/ST queue draining or the per-cycle issue ports freeing.
+    if (!needs_every_cycle_ && !sched_dirty_[s] && now < sched_wake_[s] &&
+        !(ldst_was_full && !ldst_.full()) && !ports_reset) {
+      stats_.sched_cycles[int(last_class_[s])]++;
+      if (last_class_[s] == CycleClass::UnitBusy) stats_.unit_busy[int(last_busy_unit_[s])]++;
+      continue;
+    }
+    sched_dirty_[s] = 0;
     SchedulerContext ctx(*this, int(s));
     WarpScheduler& policy = *schedulers_[s];
     bool issued = false;
@@ -501,7 +562,10 @@ bool Sm::cycle(uint64_t now) {
       issue_log_->push_back({now, uint16_t(s), int16_t(first_slot), ready_mask});
     CycleClass cls = CycleClass::Issued;
     Unit busy = Unit::SP;
-    if (!issued) cls = classify(int(s), &busy);
+    uint64_t wake = now + 1;
+    if (!issued) cls = classify(int(s), &busy, &wake);
+    sched_wake_[s] = issued ? now + 1 : wake;
+    if (issued) sched_dirty_[s] = 1;
     stats_.sched_cycles[int(cls)]++;
     if (cls == CycleClass::UnitBusy) stats_.unit_busy[int(busy)]++;
     last_class_[s] = cls;
@@ -531,6 +595,8 @@ uint64_t Sm::next_event(uint64_t now) {
     wake_heap_.pop_back();
   }
   uint64_t t = wake_heap_.empty() ? ~0ull : wake_heap_.front();
+  for (size_t s = 0; s < sched_wake_.size(); ++s)
+    if (sched_dirty_[s]) t = std::min(t, now + 1);
   if (ldst_.has_queued()) t = std::min(t, std::max(now + 1, ldst_.busy_until()));
   return t;
 }

@@ -81,6 +81,7 @@ class Sm {
 
  private:
   friend class LdstUnit;
+  enum class NeedsUnit : uint8_t { None, Mem, Sfu, Alu };
   struct Warp {
     const WarpInst* insts = nullptr;
     const uint64_t* addrs = nullptr;
@@ -97,9 +98,14 @@ class Sm {
     uint32_t pending_mem = 0;  // memory instructions in flight
     Scoreboard sb;
     WarpInfo info;
-    uint64_t status_stamp = ~0ull;  // decision for which `status` is valid
+    // Warp-local status (Ready meaning "ready but for its unit"), valid until cycle
+    // `blocked_until` unless an event of the warp invalidates it first (invalidate()).
+    uint64_t blocked_until = 0;
     WarpStatus status = WarpStatus::Finished;
+    NeedsUnit needs_unit = NeedsUnit::None;
+    Unit unit = Unit::SP;
     bool on_memory = false;
+    void invalidate() { blocked_until = 0; }
   };
   struct Cta {
     CtaInfo info;
@@ -109,6 +115,7 @@ class Sm {
   };
 
   bool fetch(uint64_t now);
+  void compute_local_status(Warp& w);
   void fill_ibuffer(Warp& w, uint64_t ready);
   void issue(int sched, int slot, uint64_t now);
   void arrive_barrier(uint32_t cta_slot, uint64_t now);
@@ -116,7 +123,13 @@ class Sm {
   void maybe_finish_cta(int cta_slot, uint64_t now);
   Unit route(Unit u) const;
   int free_unit(int sched, Unit u, uint64_t now) const;
-  CycleClass classify(int sched, Unit* busy_unit);
+  CycleClass classify(int sched, Unit* busy_unit, uint64_t* wake);
+  uint64_t unit_next_free(int sched, Unit u) const;
+  // A warp's state changed: drop its cached status and wake its scheduler.
+  void touch(int slot) {
+    warps_[slot].invalidate();
+    sched_dirty_[size_t(slot) % sched_dirty_.size()] = 1;
+  }
   static WarpStatus status_of_class(CycleClass c);
   void wake_at(uint64_t t);
   void mem_done(int slot, const RegId* dst, int ndst, uint64_t ready, uint64_t now);
@@ -140,10 +153,13 @@ class Sm {
   SmCounters counters_;
   std::vector<CycleClass> last_class_;
   std::vector<Unit> last_busy_unit_;
+  std::vector<uint8_t> sched_dirty_;   // an event touched one of the scheduler's warps
+  std::vector<uint64_t> sched_wake_;   // first cycle its idle decision may change by itself
+  bool ldst_full_at_start_ = false;
+  bool mem_port_used_last_cycle_ = false;
   std::vector<uint64_t> wake_heap_;  // min-heap of future cycles at which something changes
   std::vector<std::pair<uint32_t, uint32_t>> finished_ctas_;
   uint64_t now_ = 0;
-  uint64_t decision_ = 0;  // bumped whenever cached warp statuses may be stale
   uint64_t next_age_ = 0;
   uint64_t fetch_want_ = 0;  // warps whose instruction buffer is empty and may fetch
   uint32_t used_threads_ = 0, used_regs_ = 0, used_shared_ = 0, used_warps_ = 0, live_ctas_ = 0;

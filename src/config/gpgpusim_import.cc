@@ -1,0 +1,505 @@
+// Import of GPGPU-Sim gpgpusim.config files. The file is a list of "-option value" pairs
+// with '#' comments; quoted values may span lines. All options are read first, then mapped
+// in a fixed order, because some depend on others (DRAM timings need the clock domains,
+// per-scheduler unit counts need the sub-core flag and the scheduler count).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "config/config_loader.h"
+#include "config/config_util.h"
+#include "core/error.h"
+
+namespace warpsim {
+
+namespace {
+
+struct Option {
+  std::string name;   // with the leading '-'
+  std::string value;  // quotes removed
+  int line = 0, col = 0;
+  bool used = false;
+};
+
+// Options of GPGPU-Sim that steer its functional simulator, statistics, tracing, power
+// model or CUDA device limits; they do not change timing, so they are skipped silently.
+const std::set<std::string>& irrelevant_options() {
+  static const std::set<std::string> s = {
+      "-gpgpu_ptx_instruction_classification", "-gpgpu_ptx_sim_mode",
+      "-gpgpu_ptx_force_max_capability", "-gpgpu_compute_capability_major",
+      "-gpgpu_compute_capability_minor", "-gpgpu_ptx_convert_to_ptxplus",
+      "-gpgpu_ptx_save_converted_ptxplus", "-gpgpu_ptx_use_cuobjdump",
+      "-gpgpu_experimental_lib_support", "-gpgpu_ptx_inst_debug_to_file",
+      "-gpgpu_ptx_inst_debug_file", "-gpgpu_ptx_inst_debug_thread_uid",
+      "-gpgpu_stack_size_limit", "-gpgpu_heap_size_limit", "-gpgpu_runtime_sync_depth_limit",
+      "-gpgpu_runtime_pending_launch_count_limit", "-gpgpu_simd_model",
+      "-gpgpu_occupancy_sm_number", "-gpgpu_memlatency_stat", "-gpgpu_runtime_stat",
+      "-enable_ptx_file_line_stats", "-visualizer_enabled", "-visualizer_outputfile",
+      "-visualizer_zlevel", "-power_simulation_enabled", "-gpuwattch_xml_file",
+      "-power_trace_enabled", "-power_per_cycle_dump", "-steady_power_levels_enabled",
+      "-trace_enabled", "-trace_components", "-trace_sampling_core", "-trace_sampling_memory_partition",
+      "-save_embedded_ptx", "-keep", "-gpgpu_deadlock_detect", "-gpgpu_max_cycle", "-gpgpu_max_insn",
+      "-gpgpu_max_cta", "-gpgpu_max_completed_cta", "-gpgpu_stat_sampling_freq", "-liveness_message_freq",
+      "-gpgpu_cflog_interval", "-gpgpu_ptx_sim_mode", "-gpgpu_shader_cta_threshold"};
+  return s;
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (true) {
+    size_t end = s.find(sep, start);
+    out.push_back(s.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+class Importer {
+ public:
+  Importer(GpuConfig& cfg, const std::string& source, std::vector<std::string>* nu)
+      : cfg_(cfg), source_(source), nu_(nu) {}
+
+  void tokenize(const std::string& text) {
+    struct Tok {
+      std::string text;
+      int line, col;
+    };
+    std::vector<Tok> toks;
+    int line = 1, col = 1;
+    size_t i = 0;
+    while (i < text.size()) {
+      char c = text[i];
+      if (c == '\n') {
+        ++line, col = 1, ++i;
+        continue;
+      }
+      if (c == ' ' || c == '\t' || c == '\r') {
+        ++col, ++i;
+        continue;
+      }
+      if (c == '#') {
+        while (i < text.size() && text[i] != '\n') ++i;
+        continue;
+      }
+      Tok t{"", line, col};
+      while (i < text.size()) {
+        c = text[i];
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '#') break;
+        if (c == '"') {
+          ++i, ++col;
+          bool closed = false;
+          while (i < text.size()) {
+            c = text[i];
+            ++i;
+            if (c == '\n') ++line, col = 1;
+            else ++col;
+            if (c == '"') {
+              closed = true;
+              break;
+            }
+            if (c != ' ' && c != '\t' && c != '\r' && c != '\n') t.text += c;
+          }
+          if (!closed) throw LocatedError(source_, t.line, t.col, "unterminated quoted value");
+          continue;
+        }
+        t.text += c;
+        ++i, ++col;
+      }
+      toks.push_back(std::move(t));
+    }
+    for (size_t k = 0; k < toks.size(); ++k) {
+      const Tok& t = toks[k];
+      if (t.text.size() < 2 || t.text[0] != '-')
+        throw LocatedError(source_, t.line, t.col, fmt::format("expected an option such as -gpgpu_n_clusters, found '{}'", t.text));
+      if (k + 1 >= toks.size())
+        throw LocatedError(source_, t.line, t.col, fmt::format("option {} has no value", t.text));
+      const Tok& v = toks[k + 1];
+      bool value_is_option = v.text.size() >= 2 && v.text[0] == '-' && !std::isdigit(static_cast<unsigned char>(v.text[1]));
+      if (value_is_option) throw LocatedError(source_, t.line, t.col, fmt::format("option {} has no value", t.text));
+      auto it = index_.find(t.text);
+      if (it == index_.end()) {
+        index_[t.text] = opts_.size();
+        opts_.push_back({t.text, v.text, v.line, v.col, false});
+      } else {
+        opts_[it->second] = {t.text, v.text, v.line, v.col, false};  // the last one wins
+      }
+      ++k;
+    }
+  }
+
+  void map_all();
+
+ private:
+  Option* take(const std::string& name) {
+    auto it = index_.find(name);
+    if (it == index_.end()) return nullptr;
+    opts_[it->second].used = true;
+    return &opts_[it->second];
+  }
+  [[noreturn]] void fail(const Option& o, const std::string& why) {
+    throw LocatedError(source_, o.line, o.col, fmt::format("{} '{}': {}", o.name, o.value, why));
+  }
+  void not_understood(const std::string& what) {
+    if (nu_) nu_->push_back(what);
+  }
+  uint64_t to_uint(const Option& o, const std::string& s) {
+    uint64_t v = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || ec != std::errc() || p != s.data() + s.size()) fail(o, fmt::format("'{}' is not a non-negative integer", s));
+    return v;
+  }
+  uint32_t to_u32(const Option& o, const std::string& s) {
+    uint64_t v = to_uint(o, s);
+    if (v > UINT32_MAX) fail(o, fmt::format("{} is out of range", s));
+    return uint32_t(v);
+  }
+  double to_double(const Option& o, const std::string& s) {
+    char* end = nullptr;
+    double d = std::strtod(s.c_str(), &end);
+    if (s.empty() || *end != '\0' || !std::isfinite(d) || d <= 0) fail(o, fmt::format("'{}' is not a positive number", s));
+    return d;
+  }
+  std::vector<uint32_t> u32_list(const Option& o, char sep, size_t min_count) {
+    std::vector<uint32_t> out;
+    for (const auto& part : split(o.value, sep)) out.push_back(to_u32(o, part));
+    if (out.size() < min_count) fail(o, fmt::format("expected at least {} values separated by '{}'", min_count, sep));
+    return out;
+  }
+  bool u32_opt(const std::string& name, uint32_t& field) {
+    if (Option* o = take(name)) {
+      field = to_u32(*o, o->value);
+      return true;
+    }
+    return false;
+  }
+  // Cycles of another clock domain expressed in core cycles, rounded to nearest (>= 1
+  // when the input is non-zero).
+  uint32_t to_core_cycles(uint32_t cycles, double domain_mhz) const {
+    if (cycles == 0) return 0;
+    double v = double(cycles) * core_mhz_ / domain_mhz;
+    return std::max<uint32_t>(1, uint32_t(std::lround(v)));
+  }
+  void map_cache(const std::string& name, CacheConfig& c);
+  void map_units();
+  void map_dram();
+
+  GpuConfig& cfg_;
+  std::string source_;
+  std::vector<std::string>* nu_;
+  std::vector<Option> opts_;
+  std::map<std::string, size_t> index_;
+  double core_mhz_ = 0, dram_mhz_ = 0;
+};
+
+// <sector?>:<nsets>:<bsize>:<assoc>,<rep>:<wr>:<alloc>:<wr_alloc>[:<set_index_fn>],
+// <mshr_type>:<entries>:<merge>,<miss_queue>[:<fifo>][,<data_port_width>]
+// The leading N/S (normal / sectored) is absent in GPGPU-Sim 3.x files.
+void Importer::map_cache(const std::string& name, CacheConfig& c) {
+  Option* o = take(name);
+  if (!o) return;
+  if (o->value == "none") {
+    c.enabled = false;
+    return;
+  }
+  auto groups = split(o->value, ',');
+  if (groups.size() < 3) fail(*o, "expected <sets>:<line>:<assoc>,<policies>,<mshr>[,...]");
+  auto geo = split(groups[0], ':');
+  bool sectored = false;
+  if (geo.size() == 4) {
+    if (geo[0] == "S") sectored = true;
+    else if (geo[0] != "N") fail(*o, fmt::format("cache type '{}' is not N or S", geo[0]));
+    geo.erase(geo.begin());
+  }
+  if (geo.size() != 3) fail(*o, "expected [N|S:]<sets>:<line>:<assoc>");
+  uint32_t sets = to_u32(*o, geo[0]), line = to_u32(*o, geo[1]), assoc = to_u32(*o, geo[2]);
+  if (sets == 0 || line == 0 || assoc == 0) fail(*o, "sets, line size and associativity must be at least 1");
+  uint64_t size = uint64_t(sets) * line * assoc;
+  if (size > UINT32_MAX) fail(*o, "cache size out of range");
+  c.enabled = true;
+  c.size = uint32_t(size);
+  c.line = line;
+  c.assoc = sets == 1 ? 0 : assoc;  // one set: fully associative
+  // GPGPU-Sim's sectored caches use 32-byte sectors (four per 128-byte line).
+  c.sector = sectored && line % 32 == 0 ? 32 : line;
+
+  auto pol = split(groups[1], ':');
+  if (pol.size() < 4) fail(*o, "expected <replacement>:<write>:<alloc>:<write_alloc>[:<index>]");
+  for (const auto& p : pol)
+    if (p.size() != 1) fail(*o, fmt::format("policy letter '{}' is not a single character", p));
+  if (pol[0] == "F") not_understood(fmt::format("{} (FIFO replacement; warpsim uses LRU)", name));
+  else if (pol[0] != "L") fail(*o, fmt::format("replacement policy '{}' is not L or F", pol[0]));
+  switch (pol[1][0]) {
+    case 'R':  // read-only: never written, the policy does not matter
+    case 'T':
+    case 'L':  // local write-back / global write-through: warpsim models the global part
+      c.write_policy = "write_through";
+      break;
+    case 'B': c.write_policy = "write_back"; break;
+    case 'E': c.write_policy = "write_evict"; break;
+    default: fail(*o, fmt::format("write policy '{}' is not R, B, T, E or L", pol[1]));
+  }
+  switch (pol[3][0]) {
+    case 'N': c.write_allocate = "no_allocate"; break;
+    case 'W':
+    case 'F':
+    case 'L': c.write_allocate = "allocate"; break;
+    default: fail(*o, fmt::format("write-allocate policy '{}' is not N, W, F or L", pol[3]));
+  }
+  auto mshr = split(groups[2], ':');
+  if (mshr.size() < 3) fail(*o, "expected <mshr_type>:<entries>:<max_merge>");
+  c.mshr_entries = to_u32(*o, mshr[1]);
+  c.mshr_merge = to_u32(*o, mshr[2]);
+}
+
+void Importer::map_units() {
+  auto& core = cfg_.core;
+  if (Option* o = take("-gpgpu_num_sched_per_core")) {
+    core.schedulers = to_u32(*o, o->value);
+    if (core.schedulers == 0) fail(*o, "at least one scheduler per core is needed");
+  }
+  if (Option* o = take("-gpgpu_sub_core_model")) core.subcore = to_u32(*o, o->value) != 0;
+  if (core.schedulers == 0) throw Error("config key 'core.schedulers': must be at least 1");
+  struct UnitOpt {
+    const char* option;
+    Unit unit;
+  };
+  const UnitOpt counts[] = {{"-gpgpu_num_sp_units", Unit::SP}, {"-gpgpu_num_sfu_units", Unit::SFU},
+                            {"-gpgpu_num_dp_units", Unit::DP}, {"-gpgpu_num_int_units", Unit::INT}};
+  for (const auto& u : counts) {
+    Option* o = take(u.option);
+    if (!o) continue;
+    uint32_t n = to_u32(*o, o->value);
+    // Sub-core mode counts units per scheduler; GPGPU-Sim counts them per SM.
+    if (core.subcore && n > 0) n = (n + core.schedulers - 1) / core.schedulers;
+    cfg_.units[int(u.unit)].count = n;
+  }
+  // Latency tables: int/fp/dp list ADD,MAX,MUL,MAD,DIV[,SHFL]; sfu one value.
+  const UnitOpt lat[] = {{"-ptx_opcode_latency_int", Unit::INT}, {"-ptx_opcode_latency_fp", Unit::SP},
+                         {"-ptx_opcode_latency_dp", Unit::DP}};
+  for (const auto& u : lat) {
+    Option* o = take(u.option);
+    if (!o) continue;
+    auto v = u32_list(*o, ',', 5);
+    auto& uc = cfg_.units[int(u.unit)];
+    uc.latency[kLatDefault] = v[0];
+    uc.latency[kLatMul] = std::max(v[2], v[3]);
+    uc.latency[kLatDiv] = v[4];
+    if (u.unit == Unit::DP) uc.latency[kLatTrans] = v[4];  // DP transcendentals are DIV-class sequences
+    // GPGPU-Sim runs divisions on the SFU with the fp DIV latency.
+    if (u.unit == Unit::SP) cfg_.units[int(Unit::SFU)].latency[kLatDiv] = v[4];
+  }
+  if (Option* o = take("-ptx_opcode_latency_sfu")) {
+    auto v = u32_list(*o, ',', 1);
+    auto& uc = cfg_.units[int(Unit::SFU)];
+    uc.latency[kLatDefault] = uc.latency[kLatMul] = uc.latency[kLatTrans] = v[0];
+    // Transcendentals never run on SP/INT; give them the SFU latency should one be sent there.
+    cfg_.units[int(Unit::SP)].latency[kLatTrans] = v[0];
+    cfg_.units[int(Unit::INT)].latency[kLatTrans] = v[0];
+  }
+  const UnitOpt init[] = {{"-ptx_opcode_initiation_int", Unit::INT}, {"-ptx_opcode_initiation_fp", Unit::SP},
+                          {"-ptx_opcode_initiation_dp", Unit::DP}, {"-ptx_opcode_initiation_sfu", Unit::SFU}};
+  for (const auto& u : init) {
+    Option* o = take(u.option);
+    if (!o) continue;
+    auto v = u32_list(*o, ',', 1);
+    cfg_.units[int(u.unit)].initiation = v[0];  // the ADD (or only) entry
+  }
+  // Issue limits. GPGPU-Sim has one LD/ST unit per SM; SFUs are per scheduler in sub-core
+  // mode, otherwise ID_OC_SFU pipeline registers bound SFU issue per SM.
+  core.mem_issue_per_sm = 1;
+  if (core.subcore) core.sfu_issue_per_sm = 0;
+  if (Option* o = take("-gpgpu_pipeline_widths")) {
+    auto w = u32_list(*o, ',', 7);
+    size_t sfu_idx = w.size() >= 11 ? 3 : 1;  // 4.x: SP,DP,INT,SFU,MEM,...; 3.x: SP,SFU,MEM,...
+    if (!core.subcore && w[sfu_idx] > 0) core.sfu_issue_per_sm = w[sfu_idx];
+  }
+  u32_opt("-gpgpu_max_insn_issue_per_warp", core.issue_per_scheduler);
+}
+
+void Importer::map_dram() {
+  auto& d = cfg_.dram;
+  double dram_clk = dram_mhz_ > 0 ? dram_mhz_ : core_mhz_;
+  if (Option* o = take("-gpgpu_dram_timing_opt")) {
+    for (const auto& item : split(o->value, ':')) {
+      if (item.empty()) continue;
+      size_t eq = item.find('=');
+      if (eq == std::string::npos) fail(*o, fmt::format("'{}' is not name=value", item));
+      std::string k = item.substr(0, eq);
+      uint32_t v = to_u32(*o, item.substr(eq + 1));
+      if (k == "nbk") d.banks = v;
+      else if (k == "CL") d.tCL = to_core_cycles(v, dram_clk);
+      else if (k == "RCD") d.tRCD = to_core_cycles(v, dram_clk);
+      else if (k == "RP") d.tRP = to_core_cycles(v, dram_clk);
+      else if (k == "RAS") d.tRAS = to_core_cycles(v, dram_clk);
+      else if (k == "WR") d.tWR = to_core_cycles(v, dram_clk);
+      else if (k == "CCD") {
+        // Rounded down: the data-bus rate (dram.bytes_per_cycle) already bounds column
+        // throughput exactly; rounding tCCD up would undercut it.
+        double c = double(v) * core_mhz_ / dram_clk;
+        d.tCCD = v == 0 ? 0 : std::max<uint32_t>(1, uint32_t(std::floor(c + 1e-9)));
+      } else not_understood(fmt::format("-gpgpu_dram_timing_opt {}", k));
+    }
+  }
+  // Peak bandwidth per channel in bytes per core cycle:
+  // bus width (bytes per chip) * chips per controller * data transfers per command clock
+  // * command clock / core clock.
+  Option* bw = take("-gpgpu_dram_buswidth");
+  Option* chips = take("-gpgpu_n_mem_per_ctrlr");
+  Option* ratio = take("-dram_data_command_freq_ratio");
+  take("-gpgpu_dram_burst_length");  // a burst's bytes follow from the bus width; nothing else to map
+  if (bw || chips || ratio) {
+    double w = bw ? to_u32(*bw, bw->value) : 4;  // GPGPU-Sim defaults: 4 bytes, 1 chip, ratio 2
+    double n = chips ? to_u32(*chips, chips->value) : 1;
+    double r = ratio ? to_u32(*ratio, ratio->value) : 2;
+    double bpc = w * n * r * dram_clk / core_mhz_;
+    if (!(bpc > 0)) fail(bw ? *bw : chips ? *chips : *ratio, "gives zero DRAM bandwidth");
+    d.bytes_per_cycle = std::round(bpc * 1e4) / 1e4;
+  }
+  if (Option* o = take("-gpgpu_dram_scheduler")) {
+    uint32_t v = to_u32(*o, o->value);
+    if (v == 0) d.scheduler = "fcfs";
+    else if (v == 1) d.scheduler = "frfcfs";
+    else fail(*o, "expected 0 (FIFO) or 1 (FR-FCFS)");
+  }
+  if (Option* o = take("-gpgpu_frfcfs_dram_sched_queue_size")) {
+    uint32_t v = to_u32(*o, o->value);
+    if (v == 0) not_understood("-gpgpu_frfcfs_dram_sched_queue_size 0 (unlimited queue)");
+    else d.queue = v;
+  }
+  u32_opt("-dram_latency", d.latency);  // GPGPU-Sim counts it in core cycles
+  if (Option* o = take("-gpgpu_mem_addr_mapping")) {
+    // "dramid@B;<64 address bits, MSB first, '.' separated>" with R(ow) B(ank) C(olumn)
+    // S(byte in burst) and D (channel) letters.
+    std::string spec = o->value, bits = spec;
+    size_t semi = spec.find(';');
+    int chan_bit = -1;
+    if (semi != std::string::npos) {
+      std::string head = spec.substr(0, semi);
+      bits = spec.substr(semi + 1);
+      if (head.rfind("dramid@", 0) == 0) chan_bit = int(to_u32(*o, head.substr(7)));
+      else fail(*o, "expected dramid@<bit>;<bit pattern>");
+    }
+    int pos = 0, cols = 0;
+    for (auto it = bits.rbegin(); it != bits.rend(); ++it) {
+      char c = *it;
+      if (c == '.') continue;
+      if (c == 'C' || c == 'S') ++cols;
+      if (c == 'D' && chan_bit < 0) chan_bit = pos;
+      ++pos;
+    }
+    if (cols > 0 && cols < 31) d.row_bytes = 1u << cols;
+    if (chan_bit >= 0 && chan_bit < 31) cfg_.l2.interleave = 1u << chan_bit;
+  }
+  if (Option* o = take("-gpgpu_memory_partition_indexing")) {
+    uint32_t v = to_u32(*o, o->value);
+    if (v == 0) cfg_.l2.hash = "linear";
+    else if (v == 1 || v == 2) cfg_.l2.hash = "xor";  // bitwise XOR / IPOLY hashing
+    else not_understood(fmt::format("-gpgpu_memory_partition_indexing {}", v));
+  }
+}
+
+void Importer::map_all() {
+  auto& core = cfg_.core;
+  // Clock domains first: core:interconnect:L2:DRAM (MHz).
+  if (Option* o = take("-gpgpu_clock_domains")) {
+    auto parts = split(o->value, ':');
+    if (parts.size() != 4) fail(*o, "expected <core>:<icnt>:<l2>:<dram> in MHz");
+    core_mhz_ = to_double(*o, parts[0]);
+    // warpsim runs the interconnect and the L2 at the core clock.
+    if (to_double(*o, parts[1]) != core_mhz_ || to_double(*o, parts[2]) != core_mhz_)
+      not_understood("-gpgpu_clock_domains (interconnect / L2 clocks differ from the core clock)");
+    dram_mhz_ = to_double(*o, parts[3]);
+    cfg_.clock_mhz = core_mhz_;
+  } else {
+    core_mhz_ = cfg_.clock_mhz;
+  }
+
+  Option* clusters = take("-gpgpu_n_clusters");
+  Option* per = take("-gpgpu_n_cores_per_cluster");
+  if (clusters || per) {
+    uint64_t n = (clusters ? to_u32(*clusters, clusters->value) : 1) * uint64_t(per ? to_u32(*per, per->value) : 1);
+    if (n > UINT32_MAX) fail(clusters ? *clusters : *per, "too many SMs");
+    core.num_sms = uint32_t(n);
+  }
+  u32_opt("-gpgpu_shader_registers", core.registers);
+  if (Option* o = take("-gpgpu_shader_core_pipeline")) {
+    auto v = u32_list(*o, ':', 2);
+    if (v[1] != 32) fail(*o, "warpsim models 32-thread warps");
+    core.max_threads = v[0];
+    core.max_warps = v[0] / 32;
+  }
+  u32_opt("-gpgpu_shader_cta", core.max_ctas);
+  u32_opt("-gpgpu_shmem_size", core.shared_mem);
+  if (Option* o = take("-gpgpu_shmem_sizeDefault"))
+    if (to_u32(*o, o->value) != core.shared_mem) not_understood("-gpgpu_shmem_sizeDefault (differs from -gpgpu_shmem_size)");
+  u32_opt("-gpgpu_shmem_num_banks", core.shared_banks);
+  u32_opt("-gpgpu_smem_latency", core.shared_latency);
+
+  map_units();
+
+  map_cache("-gpgpu_cache:dl1", cfg_.l1d);
+  map_cache("-gpgpu_cache:il1", cfg_.icache);
+  map_cache("-gpgpu_const_cache:l1", cfg_.constcache);
+  map_cache("-gpgpu_cache:dl2", cfg_.l2.cache);
+  u32_opt("-gpgpu_l1_latency", cfg_.l1d.latency);
+  u32_opt("-gpgpu_l1_banks", cfg_.l1d.ports);
+  if (Option* o = take("-gpgpu_gmem_skip_L1D")) cfg_.l1d.enabled = to_u32(*o, o->value) == 0;
+  if (Option* o = take("-gpgpu_adaptive_cache_config"))
+    if (to_u32(*o, o->value) != 0) not_understood("-gpgpu_adaptive_cache_config (L1/shared carve-out)");
+  if (Option* o = take("-gpgpu_cache:dl2_texture_only"))
+    if (to_u32(*o, o->value) != 0) not_understood("-gpgpu_cache:dl2_texture_only");
+
+  u32_opt("-gpgpu_n_mem", cfg_.l2.partitions);
+  u32_opt("-gpgpu_n_sub_partition_per_mchannel", cfg_.l2.slices_per_partition);
+  if (Option* o = take("-gpgpu_l2_rop_latency")) cfg_.l2.cache.latency = to_u32(*o, o->value);  // core cycles
+  if (Option* o = take("-gpgpu_dram_partition_queues")) cfg_.icnt.input_queue = u32_list(*o, ':', 1)[0];
+  u32_opt("-icnt_flit_size", cfg_.icnt.flit);
+
+  map_dram();
+
+  if (Option* o = take("-gpgpu_scheduler")) not_understood(fmt::format("-gpgpu_scheduler {} (choose with --scheduler)", o->value));
+
+  const auto& skip = irrelevant_options();
+  for (const auto& o : opts_)
+    if (!o.used && !skip.count(o.name)) not_understood(o.name);
+}
+
+}  // namespace
+
+void import_gpgpusim_text(GpuConfig& cfg, const std::string& text, const std::string& source,
+                          std::vector<std::string>* not_understood) {
+  Importer imp(cfg, source, not_understood);
+  imp.tokenize(text);
+  imp.map_all();
+  try {
+    validate(cfg);
+  } catch (const Error& e) {
+    throw Error(fmt::format("{}: the imported configuration is invalid: {}", source, e.what()));
+  }
+}
+
+void import_gpgpusim_config_into(GpuConfig& cfg, const std::string& path, std::vector<std::string>* not_understood) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(fmt::format("cannot open GPGPU-Sim config '{}'", path));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  import_gpgpusim_text(cfg, ss.str(), path, not_understood);
+}
+
+GpuConfig import_gpgpusim_config(const std::string& path, std::vector<std::string>* not_understood) {
+  GpuConfig cfg;
+  cfg.name = "gpgpusim";
+  import_gpgpusim_config_into(cfg, path, not_understood);
+  return cfg;
+}
+
+}  // namespace warpsim

@@ -1,0 +1,266 @@
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "config/config_loader.h"
+#include "core/error.h"
+
+using namespace warpsim;
+
+namespace {
+
+// A GTX480-like file in GPGPU-Sim 3.x style (unsectored cache strings without the N/S
+// prefix) mixed with 4.x options, comments and a quoted value spanning two lines.
+const char* kSample = R"(# sample gpgpusim.config
+-gpgpu_ptx_sim_mode 0
+-gpgpu_n_clusters 5
+-gpgpu_n_cores_per_cluster 3
+-gpgpu_n_mem 6
+-gpgpu_n_sub_partition_per_mchannel 2
+-gpgpu_clock_domains 700.0:700.0:700.0:924.0
+-gpgpu_shader_registers 32768
+-gpgpu_shader_core_pipeline 1536:32   # threads:warp size
+-gpgpu_shader_cta 8
+-gpgpu_num_sched_per_core 2
+-gpgpu_shmem_size 49152
+-gpgpu_shmem_num_banks 32
+-gpgpu_smem_latency 26
+-gpgpu_num_sp_units 2
+-gpgpu_num_sfu_units 1
+-gpgpu_pipeline_widths 2,0,0,1,1,2,0,0,1,1,2
+-ptx_opcode_latency_int 4,13,4,5,145,32
+-ptx_opcode_initiation_int 1,2,2,1,8,4
+-ptx_opcode_latency_fp 4,13,4,6,39
+-ptx_opcode_initiation_fp 1,2,1,1,4
+-ptx_opcode_latency_sfu 20
+-gpgpu_cache:dl1 32:128:4,L:L:m:N:H,A:128:8,8
+-gpgpu_cache:dl2 S:32:128:24,L:B:m:L:P,A:192:4,32:0,32
+-gpgpu_cache:il1 N:4:128:4,L:R:f:N:L,S:2:32,4
+-gpgpu_const_cache:l1 N:64:64:2,L:R:f:N:L,S:2:32,4
+-gpgpu_tex_cache:l1 N:4:128:24,L:R:m:N:L,T:128:4,128:2
+-gpgpu_l1_latency 35
+-gpgpu_l2_rop_latency 120
+-dram_latency 100
+-gpgpu_dram_scheduler 1
+-gpgpu_frfcfs_dram_sched_queue_size 64
+-gpgpu_n_mem_per_ctrlr 2
+-gpgpu_dram_buswidth 4
+-gpgpu_dram_burst_length 8
+-dram_data_command_freq_ratio 4  # GDDR5 is QDR
+-gpgpu_mem_addr_mapping dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS
+-gpgpu_dram_timing_opt "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:
+                        CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:CCDL=3:RTPL=2"
+-gpgpu_coalesce_arch 20
+-gpgpu_scheduler gto
+-gpgpu_runtime_stat 500
+-my_made_up_option 7
+)";
+
+GpuConfig import_text(const std::string& text, std::vector<std::string>* nu) {
+  GpuConfig c;
+  import_gpgpusim_text(c, text, "sample.config", nu);
+  return c;
+}
+
+bool has(const std::vector<std::string>& v, const std::string& prefix) {
+  return std::any_of(v.begin(), v.end(), [&](const std::string& s) { return s.rfind(prefix, 0) == 0; });
+}
+
+std::string located_message(const std::string& text) {
+  try {
+    import_text(text, nullptr);
+  } catch (const LocatedError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no LocatedError for: " << text;
+  return {};
+}
+
+}  // namespace
+
+TEST(GpgpusimImport, CoreAndUnits) {
+  std::vector<std::string> nu;
+  GpuConfig c = import_text(kSample, &nu);
+  EXPECT_EQ(c.core.num_sms, 15u);  // 5 clusters x 3
+  EXPECT_DOUBLE_EQ(c.clock_mhz, 700.0);
+  EXPECT_EQ(c.core.registers, 32768u);
+  EXPECT_EQ(c.core.max_threads, 1536u);
+  EXPECT_EQ(c.core.max_warps, 48u);
+  EXPECT_EQ(c.core.max_ctas, 8u);
+  EXPECT_EQ(c.core.schedulers, 2u);
+  EXPECT_EQ(c.core.shared_mem, 49152u);
+  EXPECT_EQ(c.core.shared_latency, 26u);
+  EXPECT_FALSE(c.core.subcore);
+  EXPECT_EQ(c.core.sfu_issue_per_sm, 1u);  // ID_OC_SFU width in shared mode
+  EXPECT_EQ(c.core.mem_issue_per_sm, 1u);
+  const auto& sp = c.units[int(Unit::SP)];
+  EXPECT_EQ(sp.count, 2u);
+  EXPECT_EQ(sp.latency[kLatDefault], 4u);
+  EXPECT_EQ(sp.latency[kLatMul], 6u);  // max(MUL 4, MAD 6)
+  EXPECT_EQ(sp.latency[kLatDiv], 39u);
+  EXPECT_EQ(sp.initiation, 1u);
+  const auto& in = c.units[int(Unit::INT)];
+  EXPECT_EQ(in.latency[kLatDiv], 145u);
+  const auto& sfu = c.units[int(Unit::SFU)];
+  EXPECT_EQ(sfu.count, 1u);
+  EXPECT_EQ(sfu.latency[kLatDefault], 20u);
+  EXPECT_EQ(sfu.latency[kLatTrans], 20u);
+}
+
+TEST(GpgpusimImport, BothCacheSyntaxes) {
+  GpuConfig c = import_text(kSample, nullptr);
+  // Old style 32:128:4 (no N/S prefix): 16 KB, not sectored, local-WB/global-WT, no write allocate.
+  EXPECT_EQ(c.l1d.size, 32u * 128 * 4);
+  EXPECT_EQ(c.l1d.assoc, 4u);
+  EXPECT_EQ(c.l1d.line, 128u);
+  EXPECT_EQ(c.l1d.sector, 128u);
+  EXPECT_EQ(c.l1d.write_policy, "write_through");
+  EXPECT_EQ(c.l1d.write_allocate, "no_allocate");
+  EXPECT_EQ(c.l1d.mshr_entries, 128u);
+  EXPECT_EQ(c.l1d.mshr_merge, 8u);
+  EXPECT_EQ(c.l1d.latency, 35u);
+  // Sectored S:32:128:24: 96 KB per slice, 32 B sectors, write-back, (lazy) write allocate.
+  EXPECT_EQ(c.l2.cache.size, 32u * 128 * 24);
+  EXPECT_EQ(c.l2.cache.assoc, 24u);
+  EXPECT_EQ(c.l2.cache.sector, 32u);
+  EXPECT_EQ(c.l2.cache.write_policy, "write_back");
+  EXPECT_EQ(c.l2.cache.write_allocate, "allocate");
+  EXPECT_EQ(c.l2.cache.mshr_entries, 192u);
+  EXPECT_EQ(c.l2.cache.mshr_merge, 4u);
+  EXPECT_EQ(c.l2.cache.latency, 120u);
+  EXPECT_EQ(c.l2.partitions, 6u);
+  EXPECT_EQ(c.l2.slices_per_partition, 2u);
+  EXPECT_EQ(c.icache.size, 4u * 128 * 4);
+  EXPECT_EQ(c.constcache.size, 64u * 64 * 2);
+  EXPECT_EQ(c.constcache.line, 64u);
+}
+
+TEST(GpgpusimImport, FullyAssociativeWhenOneSet) {
+  std::string text = "-gpgpu_cache:dl1 S:1:128:512,L:L:m:N:L,A:256:8,16:0,32\n";
+  GpuConfig c = import_text(text, nullptr);
+  EXPECT_EQ(c.l1d.size, 64u * 1024);
+  EXPECT_EQ(c.l1d.assoc, 0u);
+  EXPECT_EQ(c.l1d.sector, 32u);
+}
+
+TEST(GpgpusimImport, DramTimingInCoreCycles) {
+  GpuConfig c = import_text(kSample, nullptr);
+  const double f = 700.0 / 924.0;  // DRAM command cycles -> core cycles
+  EXPECT_EQ(c.dram.banks, 16u);
+  EXPECT_EQ(c.dram.tRCD, uint32_t(std::lround(12 * f)));
+  EXPECT_EQ(c.dram.tRP, uint32_t(std::lround(12 * f)));
+  EXPECT_EQ(c.dram.tCL, uint32_t(std::lround(12 * f)));
+  EXPECT_EQ(c.dram.tRAS, uint32_t(std::lround(28 * f)));
+  EXPECT_EQ(c.dram.tWR, uint32_t(std::lround(12 * f)));
+  EXPECT_EQ(c.dram.tCCD, uint32_t(std::floor(2 * f)));
+  // 4 B x 2 chips x QDR x 924 / 700 bytes per core cycle per channel.
+  EXPECT_NEAR(c.dram.bytes_per_cycle, 4.0 * 2 * 4 * 924 / 700, 1e-4);
+  EXPECT_EQ(c.dram.queue, 64u);
+  EXPECT_EQ(c.dram.scheduler, "frfcfs");
+  EXPECT_EQ(c.dram.latency, 100u);
+  EXPECT_EQ(c.dram.row_bytes, 1u << 12);  // 6 C + 6 S bits
+  EXPECT_EQ(c.l2.interleave, 256u);       // dramid@8
+}
+
+TEST(GpgpusimImport, ListsWhatItDoesNotUnderstand) {
+  std::vector<std::string> nu;
+  import_text(kSample, &nu);
+  EXPECT_TRUE(has(nu, "-my_made_up_option"));
+  EXPECT_TRUE(has(nu, "-gpgpu_coalesce_arch"));
+  EXPECT_TRUE(has(nu, "-gpgpu_tex_cache:l1"));
+  EXPECT_TRUE(has(nu, "-gpgpu_scheduler gto"));
+  for (const char* k : {"RRD", "RC", "WL", "CDLR", "nbkgrp", "CCDL", "RTPL"})
+    EXPECT_TRUE(has(nu, std::string("-gpgpu_dram_timing_opt ") + k)) << k;
+  // Mapped options and options without timing effect are not listed.
+  for (const char* k : {"-gpgpu_n_clusters", "-gpgpu_cache:dl1", "-gpgpu_dram_buswidth", "-gpgpu_ptx_sim_mode",
+                        "-gpgpu_runtime_stat", "-gpgpu_dram_burst_length", "-gpgpu_pipeline_widths"})
+    EXPECT_FALSE(has(nu, k)) << k;
+}
+
+TEST(GpgpusimImport, SubCoreCountsPerScheduler) {
+  std::string text =
+      "-gpgpu_num_sched_per_core 4\n-gpgpu_sub_core_model 1\n-gpgpu_num_sp_units 4\n"
+      "-gpgpu_num_sfu_units 4\n-gpgpu_num_int_units 4\n-gpgpu_num_dp_units 8\n"
+      "-gpgpu_memory_partition_indexing 2\n";
+  GpuConfig c = import_text(text, nullptr);
+  EXPECT_TRUE(c.core.subcore);
+  EXPECT_EQ(c.core.schedulers, 4u);
+  EXPECT_EQ(c.units[int(Unit::SP)].count, 1u);
+  EXPECT_EQ(c.units[int(Unit::DP)].count, 2u);
+  EXPECT_EQ(c.core.sfu_issue_per_sm, 0u);  // each scheduler has its own SFU
+  EXPECT_EQ(c.l2.hash, "xor");
+}
+
+TEST(GpgpusimImport, AppliesOnTopOfAPreset) {
+  GpuConfig c = load_preset("titanv");
+  GpuConfig ref = c;
+  import_gpgpusim_text(c, "-gpgpu_n_clusters 20\n-gpgpu_n_cores_per_cluster 1\n", "x.config", nullptr);
+  EXPECT_EQ(c.core.num_sms, 20u);
+  ref.core.num_sms = 20;
+  EXPECT_TRUE(same_config(c, ref));
+}
+
+TEST(GpgpusimImport, MatchesTheGtx480PresetTiming) {
+  // The preset's DRAM figures were converted from GPGPU-Sim's SM2_GTX480 file; importing
+  // those options must give the same numbers.
+  GpuConfig preset = load_preset("gtx480");
+  GpuConfig c = import_text(kSample, nullptr);
+  EXPECT_EQ(c.dram.tCL, preset.dram.tCL);
+  EXPECT_EQ(c.dram.tRCD, preset.dram.tRCD);
+  EXPECT_EQ(c.dram.tRP, preset.dram.tRP);
+  EXPECT_EQ(c.dram.tRAS, preset.dram.tRAS);
+  EXPECT_EQ(c.dram.tCCD, preset.dram.tCCD);
+  EXPECT_EQ(c.dram.tWR, preset.dram.tWR);
+  EXPECT_EQ(c.dram.row_bytes, preset.dram.row_bytes);
+  EXPECT_DOUBLE_EQ(c.dram.bytes_per_cycle, preset.dram.bytes_per_cycle);
+}
+
+TEST(GpgpusimImport, MalformedValuesAreLocated) {
+  std::string msg = located_message("-gpgpu_n_mem 6\n-gpgpu_cache:dl1 32:128\n");
+  EXPECT_NE(msg.find("sample.config:2:"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("-gpgpu_cache:dl1"), std::string::npos) << msg;
+  msg = located_message("-gpgpu_cache:dl2 Q:32:128:8,L:B:m:L:P,A:192:4,32\n");
+  EXPECT_NE(msg.find("not N or S"), std::string::npos) << msg;
+  msg = located_message("-gpgpu_cache:dl2 N:32:128:8,L:Z:m:L:P,A:192:4,32\n");
+  EXPECT_NE(msg.find("write policy"), std::string::npos) << msg;
+  msg = located_message("\n\n-gpgpu_n_clusters lots\n");
+  EXPECT_NE(msg.find("sample.config:3:"), std::string::npos) << msg;
+  msg = located_message("-gpgpu_dram_timing_opt \"nbk=16:CL\"\n");
+  EXPECT_NE(msg.find("name=value"), std::string::npos) << msg;
+  msg = located_message("-gpgpu_clock_domains 700:700\n");
+  EXPECT_NE(msg.find("-gpgpu_clock_domains"), std::string::npos) << msg;
+  msg = located_message("-gpgpu_n_mem\n-gpgpu_n_clusters 4\n");
+  EXPECT_NE(msg.find("has no value"), std::string::npos) << msg;
+  msg = located_message("-gpgpu_num_sched_per_core 0\n");
+  EXPECT_NE(msg.find("at least one scheduler"), std::string::npos) << msg;
+  msg = located_message("gpgpu_n_mem 4\n");
+  EXPECT_NE(msg.find("expected an option"), std::string::npos) << msg;
+  msg = located_message("-gpgpu_dram_timing_opt \"nbk=16\n");
+  EXPECT_NE(msg.find("unterminated"), std::string::npos) << msg;
+}
+
+TEST(GpgpusimImport, InvalidResultNamesTheKey) {
+  try {
+    import_text("-gpgpu_cache:dl1 N:3:96:1,L:L:m:N:L,A:8:8,8\n", nullptr);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("l1d.line"), std::string::npos) << e.what();
+  }
+}
+
+TEST(GpgpusimImport, ReadsFiles) {
+  std::string path = (std::filesystem::temp_directory_path() /
+                      ("warpsim_gpgpusim_" + std::to_string(::getpid()) + ".config")).string();
+  std::ofstream(path) << kSample;
+  std::vector<std::string> nu;
+  GpuConfig c = import_gpgpusim_config(path, &nu);
+  std::filesystem::remove(path);
+  EXPECT_EQ(c.core.num_sms, 15u);
+  EXPECT_FALSE(nu.empty());
+  EXPECT_THROW(import_gpgpusim_config("/nonexistent/gpgpusim.config", nullptr), Error);
+}

@@ -1,6 +1,16 @@
 // A set-associative, optionally sectored cache tag array with LRU replacement and a table of
 // miss status holding registers (MSHRs). It holds no data and no timing: the client (LD/ST
 // unit, L2 slice, fetch unit) decides what a hit or miss costs and when fills arrive.
+//
+// Reads allocate on miss: a miss picks its way at once (an empty way, else the least recently
+// used way with no fill on the way), writes a dirty victim back through evictions(), and marks
+// the requested sectors reserved until fill(). A read whose missing sectors are all on the way
+// merges into the youngest MSHR entry bringing them (HitPending); a read missing other sectors
+// of a present line gets a new entry for just those (Miss, fetch_mask). Fail leaves no trace
+// but the `fails` counter. LRU stamps come from a per-cache access counter, so accesses in the
+// same cycle are still ordered. Writes are whole sectors (no byte masks, no fetch on write).
+// A disabled cache (enabled = false) has no tags: every read is a Miss with its own MSHR entry
+// and every write is forwarded.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -12,16 +22,16 @@ namespace warpsim {
 class Cache {
  public:
   enum class Outcome : uint8_t {
-    Hit,           // every requested sector is present
-    HitPending,    // the line has an MSHR for these sectors: merged, wait for its fill
-    Miss,          // a new MSHR entry was allocated (or reused for new sectors); send a request
-    Fail,          // no MSHR entry, merge slot or replaceable way: retry later (structural stall)
+    Hit,         // every requested sector is present
+    HitPending,  // the line has an MSHR for these sectors: merged, wait for its fill
+    Miss,        // a new MSHR entry was allocated for the missing sectors; send a request
+    Fail,        // no MSHR entry, merge slot or replaceable way: retry later (structural stall)
   };
 
   struct Result {
     Outcome outcome;
-    int mshr = -1;             // MSHR entry for HitPending/Miss
-    uint32_t fetch_mask = 0;   // sectors to request from the next level on Miss
+    int mshr = -1;            // MSHR entry for HitPending/Miss
+    uint32_t fetch_mask = 0;  // sectors to request from the next level on Miss
   };
 
   // A dirty line pushed out by a fill or write (write-back caches only).
@@ -61,26 +71,54 @@ class Cache {
 
   const CacheConfig& config() const { return cfg_; }
 
+  // After write(): true when the write must also be sent to the next level (write-through,
+  // write-evict, a no-allocate miss, or a write-back allocation that found no replaceable way).
+  bool write_forwarded() const { return write_forward_; }
+  // True when every sector in `sectors` of the line holding `addr` is valid (no side effects).
+  bool probe(uint64_t addr, uint32_t sectors) const;
+  // Sectors of the line holding `addr` that are valid / dirty / awaiting a fill (0 when absent).
+  uint32_t valid_sectors(uint64_t addr) const;
+  uint32_t dirty_sectors(uint64_t addr) const;
+  uint32_t reserved_sectors(uint64_t addr) const;
+  uint32_t sets() const { return sets_; }
+  uint32_t ways() const { return ways_; }
+  uint32_t full_mask() const { return full_mask_; }
+
  private:
+  // One way of a set. `tag` is the line index (address >> line shift), ~0 when the way is
+  // empty. A present line may have no valid sector while fills for it are on the way.
   struct Line {
     uint64_t tag = ~0ull;
-    uint64_t last_use = 0;
+    uint64_t last_use = 0;  // LRU stamp (a per-cache access counter, not a cycle)
     uint32_t valid = 0;     // sector bitmask
     uint32_t dirty = 0;
     uint32_t reserved = 0;  // sectors with a fill on the way
   };
   struct Mshr {
     uint64_t line = ~0ull;
+    uint64_t seq = 0;  // allocation order: the youngest entry of a line is merged into
     uint32_t sectors = 0;
     bool busy = false;
     std::vector<uint32_t> waiters;
   };
+  uint32_t set_of(uint64_t line_index) const {
+    return sets_pow2_ ? uint32_t(line_index & (sets_ - 1)) : uint32_t(line_index % sets_);
+  }
   Line* find(uint64_t line);
+  const Line* find(uint64_t line) const;
   Line* victim(uint64_t line);
-  int find_mshr(uint64_t line) const;
+  void evict(Line& l);
+  int alloc_mshr(uint64_t line, uint32_t sectors, uint32_t waiter);
+  uint32_t normalize(uint64_t addr, uint32_t sectors) const;
 
   CacheConfig cfg_;
-  uint32_t sets_, ways_, line_shift_, sector_shift_;
+  uint32_t sets_ = 0, ways_ = 0, line_shift_ = 0, sector_shift_ = 0, full_mask_ = 0;
+  bool sets_pow2_ = true;
+  bool write_forward_ = false;
+  enum class Policy : uint8_t { WriteBack, WriteThrough, WriteEvict };
+  Policy policy_ = Policy::WriteThrough;
+  bool allocate_ = false;
+  uint64_t stamp_ = 0, mshr_seq_ = 0;
   std::vector<Line> lines_;
   std::vector<Mshr> mshrs_;
   std::vector<int> free_mshrs_;

@@ -10,11 +10,13 @@
 
 namespace warpsim {
 
+class Cache;
+
 struct MemoryStats {
   uint64_t l2_reads = 0, l2_read_hits = 0, l2_writes = 0, l2_write_hits = 0;
   uint64_t dram_reads = 0, dram_writes = 0, dram_row_hits = 0, dram_activates = 0;
-  uint64_t dram_bytes = 0;         // bytes moved on DRAM data buses
-  uint64_t dram_busy_cycles = 0;   // sum over channels of cycles the data bus was busy
+  uint64_t dram_bytes = 0;        // bytes moved on DRAM data buses
+  uint64_t dram_busy_cycles = 0;  // sum over channels of cycles the data bus was busy
   uint64_t icnt_flits_up = 0, icnt_flits_down = 0;
   uint64_t read_latency_sum = 0, reads_returned = 0;  // SM send -> response at SM
 };
@@ -23,13 +25,18 @@ class MemorySystem {
  public:
   explicit MemorySystem(const GpuConfig& cfg);
   ~MemorySystem();
-  MemorySystem(const MemorySystem&);             // deep copy (simulation snapshots)
+  MemorySystem(const MemorySystem&);  // deep copy (simulation snapshots)
   MemorySystem& operator=(const MemorySystem&);
 
-  // True when SM `sm` may inject a request this cycle.
+  // True when SM `sm` may inject a request this cycle: its injection port has a free flit slot
+  // and no L2 slice input queue was full after tick(now) (global back-pressure; see the
+  // addressed overload). Queue occupancy is sampled once per cycle so that every SM sees the
+  // same answer whatever order the SMs are stepped in; a queue can therefore take up to one
+  // request per SM beyond icnt.input_queue in the cycle it fills up.
   bool can_send(int sm, uint64_t now) const;
   void send(const MemRequest& req, uint64_t now);
-  // Advance the interconnect, L2 slices and DRAM by one cycle ending at `now`.
+  // Advance the interconnect, L2 slices and DRAM by one cycle ending at `now`. Call it before
+  // the SMs pop responses and send requests for cycle `now`.
   void tick(uint64_t now);
   // Responses (reads, atomics, write acknowledgements) that reached SM `sm` by `now`, oldest
   // first. Returns false when there is none.
@@ -44,6 +51,18 @@ class MemorySystem {
 
   const MemoryStats& stats() const;
   uint64_t average_read_latency() const;
+
+  // Like can_send(sm, now), but checks only the queue of the slice `addr` maps to instead of
+  // every slice.
+  bool can_send(int sm, uint64_t addr, uint64_t now) const;
+  // Earliest cycle >= now at which SM `sm`'s injection port has a free flit slot (a multi-flit
+  // write keeps it busy for several cycles). can_send() may still be false then because of
+  // back-pressure, which only lifts at an L2 lookup, i.e. at a cycle next_event() reports.
+  uint64_t next_send_cycle(int sm, uint64_t now) const;
+  // Introspection for tests and statistics.
+  uint32_t num_l2_slices() const;
+  uint32_t slice_of(uint64_t addr) const;  // global slice index
+  const Cache& l2_slice_cache(uint32_t slice) const;
 
  private:
   struct Impl;

@@ -260,10 +260,14 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
       }
     } else {
       // Stores and atomics go below the L1 and are acknowledged.
-      if (op.op == OpClass::STORE && cfg_.l1d.enabled) l1d_.write(a.line, to_cache_sectors(l1d_, a.sectors), now);
-      bool write_back_hit = false;
-      if (op.op == OpClass::STORE && cfg_.l1d.enabled && cfg_.l1d.write_policy == "write_back") write_back_hit = true;
-      if (!write_back_hit) {
+      // The L1 applies its write policy; the write continues below it unless a write-back
+      // L1 absorbed it.
+      bool forward = true;
+      if (op.op == OpClass::STORE && cfg_.l1d.enabled) {
+        l1d_.write(a.line, to_cache_sectors(l1d_, a.sectors), now);
+        forward = l1d_.write_forwarded();
+      }
+      if (forward) {
         req.kind = op.op == OpClass::ATOMIC ? MemKind::Atomic : MemKind::Write;
         req.bytes = a.bytes;
         req.token = (op.op == OpClass::ATOMIC ? kDirect : kWriteAck) | idx;

@@ -1,0 +1,63 @@
+// Where an address lives below the SMs: memory partition, L2 slice, DRAM bank and row.
+//
+// 1. Partition. The address space is cut into chunks of l2.interleave bytes;
+//    chunk = addr >> log2(interleave), r = chunk % P, q = chunk / P (P = l2.partitions).
+//    - "linear": partition = r.
+//    - "xor":    h = XOR of the k-bit groups of q (k = ceil(log2 P); bits 0..k-1 of q, then
+//                bits k..2k-1, ...); partition = r ^ h when P is a power of two, else
+//                (r + h) % P. For a fixed q this permutes the P partitions, so every partition
+//                still owns exactly one chunk of each group of P chunks, while strides that are
+//                multiples of P chunks (which "linear" sends to a single partition) spread.
+//    The partition-local address drops the partition digit: pa = q * interleave + offset.
+// 2. Slice. Within a partition, line index li = pa >> log2(line) goes to slice li % S
+//    (S = l2.slices_per_partition); the slice's cache sees the slice-local address
+//    sa = (li / S) * line + offset, so its sets are indexed by the bits above the slice digit.
+// 3. DRAM. From pa: rb = pa / row_bytes, bank = rb % banks, row = rb / banks. Consecutive
+//    lines of a row stay in one bank (a stream gets row hits); consecutive rows rotate over the
+//    banks.
+#pragma once
+#include <cstdint>
+
+#include "core/config.h"
+
+namespace warpsim {
+
+struct MemLocation {
+  uint32_t partition = 0;
+  uint32_t slice = 0;  // global slice index: partition * slices_per_partition + local
+  uint64_t partition_addr = 0;
+  uint64_t slice_addr = 0;
+};
+
+class AddressMap {
+ public:
+  explicit AddressMap(const GpuConfig& cfg);
+
+  uint32_t partition(uint64_t addr) const;
+  uint64_t partition_addr(uint64_t addr) const {
+    uint64_t chunk = addr >> chunk_shift_;
+    return ((chunk / partitions_) << chunk_shift_) | (addr & chunk_mask_);
+  }
+  MemLocation locate(uint64_t addr) const;
+  // Inverse of the slice step: slice-local address of local slice `s` -> partition address.
+  uint64_t partition_addr_of_slice(uint32_t local_slice, uint64_t slice_addr) const {
+    uint64_t li = (slice_addr >> line_shift_) * slices_ + local_slice;
+    return (li << line_shift_) | (slice_addr & line_mask_);
+  }
+  uint32_t bank(uint64_t partition_addr) const {
+    return uint32_t((partition_addr >> row_shift_) % banks_);
+  }
+  uint32_t row(uint64_t partition_addr) const {
+    return uint32_t((partition_addr >> row_shift_) / banks_);
+  }
+  uint32_t partitions() const { return partitions_; }
+  uint32_t slices_per_partition() const { return slices_; }
+
+ private:
+  uint32_t partitions_, slices_, banks_;
+  uint32_t chunk_shift_, line_shift_, row_shift_, fold_bits_;
+  uint64_t chunk_mask_, line_mask_;
+  bool xor_, pow2_;
+};
+
+}  // namespace warpsim

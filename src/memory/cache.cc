@@ -1,0 +1,312 @@
+#include "memory/cache.h"
+
+#include <fmt/format.h>
+
+#include <bit>
+
+#include "core/error.h"
+
+namespace warpsim {
+
+namespace {
+bool is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
+uint32_t log2u(uint64_t v) { return uint32_t(std::countr_zero(v)); }
+}  // namespace
+
+Cache::Cache(const CacheConfig& cfg) : cfg_(cfg) {
+  if (cfg_.enabled) {
+    if (!is_pow2(cfg_.line))
+      throw Error(fmt::format("cache: line size {} is not a power of two", cfg_.line));
+    if (!is_pow2(cfg_.sector) || cfg_.sector > cfg_.line || cfg_.line / cfg_.sector > 32)
+      throw Error(
+          fmt::format("cache: sector size {} must be a power of two, at most the line size "
+                      "{} and at least 1/32 of it",
+                      cfg_.sector, cfg_.line));
+    if (cfg_.size == 0 || cfg_.size % cfg_.line)
+      throw Error(fmt::format("cache: size {} is not a positive multiple of the line size {}",
+                              cfg_.size, cfg_.line));
+    uint32_t lines = cfg_.size / cfg_.line;
+    ways_ = cfg_.assoc == 0 ? lines : cfg_.assoc;
+    if (ways_ > lines || lines % ways_)
+      throw Error(fmt::format("cache: {} ways do not divide {} lines", ways_, lines));
+    sets_ = lines / ways_;
+    sets_pow2_ = is_pow2(sets_);
+    lines_.resize(size_t(sets_) * ways_);
+  } else {
+    // A disabled cache keeps only its MSHRs (every read misses); make the geometry sane so the
+    // address helpers stay well defined whatever the unused fields say.
+    if (!is_pow2(cfg_.line)) cfg_.line = 128;
+    if (!is_pow2(cfg_.sector) || cfg_.sector > cfg_.line || cfg_.line / cfg_.sector > 32)
+      cfg_.sector = cfg_.line;
+  }
+  if (cfg_.write_policy == "write_back")
+    policy_ = Policy::WriteBack;
+  else if (cfg_.write_policy == "write_through")
+    policy_ = Policy::WriteThrough;
+  else if (cfg_.write_policy == "write_evict")
+    policy_ = Policy::WriteEvict;
+  else
+    throw Error(
+        fmt::format("cache: write_policy '{}' is not one of "
+                    "write_back|write_through|write_evict",
+                    cfg_.write_policy));
+  if (cfg_.write_allocate == "allocate")
+    allocate_ = true;
+  else if (cfg_.write_allocate != "no_allocate")
+    throw Error(fmt::format("cache: write_allocate '{}' is not one of allocate|no_allocate",
+                            cfg_.write_allocate));
+  if (cfg_.mshr_entries == 0) throw Error("cache: mshr_entries must be at least 1");
+  if (cfg_.mshr_merge == 0) throw Error("cache: mshr_merge must be at least 1");
+  if (uint64_t(cfg_.mshr_entries) * cfg_.mshr_merge > (1u << 20))
+    throw Error("cache: mshr_entries x mshr_merge is limited to 1048576 waiting requests");
+  line_shift_ = log2u(cfg_.line);
+  sector_shift_ = log2u(cfg_.sector);
+  uint32_t nsec = cfg_.line / cfg_.sector;
+  full_mask_ = nsec >= 32 ? ~0u : ((1u << nsec) - 1);
+  mshrs_.resize(cfg_.mshr_entries);
+  for (auto& m : mshrs_) m.waiters.reserve(cfg_.mshr_merge);
+  free_mshrs_.reserve(cfg_.mshr_entries);
+  for (int i = int(cfg_.mshr_entries) - 1; i >= 0; --i) free_mshrs_.push_back(i);
+  fill_waiters_.reserve(cfg_.mshr_merge);
+  evictions_.reserve(16);
+}
+
+uint32_t Cache::sector_mask(uint64_t addr, uint32_t bytes) const {
+  if (bytes == 0) bytes = 1;
+  uint64_t off = addr & (cfg_.line - 1);
+  uint64_t end = off + bytes;  // exclusive, clipped to the line
+  if (end > cfg_.line) end = cfg_.line;
+  uint32_t first = uint32_t(off >> sector_shift_);
+  uint32_t last = uint32_t((end - 1) >> sector_shift_);
+  uint32_t n = last - first + 1;
+  uint32_t mask = n >= 32 ? ~0u : ((1u << n) - 1);
+  return (mask << first) & full_mask_;
+}
+
+uint32_t Cache::normalize(uint64_t addr, uint32_t sectors) const {
+  sectors &= full_mask_;
+  if (!sectors) sectors = 1u << ((addr & (cfg_.line - 1)) >> sector_shift_);
+  return sectors;
+}
+
+Cache::Line* Cache::find(uint64_t line) {
+  return const_cast<Line*>(static_cast<const Cache*>(this)->find(line));
+}
+
+const Cache::Line* Cache::find(uint64_t line) const {
+  if (!cfg_.enabled) return nullptr;
+  uint64_t idx = line >> line_shift_;
+  const Line* set = &lines_[size_t(set_of(idx)) * ways_];
+  for (uint32_t w = 0; w < ways_; ++w)
+    if (set[w].tag == idx) return &set[w];
+  return nullptr;
+}
+
+// An empty way if there is one, else the least recently used way with no fill on the way;
+// nullptr when every way of the set awaits a fill.
+Cache::Line* Cache::victim(uint64_t line) {
+  uint64_t idx = line >> line_shift_;
+  Line* set = &lines_[size_t(set_of(idx)) * ways_];
+  Line* best = nullptr;
+  for (uint32_t w = 0; w < ways_; ++w) {
+    Line& l = set[w];
+    if (l.tag == ~0ull) return &l;
+    if (l.reserved) continue;
+    if (!best || l.last_use < best->last_use) best = &l;
+  }
+  return best;
+}
+
+void Cache::evict(Line& l) {
+  if (l.tag != ~0ull && l.dirty) {
+    evictions_.push_back({l.tag << line_shift_, l.dirty});
+    ++writebacks;
+  }
+  l.tag = ~0ull;
+  l.valid = l.dirty = l.reserved = 0;
+}
+
+int Cache::alloc_mshr(uint64_t line, uint32_t sectors, uint32_t waiter) {
+  int m = free_mshrs_.back();
+  free_mshrs_.pop_back();
+  Mshr& e = mshrs_[m];
+  e.line = line;
+  e.sectors = sectors;
+  e.seq = ++mshr_seq_;
+  e.busy = true;
+  e.waiters.clear();
+  e.waiters.push_back(waiter);
+  return m;
+}
+
+Cache::Result Cache::read(uint64_t addr, uint32_t sectors, uint32_t waiter, uint64_t now) {
+  (void)now;
+  sectors = normalize(addr, sectors);
+  const uint64_t la = line_addr(addr);
+  if (!cfg_.enabled) {
+    if (free_mshrs_.empty()) {
+      ++fails;
+      return {Outcome::Fail};
+    }
+    ++misses;
+    return {Outcome::Miss, alloc_mshr(la, sectors, waiter), sectors};
+  }
+  Line* l = find(la);
+  if (l) {
+    uint32_t missing = sectors & ~l->valid;
+    if (!missing) {
+      ++hits;
+      l->last_use = ++stamp_;
+      return {Outcome::Hit};
+    }
+    uint32_t absent = missing & ~l->reserved;
+    if (!absent) {
+      // Every missing sector is already being fetched: wait on the youngest entry that brings
+      // one of them (it was sent last, so it is expected to arrive last).
+      int best = -1;
+      for (int m = 0; m < int(mshrs_.size()); ++m) {
+        const Mshr& e = mshrs_[m];
+        if (e.busy && e.line == la && (e.sectors & missing) &&
+            (best < 0 || e.seq > mshrs_[best].seq))
+          best = m;
+      }
+      if (best < 0 || mshrs_[best].waiters.size() >= cfg_.mshr_merge) {
+        ++fails;
+        return {Outcome::Fail};
+      }
+      mshrs_[best].waiters.push_back(waiter);
+      ++pending_hits;
+      l->last_use = ++stamp_;
+      return {Outcome::HitPending, best};
+    }
+    // Sector miss on a present line: fetch only the sectors nobody is fetching yet.
+    if (free_mshrs_.empty()) {
+      ++fails;
+      return {Outcome::Fail};
+    }
+    l->reserved |= absent;
+    l->last_use = ++stamp_;
+    ++misses;
+    return {Outcome::Miss, alloc_mshr(la, absent, waiter), absent};
+  }
+  if (free_mshrs_.empty()) {
+    ++fails;
+    return {Outcome::Fail};
+  }
+  Line* v = victim(la);
+  if (!v) {
+    ++fails;
+    return {Outcome::Fail};
+  }
+  evict(*v);
+  v->tag = la >> line_shift_;
+  v->reserved = sectors;
+  v->last_use = ++stamp_;
+  ++misses;
+  return {Outcome::Miss, alloc_mshr(la, sectors, waiter), sectors};
+}
+
+bool Cache::write(uint64_t addr, uint32_t sectors, uint64_t now) {
+  (void)now;
+  sectors = normalize(addr, sectors);
+  write_forward_ = true;
+  if (!cfg_.enabled) {
+    ++write_misses;
+    return false;
+  }
+  const uint64_t la = line_addr(addr);
+  Line* l = find(la);
+  const bool hit = l && (l->valid & sectors) == sectors;
+  if (hit)
+    ++write_hits;
+  else
+    ++write_misses;
+  if (policy_ == Policy::WriteEvict) {
+    if (l) {
+      l->valid = l->dirty = 0;
+      if (!l->reserved) l->tag = ~0ull;
+    }
+    return hit;
+  }
+  const bool back = policy_ == Policy::WriteBack;
+  if (!l && allocate_) {
+    l = victim(la);
+    if (l) {
+      evict(*l);
+      l->tag = la >> line_shift_;
+    }
+  }
+  if (l) {
+    l->valid |= sectors;
+    if (back) l->dirty |= sectors;
+    l->last_use = ++stamp_;
+    write_forward_ = !back;
+  }
+  return hit;
+}
+
+const std::vector<uint32_t>& Cache::fill(int mshr, uint64_t now) {
+  (void)now;
+  if (mshr < 0 || mshr >= int(mshrs_.size()) || !mshrs_[mshr].busy)
+    throw Error(fmt::format("cache: fill of MSHR entry {} that is not in use", mshr));
+  Mshr& e = mshrs_[mshr];
+  fill_waiters_.clear();
+  fill_waiters_.insert(fill_waiters_.end(), e.waiters.begin(), e.waiters.end());
+  if (cfg_.enabled) {
+    Line* l = find(e.line);
+    if (!l) {
+      // Only reachable if the line was dropped while its fill was on the way.
+      l = victim(e.line);
+      if (l) {
+        evict(*l);
+        l->tag = e.line >> line_shift_;
+        l->last_use = ++stamp_;
+      }
+    }
+    if (l) {
+      l->valid |= e.sectors;
+      l->reserved &= ~e.sectors;
+    }
+  }
+  e.busy = false;
+  e.line = ~0ull;
+  e.sectors = 0;
+  e.waiters.clear();
+  free_mshrs_.push_back(mshr);
+  return fill_waiters_;
+}
+
+void Cache::invalidate_all() {
+  for (Line& l : lines_) {
+    if (l.tag == ~0ull) continue;
+    if (l.dirty) {
+      evictions_.push_back({l.tag << line_shift_, l.dirty});
+      ++writebacks;
+    }
+    l.valid = l.dirty = 0;
+    if (!l.reserved) l.tag = ~0ull;  // lines awaiting a fill keep their way
+  }
+}
+
+bool Cache::probe(uint64_t addr, uint32_t sectors) const {
+  sectors = normalize(addr, sectors);
+  const Line* l = find(line_addr(addr));
+  return l && (l->valid & sectors) == sectors;
+}
+
+uint32_t Cache::valid_sectors(uint64_t addr) const {
+  const Line* l = find(line_addr(addr));
+  return l ? l->valid : 0;
+}
+
+uint32_t Cache::dirty_sectors(uint64_t addr) const {
+  const Line* l = find(line_addr(addr));
+  return l ? l->dirty : 0;
+}
+
+uint32_t Cache::reserved_sectors(uint64_t addr) const {
+  const Line* l = find(line_addr(addr));
+  return l ? l->reserved : 0;
+}
+
+}  // namespace warpsim

@@ -1,0 +1,102 @@
+// One DRAM channel (one per memory partition): banks with a row buffer each, a request queue,
+// and an FR-FCFS (or FCFS) command scheduler. All times are core cycles.
+//
+// Each cycle the channel may issue one column command and one row command:
+// - Column (read/write burst) for a request whose row is open in its bank, once the bank's
+//   activate has completed (tRCD), tCCD after the previous column command, and when the data bus
+//   frees up within the cycle its data would start (tCL later). The burst occupies the bus for
+//   bytes / bytes_per_cycle cycles, accumulated fractionally so that back-to-back bursts reach
+//   exactly the configured peak. Read data reaches the L2 dram.latency cycles after its burst.
+// - Row (precharge + activate) for a request whose bank has another row open (or none). With a
+//   row open the precharge waits for tRAS since that row's activate, for tWR after the last write
+//   burst ends and until the cycle after the last read column; the activate follows tRP later.
+//   A closed bank activates at once. The column may issue tRCD after the activate.
+// FR-FCFS picks the oldest request whose column can issue now (a row hit), and for the row
+// command the oldest request whose bank has no queued request for its open row (a row is not
+// closed under pending hits). FCFS serves strictly in arrival order. A request counts as a row
+// hit when it is served without an activate of its own.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/config.h"
+#include "memory/memory_system.h"
+#include "memory/ring.h"
+
+namespace warpsim {
+
+struct DramRequest {
+  uint64_t addr = 0;  // partition-local address of the line
+  uint32_t bank = 0, row = 0;
+  uint32_t bytes = 0;
+  int32_t mshr = -1;   // L2 MSHR entry to fill (reads)
+  uint16_t slice = 0;  // global L2 slice index to return read data to
+  bool write = false;
+  bool activated = false;  // an activate was issued on behalf of this request
+};
+
+struct DramReturn {
+  uint64_t done = 0;  // cycle the data reaches the L2 slice
+  uint64_t addr = 0;
+  int32_t mshr = -1;
+  uint16_t slice = 0;
+};
+
+class DramChannel {
+ public:
+  explicit DramChannel(const DramConfig& cfg);
+
+  // True when `n` more requests fit in the queue (an empty queue always takes them).
+  bool has_room(uint32_t n) const { return queue_.empty() || queue_.size() + n <= capacity_; }
+  // Always accepted; callers keep to has_room() so the queue stays within dram.queue.
+  void enqueue(const DramRequest& r) {
+    queue_.push_back(r);
+    ++bank_queued_[r.bank];
+    if (banks_[r.bank].open_row == int64_t(r.row)) ++bank_hits_[r.bank];
+    wake_ = 0;
+  }
+  // Scheduling at cycle `now`; returns true when a request left the queue.
+  bool tick(uint64_t now, MemoryStats& st);
+  // Read data that reached the L2 by `now`, in completion order.
+  bool pop_return(uint64_t now, DramReturn& out);
+  // Lower bound on the next cycle at which tick() or pop_return() can act (UINT64_MAX: idle).
+  uint64_t next_event() const;
+
+  size_t queued() const { return queue_.size(); }
+  size_t returns_pending() const { return returns_.size(); }
+  double busy_cycles() const { return busy_; }
+  const DramConfig& config() const { return cfg_; }
+
+ private:
+  struct Bank {
+    int64_t open_row = -1;
+    uint64_t act_cycle = 0;  // cycle of the last activate (tRAS)
+    uint64_t col_ready = 0;  // earliest column command (tRCD after the activate)
+    uint64_t pre_ready = 0;  // earliest precharge (write recovery, read-to-precharge)
+  };
+  bool column_possible(uint64_t now) const {
+    return now >= col_next_ && bus_free_ < double(now + cfg_.tCL + 1);
+  }
+  bool row_possible(const Bank& b, uint64_t now) const {
+    return b.open_row < 0 || (now >= b.act_cycle + cfg_.tRAS && now >= b.pre_ready);
+  }
+  void issue_column(size_t i, uint64_t now, MemoryStats& st);
+  void issue_row(DramRequest& r, uint64_t now, MemoryStats& st);
+  uint64_t earliest_command() const;
+
+  DramConfig cfg_;
+  bool frfcfs_;
+  uint32_t capacity_;
+  std::vector<Bank> banks_;
+  std::vector<DramRequest> queue_;  // arrival order
+  Ring<DramReturn> returns_;
+  std::vector<uint32_t> bank_hits_;    // queued requests for each bank's open row
+  std::vector<uint32_t> bank_queued_;  // queued requests for each bank
+  uint64_t wake_ = 0;                  // no command can issue before this cycle
+  uint64_t col_next_ = 0;
+  double bus_free_ = 0.0;  // cycle (fractional) the data bus becomes free
+  double burst_per_byte_;
+  double busy_ = 0.0;
+};
+
+}  // namespace warpsim

@@ -1,0 +1,80 @@
+// The crossbar between SMs and L2 slices.
+//
+// Every port moves a fixed number of flits per cycle: an SM injects and ejects
+// icnt.sm_flits_per_cycle, an L2 slice accepts and returns icnt.slice_flits_per_cycle. A port's
+// time is counted in flit slots (cycle c owns slots [c*rate, (c+1)*rate)); a packet of f flits
+// reserves f consecutive slots at its source port, crosses the network in icnt.latency cycles
+// (per flit, cut-through) and reserves f slots at its destination port no earlier than its head
+// flit arrives. It is delivered when its last flit has both arrived and passed the destination
+// port. With one flit per cycle everywhere and no contention, a packet of f flits ready at cycle
+// c is delivered at c + latency + f - 1.
+//
+// Up (SM -> slice) packets are sent during a cycle in which the SM port has a free slot, so
+// their head flits leave in send order and the slice port is reserved at send time. Down
+// (slice -> SM) packets can leave slices in any order, so they wait in a heap ordered by head
+// arrival and reserve the SM ejection port in that order; an SM receives its packets oldest
+// first.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/config.h"
+#include "memory/mem_request.h"
+#include "memory/ring.h"
+
+namespace warpsim {
+
+class Interconnect {
+ public:
+  Interconnect(const IcntConfig& cfg, uint32_t num_sms, uint32_t num_slices);
+
+  uint32_t flits(uint32_t bytes) const {
+    uint32_t f = (bytes + flit_ - 1) / flit_;
+    return f ? f : 1;
+  }
+  uint32_t latency() const { return latency_; }
+  uint32_t num_sms() const { return uint32_t(sm_up_.size()); }
+
+  // True when SM `sm` has a free injection slot in cycle `now`.
+  bool sm_port_free(uint32_t sm, uint64_t now) const { return sm_up_[sm] < (now + 1) * sm_rate_; }
+  uint64_t sm_port_free_cycle(uint32_t sm, uint64_t now) const {
+    uint64_t c = sm_up_[sm] / sm_rate_;
+    return c > now ? c : now;
+  }
+  // Sends `flits` from SM `sm` to slice `slice` in cycle `now`; returns the cycle the whole
+  // packet has been received by the slice.
+  uint64_t send_up(uint32_t sm, uint32_t slice, uint32_t flits, uint64_t now);
+  // Queues a response of `flits` at slice `slice`, ready to leave at cycle `ready`.
+  void send_down(uint32_t slice, const MemRequest& resp, uint32_t flits, uint64_t ready);
+  // Moves down packets whose head reached their SM by `now` through the SM ejection port.
+  void tick(uint64_t now);
+  // Oldest response delivered to `sm` by `now`; `done` is its delivery cycle.
+  bool pop(uint32_t sm, uint64_t now, MemRequest& out, uint64_t& done);
+  // Earliest cycle at which tick() or pop() has something to do (UINT64_MAX: nothing).
+  uint64_t next_event() const;
+  uint64_t packets_in_transit() const { return heap_.size() + delivered_; }
+
+ private:
+  struct Packet {
+    MemRequest req;
+    uint64_t head = 0, tail = 0, seq = 0;  // cycles the first / last flit reach the SM
+    uint32_t flits = 0;
+  };
+  struct Delivery {
+    MemRequest req;
+    uint64_t done = 0;
+  };
+  static bool later(const Packet& a, const Packet& b) {
+    return a.head != b.head ? a.head > b.head : a.seq > b.seq;
+  }
+
+  uint32_t latency_, flit_, sm_rate_, slice_rate_;
+  std::vector<uint64_t> sm_up_, sm_down_;       // next free slot of each SM's ports
+  std::vector<uint64_t> slice_in_, slice_out_;  // next free slot of each slice's ports
+  std::vector<uint64_t> sm_last_done_;
+  std::vector<Packet> heap_;                 // down packets in flight, min-heap on head
+  std::vector<Ring<Delivery>> delivered_q_;  // per SM, delivery order
+  uint64_t seq_ = 0, delivered_ = 0;
+};
+
+}  // namespace warpsim

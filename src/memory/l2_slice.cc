@@ -1,0 +1,127 @@
+#include "memory/l2_slice.h"
+
+#include <bit>
+
+namespace warpsim {
+
+L2Slice::L2Slice(const GpuConfig& cfg, uint32_t index, uint32_t local_index, uint32_t senders)
+    : cache_(cfg.l2.cache),
+      index_(index),
+      local_(local_index),
+      latency_(cfg.l2.cache.latency),
+      ports_(cfg.l2.cache.ports ? cfg.l2.cache.ports : 1),
+      line_(cache_.config().line),
+      sector_shift_(uint32_t(std::countr_zero(cache_.config().sector))),
+      inq_(size_t(cfg.icnt.input_queue) + senders) {
+  uint32_t n = cache_.config().mshr_entries * cache_.config().mshr_merge;
+  waiters_.resize(n);
+  free_waiters_.reserve(n);
+  for (uint32_t i = n; i-- > 0;) free_waiters_.push_back(i);
+}
+
+uint32_t L2Slice::l2_sectors(uint64_t addr, uint32_t sectors32) const {
+  if (!sectors32) return cache_.full_mask();
+  uint64_t base = addr & (line_ - 1) & ~uint64_t(31);
+  uint32_t mask = 0;
+  for (uint32_t s = sectors32; s; s &= s - 1) {
+    uint64_t off = base + 32u * uint32_t(std::countr_zero(s));
+    if (off < line_) mask |= 1u << (off >> sector_shift_);
+  }
+  return mask ? mask : cache_.full_mask();
+}
+
+void L2Slice::respond(const MemRequest& req, uint64_t ready, SlicePorts& p) {
+  uint32_t flits = 1;
+  if (req.kind != MemKind::Write) {
+    uint32_t bytes = req.bytes;
+    if (!bytes) bytes = req.sectors ? 32u * uint32_t(std::popcount(req.sectors)) : line_;
+    flits = p.icnt.flits(bytes);
+  }
+  p.icnt.send_down(index_, req, flits, ready);
+  p.stats.icnt_flits_down += flits;
+}
+
+void L2Slice::dram_write(uint64_t slice_line, uint32_t sectors, SlicePorts& p) {
+  DramRequest d;
+  d.addr = p.map.partition_addr_of_slice(local_, slice_line & ~uint64_t(line_ - 1));
+  d.bank = p.map.bank(d.addr);
+  d.row = p.map.row(d.addr);
+  d.bytes = uint32_t(std::popcount(sectors)) << sector_shift_;
+  d.slice = uint16_t(index_);
+  d.write = true;
+  p.dram.enqueue(d);
+}
+
+// A write into the cache, with what it pushes out and what it forwards going to DRAM.
+void L2Slice::write_line(uint64_t slice_addr, uint32_t sectors, uint64_t now, SlicePorts& p) {
+  cache_.write(slice_addr, sectors, now);
+  if (cache_.write_forwarded()) dram_write(slice_addr, sectors, p);
+}
+
+void L2Slice::lookup(uint64_t now, SlicePorts& p) {
+  for (uint32_t k = 0; k < ports_ && !blocked_ && !inq_.empty(); ++k) {
+    const Entry& e = inq_.front();
+    if (e.ready > now) break;
+    if (!p.dram.has_room(2)) {
+      blocked_ = true;
+      break;
+    }
+    if (e.req.kind == MemKind::Write) {
+      bool hit = cache_.write(e.slice_addr, e.sectors, now);
+      ++p.stats.l2_writes;
+      if (hit) ++p.stats.l2_write_hits;
+      if (cache_.write_forwarded()) dram_write(e.slice_addr, e.sectors, p);
+      respond(e.req, now + latency_, p);
+    } else {
+      if (free_waiters_.empty()) {
+        blocked_ = true;
+        break;
+      }
+      uint32_t w = free_waiters_.back();
+      Cache::Result r = cache_.read(e.slice_addr, e.sectors, w, now);
+      if (r.outcome == Cache::Outcome::Fail) {
+        blocked_ = true;
+        break;
+      }
+      ++p.stats.l2_reads;
+      if (r.outcome == Cache::Outcome::Hit) {
+        ++p.stats.l2_read_hits;
+        if (e.req.kind == MemKind::Atomic) write_line(e.slice_addr, e.sectors, now, p);
+        respond(e.req, now + latency_, p);
+      } else {
+        free_waiters_.pop_back();
+        waiters_[w] = {e.req, e.slice_addr, e.sectors};
+        if (r.outcome == Cache::Outcome::Miss) {
+          DramRequest d;
+          d.addr = p.map.partition_addr_of_slice(local_, cache_.mshr_line(r.mshr));
+          d.bank = p.map.bank(d.addr);
+          d.row = p.map.row(d.addr);
+          d.bytes = uint32_t(std::popcount(r.fetch_mask)) << sector_shift_;
+          d.mshr = r.mshr;
+          d.slice = uint16_t(index_);
+          p.dram.enqueue(d);
+        }
+      }
+    }
+    auto& ev = cache_.evictions();
+    for (const Cache::Eviction& x : ev) dram_write(x.line_addr, x.dirty_mask, p);
+    ev.clear();
+    inq_.pop_front();
+  }
+}
+
+void L2Slice::fill(int mshr, uint64_t now, SlicePorts& p) {
+  const std::vector<uint32_t>& ws = cache_.fill(mshr, now);
+  for (uint32_t w : ws) {
+    const Waiter& x = waiters_[w];
+    if (x.req.kind == MemKind::Atomic) write_line(x.slice_addr, x.sectors, now, p);
+    respond(x.req, now + latency_, p);
+    free_waiters_.push_back(w);
+  }
+  auto& ev = cache_.evictions();
+  for (const Cache::Eviction& x : ev) dram_write(x.line_addr, x.dirty_mask, p);
+  ev.clear();
+  blocked_ = false;
+}
+
+}  // namespace warpsim

@@ -1,0 +1,83 @@
+// One L2 slice: an input queue fed by the interconnect, a tag lookup per port per cycle, an
+// MSHR table that merges reads of a line in flight, and the way to its partition's DRAM channel.
+//
+// A lookup takes the oldest request once it has fully arrived. Reads and atomics look the line
+// up; a hit answers l2.cache.latency cycles later, a miss sends the missing sectors to DRAM and
+// answers l2.cache.latency cycles after the data returns. An atomic is a read followed by a write
+// of its sectors at the L2 (so a write-back L2 holds the result dirty). Writes follow the cache's
+// write policy (write-back + allocate by default) and are acknowledged after l2.cache.latency;
+// writes the cache forwards and dirty lines it evicts become DRAM writes.
+// The head request stalls (head-of-line) when the cache cannot take it (no MSHR, merge slot or
+// replaceable way), when no waiter slot is free, or when the DRAM queue has fewer than two free
+// entries (a miss may need a read and a write-back). A stalled slice tries again only after a
+// fill or after its DRAM channel served a request, which are the only events that can unblock it.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/config.h"
+#include "memory/address_map.h"
+#include "memory/cache.h"
+#include "memory/dram_channel.h"
+#include "memory/interconnect.h"
+#include "memory/mem_request.h"
+#include "memory/memory_system.h"
+#include "memory/ring.h"
+
+namespace warpsim {
+
+// What a slice talks to during one step (built on the stack by the memory system).
+struct SlicePorts {
+  const AddressMap& map;
+  Interconnect& icnt;
+  DramChannel& dram;
+  MemoryStats& stats;
+};
+
+class L2Slice {
+ public:
+  // `senders`: how many requests may arrive in one cycle beyond a full queue (one per SM).
+  L2Slice(const GpuConfig& cfg, uint32_t index, uint32_t local_index, uint32_t senders);
+
+  // L2 sector mask of the (32-byte-sector) request mask of a request for `addr`.
+  uint32_t l2_sectors(uint64_t addr, uint32_t sectors32) const;
+  void enqueue(const MemRequest& req, uint64_t ready, uint64_t slice_addr) {
+    inq_.push_back({req, ready, slice_addr, l2_sectors(slice_addr, req.sectors)});
+  }
+  size_t queued() const { return inq_.size(); }
+  // Up to l2.cache.ports lookups at cycle `now`.
+  void lookup(uint64_t now, SlicePorts& p);
+  // DRAM returned the data of MSHR entry `mshr` at `now`.
+  void fill(int mshr, uint64_t now, SlicePorts& p);
+  void unblock() { blocked_ = false; }
+  bool blocked() const { return blocked_; }
+  // Cycle the head request can be looked up (UINT64_MAX: empty or stalled).
+  uint64_t next_event() const { return blocked_ || inq_.empty() ? UINT64_MAX : inq_.front().ready; }
+  const Cache& cache() const { return cache_; }
+
+ private:
+  struct Entry {
+    MemRequest req;
+    uint64_t ready = 0;  // cycle the request has fully arrived
+    uint64_t slice_addr = 0;
+    uint32_t sectors = 0;  // L2 sectors
+  };
+  struct Waiter {
+    MemRequest req;
+    uint64_t slice_addr = 0;
+    uint32_t sectors = 0;
+  };
+  void respond(const MemRequest& req, uint64_t ready, SlicePorts& p);
+  void dram_write(uint64_t slice_line, uint32_t sectors, SlicePorts& p);
+  void write_line(uint64_t slice_addr, uint32_t sectors, uint64_t now, SlicePorts& p);
+
+  Cache cache_;
+  uint32_t index_, local_;
+  uint32_t latency_, ports_, line_, sector_shift_;
+  Ring<Entry> inq_;
+  std::vector<Waiter> waiters_;
+  std::vector<uint32_t> free_waiters_;
+  bool blocked_ = false;
+};
+
+}  // namespace warpsim

@@ -1,0 +1,190 @@
+#include "memory/memory_system.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include "core/error.h"
+#include "memory/address_map.h"
+#include "memory/dram_channel.h"
+#include "memory/interconnect.h"
+#include "memory/l2_slice.h"
+
+namespace warpsim {
+
+namespace {
+// Sizes the model keeps in 16-bit fields or preallocates; checked before anything is built.
+uint32_t checked_slices(const GpuConfig& cfg) {
+  uint64_t n = uint64_t(cfg.l2.partitions) * cfg.l2.slices_per_partition;
+  if (n == 0 || n > 65535)
+    throw Error(fmt::format("memory: l2.partitions x l2.slices_per_partition = {} L2 slices; "
+                            "1 to 65535 are supported", n));
+  if (cfg.core.num_sms == 0 || cfg.core.num_sms > 65535)
+    throw Error("memory: core.num_sms must be between 1 and 65535");
+  if (cfg.icnt.input_queue > (1u << 20))
+    throw Error("memory: icnt.input_queue is limited to 1048576 requests");
+  if (cfg.dram.queue > (1u << 20)) throw Error("memory: dram.queue is limited to 1048576 requests");
+  if (cfg.dram.banks > (1u << 16)) throw Error("memory: dram.banks is limited to 65536");
+  return uint32_t(n);
+}
+}  // namespace
+
+struct MemorySystem::Impl {
+  explicit Impl(const GpuConfig& cfg)
+      : map(cfg),
+        icnt(cfg.icnt, cfg.core.num_sms, checked_slices(cfg)),
+        num_sms(cfg.core.num_sms),
+        slices_per_partition(cfg.l2.slices_per_partition),
+        queue_cap(cfg.icnt.input_queue ? cfg.icnt.input_queue : 1) {
+    uint32_t nslices = checked_slices(cfg);
+    slices.reserve(nslices);
+    for (uint32_t s = 0; s < nslices; ++s)
+      slices.emplace_back(cfg, s, s % cfg.l2.slices_per_partition, cfg.core.num_sms);
+    slice_full.assign(nslices, 0);
+    chans.reserve(cfg.l2.partitions);
+    for (uint32_t p = 0; p < cfg.l2.partitions; ++p) chans.emplace_back(cfg.dram);
+  }
+
+  SlicePorts ports(uint32_t partition) { return SlicePorts{map, icnt, chans[partition], stats}; }
+  void unblock_partition(uint32_t partition) {
+    for (uint32_t s = 0; s < slices_per_partition; ++s)
+      slices[partition * slices_per_partition + s].unblock();
+  }
+
+  AddressMap map;
+  Interconnect icnt;
+  std::vector<L2Slice> slices;
+  std::vector<DramChannel> chans;
+  MemoryStats stats;
+  uint32_t num_sms, slices_per_partition, queue_cap;
+  // Slices whose input queue was full after the last tick (back-pressure for that cycle).
+  std::vector<uint8_t> slice_full;
+  uint32_t full_slices = 0;
+  uint64_t sent = 0, returned = 0;
+};
+
+MemorySystem::MemorySystem(const GpuConfig& cfg) : impl_(std::make_unique<Impl>(cfg)) {}
+MemorySystem::~MemorySystem() = default;
+MemorySystem::MemorySystem(const MemorySystem& o) : impl_(std::make_unique<Impl>(*o.impl_)) {}
+MemorySystem& MemorySystem::operator=(const MemorySystem& o) {
+  if (this != &o) impl_ = std::make_unique<Impl>(*o.impl_);
+  return *this;
+}
+
+bool MemorySystem::can_send(int sm, uint64_t now) const {
+  const Impl& m = *impl_;
+  return sm >= 0 && uint32_t(sm) < m.num_sms && m.full_slices == 0 &&
+         m.icnt.sm_port_free(uint32_t(sm), now);
+}
+
+bool MemorySystem::can_send(int sm, uint64_t addr, uint64_t now) const {
+  const Impl& m = *impl_;
+  if (sm < 0 || uint32_t(sm) >= m.num_sms || !m.icnt.sm_port_free(uint32_t(sm), now)) return false;
+  return !m.slice_full[m.map.locate(addr).slice];
+}
+
+void MemorySystem::send(const MemRequest& req, uint64_t now) {
+  Impl& m = *impl_;
+  if (req.sm >= m.num_sms)
+    throw Error(
+        fmt::format("memory: request from SM {} but the GPU has {} SMs", req.sm, m.num_sms));
+  MemLocation loc = m.map.locate(req.addr);
+  uint32_t flits = 1;
+  if (req.kind != MemKind::Read) {
+    uint32_t bytes = req.bytes ? req.bytes : 32u * uint32_t(std::popcount(req.sectors));
+    flits = m.icnt.flits(bytes);
+  }
+  uint64_t ready = m.icnt.send_up(req.sm, loc.slice, flits, now);
+  m.slices[loc.slice].enqueue(req, ready, loc.slice_addr);
+  m.stats.icnt_flits_up += flits;
+  ++m.sent;
+}
+
+void MemorySystem::tick(uint64_t now) {
+  Impl& m = *impl_;
+  const uint32_t parts = uint32_t(m.chans.size());
+  for (uint32_t p = 0; p < parts; ++p) {
+    DramChannel& ch = m.chans[p];
+    DramReturn r;
+    bool any = false;
+    while (ch.pop_return(now, r)) {
+      SlicePorts sp = m.ports(p);
+      m.slices[r.slice].fill(r.mshr, now, sp);
+      any = true;
+    }
+    if (any) m.unblock_partition(p);
+  }
+  for (uint32_t s = 0; s < m.slices.size(); ++s) {
+    L2Slice& sl = m.slices[s];
+    if (sl.next_event() > now) continue;
+    SlicePorts sp = m.ports(s / m.slices_per_partition);
+    sl.lookup(now, sp);
+  }
+  for (uint32_t p = 0; p < parts; ++p)
+    if (m.chans[p].tick(now, m.stats)) m.unblock_partition(p);
+  m.icnt.tick(now);
+  // Back-pressure for the sends of this cycle: the queues as the cycle's lookups left them.
+  m.full_slices = 0;
+  for (uint32_t s = 0; s < m.slices.size(); ++s) {
+    m.slice_full[s] = m.slices[s].queued() >= m.queue_cap;
+    m.full_slices += m.slice_full[s];
+  }
+}
+
+bool MemorySystem::pop_response(int sm, uint64_t now, MemRequest& out) {
+  Impl& m = *impl_;
+  if (sm < 0 || uint32_t(sm) >= m.num_sms) return false;
+  uint64_t done = 0;
+  if (!m.icnt.pop(uint32_t(sm), now, out, done)) return false;
+  if (out.kind == MemKind::Read) {
+    m.stats.read_latency_sum += done - std::min(done, out.issue_cycle);
+    ++m.stats.reads_returned;
+  }
+  ++m.returned;
+  return true;
+}
+
+uint64_t MemorySystem::next_event(uint64_t now) const {
+  const Impl& m = *impl_;
+  uint64_t t = m.icnt.next_event();
+  for (const DramChannel& ch : m.chans) t = std::min(t, ch.next_event());
+  for (const L2Slice& s : m.slices) t = std::min(t, s.next_event());
+  if (t == UINT64_MAX) return t;
+  return std::max(t, now + 1);
+}
+
+uint64_t MemorySystem::next_send_cycle(int sm, uint64_t now) const {
+  const Impl& m = *impl_;
+  if (sm < 0 || uint32_t(sm) >= m.num_sms) return UINT64_MAX;
+  return m.icnt.sm_port_free_cycle(uint32_t(sm), now);
+}
+
+uint64_t MemorySystem::in_flight() const { return impl_->sent - impl_->returned; }
+
+int MemorySystem::partition_of(uint64_t addr) const { return int(impl_->map.partition(addr)); }
+
+const MemoryStats& MemorySystem::stats() const {
+  Impl& m = *impl_;
+  double busy = 0;
+  for (const DramChannel& ch : m.chans) busy += ch.busy_cycles();
+  m.stats.dram_busy_cycles = uint64_t(std::llround(busy));
+  return m.stats;
+}
+
+uint64_t MemorySystem::average_read_latency() const {
+  const MemoryStats& s = impl_->stats;
+  return s.reads_returned ? s.read_latency_sum / s.reads_returned : 0;
+}
+
+const Cache& MemorySystem::l2_slice_cache(uint32_t slice) const {
+  if (slice >= impl_->slices.size()) throw Error("memory: L2 slice index out of range");
+  return impl_->slices[slice].cache();
+}
+
+uint32_t MemorySystem::num_l2_slices() const { return uint32_t(impl_->slices.size()); }
+
+uint32_t MemorySystem::slice_of(uint64_t addr) const { return impl_->map.locate(addr).slice; }
+
+}  // namespace warpsim

@@ -1,0 +1,292 @@
+#include "memory/cache.h"
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+
+namespace warpsim {
+namespace {
+
+CacheConfig make(uint32_t size, uint32_t assoc, uint32_t line, uint32_t sector,
+                 const char* policy = "write_back", const char* alloc = "allocate") {
+  CacheConfig c;
+  c.size = size;
+  c.assoc = assoc;
+  c.line = line;
+  c.sector = sector;
+  c.mshr_entries = 32;
+  c.mshr_merge = 8;
+  c.write_policy = policy;
+  c.write_allocate = alloc;
+  return c;
+}
+
+// Reads every `stride` bytes of [0, bytes) `passes` times; a miss is filled at once.
+void sweep(Cache& c, uint64_t bytes, uint64_t stride, int passes) {
+  for (int p = 0; p < passes; ++p)
+    for (uint64_t a = 0; a < bytes; a += stride) {
+      Cache::Result r = c.read(a, c.sector_mask(a, 4), 0, 0);
+      ASSERT_NE(r.outcome, Cache::Outcome::Fail);
+      if (r.outcome == Cache::Outcome::Miss) c.fill(r.mshr, 0);
+    }
+}
+
+TEST(Cache, Geometry) {
+  Cache c(make(16 * 1024, 4, 128, 32));
+  EXPECT_EQ(c.sets(), 32u);  // 128 lines / 4 ways
+  EXPECT_EQ(c.ways(), 4u);
+  EXPECT_EQ(c.full_mask(), 0xfu);
+  EXPECT_EQ(c.line_addr(0x12345), 0x12300u);
+  EXPECT_EQ(c.sector_mask(0x1000, 4), 0x1u);
+  EXPECT_EQ(c.sector_mask(0x1000 + 60, 8), 0x6u);   // bytes 60..67: sectors 1 and 2
+  EXPECT_EQ(c.sector_mask(0x1000 + 96, 64), 0x8u);  // clipped at the end of the line
+  EXPECT_EQ(c.sector_mask(0x1000, 128), 0xfu);
+  Cache fa(make(4096, 0, 128, 128));
+  EXPECT_EQ(fa.sets(), 1u);
+  EXPECT_EQ(fa.ways(), 32u);
+}
+
+TEST(Cache, StrideWithinCapacityHitsOnSecondPass) {
+  // 16 KB, 4-way, 128 B lines; stride 128 over 8 KB = 64 lines, two per set.
+  Cache c(make(16 * 1024, 4, 128, 128));
+  sweep(c, 8 * 1024, 128, 2);
+  EXPECT_EQ(c.misses, 64u);
+  EXPECT_EQ(c.hits, 64u);
+  EXPECT_EQ(c.fails, 0u);
+}
+
+TEST(Cache, StrideBeyondCapacityThrashesLru) {
+  // 32 KB = 256 lines, 8 per set cycling through 4 ways: LRU evicts each line before reuse.
+  Cache c(make(16 * 1024, 4, 128, 128));
+  sweep(c, 32 * 1024, 128, 2);
+  EXPECT_EQ(c.misses, 512u);
+  EXPECT_EQ(c.hits, 0u);
+}
+
+TEST(Cache, StrideOfTwoLinesUsesHalfTheSets) {
+  // Stride 256 over 16 KB: 64 lines, only the 16 even sets, 4 lines each: fits exactly.
+  Cache c(make(16 * 1024, 4, 128, 128));
+  sweep(c, 16 * 1024, 256, 2);
+  EXPECT_EQ(c.misses, 64u);
+  EXPECT_EQ(c.hits, 64u);
+  // Stride 512 over 32 KB: 64 lines in 8 sets, 8 per set: thrashes.
+  Cache d(make(16 * 1024, 4, 128, 128));
+  sweep(d, 32 * 1024, 512, 2);
+  EXPECT_EQ(d.misses, 128u);
+  EXPECT_EQ(d.hits, 0u);
+}
+
+TEST(Cache, FullyAssociativeHoldsAnyPattern) {
+  // 4 KB fully associative: 32 lines with a stride that would alias in a set-associative cache.
+  Cache c(make(4096, 0, 128, 128));
+  sweep(c, 32 * 4096, 4096, 2);
+  EXPECT_EQ(c.misses, 32u);
+  EXPECT_EQ(c.hits, 32u);
+}
+
+TEST(Cache, LruEvictsLeastRecentlyUsed) {
+  Cache c(make(512, 4, 128, 128));  // one set of 4 ways
+  const uint64_t A = 0, B = 128, C = 256, D = 384, E = 512;
+  for (uint64_t a : {A, B, C, D}) c.fill(c.read(a, 1, 0, 0).mshr, 0);
+  EXPECT_EQ(c.read(A, 1, 0, 1).outcome, Cache::Outcome::Hit);  // order now B C D A
+  Cache::Result r = c.read(E, 1, 0, 2);
+  ASSERT_EQ(r.outcome, Cache::Outcome::Miss);
+  c.fill(r.mshr, 3);
+  EXPECT_FALSE(c.probe(B, 1));
+  EXPECT_TRUE(c.probe(A, 1));
+  EXPECT_TRUE(c.probe(C, 1));
+  EXPECT_TRUE(c.probe(D, 1));
+  EXPECT_TRUE(c.probe(E, 1));
+  // Next victim is C (B's way went to E).
+  c.fill(c.read(B, 1, 0, 4).mshr, 4);
+  EXPECT_FALSE(c.probe(C, 1));
+}
+
+TEST(Cache, SectorMissFetchesOnlyMissingSectors) {
+  Cache c(make(16 * 1024, 4, 128, 32));
+  Cache::Result r = c.read(0x1000, 0x1, 7, 0);
+  ASSERT_EQ(r.outcome, Cache::Outcome::Miss);
+  EXPECT_EQ(r.fetch_mask, 0x1u);
+  EXPECT_EQ(c.reserved_sectors(0x1000), 0x1u);
+  c.fill(r.mshr, 1);
+  EXPECT_EQ(c.valid_sectors(0x1000), 0x1u);
+  EXPECT_EQ(c.read(0x1000, 0x1, 0, 2).outcome, Cache::Outcome::Hit);
+  // Sectors 0 and 1: only sector 1 is missing.
+  Cache::Result s = c.read(0x1000, 0x3, 8, 3);
+  ASSERT_EQ(s.outcome, Cache::Outcome::Miss);
+  EXPECT_EQ(s.fetch_mask, 0x2u);
+  // A request for sector 1 only merges into that fill.
+  Cache::Result t = c.read(0x1000 + 32, 0x2, 9, 4);
+  EXPECT_EQ(t.outcome, Cache::Outcome::HitPending);
+  EXPECT_EQ(t.mshr, s.mshr);
+  // Sectors 1..3: 1 is on the way, 2 and 3 need a new entry for just those.
+  Cache::Result u = c.read(0x1000, 0xe, 10, 5);
+  ASSERT_EQ(u.outcome, Cache::Outcome::Miss);
+  EXPECT_EQ(u.fetch_mask, 0xcu);
+  EXPECT_NE(u.mshr, s.mshr);
+  EXPECT_EQ(c.mshrs_in_use(), 2u);
+  const std::vector<uint32_t>& w = c.fill(s.mshr, 6);
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_EQ(w[0], 8u);
+  EXPECT_EQ(w[1], 9u);
+  EXPECT_EQ(c.valid_sectors(0x1000), 0x3u);
+  EXPECT_EQ(c.fill(u.mshr, 7).size(), 1u);
+  EXPECT_EQ(c.valid_sectors(0x1000), 0xfu);
+  EXPECT_EQ(c.misses, 3u);
+  EXPECT_EQ(c.hits, 1u);
+  EXPECT_EQ(c.pending_hits, 1u);
+}
+
+TEST(Cache, MshrMergingAndFailWhenFull) {
+  CacheConfig cfg = make(16 * 1024, 4, 128, 128);
+  cfg.mshr_entries = 2;
+  cfg.mshr_merge = 3;
+  Cache c(cfg);
+  Cache::Result a = c.read(0x0, 1, 1, 0);
+  ASSERT_EQ(a.outcome, Cache::Outcome::Miss);
+  EXPECT_EQ(c.read(0x0, 1, 2, 0).outcome, Cache::Outcome::HitPending);
+  EXPECT_EQ(c.read(0x40, 1, 3, 0).outcome, Cache::Outcome::HitPending);  // same line
+  EXPECT_EQ(c.read(0x0, 1, 4, 0).outcome, Cache::Outcome::Fail);         // merge slots full
+  Cache::Result b = c.read(0x80, 1, 5, 0);
+  ASSERT_EQ(b.outcome, Cache::Outcome::Miss);
+  EXPECT_TRUE(c.mshr_full());
+  EXPECT_EQ(c.read(0x100, 1, 6, 0).outcome, Cache::Outcome::Fail);  // no MSHR entry
+  EXPECT_EQ(c.fails, 2u);
+  const std::vector<uint32_t>& w = c.fill(a.mshr, 1);
+  ASSERT_EQ(w.size(), 3u);
+  EXPECT_EQ(w[0], 1u);
+  EXPECT_EQ(w[1], 2u);
+  EXPECT_EQ(w[2], 3u);
+  EXPECT_FALSE(c.mshr_full());
+  EXPECT_EQ(c.read(0x100, 1, 6, 2).outcome, Cache::Outcome::Miss);
+  EXPECT_EQ(c.mshrs_in_use(), 2u);
+  EXPECT_THROW(c.fill(a.mshr == 0 ? 5 : 0, 3), Error);  // out of range or not in use
+}
+
+TEST(Cache, NoReplaceableWayFails) {
+  Cache c(make(256, 2, 128, 128));  // one set, two ways
+  Cache::Result a = c.read(0, 1, 0, 0), b = c.read(128, 1, 0, 0);
+  ASSERT_EQ(a.outcome, Cache::Outcome::Miss);
+  ASSERT_EQ(b.outcome, Cache::Outcome::Miss);
+  EXPECT_EQ(c.read(256, 1, 0, 0).outcome, Cache::Outcome::Fail);  // both ways await fills
+  c.fill(a.mshr, 1);
+  Cache::Result d = c.read(256, 1, 0, 2);
+  ASSERT_EQ(d.outcome, Cache::Outcome::Miss);  // takes A's way: B's is still reserved
+  EXPECT_EQ(c.valid_sectors(0), 0u);
+  EXPECT_EQ(c.reserved_sectors(128), 1u);
+}
+
+TEST(Cache, WriteBackAllocate) {
+  Cache c(make(512, 4, 128, 32));      // one set of 4 ways
+  EXPECT_FALSE(c.write(0x0, 0x3, 0));  // miss: allocated, sectors 0-1 valid and dirty
+  EXPECT_FALSE(c.write_forwarded());
+  EXPECT_EQ(c.valid_sectors(0), 0x3u);
+  EXPECT_EQ(c.dirty_sectors(0), 0x3u);
+  EXPECT_TRUE(c.write(0x20, 0x2, 1));  // sector 1 present: hit
+  EXPECT_EQ(c.read(0x0, 0x3, 0, 2).outcome, Cache::Outcome::Hit);
+  EXPECT_EQ(c.write_hits, 1u);
+  EXPECT_EQ(c.write_misses, 1u);
+  // Four more lines push line 0 (least recently used) out dirty.
+  for (uint64_t a = 128; a <= 512; a += 128) c.fill(c.read(a, 0xf, 0, 3).mshr, 3);
+  ASSERT_EQ(c.evictions().size(), 1u);
+  EXPECT_EQ(c.evictions()[0].line_addr, 0u);
+  EXPECT_EQ(c.evictions()[0].dirty_mask, 0x3u);
+  EXPECT_EQ(c.writebacks, 1u);
+  c.evictions().clear();
+  // invalidate_all writes dirty lines back.
+  c.write(0x80, 0x1, 4);
+  c.invalidate_all();
+  ASSERT_EQ(c.evictions().size(), 1u);
+  EXPECT_EQ(c.evictions()[0].line_addr, 0x80u);
+  EXPECT_FALSE(c.probe(0x80, 1));
+}
+
+TEST(Cache, WriteBackNoAllocate) {
+  Cache c(make(512, 4, 128, 128, "write_back", "no_allocate"));
+  EXPECT_FALSE(c.write(0x0, 1, 0));
+  EXPECT_TRUE(c.write_forwarded());
+  EXPECT_FALSE(c.probe(0, 1));
+  c.fill(c.read(0, 1, 0, 1).mshr, 1);
+  EXPECT_TRUE(c.write(0x0, 1, 2));
+  EXPECT_FALSE(c.write_forwarded());
+  EXPECT_EQ(c.dirty_sectors(0), 1u);
+}
+
+TEST(Cache, WriteThrough) {
+  Cache c(make(512, 4, 128, 128, "write_through", "no_allocate"));
+  EXPECT_FALSE(c.write(0x0, 1, 0));
+  EXPECT_TRUE(c.write_forwarded());
+  EXPECT_FALSE(c.probe(0, 1));
+  c.fill(c.read(0, 1, 0, 1).mshr, 1);
+  EXPECT_TRUE(c.write(0x0, 1, 2));
+  EXPECT_TRUE(c.write_forwarded());
+  EXPECT_TRUE(c.probe(0, 1));
+  EXPECT_EQ(c.dirty_sectors(0), 0u);
+  Cache a(make(512, 4, 128, 128, "write_through", "allocate"));
+  EXPECT_FALSE(a.write(0x0, 1, 0));
+  EXPECT_TRUE(a.write_forwarded());
+  EXPECT_TRUE(a.probe(0, 1));  // allocated clean
+  EXPECT_EQ(a.dirty_sectors(0), 0u);
+}
+
+TEST(Cache, WriteEvict) {
+  Cache c(make(512, 4, 128, 128, "write_evict", "no_allocate"));
+  c.fill(c.read(0, 1, 0, 0).mshr, 0);
+  EXPECT_TRUE(c.write(0x0, 1, 1));
+  EXPECT_TRUE(c.write_forwarded());
+  EXPECT_FALSE(c.probe(0, 1));
+  EXPECT_FALSE(c.write(0x0, 1, 2));
+  EXPECT_TRUE(c.write_forwarded());
+  EXPECT_EQ(c.write_hits, 1u);
+  EXPECT_EQ(c.write_misses, 1u);
+}
+
+TEST(Cache, WriteBackAllocateFallsBackToForwardWhenSetIsReserved) {
+  Cache c(make(256, 2, 128, 128));
+  c.read(0, 1, 0, 0);
+  c.read(128, 1, 0, 0);
+  EXPECT_FALSE(c.write(256, 1, 1));
+  EXPECT_TRUE(c.write_forwarded());
+  EXPECT_FALSE(c.probe(256, 1));
+}
+
+TEST(Cache, DisabledCacheAlwaysMisses) {
+  CacheConfig cfg = make(16 * 1024, 4, 128, 128);
+  cfg.enabled = false;
+  cfg.mshr_entries = 2;
+  Cache c(cfg);
+  Cache::Result a = c.read(0, 1, 1, 0);
+  Cache::Result b = c.read(0, 1, 2, 0);
+  EXPECT_EQ(a.outcome, Cache::Outcome::Miss);
+  EXPECT_EQ(b.outcome, Cache::Outcome::Miss);  // no merging either
+  EXPECT_EQ(c.read(0, 1, 3, 0).outcome, Cache::Outcome::Fail);
+  c.fill(a.mshr, 1);
+  EXPECT_EQ(c.read(0, 1, 4, 2).outcome, Cache::Outcome::Miss);
+  EXPECT_FALSE(c.write(0, 1, 3));
+  EXPECT_TRUE(c.write_forwarded());
+}
+
+TEST(Cache, BadConfigurationThrows) {
+  EXPECT_THROW(Cache(make(1000, 4, 128, 128)), Error);   // size not a multiple of the line
+  EXPECT_THROW(Cache(make(16384, 4, 100, 100)), Error);  // line not a power of two
+  EXPECT_THROW(Cache(make(16384, 4, 128, 256)), Error);  // sector above line
+  EXPECT_THROW(Cache(make(16384, 3, 128, 128)), Error);  // 3 ways do not divide 128 lines
+  EXPECT_THROW(Cache(make(16384, 4, 128, 128, "write_sometimes")), Error);
+  EXPECT_THROW(Cache(make(16384, 4, 128, 128, "write_back", "maybe")), Error);
+  CacheConfig z = make(16384, 4, 128, 128);
+  z.mshr_entries = 0;
+  EXPECT_THROW(Cache{z}, Error);
+}
+
+TEST(Cache, CopyIsIndependent) {
+  Cache c(make(512, 4, 128, 128));
+  Cache::Result a = c.read(0, 1, 5, 0);
+  Cache d = c;
+  EXPECT_EQ(d.fill(a.mshr, 1).at(0), 5u);
+  EXPECT_TRUE(d.probe(0, 1));
+  EXPECT_FALSE(c.probe(0, 1));
+  EXPECT_EQ(c.mshrs_in_use(), 1u);
+}
+
+}  // namespace
+}  // namespace warpsim

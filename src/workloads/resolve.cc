@@ -1,11 +1,13 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "workloads/bundled.h"
 #include "workloads/workload_kinds.h"
 
 namespace warpsim {
 
 std::unique_ptr<Workload> resolve_workload(const std::string& spec) {
+  if (auto w = make_bundled_workload(spec)) return w;
   if (auto w = make_synthetic_workload(spec)) return w;
   throw Error(fmt::format(
       "unknown workload '{}': not a bundled workload, a synthetic kernel (workloads/synthetic), "

@@ -3,11 +3,16 @@
 #include <fmt/format.h>
 
 #include "synth/kernel_text.h"
+#include "workloads/bundled.h"
 
 namespace warpsim {
 
 std::vector<CatalogEntry> workload_catalog() {
   std::vector<CatalogEntry> out;
+  for (const auto& w : bundled_workloads()) {
+    const BundledMeta& m = w->meta();
+    out.push_back({m.name, m.category, m.suite + " " + m.program, m.sizes});
+  }
   for (const auto& name : synth::list_synthetic_kernels())
     out.push_back({name, "synthetic", "synthetic kernel (workloads/synthetic)", {"-"}});
   return out;

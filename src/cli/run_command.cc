@@ -63,7 +63,7 @@ int run(RunArgs& a) {
     if (!error.empty()) j["error"] = error;
     write_json_atomic(a.json, j);
   }
-  if (!a.quiet) print_summary(gpu, secs);
+  if (!a.quiet && gpu.now() > 0) print_summary(gpu, secs);  // nothing to show if it never started
   if (!error.empty()) {
     fmt::print(stderr, "error: {}\n", error);
     if (!a.json.empty()) fmt::print(stderr, "statistics so far written to {}\n", a.json);

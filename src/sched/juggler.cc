@@ -31,11 +31,20 @@ void add_counters(nlohmann::json& j, const JugglerCounters& c) {
   add(j, "mode_switches", c.mode_switches());
   add(j, "confidence_up", c.confidence_up);
   add(j, "confidence_down", c.confidence_down);
-  // Shares of the cycles so far in the object (recomputed as schedulers add theirs).
-  uint64_t total = 0;
-  for (const auto& [m, v] : j["cycles"].items()) total += v.get<uint64_t>();
-  nlohmann::json& share = j["cycle_share"];
-  for (const auto& [m, v] : j["cycles"].items()) share[m] = total ? double(v.get<uint64_t>()) / double(total) : 0.0;
+  // Shares of the totals so far in the object (recomputed as schedulers add theirs): of all
+  // cycles, and of the active cycles (issue or stall: the scheduler had a live warp).
+  uint64_t total = 0, active = 0, act[kNumJugglerModes];
+  for (int m = 0; m < kNumJugglerModes; ++m) {
+    const char* name = juggler_mode_name(JugglerMode(m));
+    total += j["cycles"][name].get<uint64_t>();
+    act[m] = j["issue_cycles"][name].get<uint64_t>() + j["stall_cycles"][name].get<uint64_t>();
+    active += act[m];
+  }
+  for (int m = 0; m < kNumJugglerModes; ++m) {
+    const char* name = juggler_mode_name(JugglerMode(m));
+    j["cycle_share"][name] = total ? double(j["cycles"][name].get<uint64_t>()) / double(total) : 0.0;
+    j["active_share"][name] = active ? double(act[m]) / double(active) : 0.0;
+  }
 }
 
 class Juggler final : public WarpScheduler {
@@ -61,9 +70,8 @@ class Juggler final : public WarpScheduler {
 
   void on_cycle_end(const SchedulerContext& ctx, bool issued, WarpStatus stall) override {
     uint64_t now = ctx.now();
-    // Cycles the GPU skipped since the last call repeat the last simulated cycle's outcome
-    // (nothing changes on a skipped cycle), which is how the SM's own statistics count them.
-    if (seen_ && now > last_cycle_ + 1) pred_.cycles(last_event_, now - last_cycle_ - 1);
+    gpu_ = &ctx.gpu();
+    if (seen_) catch_up(now - 1);
     seen_ = true;
     for (size_t i = first_unstarted_; i < kernels_.size(); ++i) kernels_[i].start = pred_.counters();
     first_unstarted_ = kernels_.size();
@@ -88,6 +96,9 @@ class Juggler final : public WarpScheduler {
     kernels_.push_back(KernelRecord{kernel, {}, {}, false});
   }
   void on_kernel_end(uint32_t kernel) override {
+    // The kernel ends after this cycle's decisions; a scheduler the SM let sleep has not been
+    // told about the cycles since its last decision yet.
+    if (seen_ && gpu_) catch_up(gpu_->cycle);
     for (size_t i = kernels_.size(); i-- > 0;) {
       KernelRecord& r = kernels_[i];
       if (r.kernel != kernel || r.ended) continue;
@@ -102,25 +113,39 @@ class Juggler final : public WarpScheduler {
 
   void report(nlohmann::json& out) const override {
     const JugglerPredictorConfig& c = pred_.config();
+    // Cycles after this scheduler's last decision, up to the GPU's last simulated cycle.
+    JugglerPredictor pred = pred_;
+    if (seen_ && gpu_ && gpu_->cycle > last_cycle_) pred.cycles(last_event_, gpu_->cycle - last_cycle_);
     out["policy"] = c.reverse ? "r-juggler" : "juggler";
     add(out, "schedulers", 1);
-    add_counters(out, pred_.counters());
+    add_counters(out, pred.counters());
     uint64_t in_mode[kNumJugglerModes] = {};
-    in_mode[int(pred_.mode())] = 1;
+    in_mode[int(pred.mode())] = 1;
     add_per_mode(out, "final_mode", in_mode);  // schedulers in each mode at the end
     nlohmann::json& ks = out["kernels"];
+    if (!ks.is_object()) ks = nlohmann::json::object();
     for (size_t i = 0; i < kernels_.size(); ++i) {
       const KernelRecord& r = kernels_[i];
       nlohmann::json& k = ks[std::to_string(r.kernel)];
       k["complete"] = (k.contains("complete") ? k["complete"].get<bool>() : true) && r.ended;
-      JugglerCounters start = i < first_unstarted_ ? r.start : pred_.counters();
-      add_counters(k, (r.ended ? r.end : pred_.counters()) - start);
+      JugglerCounters start = i < first_unstarted_ ? r.start : pred.counters();
+      add_counters(k, (r.ended ? r.end : pred.counters()) - start);
     }
   }
 
   std::unique_ptr<WarpScheduler> clone() const override { return std::make_unique<Juggler>(*this); }
 
  private:
+  // Replays the cycles after the last one accounted up to `cycle` (inclusive): cycles in which
+  // this scheduler made no decision (the GPU skipped them, or the SM let the scheduler sleep
+  // because nothing could change for it) repeat the outcome of its last decision, which is how
+  // the SM's statistics count them.
+  void catch_up(uint64_t cycle) {
+    if (cycle <= last_cycle_) return;
+    pred_.cycles(last_event_, cycle - last_cycle_);
+    last_cycle_ = cycle;
+  }
+
   struct KernelRecord {
     uint32_t kernel;
     JugglerCounters start, end;
@@ -133,7 +158,10 @@ class Juggler final : public WarpScheduler {
   int last_ = -1;    // FM: the round-robin pointer (last issued slot)
   TwoLevelState tl_; // LHM: active set and pending queue
   bool seen_ = false;
-  uint64_t last_cycle_ = 0;
+  uint64_t last_cycle_ = 0;  // last cycle accounted in the predictor
+  // The GPU's counters (its `cycle` says which cycle is being simulated), from the last
+  // on_cycle_end; used when a kernel ends or the report is written between decisions.
+  const GpuCounters* gpu_ = nullptr;
   JugglerPredictor::Event last_event_ = JugglerPredictor::Event::None;
   std::vector<KernelRecord> kernels_;
   size_t first_unstarted_ = 0;

@@ -70,10 +70,16 @@ TEST(SchedulerOrder, GtoStaysGreedyThenTakesTheOldest) {
 }
 
 TEST(SchedulerOrder, OldestAndYoungestFirst) {
-  for (const auto& d : decisions("oldest"))
-    if (d.ready_mask) ASSERT_EQ(d.slot, std::countr_zero(d.ready_mask));
-  for (const auto& d : decisions("youngest"))
-    if (d.ready_mask) ASSERT_EQ(d.slot, 63 - std::countl_zero(d.ready_mask));
+  for (const auto& d : decisions("oldest")) {
+    if (d.ready_mask) {
+      ASSERT_EQ(d.slot, std::countr_zero(d.ready_mask));
+    }
+  }
+  for (const auto& d : decisions("youngest")) {
+    if (d.ready_mask) {
+      ASSERT_EQ(d.slot, 63 - std::countl_zero(d.ready_mask));
+    }
+  }
 }
 
 TEST(SchedulerOrder, TwoLevelKeepsItsActiveSet) {

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/json_file.h"
 #include "timing/gpu.h"
+#include "trace/trace_writer.h"
 #include "workloads/workload.h"
 
 namespace warpsim::cli {
@@ -21,6 +22,7 @@ struct RunArgs {
   WorkloadOptions wopts;
   std::vector<std::string> params;
   std::string json;
+  std::string record_trace;
   bool quiet = false;
 };
 
@@ -48,7 +50,15 @@ int run(RunArgs& a) {
   WorkloadOutcome outcome;
   std::string error;
   try {
-    outcome = workload->run(gpu, a.wopts);
+    if (!a.record_trace.empty()) {
+      // Record every CTA the front end produces, in the Accel-Sim trace format.
+      TraceRecorder recorder(a.record_trace);
+      RecordingLaunchTarget target(gpu, recorder);
+      outcome = workload->run(target, a.wopts);
+      recorder.finish();
+    } else {
+      outcome = workload->run(gpu, a.wopts);
+    }
   } catch (const Error& e) {
     error = e.what();
   }
@@ -94,6 +104,8 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--seed", a->wopts.seed, "seed of the generated inputs")->capture_default_str();
   cmd->add_option("--param", a->params, "workload parameter key=value (repeatable)");
   cmd->add_option("--json", a->json, "write the full statistics as JSON to this file");
+  cmd->add_option("--record-trace", a->record_trace,
+                  "also record the run as an Accel-Sim trace (kernelslist.g + .traceg) in this directory");
   cmd->add_flag("--quiet,-q", a->quiet, "print nothing but errors and the verification result");
   cmd->callback([a] {
     int rc = run(*a);

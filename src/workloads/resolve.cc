@@ -9,6 +9,7 @@ namespace warpsim {
 std::unique_ptr<Workload> resolve_workload(const std::string& spec) {
   if (auto w = make_bundled_workload(spec)) return w;
   if (auto w = make_synthetic_workload(spec)) return w;
+  if (auto w = make_trace_workload(spec)) return w;
   throw Error(fmt::format(
       "unknown workload '{}': not a bundled workload, a synthetic kernel (workloads/synthetic), "
       "a .kern / .ptx file or a trace directory (see `warpsim list workloads`)", spec));

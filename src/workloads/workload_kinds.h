@@ -8,5 +8,6 @@
 namespace warpsim {
 
 std::unique_ptr<Workload> make_synthetic_workload(const std::string& spec);
+std::unique_ptr<Workload> make_trace_workload(const std::string& spec);
 
 }  // namespace warpsim

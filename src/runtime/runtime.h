@@ -1,4 +1,5 @@
-// The C++ runtime API: device memory, modules, symbols, textures, launches and streams. The
+// The C++ runtime API: device memory, modules, symbols, textures, launches and streams
+// (implemented in ptx/runtime_api.cc, next to the PTX front end it drives). The
 // bundled workload drivers and the libcudart shim both stand on it.
 #pragma once
 #include <cstdint>
@@ -12,6 +13,7 @@
 
 namespace warpsim {
 
+class DeviceMemory;
 using DevPtr = uint64_t;  // device virtual address
 
 struct ModuleHandle { uint32_t id = 0; };
@@ -79,6 +81,9 @@ class Runtime {
   void stream_synchronize(uint32_t stream);
 
   LaunchTarget& target() { return *target_; }
+  // Per-thread instruction limit after which a kernel is stopped as a runaway (0 = none).
+  void set_instruction_limit(uint64_t per_thread);
+  DeviceMemory& device_memory();
 
  private:
   struct Impl;

@@ -1,0 +1,1188 @@
+#include "ptx/decoder.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "core/error.h"
+#include "ptx/cfg.h"
+#include "ptx/ops.h"
+
+namespace warpsim::ptx {
+
+namespace {
+
+std::vector<std::string> split_dots(const std::string& s) {
+  std::vector<std::string> out;
+  size_t b = 0;
+  for (size_t i = 0; i <= s.size(); ++i)
+    if (i == s.size() || s[i] == '.') {
+      out.push_back(s.substr(b, i - b));
+      b = i + 1;
+    }
+  return out;
+}
+
+struct SpecialName { const char* name; Special which; };
+constexpr SpecialName kSpecials[] = {
+    {"%tid.x", Special::TidX}, {"%tid.y", Special::TidY}, {"%tid.z", Special::TidZ},
+    {"%ntid.x", Special::NtidX}, {"%ntid.y", Special::NtidY}, {"%ntid.z", Special::NtidZ},
+    {"%ctaid.x", Special::CtaidX}, {"%ctaid.y", Special::CtaidY}, {"%ctaid.z", Special::CtaidZ},
+    {"%nctaid.x", Special::NctaidX}, {"%nctaid.y", Special::NctaidY}, {"%nctaid.z", Special::NctaidZ},
+    {"%laneid", Special::LaneId}, {"%warpid", Special::WarpId}, {"%nwarpid", Special::NWarpId},
+    {"%smid", Special::SmId}, {"%nsmid", Special::NSmId}, {"%gridid", Special::GridId},
+    {"%lanemask_eq", Special::LanemaskEq}, {"%lanemask_lt", Special::LanemaskLt},
+    {"%lanemask_le", Special::LanemaskLe}, {"%lanemask_gt", Special::LanemaskGt},
+    {"%lanemask_ge", Special::LanemaskGe},
+};
+
+uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
+
+constexpr uint64_t kMaxShared = 228 * 1024;  // per CTA, static
+constexpr uint64_t kMaxLocal = 512 * 1024;   // per thread, all frames
+
+struct Entity {
+  enum Kind { Reg, Sym } kind = Reg;
+  uint32_t index = 0;     // register index
+  Type type = Type::None;
+  Space space = Space::None;
+  uint64_t addr = 0;      // symbol address in its space
+  uint64_t size = 0;
+  bool frame_param = false;   // a .param living in the call frame (func params, call arguments)
+  bool kernel_param = false;  // an .entry parameter
+};
+
+struct FuncCtx {
+  const Function* fn = nullptr;
+  uint32_t index = 0;
+  std::map<std::string, uint32_t> labels;
+  std::vector<uint32_t> decl_offset;  // frame offset of each Local/Param declaration statement
+  std::map<std::string, Entity> params;  // .func parameters and return values
+};
+
+class Decoder {
+ public:
+  Decoder(const Module& m, const SymbolMap& globals) : m_(m), globals_(globals) {}
+
+  std::shared_ptr<const Program> run(const std::string& kernel) {
+    const Function* entry = nullptr;
+    for (const auto& f : m_.functions)
+      if (f.name == kernel && f.is_entry && f.has_body) entry = &f;
+    if (!entry) throw Error(m_.file + ": no kernel (.entry with a body) named '" + kernel + "'");
+    prog_ = std::make_shared<Program>();
+    prog_->name = kernel;
+    prog_->file = m_.file;
+    for (int i = 0; i < 3; ++i) prog_->reqntid[i] = entry->reqntid[i];
+    collect_functions(entry);
+    layout_shared();
+    for (auto& fc : funcs_) pass1(fc);
+    // Static frames: every function gets its own region of each thread's local memory.
+    uint32_t local = 0;
+    for (auto& fi : prog_->funcs) {
+      if (local + uint64_t(fi.frame_size) > kMaxLocal)
+        fail(entry->loc, "local memory per thread exceeds " + std::to_string(kMaxLocal / 1024) + " KiB");
+      local = align_up(local, 16);
+      fi.frame_base = local;
+      local += fi.frame_size;
+    }
+    prog_->local_bytes = align_up(local, 16);
+    for (auto& fc : funcs_)
+      for (auto& [name, e] : fc.params) e.addr += prog_->funcs[fc.index].frame_base;
+    // Instruction ranges.
+    uint32_t pc = 0;
+    for (auto& fc : funcs_) {
+      FuncInfo& fi = prog_->funcs[fc.index];
+      fi.first = pc;
+      uint32_t n = 0;
+      for (const auto& st : fc.fn->body) n += st.kind == Statement::Inst;
+      fi.exit = pc + n;
+      pc = fi.exit + 1;
+      for (auto& [name, idx] : fc.labels) idx += fi.first;
+    }
+    prog_->insts.resize(pc);
+    for (auto& fc : funcs_) pass2(fc);
+    for (auto& fi : prog_->funcs) compute_reconvergence(*prog_, fi);
+    // Registers of the callees stay allocated across calls: add up the peaks of all functions.
+    uint32_t est = 0;
+    for (auto& fi : prog_->funcs) est += peak_live_registers(*prog_, fi);
+    prog_->est_regs = est + 2;
+    fixed_.assign(next_reg_, 0);
+    for (const auto& c : prog_->consts) fixed_[c.index] = 1;
+    for (const auto& sp : prog_->specials) fixed_[sp.index] = 1;
+    for (uint32_t i = 0; i < prog_->insts.size(); ++i) make_template(prog_->insts[i], i);
+    prog_->num_arch_regs = next_reg_ - uint32_t(prog_->consts.size() + prog_->specials.size());
+    prog_->num_regs = next_reg_;
+    return prog_;
+  }
+
+ private:
+  const Module& m_;
+  const SymbolMap& globals_;
+  std::shared_ptr<Program> prog_;
+  std::vector<FuncCtx> funcs_;
+  std::map<std::string, uint32_t> func_index_;
+  std::map<std::string, Entity> shared_syms_;
+  uint32_t next_reg_ = 0;
+  std::map<uint64_t, uint32_t> const_slots_;
+  std::map<Special, uint32_t> special_slots_;
+  uint32_t sink_reg_ = kNone;
+  std::vector<char> fixed_;  // constant/special register slots
+  // pass 2 state
+  std::vector<std::map<std::string, Entity>> scopes_;
+  FuncCtx* cur_ = nullptr;
+  const Instr* cur_inst_ = nullptr;
+
+  [[noreturn]] void fail(SrcLoc l, const std::string& msg) const { throw LocatedError(m_.file, l.line, l.col, msg); }
+
+  void collect_functions(const Function* entry) {
+    std::vector<const Function*> work{entry};
+    func_index_[entry->name] = 0;
+    funcs_.push_back(FuncCtx{entry, 0, {}, {}, {}});
+    for (size_t k = 0; k < work.size(); ++k) {
+      for (const auto& st : work[k]->body) {
+        if (st.kind != Statement::Inst || st.inst.opcode.rfind("call", 0) != 0) continue;
+        const Operand* callee = nullptr;
+        for (const auto& o : st.inst.ops)
+          if (o.kind == Operand::Sym) { callee = &o; break; }
+        if (!callee) fail(st.loc, "call without a function name");
+        if (func_index_.count(callee->name)) continue;
+        const Function* f = m_.find_function(callee->name);
+        if (!f) fail(callee->loc, "call to undeclared function '" + callee->name + "'");
+        if (!f->has_body) fail(callee->loc, "call to external function '" + callee->name + "' which has no body in this module");
+        if (f->is_entry) fail(callee->loc, "call to kernel '" + callee->name + "'");
+        uint32_t idx = uint32_t(funcs_.size());
+        func_index_[f->name] = idx;
+        funcs_.push_back(FuncCtx{f, idx, {}, {}, {}});
+        work.push_back(f);
+      }
+    }
+    // Recursion is not supported: frames and registers are allocated statically.
+    std::vector<std::set<uint32_t>> callees(funcs_.size());
+    for (auto& fc : funcs_)
+      for (const auto& st : fc.fn->body)
+        if (st.kind == Statement::Inst && st.inst.opcode.rfind("call", 0) == 0)
+          for (const auto& o : st.inst.ops)
+            if (o.kind == Operand::Sym) { callees[fc.index].insert(func_index_[o.name]); break; }
+    std::vector<int> state(funcs_.size(), 0);
+    std::function<void(uint32_t)> dfs = [&](uint32_t v) {
+      state[v] = 1;
+      for (uint32_t w : callees[v]) {
+        if (state[w] == 1) fail(funcs_[w].fn->loc, "recursive call to '" + funcs_[w].fn->name + "' is not supported");
+        if (state[w] == 0) dfs(w);
+      }
+      state[v] = 2;
+    };
+    dfs(0);
+    prog_->funcs.resize(funcs_.size());
+    for (auto& fc : funcs_) {
+      prog_->funcs[fc.index].name = fc.fn->name;
+      prog_->funcs[fc.index].is_entry = fc.fn->is_entry;
+    }
+  }
+
+  void layout_shared() {
+    uint32_t off = 0;
+    auto place = [&](const VarDecl& v) {
+      if (v.array_len == 0 || v.is_extern) return;
+      if (v.size_bytes() > kMaxShared || off + v.size_bytes() > kMaxShared)
+        fail(v.loc, "shared memory of the kernel exceeds " + std::to_string(kMaxShared / 1024) + " KiB");
+      off = align_up(off, v.alignment());
+      shared_syms_[v.name] = Entity{Entity::Sym, 0, v.type, Space::Shared, off, v.size_bytes()};
+      off += uint32_t(v.size_bytes());
+    };
+    for (const auto& g : m_.globals)
+      if (g.space == Space::Shared) place(g);
+    for (auto& fc : funcs_)
+      for (const auto& st : fc.fn->body)
+        if (st.kind == Statement::Decl && st.decl.space == Space::Shared) place(st.decl);
+    prog_->static_shared = off;
+    prog_->dyn_shared_offset = align_up(off, 16);
+    auto place_dyn = [&](const VarDecl& v) {
+      shared_syms_[v.name] = Entity{Entity::Sym, 0, v.type, Space::Shared, prog_->dyn_shared_offset, 0};
+    };
+    for (const auto& g : m_.globals)
+      if (g.space == Space::Shared && (g.array_len == 0 || g.is_extern)) place_dyn(g);
+    for (auto& fc : funcs_)
+      for (const auto& st : fc.fn->body)
+        if (st.kind == Statement::Decl && st.decl.space == Space::Shared && (st.decl.array_len == 0 || st.decl.is_extern))
+          place_dyn(st.decl);
+  }
+
+  void pass1(FuncCtx& fc) {
+    const Function& f = *fc.fn;
+    FuncInfo& fi = prog_->funcs[fc.index];
+    uint32_t frame = 0;
+    if (f.is_entry) {
+      uint32_t off = 0;
+      for (const auto& p : f.params) {
+        if (p.space != Space::Param) fail(p.loc, "kernel parameters must be in .param space");
+        if (off + p.size_bytes() > 32764) fail(p.loc, "kernel parameters exceed 32764 bytes");
+        off = align_up(off, p.alignment());
+        prog_->params.push_back({p.name, off, uint32_t(p.size_bytes())});
+        off += uint32_t(p.size_bytes());
+      }
+      prog_->param_bytes = off;
+    } else {
+      auto add = [&](const VarDecl& p) {
+        if (p.space == Space::Reg) fail(p.loc, "register parameters (.reg) are not supported; expected .param");
+        frame = align_up(frame, std::max<uint32_t>(p.alignment(), 4));
+        Entity e{Entity::Sym, 0, p.type, Space::Param, frame, p.size_bytes()};
+        e.frame_param = true;
+        fc.params[p.name] = e;
+        frame += uint32_t(p.size_bytes());
+      };
+      for (const auto& p : f.rets) add(p);
+      for (const auto& p : f.params) add(p);
+      if (frame > kMaxLocal) fail(f.loc, "parameters of '" + f.name + "' are too large");
+    }
+    fc.decl_offset.assign(f.body.size(), 0);
+    uint32_t n = 0;
+    for (size_t i = 0; i < f.body.size(); ++i) {
+      const Statement& st = f.body[i];
+      if (st.kind == Statement::Inst) ++n;
+      if (st.kind == Statement::Label) {
+        if (fc.labels.count(st.label)) fail(st.loc, "duplicate label '" + st.label + "'");
+        fc.labels[st.label] = n;
+      }
+      if (st.kind == Statement::Decl && (st.decl.space == Space::Local || st.decl.space == Space::Param)) {
+        if (st.decl.array_len == 0) fail(st.loc, "unsized array in ." + std::string(space_name(st.decl.space)) + " space");
+        if (st.decl.size_bytes() > kMaxLocal || frame + st.decl.size_bytes() > kMaxLocal)
+          fail(st.loc, "local memory per thread exceeds " + std::to_string(kMaxLocal / 1024) + " KiB");
+        frame = align_up(frame, std::max<uint32_t>(st.decl.alignment(), 4));
+        fc.decl_offset[i] = frame;
+        frame += uint32_t(st.decl.size_bytes());
+      }
+    }
+    fi.frame_size = align_up(frame, 16);
+  }
+
+  uint32_t new_reg(const std::string& name, Type t = Type::None) {
+    uint32_t r = next_reg_++;
+    prog_->reg_names.push_back(name);
+    int b = t == Type::Pred ? 0 : type_bytes(t);
+    prog_->reg_bytes.push_back(uint8_t(b == 0 ? 0 : (b > 4 ? 8 : 4)));
+    return r;
+  }
+  uint32_t const_slot(uint64_t v) {
+    auto it = const_slots_.find(v);
+    if (it != const_slots_.end()) return it->second;
+    uint32_t r = new_reg("<imm>");
+    const_slots_[v] = r;
+    prog_->consts.push_back({r, v});
+    return r;
+  }
+  uint32_t special_slot(Special s, const char* name) {
+    auto it = special_slots_.find(s);
+    if (it != special_slots_.end()) return it->second;
+    uint32_t r = new_reg(name);
+    special_slots_[s] = r;
+    prog_->specials.push_back({r, s});
+    return r;
+  }
+
+  const Entity* lookup(const std::string& name) const {
+    for (size_t k = scopes_.size(); k-- > 0;) {
+      auto it = scopes_[k].find(name);
+      if (it != scopes_[k].end()) return &it->second;
+    }
+    auto p = cur_->params.find(name);
+    if (p != cur_->params.end()) return &p->second;
+    return nullptr;
+  }
+
+  // Address of a symbol operand (in its own state space).
+  Entity symbol(const Operand& o) const {
+    if (const Entity* e = lookup(o.name)) {
+      if (e->kind == Entity::Sym) return *e;
+      fail(o.loc, "'" + o.name + "' is a register, expected a symbol");
+    }
+    auto s = shared_syms_.find(o.name);
+    if (s != shared_syms_.end()) return s->second;
+    auto g = globals_.find(o.name);
+    if (g != globals_.end()) return Entity{Entity::Sym, 0, Type::B8, g->second.space, g->second.addr, g->second.size};
+    if (cur_->fn->is_entry)
+      for (const auto& p : prog_->params)
+        if (p.name == o.name) {
+          Entity e{Entity::Sym, 0, Type::B8, Space::Param, p.offset, p.size};
+          e.kernel_param = true;
+          return e;
+        }
+    if (func_index_.count(o.name) || m_.find_function(o.name)) fail(o.loc, "function addresses ('" + o.name + "') are not supported");
+    fail(o.loc, "undefined symbol '" + o.name + "'");
+  }
+
+  static bool size_ok(Type reg, Type want, bool relaxed) {
+    if (want == Type::None) return true;
+    if ((reg == Type::Pred) != (want == Type::Pred)) return false;
+    if (want == Type::Pred) return true;
+    int rb = type_bytes(reg), wb = type_bytes(want);
+    return relaxed ? rb >= wb || (rb == 2 && wb == 1) || (rb >= 2 && wb == 1) : rb == wb;
+  }
+
+  uint64_t imm_value(const Operand& o, Type want) const {
+    bool want_f = type_is_float(want);
+    int bytes = type_bytes(want);
+    switch (o.kind) {
+      case Operand::Int:
+        if (want_f) {
+          if (want == Type::F32) return from_f32(float(o.ival));
+          if (want == Type::F64) return from_f64(double(o.ival));
+          fail(o.loc, "integer literal for a half-precision operand");
+        }
+        if (want == Type::Pred) return o.ival != 0;
+        return bytes == 8 || bytes == 0 ? uint64_t(o.ival) : uint64_t(o.ival) & ((uint64_t(1) << (8 * bytes)) - 1);
+      case Operand::F32Bits:
+        if (want == Type::F64) return from_f64(double(as_f32(uint64_t(o.ival))));
+        if (want_f || bytes == 4) return uint64_t(o.ival) & 0xffffffffu;
+        fail(o.loc, "floating-point literal for a " + std::string(type_name(want)) + " operand");
+      case Operand::F64Bits:
+        if (want == Type::F32) return from_f32(float(as_f64(uint64_t(o.ival))));
+        if (want_f || bytes == 8) return uint64_t(o.ival);
+        fail(o.loc, "floating-point literal for a " + std::string(type_name(want)) + " operand");
+      case Operand::Float:
+        if (want == Type::F32) return from_f32(float(o.fval));
+        if (want == Type::F64) return from_f64(o.fval);
+        fail(o.loc, "floating-point literal for a " + std::string(type_name(want)) + " operand");
+      default:
+        fail(o.loc, "expected an immediate");
+    }
+  }
+
+  // A source operand: register, special register, immediate or symbol address.
+  uint32_t src(const Operand& o, Type want, bool relaxed = false) {
+    switch (o.kind) {
+      case Operand::Reg: {
+        if (o.neg) fail(o.loc, "'!' is only allowed on predicate operands of setp/selp/vote");
+        return reg(o, want, relaxed);
+      }
+      case Operand::Int: case Operand::F32Bits: case Operand::F64Bits: case Operand::Float:
+        return const_slot(imm_value(o, want));
+      case Operand::Sym: {
+        Entity e = symbol(o);
+        if (type_is_float(want) || want == Type::Pred) fail(o.loc, "symbol address used as a " + std::string(type_name(want)) + " value");
+        uint64_t a = e.addr + uint64_t(o.ival);
+        if (e.frame_param) fail(o.loc, "taking the address of call parameter '" + o.name + "' is not supported");
+        return const_slot(a);
+      }
+      default:
+        fail(o.loc, "expected a register or immediate operand");
+    }
+  }
+
+  uint32_t reg(const Operand& o, Type want, bool relaxed = false, bool is_dst = false) {
+    if (o.kind == Operand::Sink) {
+      if (!is_dst) fail(o.loc, "'_' is only allowed as a destination");
+      if (sink_reg_ == kNone) sink_reg_ = new_reg("_");
+      return sink_reg_;
+    }
+    if (o.kind != Operand::Reg) fail(o.loc, is_dst ? "expected a destination register" : "expected a register");
+    const Entity* e = lookup(o.name);
+    if (!e) {
+      for (const auto& s : kSpecials)
+        if (o.name == s.name) {
+          if (is_dst) fail(o.loc, "special register " + o.name + " is read-only");
+          return special_slot(s.which, s.name);
+        }
+      if (o.name == "%clock" || o.name == "%clock64" || o.name == "%globaltimer")
+        fail(o.loc, o.name + " may only be read with mov");
+      fail(o.loc, "undeclared register '" + o.name + "'");
+    }
+    if (e->kind != Entity::Reg) fail(o.loc, "'" + o.name + "' is not a register");
+    if (!size_ok(e->type, want, relaxed))
+      fail(o.loc, "register " + o.name + " has type " + type_name(e->type) + ", expected " + (want == Type::Pred ? ".pred" : std::to_string(type_bytes(want) * 8) + "-bit operand for " + type_name(want)));
+    return e->index;
+  }
+
+  uint32_t dst(const Operand& o, Type want, bool relaxed = false) { return reg(o, want, relaxed, true); }
+
+  void declare(const Statement& st, size_t idx) {
+    const VarDecl& v = st.decl;
+    auto& scope = scopes_.back();
+    switch (v.space) {
+      case Space::Reg: {
+        if (v.type == Type::None) fail(v.loc, "register declaration without a type");
+        Type t = v.type;
+        if (v.vec != 1) fail(v.loc, "vector registers are not supported");
+        if (v.reg_range >= 0) {
+          if (v.reg_range > 65536) fail(v.loc, "register range too large");
+          for (int64_t i = 0; i < v.reg_range; ++i) {
+            std::string n = v.name + std::to_string(i);
+            scope[n] = Entity{Entity::Reg, new_reg(n, t), t};
+          }
+        } else {
+          scope[v.name] = Entity{Entity::Reg, new_reg(v.name, t), t};
+        }
+        if (next_reg_ >= 0xfff0) fail(v.loc, "too many registers in kernel");
+        return;
+      }
+      case Space::Local: {
+        Entity e{Entity::Sym, 0, v.type, Space::Local, cur_->decl_offset[idx] + prog_->funcs[cur_->index].frame_base, v.size_bytes()};
+        scope[v.name] = e;
+        return;
+      }
+      case Space::Param: {
+        Entity e{Entity::Sym, 0, v.type, Space::Param, cur_->decl_offset[idx] + prog_->funcs[cur_->index].frame_base, v.size_bytes()};
+        e.frame_param = true;
+        scope[v.name] = e;
+        return;
+      }
+      case Space::Shared:
+        return;  // laid out by layout_shared()
+      default:
+        fail(v.loc, "." + std::string(space_name(v.space)) + " variables inside functions are not supported");
+    }
+  }
+
+  void pass2(FuncCtx& fc) {
+    cur_ = &fc;
+    scopes_.clear();
+    scopes_.emplace_back();
+    FuncInfo& fi = prog_->funcs[fc.index];
+    uint32_t pc = fi.first;
+    const auto& body = fc.fn->body;
+    for (size_t i = 0; i < body.size(); ++i) {
+      const Statement& st = body[i];
+      switch (st.kind) {
+        case Statement::BlockBegin: scopes_.emplace_back(); break;
+        case Statement::BlockEnd: scopes_.pop_back(); break;
+        case Statement::Decl: declare(st, i); break;
+        case Statement::Label: break;
+        case Statement::Inst: {
+          Inst& in = prog_->insts[pc];
+          in.func = fc.index;
+          in.line = st.inst.loc.line;
+          decode(st.inst, in, pc);
+          ++pc;
+          break;
+        }
+      }
+    }
+    Inst& ex = prog_->insts[fi.exit];
+    ex.op = Op::FuncExit;
+    ex.func = fc.index;
+    ex.line = fc.fn->body.empty() ? fc.fn->loc.line : fc.fn->body.back().loc.line;
+  }
+
+  // ------------------------------------------------------------------ instruction decoding
+  struct Mods {
+    std::string root;
+    std::vector<Type> types;
+    std::vector<std::string> words;
+    std::vector<char> used;
+    bool has(const char* w) {
+      for (size_t i = 0; i < words.size(); ++i)
+        if (words[i] == w) { used[i] = 1; return true; }
+      return false;
+    }
+  };
+
+  static Cmp parse_cmp(Mods& m, bool& found) {
+    static const std::pair<const char*, Cmp> kC[] = {
+        {"eq", Cmp::EQ}, {"ne", Cmp::NE}, {"lt", Cmp::LT}, {"le", Cmp::LE}, {"gt", Cmp::GT}, {"ge", Cmp::GE},
+        {"lo", Cmp::LO}, {"ls", Cmp::LS}, {"hi", Cmp::HI}, {"hs", Cmp::HS}, {"equ", Cmp::EQU}, {"neu", Cmp::NEU},
+        {"ltu", Cmp::LTU}, {"leu", Cmp::LEU}, {"gtu", Cmp::GTU}, {"geu", Cmp::GEU}, {"num", Cmp::NUM}, {"nan", Cmp::NAN_}};
+    for (auto& [n, c] : kC)
+      if (m.has(n)) { found = true; return c; }
+    found = false;
+    return Cmp::EQ;
+  }
+  static Rnd parse_rnd(Mods& m) {
+    static const std::pair<const char*, Rnd> kR[] = {{"rn", Rnd::RN}, {"rz", Rnd::RZ}, {"rm", Rnd::RM}, {"rp", Rnd::RP},
+                                                     {"rni", Rnd::RNI}, {"rzi", Rnd::RZI}, {"rmi", Rnd::RMI}, {"rpi", Rnd::RPI}};
+    for (auto& [n, r] : kR)
+      if (m.has(n)) return r;
+    return Rnd::None;
+  }
+  static Space parse_space_mod(Mods& m) {
+    static const std::pair<const char*, Space> kS[] = {{"global", Space::Global}, {"shared", Space::Shared}, {"local", Space::Local},
+                                                       {"const", Space::Const}, {"param", Space::Param}};
+    for (auto& [n, s] : kS)
+      if (m.has(n)) return s;
+    return Space::Generic;
+  }
+
+  void need_ops(const Instr& s, size_t n) const {
+    if (s.ops.size() != n)
+      fail(s.loc, "'" + s.opcode + "' expects " + std::to_string(n) + " operands, found " + std::to_string(s.ops.size()));
+  }
+  Type one_type(const Instr& s, Mods& m) const {
+    if (m.types.size() != 1) fail(s.loc, "'" + s.opcode + "' needs exactly one type modifier");
+    return m.types[0];
+  }
+
+  void decode_address(const Operand& o, Inst& in, Space space) {
+    if (o.kind != Operand::Addr) fail(o.loc, "expected an address operand '[...]'");
+    in.offset = o.ival;
+    if (o.name.empty()) return;
+    if (o.name[0] == '%') {
+      const Entity* e = lookup(o.name);
+      if (!e || e->kind != Entity::Reg) fail(o.loc, "undeclared register '" + o.name + "'");
+      if (type_bytes(e->type) != 4 && type_bytes(e->type) != 8) fail(o.loc, "address register " + o.name + " must be 32 or 64 bits");
+      in.addr_reg = e->index;
+      return;
+    }
+    Entity e = symbol(o);
+    Space ss = e.space;
+    if (e.frame_param) {
+      if (space != Space::Param) fail(o.loc, "call parameter '" + o.name + "' accessed outside .param space");
+      in.param_frame = true;
+    } else if (space == Space::Generic) {
+      if (ss == Space::Shared) in.offset += int64_t(kSharedWindow);
+      else if (ss == Space::Local) in.offset += int64_t(kLocalWindow);
+      else if (ss == Space::Param) fail(o.loc, "generic access to parameter '" + o.name + "'");
+    } else if (space == Space::Const && ss == Space::Global) {
+      // const and global variables share the device address space
+    } else if (ss != space && !(space == Space::Global && ss == Space::Const)) {
+      fail(o.loc, "symbol '" + o.name + "' is in ." + space_name(ss) + " space, instruction accesses ." + space_name(space));
+    }
+    in.offset += int64_t(e.addr);
+  }
+
+  // Register list of a vector operand (or single register).
+  std::vector<const Operand*> elems(const Operand& o) {
+    std::vector<const Operand*> v;
+    if (o.kind == Operand::Vec)
+      for (auto& e : o.elems) v.push_back(&e);
+    else
+      v.push_back(&o);
+    return v;
+  }
+
+  void decode(const Instr& s, Inst& in, uint32_t pc) {
+    cur_inst_ = &s;
+    Mods m;
+    auto parts = split_dots(s.opcode);
+    m.root = parts[0];
+    for (size_t i = 1; i < parts.size(); ++i) {
+      if (parts[i].empty()) fail(s.loc, "malformed opcode '" + s.opcode + "'");
+      Type t = parse_type("." + parts[i]);
+      if (t != Type::None) m.types.push_back(t);
+      else m.words.push_back(parts[i]);
+    }
+    m.used.assign(m.words.size(), 0);
+    // Modifiers that do not change functional behaviour.
+    static const char* kIgnored[] = {"volatile", "relaxed", "acquire", "release", "acq_rel", "sc", "weak", "mmio",
+                                     "cta", "gpu", "sys", "cluster", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc",
+                                     "aligned", "sync", "full", "noftz"};
+    if (!s.guard.empty()) {
+      Operand g;
+      g.kind = Operand::Reg;
+      g.name = s.guard;
+      g.loc = s.loc;
+      in.guard = reg(g, Type::Pred);
+      in.guard_neg = s.guard_neg;
+    }
+    static const std::set<std::string> kVocabulary = {
+        "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "ftz", "sat", "approx", "cc", "hi", "lo", "wide",
+        "eq", "ne", "lt", "le", "gt", "ge", "ls", "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan",
+        "and", "or", "xor", "add", "min", "max", "inc", "dec", "exch", "cas", "global", "shared", "local", "const",
+        "param", "to", "v2", "v4", "uni", "arrive", "red", "warp", "gl", "up", "down", "bfly", "idx", "all", "any",
+        "ballot", "1d", "2d", "shiftamt", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16", "l", "r", "wrap", "clamp"};
+    for (const auto& w : m.words) {
+      bool ok = kVocabulary.count(w) != 0;
+      for (const char* i : kIgnored) ok = ok || w == i;
+      if (!ok) fail(s.loc, "unsupported modifier '." + w + "' in '" + s.opcode + "'");
+    }
+    decode_root(s, in, m, pc);
+    if (in.fn == nullptr && needs_handler(in.op)) {
+      in.fn = select_alu_handler(in);
+      if (!in.fn) fail(s.loc, "unsupported type combination in '" + s.opcode + "'");
+    }
+    for (size_t i = 0; i < m.words.size(); ++i) {
+      if (m.used[i]) continue;
+      bool ign = false;
+      for (const char* w : kIgnored)
+        if (m.words[i] == w) ign = true;
+      if (!ign) fail(s.loc, "unsupported modifier '." + m.words[i] + "' in '" + s.opcode + "'");
+    }
+  }
+
+  static bool needs_handler(Op op) {
+    switch (op) {
+      case Op::Ld: case Op::St: case Op::Bra: case Op::Call: case Op::Ret: case Op::Exit: case Op::FuncExit:
+      case Op::Bar: case Op::BarWarp: case Op::Membar: case Op::Atom: case Op::Red: case Op::Shfl: case Op::Vote:
+      case Op::Tex: case Op::Trap: case Op::Activemask: case Op::Clock: case Op::Nop:
+        return false;
+      default:
+        return true;
+    }
+  }
+
+  void set_dsts(Inst& in, std::initializer_list<uint32_t> d) {
+    int i = 0;
+    for (uint32_t r : d) in.d[i++] = r;
+    in.ndst = uint8_t(i);
+  }
+  void set_srcs(Inst& in, std::initializer_list<uint32_t> sv) {
+    int i = 0;
+    for (uint32_t r : sv) in.s[i++] = r;
+    in.nsrc = uint8_t(i);
+  }
+  uint32_t carry() {
+    if (prog_->carry_reg == kNone) prog_->carry_reg = new_reg("%cc");
+    return prog_->carry_reg;
+  }
+
+  void decode_root(const Instr& s, Inst& in, Mods& m, uint32_t pc) {
+    const std::string& r = m.root;
+    const auto& o = s.ops;
+    auto arith = [&](Op op, int nsrc) {
+      in.op = op;
+      Type t = in.type = one_type(s, m);
+      need_ops(s, size_t(1 + nsrc));
+      in.rnd = parse_rnd(m);
+      if (m.has("ftz")) in.mods |= kModFtz;
+      if (m.has("sat")) in.mods |= kModSat;
+      if (m.has("approx")) in.mods |= kModApprox;
+      uint32_t d = dst(o[0], t);
+      if (nsrc == 1) set_srcs(in, {src(o[1], t)});
+      else if (nsrc == 2) set_srcs(in, {src(o[1], t), src(o[2], t)});
+      else set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], t)});
+      set_dsts(in, {d});
+    };
+    if (r == "add" || r == "sub") {
+      arith(r == "add" ? Op::Add : Op::Sub, 2);
+      if (m.has("cc")) { in.mods |= kModCC; in.d[1] = carry(); in.ndst = 2; }
+      return;
+    }
+    if (r == "addc" || r == "subc") {
+      in.op = r == "addc" ? Op::Addc : Op::Subc;
+      Type t = in.type = one_type(s, m);
+      need_ops(s, 3);
+      set_dsts(in, {dst(o[0], t)});
+      set_srcs(in, {src(o[1], t), src(o[2], t), carry()});
+      if (m.has("cc")) { in.mods |= kModCC; in.d[1] = carry(); in.ndst = 2; }
+      return;
+    }
+    if (r == "mul" || r == "mad" || r == "madc") {
+      in.op = r == "mul" ? Op::Mul : r == "mad" ? Op::Mad : Op::Madc;
+      Type t = in.type = one_type(s, m);
+      bool f = type_is_float(t);
+      in.sub = uint8_t(MulMode::Lo);
+      if (m.has("hi")) in.sub = uint8_t(MulMode::Hi);
+      else if (m.has("wide")) in.sub = uint8_t(MulMode::Wide);
+      else if (!m.has("lo") && !f) fail(s.loc, "integer '" + r + "' needs .lo, .hi or .wide");
+      if (f) {
+        in.rnd = parse_rnd(m);
+        if (m.has("ftz")) in.mods |= kModFtz;
+        if (m.has("sat")) in.mods |= kModSat;
+      } else if (m.has("sat")) {
+        if (t != Type::S32) fail(s.loc, ".sat requires .s32");
+        in.mods |= kModSat;
+      }
+      bool wide = MulMode(in.sub) == MulMode::Wide;
+      if (wide && type_bytes(t) > 4) fail(s.loc, ".wide needs a 16- or 32-bit type");
+      Type wt = wide ? (type_is_signed(t) ? (t == Type::S16 ? Type::S32 : Type::S64) : (type_bytes(t) == 2 ? Type::U32 : Type::U64)) : t;
+      need_ops(s, in.op == Op::Mul ? 3 : 4);
+      uint32_t d = dst(o[0], wt);
+      if (in.op == Op::Mul) set_srcs(in, {src(o[1], t), src(o[2], t)});
+      else set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], wt)});
+      set_dsts(in, {d});
+      if (m.has("cc")) { in.mods |= kModCC; in.d[1] = carry(); in.ndst = 2; }
+      if (in.op == Op::Madc) { in.s[3] = carry(); in.nsrc = 4; }
+      return;
+    }
+    if (r == "fma") {
+      arith(Op::Fma, 3);
+      if (!type_is_float(in.type)) fail(s.loc, "fma needs a floating-point type");
+      return;
+    }
+    if (r == "div" || r == "rem") {
+      arith(r == "div" ? Op::Div : Op::Rem, 2);
+      return;
+    }
+    if (r == "abs" || r == "neg" || r == "not" || r == "cnot" || r == "sqrt" || r == "rsqrt" || r == "rcp" ||
+        r == "ex2" || r == "lg2" || r == "sin" || r == "cos" || r == "tanh" || r == "brev") {
+      static const std::map<std::string, Op> kU = {{"abs", Op::Abs}, {"neg", Op::Neg}, {"not", Op::Not}, {"cnot", Op::Cnot},
+                                                    {"sqrt", Op::Sqrt}, {"rsqrt", Op::Rsqrt}, {"rcp", Op::Rcp}, {"ex2", Op::Ex2},
+                                                    {"lg2", Op::Lg2}, {"sin", Op::Sin}, {"cos", Op::Cos}, {"tanh", Op::Tanh},
+                                                    {"brev", Op::Brev}};
+      arith(kU.at(r), 1);
+      return;
+    }
+    if (r == "min" || r == "max" || r == "and" || r == "or" || r == "xor" || r == "copysign") {
+      static const std::map<std::string, Op> kB = {{"min", Op::Min}, {"max", Op::Max}, {"and", Op::And}, {"or", Op::Or},
+                                                    {"xor", Op::Xor}, {"copysign", Op::Copysign}};
+      arith(kB.at(r), 2);
+      return;
+    }
+    if (r == "shl" || r == "shr") {
+      in.op = r == "shl" ? Op::Shl : Op::Shr;
+      Type t = in.type = one_type(s, m);
+      need_ops(s, 3);
+      set_dsts(in, {dst(o[0], t)});
+      set_srcs(in, {src(o[1], t), src(o[2], Type::U32)});
+      return;
+    }
+    if (r == "clz" || r == "popc" || r == "bfind") {
+      in.op = r == "clz" ? Op::Clz : r == "popc" ? Op::Popc : Op::Bfind;
+      Type t = in.type = one_type(s, m);
+      if (m.has("shiftamt")) in.mods |= kModShiftAmt;
+      need_ops(s, 2);
+      set_dsts(in, {dst(o[0], Type::U32)});
+      set_srcs(in, {src(o[1], t)});
+      return;
+    }
+    if (r == "bfe" || r == "bfi") {
+      in.op = r == "bfe" ? Op::Bfe : Op::Bfi;
+      Type t = in.type = one_type(s, m);
+      need_ops(s, r == "bfe" ? 4 : 5);
+      set_dsts(in, {dst(o[0], t)});
+      if (r == "bfe") set_srcs(in, {src(o[1], t), src(o[2], Type::U32), src(o[3], Type::U32)});
+      else set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], Type::U32), src(o[4], Type::U32)});
+      return;
+    }
+    if (r == "shf") {
+      in.op = Op::Shf;
+      in.type = one_type(s, m);
+      if (m.has("l")) in.sub |= 1;
+      else if (!m.has("r")) fail(s.loc, "shf needs .l or .r");
+      if (m.has("wrap")) in.sub |= 2;
+      else if (!m.has("clamp")) fail(s.loc, "shf needs .wrap or .clamp");
+      need_ops(s, 4);
+      set_dsts(in, {dst(o[0], Type::B32)});
+      set_srcs(in, {src(o[1], Type::B32), src(o[2], Type::B32), src(o[3], Type::U32)});
+      return;
+    }
+    if (r == "prmt") {
+      in.op = Op::Prmt;
+      in.type = one_type(s, m);
+      static const char* kModes[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
+      for (int i = 0; i < 6; ++i)
+        if (m.has(kModes[i])) in.sub = uint8_t(i + 1);
+      need_ops(s, 4);
+      set_dsts(in, {dst(o[0], Type::B32)});
+      set_srcs(in, {src(o[1], Type::B32), src(o[2], Type::B32), src(o[3], Type::B32)});
+      return;
+    }
+    if (r == "mov") {
+      Type t = in.type = one_type(s, m);
+      need_ops(s, 2);
+      in.op = Op::Mov;
+      if (o[1].kind == Operand::Reg && (o[1].name == "%clock" || o[1].name == "%clock64" || o[1].name == "%globaltimer")) {
+        in.op = Op::Clock;
+        set_dsts(in, {dst(o[0], t)});
+        return;
+      }
+      if (o[0].kind == Operand::Vec) {
+        in.op = Op::UnpackMov;
+        size_t n = o[0].elems.size();
+        if (n != 2 && n != 4) fail(o[0].loc, "vector operand of mov must have 2 or 4 elements");
+        Type et = type_bytes(t) / int(n) == 4 ? Type::B32 : type_bytes(t) / int(n) == 2 ? Type::B16 : Type::B8;
+        for (size_t i = 0; i < n; ++i) in.d[i] = o[0].elems[i].kind == Operand::Sink ? kNone : dst(o[0].elems[i], et);
+        in.ndst = uint8_t(n);
+        set_srcs(in, {src(o[1], t)});
+        return;
+      }
+      if (o[1].kind == Operand::Vec) {
+        in.op = Op::PackMov;
+        size_t n = o[1].elems.size();
+        if (n != 2 && n != 4) fail(o[1].loc, "vector operand of mov must have 2 or 4 elements");
+        Type et = type_bytes(t) / int(n) == 4 ? Type::B32 : type_bytes(t) / int(n) == 2 ? Type::B16 : Type::B8;
+        for (size_t i = 0; i < n; ++i) in.s[i] = src(o[1].elems[i], et);
+        in.nsrc = uint8_t(n);
+        set_dsts(in, {dst(o[0], t)});
+        return;
+      }
+      set_dsts(in, {dst(o[0], t)});
+      set_srcs(in, {src(o[1], t)});
+      return;
+    }
+    if (r == "setp") {
+      in.op = Op::Setp;
+      bool found;
+      in.cmp = parse_cmp(m, found);
+      if (!found) fail(s.loc, "setp needs a comparison (.eq, .lt, ...)");
+      if (m.has("and")) in.boolop = BoolOp::And;
+      else if (m.has("or")) in.boolop = BoolOp::Or;
+      else if (m.has("xor")) in.boolop = BoolOp::Xor;
+      if (m.has("ftz")) in.mods |= kModFtz;
+      Type t = in.type = one_type(s, m);
+      if (!type_is_float(t) && int(in.cmp) >= int(Cmp::EQU)) fail(s.loc, "unordered comparison on an integer type");
+      if (type_is_float(t) && (in.cmp == Cmp::LO || in.cmp == Cmp::LS || in.cmp == Cmp::HI || in.cmp == Cmp::HS))
+        fail(s.loc, "unsigned comparison on a floating-point type");
+      need_ops(s, in.boolop == BoolOp::None ? 3 : 4);
+      in.d[0] = dst(o[0], Type::Pred);
+      in.ndst = 1;
+      if (!o[0].name2.empty()) {
+        Operand q = o[0];
+        q.name = q.name2;
+        in.d[1] = dst(q, Type::Pred);
+        in.ndst = 2;
+      }
+      set_srcs(in, {src(o[1], t), src(o[2], t)});
+      if (in.boolop != BoolOp::None) {
+        if (o[3].neg) in.mods |= kModNegSrc0;
+        Operand c = o[3];
+        c.neg = false;
+        in.s[2] = src(c, Type::Pred);
+        in.nsrc = 3;
+      }
+      return;
+    }
+    if (r == "selp") {
+      in.op = Op::Selp;
+      Type t = in.type = one_type(s, m);
+      need_ops(s, 4);
+      set_dsts(in, {dst(o[0], t)});
+      set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], Type::Pred)});
+      return;
+    }
+    if (r == "cvt") {
+      in.op = Op::Cvt;
+      if (m.types.size() != 2) fail(s.loc, "cvt needs a destination and a source type");
+      in.type = m.types[0];
+      in.type2 = m.types[1];
+      in.rnd = parse_rnd(m);
+      if (m.has("ftz")) in.mods |= kModFtz;
+      if (m.has("sat")) in.mods |= kModSat;
+      bool fi = type_is_float(in.type2) && !type_is_float(in.type);
+      if (fi && in.rnd != Rnd::None && in.rnd != Rnd::RNI && in.rnd != Rnd::RZI && in.rnd != Rnd::RMI && in.rnd != Rnd::RPI)
+        fail(s.loc, "float-to-integer cvt needs an integer rounding mode (.rni, .rzi, .rmi, .rpi)");
+      need_ops(s, 2);
+      set_dsts(in, {dst(o[0], in.type, true)});
+      set_srcs(in, {src(o[1], in.type2, true)});
+      return;
+    }
+    if (r == "cvta") {
+      in.op = Op::Cvta;
+      if (m.has("to")) in.mods |= kModToSpace;
+      in.space = parse_space_mod(m);
+      if (in.space == Space::Generic) fail(s.loc, "cvta needs a state space");
+      Type t = in.type = one_type(s, m);
+      need_ops(s, 2);
+      set_dsts(in, {dst(o[0], t)});
+      set_srcs(in, {src(o[1], t)});
+      return;
+    }
+    if (r == "ld" || r == "st" || r == "ldu") {
+      in.op = r == "st" ? Op::St : Op::Ld;
+      in.space = parse_space_mod(m);
+      if (m.has("v2")) in.vec = 2;
+      else if (m.has("v4")) in.vec = 4;
+      Type t = in.type = one_type(s, m);
+      need_ops(s, 2);
+      const Operand& data = in.op == Op::Ld ? o[0] : o[1];
+      const Operand& addr = in.op == Op::Ld ? o[1] : o[0];
+      decode_address(addr, in, in.space);
+      auto ev = elems(data);
+      if (ev.size() != in.vec) fail(data.loc, "expected a " + std::to_string(in.vec) + "-element operand");
+      for (size_t i = 0; i < ev.size(); ++i) {
+        if (in.op == Op::Ld) in.d[i] = ev[i]->kind == Operand::Sink ? kNone : dst(*ev[i], t, true);
+        else in.s[i] = src(*ev[i], t, true);
+      }
+      if (in.op == Op::Ld) in.ndst = in.vec; else in.nsrc = in.vec;
+      return;
+    }
+    if (r == "atom" || r == "red") {
+      in.op = r == "atom" ? Op::Atom : Op::Red;
+      in.space = parse_space_mod(m);
+      if (in.space != Space::Global && in.space != Space::Shared && in.space != Space::Generic)
+        fail(s.loc, "atomics are supported on .global, .shared and generic addresses only");
+      static const std::pair<const char*, AtomOp> kA[] = {{"add", AtomOp::Add}, {"min", AtomOp::Min}, {"max", AtomOp::Max},
+                                                          {"inc", AtomOp::Inc}, {"dec", AtomOp::Dec}, {"and", AtomOp::And},
+                                                          {"or", AtomOp::Or}, {"xor", AtomOp::Xor}, {"exch", AtomOp::Exch},
+                                                          {"cas", AtomOp::Cas}};
+      bool found = false;
+      for (auto& [n, a] : kA)
+        if (m.has(n)) { in.sub = uint8_t(a); found = true; break; }
+      if (!found) fail(s.loc, "'" + r + "' needs an operation (.add, .min, .cas, ...)");
+      if (m.has("noftz")) {}
+      Type t = in.type = one_type(s, m);
+      if (type_bytes(t) != 4 && type_bytes(t) != 8) fail(s.loc, "atomics support 32- and 64-bit types only");
+      AtomOp a = AtomOp(in.sub);
+      if (type_is_float(t) && a != AtomOp::Add && a != AtomOp::Exch) fail(s.loc, "floating-point atomics support .add only");
+      size_t base = in.op == Op::Atom ? 1 : 0;
+      size_t nsrc = a == AtomOp::Cas ? 2 : 1;
+      need_ops(s, base + 1 + nsrc);
+      decode_address(o[base], in, in.space);
+      if (in.op == Op::Atom) set_dsts(in, {dst(o[0], t)});
+      if (nsrc == 1) set_srcs(in, {src(o[base + 1], t)});
+      else set_srcs(in, {src(o[base + 1], t), src(o[base + 2], t)});
+      return;
+    }
+    if (r == "bra") {
+      in.op = Op::Bra;
+      if (m.has("uni")) in.mods |= kModUni;
+      need_ops(s, 1);
+      if (o[0].kind != Operand::Sym) fail(o[0].loc, "expected a branch target label");
+      auto it = cur_->labels.find(o[0].name);
+      if (it == cur_->labels.end()) fail(o[0].loc, "undefined label '" + o[0].name + "'");
+      in.target = it->second;
+      return;
+    }
+    if (r == "call") {
+      in.op = Op::Call;
+      m.has("uni");
+      size_t k = 0;
+      const Operand* rets = nullptr;
+      const Operand* args = nullptr;
+      if (k < o.size() && o[k].kind == Operand::List) rets = &o[k++];
+      if (k >= o.size() || o[k].kind != Operand::Sym) fail(s.loc, "expected a function name in call");
+      const Operand& callee = o[k++];
+      if (k < o.size() && o[k].kind == Operand::List) args = &o[k++];
+      if (k != o.size()) fail(o[k].loc, "unexpected operand in call (indirect calls are not supported)");
+      uint32_t fidx = func_index_.at(callee.name);
+      FuncCtx& cf = funcs_[fidx];
+      const Function& f = *cf.fn;
+      size_t nr = rets ? rets->elems.size() : 0, na = args ? args->elems.size() : 0;
+      if (nr != f.rets.size()) fail(callee.loc, "call to '" + f.name + "' passes " + std::to_string(nr) + " return values, function declares " + std::to_string(f.rets.size()));
+      if (na != f.params.size()) fail(callee.loc, "call to '" + f.name + "' passes " + std::to_string(na) + " arguments, function declares " + std::to_string(f.params.size()));
+      CallInfo ci;
+      auto frame_sym = [&](const Operand& a) {
+        if (a.kind != Operand::Sym) fail(a.loc, "call arguments must be .param variables");
+        Entity e = symbol(a);
+        if (!e.frame_param) fail(a.loc, "'" + a.name + "' is not a .param variable of this function");
+        return e;
+      };
+      for (size_t i = 0; i < na; ++i) {
+        Entity e = frame_sym(args->elems[i]);
+        const Entity& p = cf.params.at(f.params[i].name);
+        ci.args.push_back({uint32_t(e.addr), uint32_t(p.addr), uint32_t(std::min(e.size, p.size))});
+      }
+      for (size_t i = 0; i < nr; ++i) {
+        Entity e = frame_sym(rets->elems[i]);
+        const Entity& p = cf.params.at(f.rets[i].name);
+        ci.rets.push_back({uint32_t(p.addr), uint32_t(e.addr), uint32_t(std::min(e.size, p.size))});
+      }
+      in.call_index = uint32_t(prog_->calls.size());
+      prog_->calls.push_back(std::move(ci));
+      in.target = fidx;  // function index; resolved to its first instruction below
+      in.target = prog_->funcs[fidx].first;
+      return;
+    }
+    if (r == "ret" || r == "exit") {
+      in.op = r == "ret" ? Op::Ret : Op::Exit;
+      m.has("uni");
+      need_ops(s, 0);
+      in.target = prog_->funcs[cur_->index].exit;
+      return;
+    }
+    if (r == "trap" || r == "brkpt") {
+      in.op = Op::Trap;
+      need_ops(s, 0);
+      return;
+    }
+    if (r == "bar" || r == "barrier") {
+      if (m.has("warp")) {
+        in.op = Op::BarWarp;
+        if (!m.has("sync")) fail(s.loc, "expected bar.warp.sync");
+        need_ops(s, 1);
+        set_srcs(in, {src(o[0], Type::B32)});
+        return;
+      }
+      in.op = Op::Bar;
+      if (m.has("arrive")) in.mods |= kModArrive;
+      else if (m.has("red")) fail(s.loc, "bar.red is not supported");
+      else m.has("sync");
+      if (o.empty() || o.size() > 2) fail(s.loc, "'" + s.opcode + "' expects a barrier id and an optional thread count");
+      if (o[0].kind != Operand::Int) fail(o[0].loc, "barrier ids must be immediates");
+      if (o[0].ival < 0 || o[0].ival > 15) fail(o[0].loc, "barrier id must be 0..15");
+      in.sub = uint8_t(o[0].ival);
+      if (o.size() == 2) {
+        in.mods |= kModHasCount;
+        set_srcs(in, {src(o[1], Type::U32)});
+      }
+      if ((in.mods & kModArrive) && o.size() != 2) fail(s.loc, "bar.arrive needs a thread count");
+      return;
+    }
+    if (r == "membar" || r == "fence") {
+      in.op = Op::Membar;
+      m.has("gl"); m.has("cta"); m.has("sys"); m.has("gpu"); m.has("sc"); m.has("acq_rel");
+      need_ops(s, 0);
+      return;
+    }
+    if (r == "shfl") {
+      in.op = Op::Shfl;
+      if (!m.has("sync")) fail(s.loc, "only shfl.sync is supported");
+      static const std::pair<const char*, ShflMode> kS[] = {{"up", ShflMode::Up}, {"down", ShflMode::Down}, {"bfly", ShflMode::Bfly}, {"idx", ShflMode::Idx}};
+      bool found = false;
+      for (auto& [n, md] : kS)
+        if (m.has(n)) { in.sub = uint8_t(md); found = true; }
+      if (!found) fail(s.loc, "shfl needs a mode (.up, .down, .bfly, .idx)");
+      in.type = one_type(s, m);
+      if (type_bytes(in.type) != 4) fail(s.loc, "shfl supports .b32 only");
+      need_ops(s, 5);
+      in.d[0] = dst(o[0], Type::B32);
+      in.ndst = 1;
+      if (!o[0].name2.empty()) {
+        Operand q = o[0];
+        q.name = q.name2;
+        in.d[1] = dst(q, Type::Pred);
+        in.ndst = 2;
+      }
+      set_srcs(in, {src(o[1], Type::B32), src(o[2], Type::U32), src(o[3], Type::U32), src(o[4], Type::B32)});
+      return;
+    }
+    if (r == "vote") {
+      in.op = Op::Vote;
+      if (!m.has("sync")) fail(s.loc, "only vote.sync is supported");
+      if (m.has("all")) in.sub = uint8_t(VoteMode::All);
+      else if (m.has("any")) in.sub = uint8_t(VoteMode::Any);
+      else if (m.has("uni")) in.sub = uint8_t(VoteMode::Uni);
+      else if (m.has("ballot")) in.sub = uint8_t(VoteMode::Ballot);
+      else fail(s.loc, "vote needs a mode (.all, .any, .uni, .ballot)");
+      in.type = one_type(s, m);
+      bool ballot = VoteMode(in.sub) == VoteMode::Ballot;
+      if (ballot != (in.type == Type::B32)) fail(s.loc, ballot ? "vote.ballot needs .b32" : "vote needs .pred");
+      need_ops(s, 3);
+      set_dsts(in, {dst(o[0], ballot ? Type::B32 : Type::Pred)});
+      if (o[1].neg) in.mods |= kModNegSrc0;
+      Operand p = o[1];
+      p.neg = false;
+      set_srcs(in, {src(p, Type::Pred), src(o[2], Type::B32)});
+      return;
+    }
+    if (r == "activemask") {
+      in.op = Op::Activemask;
+      in.type = one_type(s, m);
+      need_ops(s, 1);
+      set_dsts(in, {dst(o[0], Type::B32)});
+      return;
+    }
+    if (r == "tex") {
+      in.op = Op::Tex;
+      if (m.has("1d")) in.sub = 1;
+      else if (m.has("2d")) in.sub = 2;
+      else fail(s.loc, "only tex.1d and tex.2d are supported");
+      if (!m.has("v4")) fail(s.loc, "tex needs .v4");
+      in.vec = 4;
+      if (m.types.size() != 2) fail(s.loc, "tex needs a destination and a coordinate type");
+      in.type = m.types[0];
+      in.type2 = m.types[1];
+      if (in.type != Type::F32 && in.type != Type::S32 && in.type != Type::U32) fail(s.loc, "tex destination type must be .f32, .s32 or .u32");
+      if (in.type2 != Type::F32 && in.type2 != Type::S32) fail(s.loc, "tex coordinate type must be .f32 or .s32");
+      need_ops(s, 2);
+      if (o[0].kind != Operand::Vec || o[0].elems.size() != 4) fail(o[0].loc, "tex needs a 4-element destination");
+      for (int i = 0; i < 4; ++i) in.d[i] = o[0].elems[size_t(i)].kind == Operand::Sink ? kNone : dst(o[0].elems[size_t(i)], in.type);
+      in.ndst = 4;
+      const Operand& a = o[1];
+      if (a.kind != Operand::Addr || a.name.empty() || a.name[0] != '%' || a.elems.empty())
+        fail(a.loc, "expected [texture-object register, {coordinates}] (texture references are not supported)");
+      if (!a.name2.empty()) fail(a.loc, "separate samplers are not supported");
+      Operand t = a;
+      t.kind = Operand::Reg;
+      in.addr_reg = reg(t, Type::B64);
+      size_t need = in.sub == 1 ? 1 : 2;
+      if (a.elems.size() < need) fail(a.loc, "not enough texture coordinates");
+      for (size_t i = 0; i < need; ++i) in.s[i] = src(a.elems[i], in.type2);
+      in.nsrc = uint8_t(need);
+      return;
+    }
+    if (r == "nanosleep" || r == "pmevent") {
+      in.op = Op::Nop;
+      return;
+    }
+    fail(s.loc, "unknown instruction '" + s.opcode + "'");
+    (void)pc;
+  }
+
+  // ------------------------------------------------------------------ trace templates
+  void make_template(Inst& in, uint32_t idx) {
+    WarpInst& w = in.tmpl;
+    w.pc = idx * 8;
+    auto trace_reg = [&](uint32_t r) -> RegId {
+      if (r == kNone || r >= 0xffff || fixed_[r]) return kNoReg;
+      return RegId(r);
+    };
+    int nd = 0;
+    for (int i = 0; i < 4 && nd < kMaxDst; ++i)
+      if (in.d[i] != kNone) {
+        RegId id = trace_reg(in.d[i]);
+        if (id != kNoReg && id != sink_reg_) w.dst[nd++] = id;
+      }
+    int ns = 0;
+    auto add_src = [&](uint32_t r) {
+      RegId id = trace_reg(r);
+      if (id == kNoReg || ns >= kMaxSrc) return;
+      for (int k = 0; k < ns; ++k)
+        if (w.src[k] == id) return;
+      w.src[ns++] = id;
+    };
+    add_src(in.addr_reg);
+    for (int i = 0; i < 4; ++i) add_src(in.s[i]);
+    add_src(in.guard);
+    bool f64 = in.type == Type::F64 || in.type2 == Type::F64;
+    w.unit = f64 ? Unit::DP : Unit::SP;
+    w.op = OpClass::ALU;
+    switch (in.op) {
+      case Op::Ld: case Op::St: case Op::Atom: case Op::Red: case Op::Tex: {
+        w.unit = Unit::MEM;
+        w.op = in.op == Op::Ld || in.op == Op::Tex ? OpClass::LOAD : in.op == Op::St ? OpClass::STORE : OpClass::ATOMIC;
+        switch (in.space) {
+          case Space::Global: w.space = MemSpace::Global; break;
+          case Space::Shared: w.space = MemSpace::Shared; break;
+          case Space::Local: w.space = MemSpace::Local; break;
+          case Space::Const: w.space = MemSpace::Const; break;
+          case Space::Param: w.space = MemSpace::Param; break;
+          default: w.space = MemSpace::Global; break;  // generic: refined per execution
+        }
+        if (in.op == Op::Tex) w.space = MemSpace::Tex;
+        w.width = uint8_t(std::min(255, type_bytes(in.type) * in.vec));
+        break;
+      }
+      case Op::Bra: case Op::Call: case Op::Ret:
+        w.unit = Unit::BRANCH;
+        w.op = OpClass::BRANCH;
+        break;
+      case Op::Exit: case Op::FuncExit: case Op::Trap:
+        w.unit = Unit::BRANCH;
+        w.op = OpClass::EXIT;
+        break;
+      case Op::Bar:
+        w.unit = Unit::BRANCH;
+        w.op = OpClass::BARRIER;
+        w.barrier_id = in.sub;
+        if (in.mods & kModArrive) w.flags |= kFlagBarrierArrive;
+        break;
+      case Op::BarWarp: case Op::Nop:
+        w.op = OpClass::NOP;
+        break;
+      case Op::Membar:
+        w.unit = Unit::MEM;
+        w.op = OpClass::MEMBAR;
+        break;
+      case Op::Sin: case Op::Cos: case Op::Ex2: case Op::Lg2: case Op::Rsqrt: case Op::Tanh:
+        w.unit = Unit::SFU;
+        w.latency_class = kLatTrans;
+        break;
+      case Op::Rcp: case Op::Sqrt:
+        if (in.mods & kModApprox) {
+          w.unit = Unit::SFU;
+          w.latency_class = kLatTrans;
+        } else {
+          w.latency_class = kLatDiv;
+          w.flags |= kFlagLongLatency;
+        }
+        break;
+      case Op::Div:
+        if (in.mods & kModApprox) {
+          w.unit = Unit::SFU;
+          w.latency_class = kLatTrans;
+        } else {
+          w.latency_class = kLatDiv;
+          w.flags |= kFlagLongLatency;
+        }
+        break;
+      case Op::Rem:
+        w.latency_class = kLatDiv;
+        w.flags |= kFlagLongLatency;
+        break;
+      case Op::Mul: case Op::Mad: case Op::Madc: case Op::Fma: case Op::Mul24: case Op::Mad24:
+        w.latency_class = kLatMul;
+        break;
+      default: break;
+    }
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const Program> decode_kernel(const Module& m, const std::string& kernel, const SymbolMap& globals) {
+  Decoder d(m, globals);
+  return d.run(kernel);
+}
+
+}  // namespace warpsim::ptx

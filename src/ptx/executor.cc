@@ -1,0 +1,786 @@
+#include "ptx/executor.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+
+#include "core/error.h"
+#include "ptx/ops.h"
+
+namespace warpsim::ptx {
+
+namespace {
+std::string hex(uint64_t v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+}  // namespace
+
+CtaExecutor::CtaExecutor(std::shared_ptr<const Program> prog, const Launch* launch)
+    : prog_(std::move(prog)), launch_(launch) {
+  threads_ = uint32_t(launch_->block.count());
+  nwarps_ = (threads_ + 31) / 32;
+  shared_size_ = prog_->dyn_shared_offset + launch_->dynamic_shared;
+  if (launch_->dynamic_shared == 0) shared_size_ = std::max(prog_->static_shared, prog_->dyn_shared_offset);
+  local_size_ = prog_->local_bytes;
+  regs_.assign(size_t(nwarps_) * prog_->num_regs * 32, 0);
+  shared_.assign(shared_size_, 0);
+  local_.assign(size_t(threads_) * local_size_, 0);
+  warps_.resize(nwarps_);
+  for (uint32_t w = 0; w < nwarps_; ++w) {
+    warps_[w].regs = regs_.data() + size_t(w) * prog_->num_regs * 32;
+    warps_[w].stack.reserve(16);
+    warps_[w].frames.reserve(8);
+    for (const auto& c : prog_->consts)
+      for (int l = 0; l < 32; ++l) warps_[w].regs[size_t(c.index) * 32 + l] = c.value;
+  }
+}
+
+CtaExecutor::~CtaExecutor() = default;
+
+void CtaExecutor::init_warp(Warp& w, uint32_t idx, uint32_t sm_id) {
+  w.id = idx;
+  w.stack.clear();
+  w.frames.clear();
+  w.count = 0;
+  w.state = Warp::Running;
+  w.last_exit = false;
+  uint32_t first = idx * 32;
+  uint32_t n = std::min<uint32_t>(32, threads_ - first);
+  w.live = n == 32 ? 0xffffffffu : ((1u << n) - 1);
+  w.stack.push_back({0, kNone, w.live});
+  const Dim3& b = launch_->block;
+  const Dim3& g = launch_->grid;
+  for (const auto& s : prog_->specials) {
+    uint64_t* r = w.regs + size_t(s.index) * 32;
+    auto fill = [&](auto f) {
+      for (uint32_t l = 0; l < 32; ++l) r[l] = f(first + l, l);
+    };
+    auto uniform = [&](uint64_t v) {
+      for (uint32_t l = 0; l < 32; ++l) r[l] = v;
+    };
+    switch (s.which) {
+      case Special::TidX:
+        if (b.y == 1 && b.z == 1) fill([&](uint32_t t, uint32_t) { return t; });
+        else fill([&](uint32_t t, uint32_t) { return t % b.x; });
+        break;
+      case Special::TidY: fill([&](uint32_t t, uint32_t) { return (t / b.x) % b.y; }); break;
+      case Special::TidZ: fill([&](uint32_t t, uint32_t) { return t / (b.x * b.y); }); break;
+      case Special::NtidX: uniform(b.x); break;
+      case Special::NtidY: uniform(b.y); break;
+      case Special::NtidZ: uniform(b.z); break;
+      case Special::CtaidX: uniform(ctaid_[0]); break;
+      case Special::CtaidY: uniform(ctaid_[1]); break;
+      case Special::CtaidZ: uniform(ctaid_[2]); break;
+      case Special::NctaidX: uniform(g.x); break;
+      case Special::NctaidY: uniform(g.y); break;
+      case Special::NctaidZ: uniform(g.z); break;
+      case Special::LaneId: fill([](uint32_t, uint32_t l) { return l; }); break;
+      case Special::WarpId: uniform(idx); break;
+      case Special::NWarpId: uniform(nwarps_); break;
+      case Special::SmId: uniform(sm_id); break;
+      case Special::NSmId: uniform(1); break;
+      case Special::GridId: uniform(0); break;
+      case Special::LanemaskEq: fill([](uint32_t, uint32_t l) { return uint64_t(1u << l); }); break;
+      case Special::LanemaskLt: fill([](uint32_t, uint32_t l) { return uint64_t((1u << l) - 1); }); break;
+      case Special::LanemaskLe: fill([](uint32_t, uint32_t l) { return uint64_t(l == 31 ? 0xffffffffu : (2u << l) - 1); }); break;
+      case Special::LanemaskGt: fill([](uint32_t, uint32_t l) { return uint64_t(l == 31 ? 0u : ~((2u << l) - 1)); }); break;
+      case Special::LanemaskGe: fill([](uint32_t, uint32_t l) { return uint64_t(~((1u << l) - 1)); }); break;
+      default: break;
+    }
+  }
+}
+
+void CtaExecutor::run(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) {
+  const Dim3& g = launch_->grid;
+  ctaid_[0] = cta_id % g.x;
+  ctaid_[1] = (cta_id / g.x) % g.y;
+  ctaid_[2] = cta_id / (g.x * g.y);
+  out.cta_id = cta_id;
+  out.warps.resize(nwarps_);
+  std::fill(shared_.begin(), shared_.end(), 0);
+  std::fill(local_.begin(), local_.end(), 0);
+  for (uint32_t i = 0; i < nwarps_; ++i) {
+    out.warps[i].clear();
+    warps_[i].out = &out.warps[i];
+    init_warp(warps_[i], i, sm_id);
+  }
+  std::fill(std::begin(bar_waiting_), std::end(bar_waiting_), 0);
+  std::fill(std::begin(bar_arrived_), std::end(bar_arrived_), 0);
+  cache_page_ = ~uint64_t(0);
+  for (;;) {
+    for (auto& w : warps_)
+      if (w.state == Warp::Running) run_warp(w);
+    uint32_t not_done = 0;
+    for (auto& w : warps_) not_done += w.state != Warp::Done;
+    if (not_done == 0) break;
+    bool released = false;
+    for (int b = 0; b < 16; ++b) {
+      if (bar_waiting_[b] == 0) continue;
+      uint32_t expected = bar_count_[b] ? (bar_count_[b] + 31) / 32 : not_done;
+      if (bar_waiting_[b] + bar_arrived_[b] >= expected) {
+        for (auto& w : warps_)
+          if (w.state == Warp::AtBarrier && w.barrier == b) w.state = Warp::Running;
+        bar_waiting_[b] = bar_arrived_[b] = bar_count_[b] = 0;
+        released = true;
+      }
+    }
+    if (!released) {
+      std::string msg = "kernel '" + launch_->kernel + "': barrier deadlock in CTA (" + std::to_string(ctaid_[0]) + "," +
+                        std::to_string(ctaid_[1]) + "," + std::to_string(ctaid_[2]) + "): ";
+      for (auto& w : warps_)
+        if (w.state == Warp::AtBarrier)
+          msg += "warp " + std::to_string(w.id) + " waits at barrier " + std::to_string(w.barrier) + "; ";
+      msg += "the other warps exited or wait elsewhere";
+      throw Error(msg);
+    }
+  }
+  for (auto& w : warps_) warp_insts_ += w.out->insts.size();
+}
+
+std::string CtaExecutor::where(Warp& w, const Inst& in, int lane) const {
+  uint32_t t = w.id * 32 + uint32_t(lane);
+  const Dim3& b = launch_->block;
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "kernel '%s', CTA (%u,%u,%u), thread (%u,%u,%u), pc 0x%x (%s:%d)", launch_->kernel.c_str(),
+                ctaid_[0], ctaid_[1], ctaid_[2], t % b.x, (t / b.x) % b.y, t / (b.x * b.y), in.tmpl.pc, prog_->file.c_str(), in.line);
+  return buf;
+}
+
+void CtaExecutor::mem_error(Warp& w, const Inst& in, int lane, const char* what, Space sp, uint64_t addr, uint32_t bytes, bool write) {
+  throw Error(where(w, in, lane) + ": " + what + " " + space_name(sp) + " " + (write ? "write" : "read") + " of " +
+              std::to_string(bytes) + " bytes at address " + hex(addr));
+}
+
+uint8_t* CtaExecutor::resolve(Warp& w, const Inst& in, int lane, Space sp, uint64_t addr, uint32_t bytes, bool write,
+                              MemSpace& tspace, uint64_t& taddr) {
+  if (addr & (bytes - 1)) mem_error(w, in, lane, "misaligned", sp, addr, bytes, write);
+  Space real = sp;
+  uint64_t a = addr;
+  if (sp == Space::Generic) {
+    if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) real = Space::Shared, a = addr - kSharedWindow;
+    else if (addr >= kLocalWindow && addr < kLocalWindow + kWindowSize) real = Space::Local, a = addr - kLocalWindow;
+    else real = Space::Global;
+  }
+  if (real == Space::Param && in.param_frame) real = Space::Local;
+  switch (real) {
+    case Space::Global:
+    case Space::Const: {
+      tspace = real == Space::Const ? MemSpace::Const : MemSpace::Global;
+      taddr = a;
+      uint8_t* p = write ? launch_->memory->write_ptr(a) : const_cast<uint8_t*>(launch_->memory->read_ptr(a));
+      if (!p) mem_error(w, in, lane, "out-of-bounds", sp, addr, bytes, write);
+      return p;
+    }
+    case Space::Shared:
+      tspace = MemSpace::Shared;
+      taddr = a;
+      if (a + bytes > shared_size_ || a + bytes < a) mem_error(w, in, lane, "out-of-bounds", sp, addr, bytes, write);
+      return shared_.data() + a;
+    case Space::Local: {
+      tspace = sp == Space::Param ? MemSpace::Param : MemSpace::Local;
+      if (a + bytes > local_size_ || a + bytes < a) mem_error(w, in, lane, "out-of-bounds", sp, addr, bytes, write);
+      // Local memory is interleaved across the threads of a warp in 4-byte words.
+      taddr = kLocalWindow + (uint64_t(w.id) * local_size_ + (a & ~uint64_t(3))) * 32 + uint64_t(lane) * 4 + (a & 3);
+      return local_.data() + size_t(w.id * 32 + uint32_t(lane)) * local_size_ + a;
+    }
+    case Space::Param:
+      tspace = MemSpace::Param;
+      taddr = a;
+      if (write) mem_error(w, in, lane, "write to kernel parameter:", sp, addr, bytes, write);
+      if (a + bytes > launch_->params.size() || a + bytes < a) mem_error(w, in, lane, "out-of-bounds", sp, addr, bytes, write);
+      return const_cast<uint8_t*>(launch_->params.data()) + a;
+    default:
+      mem_error(w, in, lane, "unsupported state space in", sp, addr, bytes, write);
+  }
+}
+
+void CtaExecutor::emit(Warp& w, const Inst& in, uint32_t mask, uint32_t simt_mask) {
+  WarpInst wi = in.tmpl;
+  wi.active_mask = mask;
+  if (simt_mask != w.live) wi.flags |= kFlagDiverged;
+  w.out->insts.push_back(wi);
+  thread_insts_ += popc32(uint32_t(mask));
+}
+
+void CtaExecutor::remove_lanes(Warp& w, uint32_t lanes) {
+  w.live &= ~lanes;
+  for (auto& e : w.stack) e.mask &= ~lanes;
+}
+
+void CtaExecutor::do_call_copies(Warp& w, const CallInfo& ci, bool rets, uint32_t lanes) {
+  const auto& copies = rets ? ci.rets : ci.args;
+  for (const auto& c : copies)
+    for_lanes(lanes, [&](int l) {
+      uint8_t* base = local_.data() + size_t(w.id * 32 + uint32_t(l)) * local_size_;
+      std::memmove(base + c.to, base + c.from, c.bytes);
+    });
+}
+
+template <uint32_t ES, bool LOAD, Space SP>
+void CtaExecutor::mem_fast(Warp& w, const Inst& in, uint32_t exec, uint64_t* taddrs) {
+  const uint32_t total = ES * in.vec;
+  const bool sgn = type_is_signed(in.type);
+  const uint64_t* base = in.addr_reg != kNone ? w.regs + size_t(in.addr_reg) * 32 : nullptr;
+  const int64_t off = in.offset;
+  uint64_t* R = w.regs;
+  if (exec == 0xffffffffu && in.vec == 1 && base) {
+    // Whole-warp fast path: every lane inside one page (or inside shared memory) and aligned.
+    uint64_t lo = ~uint64_t(0), hi = 0, mis = 0;
+    for (int l = 0; l < 32; ++l) {
+      uint64_t a = base[l] + uint64_t(off);
+      taddrs[l] = a;
+      lo = a < lo ? a : lo;
+      hi = a > hi ? a : hi;
+      mis |= a;
+    }
+    uint8_t* region = nullptr;
+    if ((mis & (ES - 1)) == 0) {
+      if constexpr (SP == Space::Shared) {
+        if (hi + ES <= shared_size_ && hi + ES > hi) region = shared_.data();
+      } else if ((lo >> DeviceMemory::kPageBits) == (hi >> DeviceMemory::kPageBits)) {
+        uint8_t* p = global_page_ptr(lo, !LOAD);
+        if (p) region = p - lo;
+      }
+    }
+    if (region) {
+      if constexpr (LOAD) {
+        if (in.d[0] == kNone) return;
+        uint64_t* d = R + size_t(in.d[0]) * 32;
+        for (int l = 0; l < 32; ++l) {
+          uint64_t x = 0;
+          std::memcpy(&x, region + taddrs[l], ES);
+          if constexpr (ES < 8) {
+            if (sgn && ((x >> (ES * 8 - 1)) & 1)) x |= ~uint64_t(0) << (ES * 8);
+          }
+          d[l] = x;
+        }
+      } else {
+        const uint64_t* v = R + size_t(in.s[0]) * 32;
+        for (int l = 0; l < 32; ++l) std::memcpy(region + taddrs[l], &v[l], ES);
+      }
+      return;
+    }
+  }
+  for_lanes(exec, [&](int l) {
+    uint64_t addr = (base ? base[l] : 0) + uint64_t(off);
+    taddrs[l] = addr;
+    uint8_t* p = nullptr;
+    if (!(addr & (total - 1))) {
+      if constexpr (SP == Space::Shared) {
+        if (addr + total <= shared_size_) p = shared_.data() + addr;
+      } else {
+        p = global_page_ptr(addr, !LOAD);
+      }
+    }
+    if (!p) {
+      MemSpace ts;
+      p = resolve(w, in, l, in.space, addr, total, !LOAD, ts, taddrs[l]);
+    }
+    for (uint32_t v = 0; v < in.vec; ++v) {
+      uint8_t* q = p + v * ES;
+      if constexpr (LOAD) {
+        if (in.d[v] == kNone) continue;
+        uint64_t x = 0;
+        std::memcpy(&x, q, ES);
+        if (ES < 8 && sgn && ((x >> (ES * 8 - 1)) & 1)) x |= ~uint64_t(0) << (ES * 8 % 64);
+        R[size_t(in.d[v]) * 32 + l] = x;
+      } else {
+        uint64_t x = R[size_t(in.s[v]) * 32 + l];
+        std::memcpy(q, &x, ES);
+      }
+    }
+  });
+}
+
+template <Space SP>
+void CtaExecutor::mem_dispatch(Warp& w, const Inst& in, uint32_t exec, uint64_t* taddrs) {
+  const bool ld = in.op == Op::Ld;
+  switch (type_bytes(in.type)) {
+    case 1: ld ? mem_fast<1, true, SP>(w, in, exec, taddrs) : mem_fast<1, false, SP>(w, in, exec, taddrs); break;
+    case 2: ld ? mem_fast<2, true, SP>(w, in, exec, taddrs) : mem_fast<2, false, SP>(w, in, exec, taddrs); break;
+    case 4: ld ? mem_fast<4, true, SP>(w, in, exec, taddrs) : mem_fast<4, false, SP>(w, in, exec, taddrs); break;
+    default: ld ? mem_fast<8, true, SP>(w, in, exec, taddrs) : mem_fast<8, false, SP>(w, in, exec, taddrs); break;
+  }
+}
+
+void CtaExecutor::exec_mem(Warp& w, const Inst& in, uint32_t exec, uint32_t simt_mask) {
+  WarpStream& out = *w.out;
+  uint32_t ai = uint32_t(out.addrs.size());
+  out.addrs.resize(ai + 32, 0);
+  uint64_t* taddrs = out.addrs.data() + ai;
+  if (in.space == Space::Param && !in.param_frame && in.addr_reg == kNone && in.op == Op::Ld && in.vec == 1) {
+    // Kernel parameter: one uniform value for every lane.
+    const uint32_t es = uint32_t(type_bytes(in.type));
+    uint64_t a = uint64_t(in.offset);
+    int l0 = std::countr_zero(exec | 0x80000000u);
+    if (a + es > launch_->params.size() || (a & (es - 1))) {
+      MemSpace ts;
+      resolve(w, in, l0, in.space, a, es, false, ts, taddrs[l0]);
+    }
+    uint64_t x = 0;
+    std::memcpy(&x, launch_->params.data() + a, es);
+    if (type_is_signed(in.type) && es < 8 && ((x >> (es * 8 - 1)) & 1)) x |= ~uint64_t(0) << (es * 8);
+    if (in.d[0] != kNone) {
+      uint64_t* d = w.regs + size_t(in.d[0]) * 32;
+      for_lanes(exec, [&](int l) { d[l] = x; });
+    }
+    for_lanes(exec, [&](int l) { taddrs[l] = a; });
+    WarpInst wi = in.tmpl;
+    wi.active_mask = exec;
+    wi.addr_index = ai;
+    if (simt_mask != w.live) wi.flags |= kFlagDiverged;
+    out.insts.push_back(wi);
+    thread_insts_ += popc32(exec);
+    return;
+  }
+  if (in.space == Space::Global || in.space == Space::Const || in.space == Space::Shared) {
+    if (in.space == Space::Shared) mem_dispatch<Space::Shared>(w, in, exec, taddrs);
+    else mem_dispatch<Space::Global>(w, in, exec, taddrs);
+    WarpInst wi = in.tmpl;
+    wi.active_mask = exec;
+    wi.addr_index = ai;
+    if (simt_mask != w.live) wi.flags |= kFlagDiverged;
+    out.insts.push_back(wi);
+    thread_insts_ += popc32(exec);
+    return;
+  }
+  const uint32_t esize = uint32_t(type_bytes(in.type));
+  const uint32_t total = esize * in.vec;
+  const bool is_ld = in.op == Op::Ld;
+  const bool sgn = type_is_signed(in.type);
+  const uint64_t* base = in.addr_reg != kNone ? w.regs + size_t(in.addr_reg) * 32 : nullptr;
+  MemSpace tspace = in.tmpl.space;
+  bool first = true;
+  uint64_t* R = w.regs;
+  for_lanes(exec, [&](int l) {
+    uint64_t addr = (base ? base[l] : 0) + uint64_t(in.offset);
+    MemSpace ts;
+    uint8_t* p = resolve(w, in, l, in.space, addr, total, !is_ld, ts, taddrs[l]);
+    if (first) { tspace = ts; first = false; }
+    for (uint32_t v = 0; v < in.vec; ++v) {
+      uint8_t* q = p + v * esize;
+      if (is_ld) {
+        if (in.d[v] == kNone) continue;
+        uint64_t x = 0;
+        std::memcpy(&x, q, esize);
+        if (sgn && esize < 8 && ((x >> (esize * 8 - 1)) & 1)) x |= ~uint64_t(0) << (esize * 8);
+        R[size_t(in.d[v]) * 32 + l] = x;
+      } else {
+        uint64_t x = R[size_t(in.s[v]) * 32 + l];
+        std::memcpy(q, &x, esize);
+      }
+    }
+  });
+  WarpInst wi = in.tmpl;
+  wi.active_mask = exec;
+  wi.addr_index = ai;
+  wi.space = tspace;
+  if (simt_mask != w.live) wi.flags |= kFlagDiverged;
+  out.insts.push_back(wi);
+  thread_insts_ += popc32(uint32_t(exec));
+}
+
+void CtaExecutor::exec_atomic(Warp& w, const Inst& in, uint32_t exec, uint32_t simt_mask) {
+  WarpStream& out = *w.out;
+  uint32_t ai = uint32_t(out.addrs.size());
+  out.addrs.resize(ai + 32, 0);
+  uint64_t* taddrs = out.addrs.data() + ai;
+  const uint32_t size = uint32_t(type_bytes(in.type));
+  const uint64_t* base = in.addr_reg != kNone ? w.regs + size_t(in.addr_reg) * 32 : nullptr;
+  uint64_t* R = w.regs;
+  MemSpace tspace = in.tmpl.space;
+  bool first = true;
+  const AtomOp op = AtomOp(in.sub);
+  const Type t = in.type;
+  for_lanes(exec, [&](int l) {
+    uint64_t addr = (base ? base[l] : 0) + uint64_t(in.offset);
+    MemSpace ts;
+    uint8_t* p = resolve(w, in, l, in.space, addr, size, true, ts, taddrs[l]);
+    if (first) { tspace = ts; first = false; }
+    uint64_t old = 0;
+    std::memcpy(&old, p, size);
+    uint64_t b = R[size_t(in.s[0]) * 32 + l];
+    uint64_t nv = old;
+    auto sx = [&](uint64_t v) -> int64_t { return size == 4 ? int64_t(int32_t(uint32_t(v))) : int64_t(v); };
+    auto zx = [&](uint64_t v) -> uint64_t { return size == 4 ? uint64_t(uint32_t(v)) : v; };
+    switch (op) {
+      case AtomOp::Add:
+        if (t == Type::F32) nv = from_f32(as_f32(old) + as_f32(b));
+        else if (t == Type::F64) nv = from_f64(as_f64(old) + as_f64(b));
+        else nv = old + b;
+        break;
+      case AtomOp::Min:
+        if (type_is_signed(t)) nv = sx(b) < sx(old) ? b : old;
+        else nv = zx(b) < zx(old) ? b : old;
+        break;
+      case AtomOp::Max:
+        if (type_is_signed(t)) nv = sx(b) > sx(old) ? b : old;
+        else nv = zx(b) > zx(old) ? b : old;
+        break;
+      case AtomOp::Inc: nv = zx(old) >= zx(b) ? 0 : old + 1; break;
+      case AtomOp::Dec: nv = (zx(old) == 0 || zx(old) > zx(b)) ? b : old - 1; break;
+      case AtomOp::And: nv = old & b; break;
+      case AtomOp::Or: nv = old | b; break;
+      case AtomOp::Xor: nv = old ^ b; break;
+      case AtomOp::Exch: nv = b; break;
+      case AtomOp::Cas: nv = zx(old) == zx(b) ? R[size_t(in.s[1]) * 32 + l] : old; break;
+    }
+    std::memcpy(p, &nv, size);
+    if (in.op == Op::Atom) R[size_t(in.d[0]) * 32 + l] = zx(old);
+  });
+  WarpInst wi = in.tmpl;
+  wi.active_mask = exec;
+  wi.addr_index = ai;
+  wi.space = tspace;
+  if (simt_mask != w.live) wi.flags |= kFlagDiverged;
+  out.insts.push_back(wi);
+  thread_insts_ += popc32(uint32_t(exec));
+}
+
+void CtaExecutor::exec_tex(Warp& w, const Inst& in, uint32_t exec, uint32_t simt_mask) {
+  WarpStream& out = *w.out;
+  uint32_t ai = uint32_t(out.addrs.size());
+  out.addrs.resize(ai + 32, 0);
+  uint64_t* taddrs = out.addrs.data() + ai;
+  uint64_t* R = w.regs;
+  const uint64_t* handle = R + size_t(in.addr_reg) * 32;
+  for_lanes(exec, [&](int l) {
+    uint64_t h = handle[l];
+    if (!last_tex_ || h != last_tex_handle_) {
+      auto it = launch_->textures ? launch_->textures->find(h) : TextureTable::const_iterator();
+      if (!launch_->textures || it == launch_->textures->end())
+        throw Error(where(w, in, l) + ": invalid texture object " + hex(h));
+      last_tex_ = &it->second;
+      last_tex_handle_ = h;
+    }
+    const TextureDesc& d = *last_tex_;
+    const uint32_t cbytes = d.channel_bits / 8;
+    const uint32_t ebytes = cbytes * d.channels;
+    const uint64_t pitch = d.pitch ? d.pitch : uint64_t(d.width) * ebytes;
+    const int dims = in.sub;
+    // Texel lookup with the address mode; returns false for border texels.
+    auto texel_index = [&](int64_t i, uint32_t n, int64_t& out_i) {
+      if (n == 0) return false;
+      switch (d.address) {
+        case TextureDesc::Clamp: out_i = std::clamp<int64_t>(i, 0, int64_t(n) - 1); return true;
+        case TextureDesc::Wrap: out_i = ((i % int64_t(n)) + int64_t(n)) % int64_t(n); return true;
+        case TextureDesc::Mirror: {
+          int64_t p = ((i % (2 * int64_t(n))) + 2 * int64_t(n)) % (2 * int64_t(n));
+          out_i = p < int64_t(n) ? p : 2 * int64_t(n) - 1 - p;
+          return true;
+        }
+        case TextureDesc::Border: out_i = i; return i >= 0 && i < int64_t(n);
+      }
+      return false;
+    };
+    auto fetch = [&](int64_t x, int64_t y, double outv[4], bool record) {
+      for (int c = 0; c < 4; ++c) outv[c] = 0;
+      int64_t xi = 0, yi = 0;
+      if (!texel_index(x, d.width, xi)) return;
+      if (dims == 2 && !texel_index(y, d.height, yi)) return;
+      uint64_t addr = d.data + uint64_t(yi) * pitch + uint64_t(xi) * ebytes;
+      if (record) taddrs[l] = addr;
+      for (uint32_t c = 0; c < d.channels && c < 4; ++c) {
+        uint64_t a = addr + c * cbytes;
+        const uint8_t* p = launch_->memory->read_ptr(a);
+        if (!p) throw Error(where(w, in, l) + ": texture fetch outside device memory at " + hex(a));
+        uint32_t raw = 0;
+        std::memcpy(&raw, p, cbytes);
+        if (d.is_float && cbytes == 4) outv[c] = std::bit_cast<float>(raw);
+        else if (d.is_float && cbytes == 2) outv[c] = f16_to_f32(uint16_t(raw));
+        else if (d.read_normalized_float) outv[c] = double(raw) / double((uint64_t(1) << d.channel_bits) - 1);
+        else outv[c] = in.type == Type::S32 && cbytes < 4 ? double(int32_t(raw << (32 - 8 * cbytes)) >> (32 - 8 * cbytes)) : double(raw);
+      }
+    };
+    double res[4] = {0, 0, 0, 0};
+    if (in.type2 == Type::S32) {
+      int64_t x = int32_t(R[size_t(in.s[0]) * 32 + l]);
+      int64_t y = dims == 2 ? int32_t(R[size_t(in.s[1]) * 32 + l]) : 0;
+      fetch(x, y, res, true);
+    } else {
+      double u = as_f32(R[size_t(in.s[0]) * 32 + l]);
+      double v = dims == 2 ? as_f32(R[size_t(in.s[1]) * 32 + l]) : 0.0;
+      if (d.normalized_coords) u *= d.width, v *= d.height;
+      if (!d.linear_filter) {
+        fetch(int64_t(std::floor(u)), int64_t(std::floor(v)), res, true);
+      } else {
+        double fu = u - 0.5, fv = v - 0.5;
+        int64_t x0 = int64_t(std::floor(fu)), y0 = int64_t(std::floor(fv));
+        double a = fu - double(x0), b = fv - double(y0);
+        if (dims == 1) b = 0;
+        double t00[4], t10[4], t01[4], t11[4];
+        fetch(x0, y0, t00, true);
+        fetch(x0 + 1, y0, t10, false);
+        if (dims == 2) {
+          fetch(x0, y0 + 1, t01, false);
+          fetch(x0 + 1, y0 + 1, t11, false);
+        } else {
+          std::copy(t00, t00 + 4, t01);
+          std::copy(t10, t10 + 4, t11);
+        }
+        for (int c = 0; c < 4; ++c)
+          res[c] = (1 - a) * (1 - b) * t00[c] + a * (1 - b) * t10[c] + (1 - a) * b * t01[c] + a * b * t11[c];
+      }
+    }
+    for (int c = 0; c < 4; ++c) {
+      if (in.d[c] == kNone) continue;
+      uint64_t v;
+      if (in.type == Type::F32) v = from_f32(float(res[c]));
+      else if (in.type == Type::S32) v = uint32_t(int32_t(res[c]));
+      else v = uint32_t(res[c]);
+      if (in.type == Type::F32 && !(d.is_float || d.read_normalized_float)) v = uint32_t(int64_t(res[c]));
+      R[size_t(in.d[c]) * 32 + l] = v;
+    }
+  });
+  WarpInst wi = in.tmpl;
+  wi.active_mask = exec;
+  wi.addr_index = ai;
+  if (simt_mask != w.live) wi.flags |= kFlagDiverged;
+  out.insts.push_back(wi);
+  thread_insts_ += popc32(uint32_t(exec));
+}
+
+void CtaExecutor::exec_shfl(Warp& w, const Inst& in, uint32_t exec) {
+  uint64_t* R = w.regs;
+  uint64_t src[32];
+  std::memcpy(src, R + size_t(in.s[0]) * 32, sizeof src);
+  const uint64_t *b = R + size_t(in.s[1]) * 32, *c = R + size_t(in.s[2]) * 32;
+  uint64_t* d = R + size_t(in.d[0]) * 32;
+  uint64_t* p = in.d[1] != kNone ? R + size_t(in.d[1]) * 32 : nullptr;
+  for_lanes(exec, [&](int lane) {
+    uint32_t bval = uint32_t(b[lane]) & 0x1f, cval = uint32_t(c[lane]) & 0x1f;
+    uint32_t segmask = (uint32_t(c[lane]) >> 8) & 0x1f;
+    uint32_t L = uint32_t(lane);
+    uint32_t max_lane = (L & segmask) | (cval & ~segmask);
+    uint32_t min_lane = L & segmask;
+    int32_t j = 0;
+    bool ok = false;
+    switch (ShflMode(in.sub)) {
+      case ShflMode::Up: j = int32_t(L) - int32_t(bval); ok = j >= int32_t(max_lane); break;
+      case ShflMode::Down: j = int32_t(L + bval); ok = j <= int32_t(max_lane); break;
+      case ShflMode::Bfly: j = int32_t(L ^ bval); ok = j <= int32_t(max_lane); break;
+      case ShflMode::Idx: j = int32_t(min_lane | (bval & ~segmask)); ok = j <= int32_t(max_lane); break;
+    }
+    if (!ok) j = int32_t(L);
+    d[lane] = uint32_t(src[j & 31]);
+    if (p) p[lane] = ok;
+  });
+}
+
+void CtaExecutor::exec_vote(Warp& w, const Inst& in, uint32_t exec) {
+  uint64_t* R = w.regs;
+  const uint64_t* a = R + size_t(in.s[0]) * 32;
+  const bool neg = in.mods & kModNegSrc0;
+  uint32_t ballot = 0;
+  for_lanes(exec, [&](int l) {
+    if (((a[l] & 1) != 0) != neg) ballot |= 1u << l;
+  });
+  uint64_t* d = R + size_t(in.d[0]) * 32;
+  uint64_t v = 0;
+  switch (VoteMode(in.sub)) {
+    case VoteMode::All: v = ballot == exec; break;
+    case VoteMode::Any: v = ballot != 0; break;
+    case VoteMode::Uni: v = ballot == 0 || ballot == exec; break;
+    case VoteMode::Ballot: v = ballot; break;
+  }
+  for_lanes(exec, [&](int l) { d[l] = v; });
+}
+
+void CtaExecutor::run_warp(Warp& w) {
+  const Inst* insts = prog_->insts.data();
+  uint64_t* R = w.regs;
+  const uint64_t limit = launch_->inst_limit;
+  for (;;) {
+    if (w.stack.empty()) {
+      w.state = Warp::Done;
+      return;
+    }
+    Entry& e = w.stack.back();
+    if (e.mask == 0 || e.pc == e.rpc) {
+      w.stack.pop_back();
+      continue;
+    }
+    const uint32_t pc = e.pc;
+    const Inst& in = insts[pc];
+    const uint32_t m = e.mask;
+    uint32_t exec = m;
+    if (in.guard != kNone) {
+      const uint64_t* g = R + size_t(in.guard) * 32;
+      uint32_t pm = 0;
+      for_lanes(m, [&](int l) { pm |= uint32_t(g[l] & 1) << l; });
+      exec = in.guard_neg ? (m & ~pm) : (m & pm);
+    }
+    if (in.op != Op::FuncExit && ++w.count > limit)
+      throw Error(where(w, in, std::countr_zero(m)) + ": per-thread instruction limit of " + std::to_string(limit) +
+                  " exceeded (runaway loop?)");
+    if (in.fn) {
+      if (exec) in.fn(R, in, exec);
+      emit(w, in, exec, m);
+      e.pc = pc + 1;
+      continue;
+    }
+    switch (in.op) {
+      case Op::Bra:
+      case Op::Ret: {
+        uint32_t target = in.target;
+        bool entry_ret = in.op == Op::Ret && prog_->funcs[in.func].is_entry;
+        WarpInst wi = in.tmpl;
+        wi.active_mask = m;
+        if (m != w.live) wi.flags |= kFlagDiverged;
+        if (entry_ret && exec == w.live) {
+          wi.op = OpClass::EXIT;
+          w.last_exit = true;
+        }
+        w.out->insts.push_back(wi);
+        thread_insts_ += popc32(uint32_t(m));
+        uint32_t not_taken = m & ~exec;
+        if (not_taken == 0) {
+          e.pc = target;
+        } else if (exec == 0) {
+          e.pc = pc + 1;
+        } else {
+          uint32_t rpc = in.reconv;
+          e.pc = rpc;
+          w.stack.push_back({pc + 1, rpc, not_taken});
+          w.stack.push_back({target, rpc, exec});
+        }
+        break;
+      }
+      case Op::Call: {
+        emit(w, in, exec, m);
+        if (exec == 0) {
+          e.pc = pc + 1;
+          break;
+        }
+        if (exec != m) throw Error(where(w, in, std::countr_zero(m)) + ": predicated call with a divergent predicate is not supported");
+        if (w.frames.size() > 64) throw Error(where(w, in, std::countr_zero(m)) + ": call depth limit exceeded");
+        do_call_copies(w, prog_->calls[in.call_index], false, exec);
+        w.frames.push_back({pc + 1, in.call_index});
+        e.pc = in.target;
+        break;
+      }
+      case Op::FuncExit: {
+        if (prog_->funcs[in.func].is_entry || w.frames.empty()) {
+          remove_lanes(w, m);
+          if (!w.last_exit || w.live == 0) {
+            if (!w.last_exit) {
+              WarpInst wi = in.tmpl;
+              wi.op = w.live == 0 ? OpClass::EXIT : OpClass::BRANCH;
+              wi.active_mask = m;
+              w.out->insts.push_back(wi);
+              w.last_exit = w.live == 0;
+            }
+          }
+          if (w.live == 0) {
+            w.stack.clear();
+            w.state = Warp::Done;
+            return;
+          }
+          break;
+        }
+        Frame f = w.frames.back();
+        w.frames.pop_back();
+        do_call_copies(w, prog_->calls[f.call], true, m);
+        e.pc = f.ret_pc;
+        break;
+      }
+      case Op::Exit: {
+        WarpInst wi = in.tmpl;
+        wi.active_mask = exec;
+        if (m != w.live) wi.flags |= kFlagDiverged;
+        if (exec == 0) {
+          wi.op = OpClass::BRANCH;
+          w.out->insts.push_back(wi);
+          e.pc = pc + 1;
+          break;
+        }
+        e.pc = pc + 1;
+        remove_lanes(w, exec);
+        if (w.live != 0) wi.op = OpClass::BRANCH;
+        else w.last_exit = true;
+        w.out->insts.push_back(wi);
+        thread_insts_ += popc32(uint32_t(exec));
+        if (w.live == 0) {
+          w.stack.clear();
+          w.state = Warp::Done;
+          return;
+        }
+        break;
+      }
+      case Op::Trap:
+        if (exec) throw Error(where(w, in, std::countr_zero(exec)) + ": trap instruction executed");
+        emit(w, in, exec, m);
+        e.pc = pc + 1;
+        break;
+      case Op::Bar: {
+        emit(w, in, exec, m);
+        e.pc = pc + 1;
+        if (exec == 0) break;
+        uint32_t b = in.sub;
+        if (in.mods & kModHasCount) {
+          uint32_t cnt = uint32_t(R[size_t(in.s[0]) * 32 + std::countr_zero(exec)]);
+          if (cnt == 0 || cnt % 32 != 0 || cnt > nwarps_ * 32)
+            throw Error(where(w, in, std::countr_zero(exec)) + ": barrier thread count " + std::to_string(cnt) + " must be a non-zero multiple of 32 up to the CTA size");
+          bar_count_[b] = cnt;
+        }
+        if (in.mods & kModArrive) {
+          ++bar_arrived_[b];
+          break;
+        }
+        ++bar_waiting_[b];
+        w.state = Warp::AtBarrier;
+        w.barrier = uint8_t(b);
+        return;
+      }
+      case Op::Ld:
+      case Op::St:
+        exec_mem(w, in, exec, m);
+        e.pc = pc + 1;
+        break;
+      case Op::Atom:
+      case Op::Red:
+        exec_atomic(w, in, exec, m);
+        e.pc = pc + 1;
+        break;
+      case Op::Tex:
+        exec_tex(w, in, exec, m);
+        e.pc = pc + 1;
+        break;
+      case Op::Shfl:
+        exec_shfl(w, in, exec);
+        emit(w, in, exec, m);
+        e.pc = pc + 1;
+        break;
+      case Op::Vote:
+        exec_vote(w, in, exec);
+        emit(w, in, exec, m);
+        e.pc = pc + 1;
+        break;
+      case Op::Activemask: {
+        uint64_t* d = R + size_t(in.d[0]) * 32;
+        for_lanes(exec, [&](int l) { d[l] = m; });
+        emit(w, in, exec, m);
+        e.pc = pc + 1;
+        break;
+      }
+      case Op::Clock: {
+        uint64_t* d = R + size_t(in.d[0]) * 32;
+        uint64_t v = w.count * 4;
+        bool narrow = type_bytes(in.type) == 4;
+        for_lanes(exec, [&](int l) { d[l] = narrow ? uint32_t(v) : v; });
+        emit(w, in, exec, m);
+        e.pc = pc + 1;
+        break;
+      }
+      default:  // Nop, BarWarp, Membar
+        emit(w, in, exec, m);
+        e.pc = pc + 1;
+        break;
+    }
+  }
+}
+
+}  // namespace warpsim::ptx

@@ -1,0 +1,103 @@
+// Functional execution of one CTA of a decoded PTX kernel: SIMT stack with immediate
+// post-dominator reconvergence, warps advancing together between barriers, and a WarpStream
+// per warp for the timing model.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/cta_trace.h"
+#include "ptx/ir.h"
+#include "runtime/device_memory.h"
+#include "runtime/runtime.h"
+
+namespace warpsim::ptx {
+
+using TextureTable = std::unordered_map<uint64_t, TextureDesc>;
+
+// Everything a kernel launch needs besides the program.
+struct Launch {
+  std::string kernel;
+  Dim3 grid, block;
+  uint32_t dynamic_shared = 0;
+  std::vector<uint8_t> params;          // kernel .param buffer
+  uint64_t inst_limit = 50'000'000;     // per-thread instruction limit (runaway loops)
+  DeviceMemory* memory = nullptr;
+  const TextureTable* textures = nullptr;
+};
+
+class CtaExecutor {
+ public:
+  CtaExecutor(std::shared_ptr<const Program> prog, const Launch* launch);
+  ~CtaExecutor();
+  // Executes CTA `cta_id` completely and fills `out` (one stream per warp).
+  void run(uint32_t cta_id, uint32_t sm_id, CtaTrace& out);
+  uint64_t thread_insts() const { return thread_insts_; }
+  uint64_t warp_insts() const { return warp_insts_; }
+
+ private:
+  struct Entry { uint32_t pc, rpc, mask; };
+  struct Frame { uint32_t ret_pc, call; };
+  struct Warp {
+    std::vector<Entry> stack;
+    std::vector<Frame> frames;
+    uint64_t* regs = nullptr;
+    WarpStream* out = nullptr;
+    uint32_t live = 0;
+    uint32_t id = 0;
+    uint64_t count = 0;
+    enum State : uint8_t { Running, AtBarrier, Done } state = Running;
+    uint8_t barrier = 0;
+    bool last_exit = false;
+  };
+
+  void run_warp(Warp& w);
+  void remove_lanes(Warp& w, uint32_t lanes);
+  void emit(Warp& w, const Inst& in, uint32_t mask, uint32_t simt_mask);
+  void exec_mem(Warp& w, const Inst& in, uint32_t exec, uint32_t simt_mask);
+  template <uint32_t ES, bool LOAD, Space SP>
+  void mem_fast(Warp& w, const Inst& in, uint32_t exec, uint64_t* taddrs);
+  template <Space SP>
+  void mem_dispatch(Warp& w, const Inst& in, uint32_t exec, uint64_t* taddrs);
+  uint8_t* global_page_ptr(uint64_t a, bool write) {
+    uint64_t pg = a >> DeviceMemory::kPageBits;
+    if (pg == cache_page_) return cache_base_ + (a & (DeviceMemory::kPageSize - 1));
+    uint8_t* p = write ? launch_->memory->write_ptr(a) : launch_->memory->materialized_ptr(a);
+    if (p) {
+      cache_page_ = pg;
+      cache_base_ = p - (a & (DeviceMemory::kPageSize - 1));
+    }
+    return p;
+  }
+  void exec_atomic(Warp& w, const Inst& in, uint32_t exec, uint32_t simt_mask);
+  void exec_tex(Warp& w, const Inst& in, uint32_t exec, uint32_t simt_mask);
+  void exec_shfl(Warp& w, const Inst& in, uint32_t exec);
+  void exec_vote(Warp& w, const Inst& in, uint32_t exec);
+  void do_call_copies(Warp& w, const CallInfo& ci, bool rets, uint32_t lanes);
+  uint8_t* resolve(Warp& w, const Inst& in, int lane, Space sp, uint64_t addr, uint32_t bytes, bool write,
+                   MemSpace& tspace, uint64_t& taddr);
+  [[noreturn]] void mem_error(Warp& w, const Inst& in, int lane, const char* what, Space sp, uint64_t addr, uint32_t bytes, bool write);
+  std::string where(Warp& w, const Inst& in, int lane) const;
+  void init_warp(Warp& w, uint32_t idx, uint32_t sm_id);
+
+  std::shared_ptr<const Program> prog_;
+  const Launch* launch_;
+  uint32_t threads_ = 0, nwarps_ = 0;
+  uint32_t shared_size_ = 0, local_size_ = 0;
+  uint32_t ctaid_[3] = {0, 0, 0};
+  std::vector<uint64_t> regs_;
+  std::vector<uint8_t> shared_, local_;
+  std::vector<Warp> warps_;
+  uint32_t bar_waiting_[16] = {};
+  uint32_t bar_arrived_[16] = {};
+  uint32_t bar_count_[16] = {};
+  uint64_t thread_insts_ = 0, warp_insts_ = 0;
+  uint64_t cache_page_ = ~uint64_t(0);
+  uint8_t* cache_base_ = nullptr;
+  uint64_t last_tex_handle_ = 0;
+  const TextureDesc* last_tex_ = nullptr;
+};
+
+}  // namespace warpsim::ptx

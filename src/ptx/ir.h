@@ -1,0 +1,137 @@
+// Executable form of a PTX kernel: decoded once, interpreted many times. Every instruction
+// has its opcode, types and modifiers as enums, and its operands resolved to dense register
+// indices (immediates and special registers live in read-only register slots), branch
+// targets resolved to instruction indices and a ready-made WarpInst template for the trace.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/cta_trace.h"
+#include "core/warp_inst.h"
+#include "ptx/ast.h"
+
+namespace warpsim::ptx {
+
+enum class Op : uint8_t {
+  Nop, Mov, Add, Sub, Mul, Mad, Fma, Div, Rem, Abs, Neg, Min, Max, And, Or, Xor, Not, Cnot,
+  Shl, Shr, Setp, Selp, Set, Cvt, Cvta, Ld, St, Bra, Call, Ret, Exit, FuncExit, Bar, BarWarp,
+  Membar, Atom, Red, Shfl, Vote, Tex, Sqrt, Rsqrt, Rcp, Ex2, Lg2, Sin, Cos, Tanh, Prmt, Bfi, Bfe,
+  Bfind, Brev, Clz, Popc, Copysign, Addc, Subc, Madc, Mul24, Mad24, Sad, Testp, Trap, Activemask,
+  Clock, Isspacep, PackMov, UnpackMov, Shf, kCount
+};
+const char* op_name(Op op);
+
+enum class Cmp : uint8_t { EQ, NE, LT, LE, GT, GE, LO, LS, HI, HS, EQU, NEU, LTU, LEU, GTU, GEU, NUM, NAN_ };
+enum class BoolOp : uint8_t { None, And, Or, Xor };
+enum class Rnd : uint8_t { None, RN, RZ, RM, RP, RNI, RZI, RMI, RPI };
+enum class AtomOp : uint8_t { Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
+enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
+enum class VoteMode : uint8_t { All, Any, Uni, Ballot };
+enum class MulMode : uint8_t { Lo, Hi, Wide };
+
+enum InstMod : uint16_t {
+  kModFtz = 1 << 0,
+  kModSat = 1 << 1,
+  kModApprox = 1 << 2,
+  kModCC = 1 << 3,      // writes the carry flag
+  kModToSpace = 1 << 4, // cvta.to.*
+  kModUni = 1 << 5,
+  kModArrive = 1 << 6,  // bar.arrive
+  kModShiftAmt = 1 << 7,
+  kModRed = 1 << 8,     // bar.red
+  kModNegSrc0 = 1 << 9, // !%p as first vote/selp source
+  kModHasCount = 1 << 10,
+};
+
+inline constexpr uint32_t kNone = 0xffffffffu;
+
+// Generic address space layout: device memory (global, const) below 2^40; the shared and
+// local windows map generic addresses onto the CTA's shared memory and the thread's local
+// memory (cvta adds/subtracts the window base).
+inline constexpr uint64_t kSharedWindow = uint64_t(1) << 44;
+inline constexpr uint64_t kLocalWindow = uint64_t(1) << 45;
+inline constexpr uint64_t kWindowSize = uint64_t(1) << 32;
+
+struct Warp;
+struct Inst;
+struct ExecCtx;
+using Handler = void (*)(uint64_t* regs, const Inst& in, uint32_t mask);
+
+struct Inst {
+  Handler fn = nullptr;   // lane-parallel ALU semantics (null for control/memory ops)
+  Op op = Op::Nop;
+  Type type = Type::None, type2 = Type::None;  // type2: source type of cvt, second type of tex
+  Space space = Space::None;
+  Cmp cmp = Cmp::EQ;
+  BoolOp boolop = BoolOp::None;
+  Rnd rnd = Rnd::None;
+  uint8_t sub = 0;        // MulMode / AtomOp / ShflMode / VoteMode / tex dimension
+  uint8_t vec = 1;        // vector width for ld/st/tex
+  uint8_t ndst = 0, nsrc = 0;
+  uint16_t mods = 0;
+  uint32_t guard = kNone;  // predicate register index
+  bool guard_neg = false;
+  uint32_t d[4] = {kNone, kNone, kNone, kNone};
+  uint32_t s[4] = {kNone, kNone, kNone, kNone};
+  // Memory operand: address = reg(addr_reg) + offset (addr_reg == kNone: absolute).
+  uint32_t addr_reg = kNone;
+  int64_t offset = 0;
+  bool param_frame = false;  // ld/st.param addressing the thread's call frame (in local memory)
+  uint32_t target = kNone;   // branch target / callee entry / function exit instruction
+  uint32_t call_index = kNone;  // Program::calls
+  uint32_t func = 0;         // function the instruction belongs to
+  uint32_t reconv = kNone;   // branch: immediate post-dominator instruction
+  int line = 0;              // PTX source line
+  WarpInst tmpl;             // trace template (pc, unit, op class, registers, width)
+};
+
+// Copies performed by a call: caller frame bytes -> callee frame bytes (args), and back (ret).
+struct CallInfo {
+  struct Copy { uint32_t from, to, bytes; };
+  std::vector<Copy> args, rets;
+};
+
+struct FuncInfo {
+  std::string name;
+  uint32_t first = 0, exit = 0;  // first instruction; FuncExit pseudo instruction index
+  uint32_t frame_base = 0, frame_size = 0;  // in local memory
+  bool is_entry = false;
+};
+
+// Registers with fixed contents in every lane.
+struct ConstReg { uint32_t index; uint64_t value; };
+enum class Special : uint8_t {
+  TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
+  LaneId, WarpId, NWarpId, SmId, NSmId, GridId, LanemaskEq, LanemaskLt, LanemaskLe, LanemaskGt,
+  LanemaskGe, kCount
+};
+struct SpecialReg { uint32_t index; Special which; };
+
+// A kernel decoded for execution: the entry function and every function it may call,
+// concatenated; instruction i has pc i * 8.
+struct Program {
+  std::string name;
+  std::string file;
+  std::vector<Inst> insts;
+  std::vector<FuncInfo> funcs;   // funcs[0] is the entry
+  std::vector<CallInfo> calls;
+  std::vector<std::string> reg_names;  // per register index (for diagnostics)
+  std::vector<uint8_t> reg_bytes;      // per register index: 4 or 8 (0: predicate, constant, special)
+  uint32_t est_regs = 0;               // estimated 32-bit registers per thread (peak live values)
+  uint32_t num_regs = 0;               // total slots, including constant/special slots
+  uint32_t num_arch_regs = 0;          // PTX registers of the kernel (reported as regs per thread)
+  uint32_t carry_reg = kNone;          // hidden carry flag for add.cc / addc
+  std::vector<ConstReg> consts;
+  std::vector<SpecialReg> specials;
+  uint32_t param_bytes = 0;            // kernel .param buffer size
+  struct Param { std::string name; uint32_t offset, size; };
+  std::vector<Param> params;
+  uint32_t static_shared = 0;          // bytes of .shared declared (module + function level)
+  uint32_t dyn_shared_offset = 0;      // where extern .shared arrays start
+  uint32_t local_bytes = 0;            // per thread (all frames)
+  uint32_t reqntid[3] = {0, 0, 0};
+};
+
+}  // namespace warpsim::ptx

@@ -1,0 +1,216 @@
+#include "runtime/runtime.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "core/error.h"
+#include "ptx/decoder.h"
+#include "ptx/parser.h"
+#include "ptx/ptx_kernel.h"
+#include "runtime/device_memory.h"
+
+namespace warpsim {
+
+struct Runtime::Impl {
+  struct Module {
+    std::string file;
+    ptx::Module ast;
+    ptx::SymbolMap symbols;
+    std::vector<std::string> kernels;
+    std::vector<std::shared_ptr<const ptx::Program>> programs;
+  };
+  DeviceMemory memory;
+  std::vector<std::unique_ptr<Module>> modules;
+  ptx::TextureTable textures;
+  uint64_t next_texture = 1;
+  uint32_t streams = 1;
+  uint64_t inst_limit = 50'000'000;
+
+  Module& module(ModuleHandle m) {
+    if (m.id >= modules.size() || !modules[m.id]) throw Error("invalid module handle " + std::to_string(m.id));
+    return *modules[m.id];
+  }
+  const ptx::ModuleSymbol& symbol(ModuleHandle m, const std::string& name) {
+    Module& mod = module(m);
+    auto it = mod.symbols.find(name);
+    if (it == mod.symbols.end()) throw Error(mod.file + ": no .global or .const variable named '" + name + "'");
+    return it->second;
+  }
+};
+
+Runtime::Runtime(LaunchTarget* target) : impl_(std::make_unique<Impl>()), target_(target) {
+  if (!target_) throw Error("runtime: a launch target is required");
+}
+Runtime::~Runtime() = default;
+
+DevPtr Runtime::malloc(uint64_t bytes) { return impl_->memory.allocate(bytes); }
+void Runtime::free(DevPtr p) {
+  target_->run_until_idle();
+  impl_->memory.free(p);
+}
+void Runtime::memcpy_h2d(DevPtr dst, const void* src, uint64_t bytes) {
+  target_->run_until_idle();
+  impl_->memory.write(dst, src, bytes);
+}
+void Runtime::memcpy_d2h(void* dst, DevPtr src, uint64_t bytes) {
+  target_->run_until_idle();
+  impl_->memory.read(src, dst, bytes);
+}
+void Runtime::memcpy_d2d(DevPtr dst, DevPtr src, uint64_t bytes) {
+  target_->run_until_idle();
+  impl_->memory.copy(dst, src, bytes);
+}
+void Runtime::memset(DevPtr dst, int value, uint64_t bytes) {
+  target_->run_until_idle();
+  impl_->memory.fill(dst, uint8_t(value), bytes);
+}
+
+ModuleHandle Runtime::load_module(const std::string& ptx_text, const std::string& file_name) {
+  auto mod = std::make_unique<Impl::Module>();
+  mod->file = file_name;
+  mod->ast = ptx::parse_module(ptx_text, file_name);
+  // Place module variables in device memory.
+  std::vector<DevPtr> placed;
+  try {
+    for (const auto& v : mod->ast.globals) {
+      if (v.space != ptx::Space::Global && v.space != ptx::Space::Const) continue;
+      if (mod->symbols.count(v.name)) throw LocatedError(file_name, v.loc.line, v.loc.col, "duplicate variable '" + v.name + "'");
+      uint64_t size = v.size_bytes();
+      if (size > (uint64_t(4) << 30)) throw LocatedError(file_name, v.loc.line, v.loc.col, "variable '" + v.name + "' is larger than 4 GiB");
+      DevPtr a = impl_->memory.allocate(std::max<uint64_t>(size, 1));
+      placed.push_back(a);
+      mod->symbols[v.name] = ptx::ModuleSymbol{v.space, a, size};
+    }
+    for (const auto& v : mod->ast.globals) {
+      if (!v.has_init || (v.space != ptx::Space::Global && v.space != ptx::Space::Const)) continue;
+      const auto& sym = mod->symbols[v.name];
+      int esize = ptx::type_bytes(v.type);
+      if (esize == 0) throw LocatedError(file_name, v.loc.line, v.loc.col, "initializer for a variable without size");
+      uint64_t n = sym.size / uint64_t(esize);
+      if (v.init.size() > n) throw LocatedError(file_name, v.loc.line, v.loc.col, "too many initializer values for '" + v.name + "'");
+      std::vector<uint8_t> bytes(sym.size, 0);
+      for (size_t i = 0; i < v.init.size(); ++i) {
+        const auto& e = v.init[i];
+        uint64_t bits = e.bits;
+        if (!e.sym.empty()) {
+          auto it = mod->symbols.find(e.sym);
+          if (it == mod->symbols.end()) throw LocatedError(file_name, v.loc.line, v.loc.col, "initializer refers to unknown symbol '" + e.sym + "'");
+          bits = it->second.addr + e.bits;
+        } else if (e.is_float_lit) {
+          if (v.type == ptx::Type::F32) { float f = float(e.fval); std::memcpy(&bits, &f, 4); }
+          else if (v.type == ptx::Type::F64) { double d = e.fval; std::memcpy(&bits, &d, 8); }
+          else throw LocatedError(file_name, v.loc.line, v.loc.col, "floating-point initializer for an integer variable");
+        }
+        std::memcpy(bytes.data() + i * size_t(esize), &bits, size_t(esize));
+      }
+      impl_->memory.write(sym.addr, bytes.data(), bytes.size());
+    }
+    for (const auto& f : mod->ast.functions) {
+      if (!f.is_entry || !f.has_body) continue;
+      mod->kernels.push_back(f.name);
+      mod->programs.push_back(ptx::decode_kernel(mod->ast, f.name, mod->symbols));
+    }
+  } catch (...) {
+    for (DevPtr p : placed) impl_->memory.free(p);
+    throw;
+  }
+  impl_->modules.push_back(std::move(mod));
+  return ModuleHandle{uint32_t(impl_->modules.size() - 1)};
+}
+
+KernelHandle Runtime::get_kernel(ModuleHandle m, const std::string& name) {
+  auto& mod = impl_->module(m);
+  for (uint32_t i = 0; i < mod.kernels.size(); ++i)
+    if (mod.kernels[i] == name) return KernelHandle{m.id, i};
+  std::string known;
+  for (const auto& k : mod.kernels) known += (known.empty() ? "" : ", ") + k;
+  throw Error(mod.file + ": no kernel named '" + name + "' (kernels: " + known + ")");
+}
+
+DevPtr Runtime::symbol_address(ModuleHandle m, const std::string& name, uint64_t* size) {
+  const auto& s = impl_->symbol(m, name);
+  if (size) *size = s.size;
+  return s.addr;
+}
+
+void Runtime::memcpy_to_symbol(ModuleHandle m, const std::string& name, const void* src, uint64_t bytes, uint64_t offset) {
+  const auto& s = impl_->symbol(m, name);
+  if (offset + bytes > s.size || offset + bytes < offset)
+    throw Error("memcpy_to_symbol: " + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) + " exceed '" + name + "' (" + std::to_string(s.size) + " bytes)");
+  memcpy_h2d(s.addr + offset, src, bytes);
+}
+
+void Runtime::memcpy_from_symbol(void* dst, ModuleHandle m, const std::string& name, uint64_t bytes, uint64_t offset) {
+  const auto& s = impl_->symbol(m, name);
+  if (offset + bytes > s.size || offset + bytes < offset)
+    throw Error("memcpy_from_symbol: " + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) + " exceed '" + name + "' (" + std::to_string(s.size) + " bytes)");
+  memcpy_d2h(dst, s.addr + offset, bytes);
+}
+
+uint64_t Runtime::create_texture(const TextureDesc& d) {
+  if (d.channels != 1 && d.channels != 2 && d.channels != 4) throw Error("texture: channels must be 1, 2 or 4");
+  if (d.channel_bits != 8 && d.channel_bits != 16 && d.channel_bits != 32) throw Error("texture: channel_bits must be 8, 16 or 32");
+  if (d.width == 0 || d.height == 0) throw Error("texture: width and height must be non-zero");
+  uint64_t ebytes = uint64_t(d.channels) * d.channel_bits / 8;
+  uint64_t pitch = d.pitch ? d.pitch : d.width * ebytes;
+  if (pitch < d.width * ebytes) throw Error("texture: pitch smaller than a row");
+  if (!impl_->memory.is_mapped(d.data, pitch * (d.height - 1) + d.width * ebytes))
+    throw Error("texture: data range is not inside a device allocation");
+  uint64_t h = impl_->next_texture++;
+  impl_->textures[h] = d;
+  return h;
+}
+
+void Runtime::destroy_texture(uint64_t tex) {
+  target_->run_until_idle();
+  if (!impl_->textures.erase(tex)) throw Error("destroy_texture: unknown texture object " + std::to_string(tex));
+}
+
+uint32_t Runtime::create_stream() { return impl_->streams++; }
+
+void Runtime::launch(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& args, uint32_t dynamic_shared, uint32_t stream) {
+  auto& mod = impl_->module(ModuleHandle{k.module});
+  if (k.index >= mod.programs.size()) throw Error("invalid kernel handle");
+  const auto& prog = mod.programs[k.index];
+  const std::string& name = mod.kernels[k.index];
+  if (grid.count() == 0 || block.count() == 0) throw Error("launch of '" + name + "': grid and block dimensions must be non-zero");
+  if (block.count() > 1024 || block.z > 64) throw Error("launch of '" + name + "': block of " + std::to_string(block.count()) + " threads exceeds 1024 (or z > 64)");
+  if (grid.count() > 0xffffffffull) throw Error("launch of '" + name + "': too many CTAs");
+  if (stream >= impl_->streams) throw Error("launch of '" + name + "': unknown stream " + std::to_string(stream));
+  for (int i = 0; i < 3; ++i) {
+    uint32_t b = i == 0 ? block.x : i == 1 ? block.y : block.z;
+    if (prog->reqntid[i] && prog->reqntid[i] != b) throw Error("launch of '" + name + "': block size does not match .reqntid");
+  }
+  uint64_t shared = uint64_t(prog->dyn_shared_offset) + dynamic_shared;
+  if (shared > 228 * 1024) throw Error("launch of '" + name + "': " + std::to_string(shared) + " bytes of shared memory exceed 228 KiB");
+  const auto& offs = args.offsets();
+  if (offs.size() != prog->params.size())
+    throw Error("launch of '" + name + "': kernel takes " + std::to_string(prog->params.size()) + " arguments, " + std::to_string(offs.size()) + " given");
+  ptx::Launch l;
+  l.kernel = name;
+  l.grid = grid;
+  l.block = block;
+  l.dynamic_shared = dynamic_shared;
+  l.inst_limit = impl_->inst_limit;
+  l.memory = &impl_->memory;
+  l.textures = &impl_->textures;
+  l.params.assign(prog->param_bytes, 0);
+  for (size_t i = 0; i < offs.size(); ++i) {
+    size_t end = i + 1 < offs.size() ? offs[i + 1] : args.bytes().size();
+    size_t avail = end - offs[i];
+    const auto& p = prog->params[i];
+    if (avail < p.size)
+      throw Error("launch of '" + name + "': argument " + std::to_string(i) + " has " + std::to_string(avail) + " bytes, parameter '" + p.name + "' needs " + std::to_string(p.size));
+    std::memcpy(l.params.data() + p.offset, args.bytes().data() + offs[i], p.size);
+  }
+  target_->enqueue(std::make_unique<ptx::PtxKernel>(prog, std::move(l)), stream);
+}
+
+void Runtime::synchronize() { target_->run_until_idle(); }
+void Runtime::stream_synchronize(uint32_t stream) { target_->run_until_stream_idle(stream); }
+
+void Runtime::set_instruction_limit(uint64_t per_thread) { impl_->inst_limit = per_thread ? per_thread : ~uint64_t(0); }
+DeviceMemory& Runtime::device_memory() { return impl_->memory; }
+
+}  // namespace warpsim

@@ -1,0 +1,153 @@
+#include "runtime/device_memory.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <sys/mman.h>
+
+#include "core/error.h"
+
+namespace warpsim {
+
+namespace {
+std::string hex(uint64_t v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+}  // namespace
+
+DeviceMemory::DeviceMemory() : l1_(kL1Size, nullptr) {}
+DeviceMemory::~DeviceMemory() = default;
+
+uint8_t* DeviceMemory::reserved_marker() {
+  static uint8_t marker[1];
+  return marker;
+}
+
+const uint8_t* DeviceMemory::zero_page() {
+  static const uint8_t zeros[kPageSize] = {};
+  return zeros;
+}
+
+uint8_t* DeviceMemory::materialize() {
+  ++touched_;
+  if (!free_pages_.empty()) {
+    uint8_t* p = free_pages_.back();
+    free_pages_.pop_back();
+    std::memset(p, 0, kPageSize);
+    return p;
+  }
+  // Pages come out of large chunks so that neighbouring device pages are neighbours in host
+  // memory too (fewer host TLB misses when kernels stream through buffers).
+  constexpr size_t kChunk = size_t(2) << 20;
+  constexpr size_t kPagesPerChunk = kChunk / kPageSize;
+  if (chunks_.empty() || chunk_used_ == kPagesPerChunk) {
+    void* mem = std::aligned_alloc(kChunk, kChunk);
+    if (!mem) throw Error("device memory: host allocation failed");
+#ifdef MADV_HUGEPAGE
+    madvise(mem, kChunk, MADV_HUGEPAGE);
+#endif
+    chunks_.emplace_back(static_cast<uint8_t*>(mem));
+    chunk_used_ = 0;
+  }
+  uint8_t* p = chunks_.back().get() + chunk_used_++ * kPageSize;
+  std::memset(p, 0, kPageSize);
+  return p;
+}
+
+void DeviceMemory::ChunkFree::operator()(uint8_t* p) const { std::free(p); }
+
+void DeviceMemory::map_range(uint64_t addr, uint64_t bytes) {
+  for (uint64_t a = addr; a < addr + bytes; a += kPageSize) {
+    uint64_t p = a >> kPageBits;
+    uint8_t**& l2 = l1_[p >> kL2Bits];
+    if (!l2) {
+      l2_store_.push_back(std::make_unique<uint8_t*[]>(kL2Size));
+      l2 = l2_store_.back().get();
+      for (uint64_t i = 0; i < kL2Size; ++i) l2[i] = nullptr;
+    }
+    l2[p & (kL2Size - 1)] = reserved_marker();
+  }
+}
+
+uint64_t DeviceMemory::allocate(uint64_t bytes) {
+  if (bytes == 0) bytes = 1;
+  uint64_t rounded = (bytes + kPageSize - 1) & ~(kPageSize - 1);
+  if (rounded < bytes || rounded > kMaxAllocation)
+    throw Error("device memory: allocation of " + std::to_string(bytes) + " bytes exceeds the " +
+                std::to_string(kMaxAllocation >> 30) + " GiB limit per allocation");
+  if (next_ + rounded + kPageSize > kLimit)
+    throw Error("device memory: cannot allocate " + std::to_string(bytes) + " bytes (address range exhausted)");
+  uint64_t addr = next_;
+  next_ += rounded + kPageSize;  // guard page
+  map_range(addr, rounded);
+  allocs_[addr] = rounded;
+  allocated_ += rounded;
+  return addr;
+}
+
+void DeviceMemory::free(uint64_t addr) {
+  auto it = allocs_.find(addr);
+  if (it == allocs_.end()) throw Error("device memory: free of " + hex(addr) + " which is not an allocation");
+  for (uint64_t a = addr; a < addr + it->second; a += kPageSize) {
+    uint64_t p = a >> kPageBits;
+    uint8_t*& page = l1_[p >> kL2Bits][p & (kL2Size - 1)];
+    if (page && page != reserved_marker()) {
+      free_pages_.push_back(page);
+      --touched_;
+    }
+    page = nullptr;
+  }
+  allocated_ -= it->second;
+  allocs_.erase(it);
+}
+
+uint64_t DeviceMemory::allocation_size(uint64_t addr) const {
+  auto it = allocs_.find(addr);
+  return it == allocs_.end() ? 0 : it->second;
+}
+
+bool DeviceMemory::is_mapped(uint64_t addr, uint64_t bytes) const {
+  if (bytes == 0) return true;
+  auto it = allocs_.upper_bound(addr);
+  if (it == allocs_.begin()) return false;
+  --it;
+  return addr >= it->first && addr + bytes <= it->first + it->second && addr + bytes >= addr;
+}
+
+void DeviceMemory::write(uint64_t addr, const void* src, uint64_t bytes) {
+  if (!is_mapped(addr, bytes)) throw Error("device memory: write of " + std::to_string(bytes) + " bytes at " + hex(addr) + " outside any allocation");
+  const uint8_t* s = static_cast<const uint8_t*>(src);
+  while (bytes) {
+    uint64_t n = std::min(bytes, kPageSize - (addr & (kPageSize - 1)));
+    std::memcpy(write_ptr(addr), s, n);
+    addr += n, s += n, bytes -= n;
+  }
+}
+
+void DeviceMemory::read(uint64_t addr, void* dst, uint64_t bytes) const {
+  if (!is_mapped(addr, bytes)) throw Error("device memory: read of " + std::to_string(bytes) + " bytes at " + hex(addr) + " outside any allocation");
+  uint8_t* d = static_cast<uint8_t*>(dst);
+  while (bytes) {
+    uint64_t n = std::min(bytes, kPageSize - (addr & (kPageSize - 1)));
+    std::memcpy(d, read_ptr(addr), n);
+    addr += n, d += n, bytes -= n;
+  }
+}
+
+void DeviceMemory::fill(uint64_t addr, uint8_t value, uint64_t bytes) {
+  if (!is_mapped(addr, bytes)) throw Error("device memory: memset of " + std::to_string(bytes) + " bytes at " + hex(addr) + " outside any allocation");
+  while (bytes) {
+    uint64_t n = std::min(bytes, kPageSize - (addr & (kPageSize - 1)));
+    std::memset(write_ptr(addr), value, n);
+    addr += n, bytes -= n;
+  }
+}
+
+void DeviceMemory::copy(uint64_t dst, uint64_t src, uint64_t bytes) {
+  std::vector<uint8_t> tmp(bytes);
+  read(src, tmp.data(), bytes);
+  write(dst, tmp.data(), bytes);
+}
+
+}  // namespace warpsim

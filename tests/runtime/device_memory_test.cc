@@ -1,0 +1,60 @@
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "core/error.h"
+#include "runtime/device_memory.h"
+
+namespace warpsim {
+namespace {
+
+TEST(DeviceMemory, AllocationsArePageAlignedDisjointAndGuarded) {
+  DeviceMemory m;
+  uint64_t a = m.allocate(10), b = m.allocate(5000), c = m.allocate(1);
+  EXPECT_EQ(a % DeviceMemory::kPageSize, 0u);
+  EXPECT_GE(b, a + DeviceMemory::kPageSize * 2);      // one page + guard page
+  EXPECT_GE(c, b + DeviceMemory::kPageSize * 3);      // two pages + guard page
+  EXPECT_TRUE(m.is_mapped(a, 10));
+  EXPECT_FALSE(m.is_mapped(a + DeviceMemory::kPageSize, 4));  // guard page
+  EXPECT_EQ(m.read_ptr(a + DeviceMemory::kPageSize), nullptr);
+  EXPECT_EQ(m.read_ptr(0), nullptr);
+  EXPECT_EQ(m.allocation_size(b), 2 * DeviceMemory::kPageSize);
+}
+
+TEST(DeviceMemory, PagesMaterialiseOnWrite) {
+  DeviceMemory m;
+  uint64_t big = m.allocate(uint64_t(1) << 34);  // 16 GiB reserved, nothing touched
+  EXPECT_EQ(m.pages_touched(), 0u);
+  const uint8_t* z = m.read_ptr(big + 12345);
+  ASSERT_NE(z, nullptr);
+  EXPECT_EQ(*z, 0);
+  EXPECT_EQ(m.pages_touched(), 0u);
+  uint32_t v = 0xdeadbeef;
+  m.write(big + (uint64_t(1) << 33), &v, 4);
+  EXPECT_EQ(m.pages_touched(), 1u);
+  uint32_t back = 0;
+  m.read(big + (uint64_t(1) << 33), &back, 4);
+  EXPECT_EQ(back, v);
+  // a write across a page boundary touches two pages
+  std::vector<uint8_t> buf(100, 7);
+  m.write(big + DeviceMemory::kPageSize - 50, buf.data(), buf.size());
+  EXPECT_EQ(m.pages_touched(), 3u);
+  m.free(big);
+  EXPECT_EQ(m.pages_touched(), 0u);
+  EXPECT_EQ(m.read_ptr(big), nullptr);
+}
+
+TEST(DeviceMemory, ErrorsAreReported) {
+  DeviceMemory m;
+  uint64_t a = m.allocate(64);
+  uint32_t v = 1;
+  EXPECT_THROW(m.write(a + DeviceMemory::kPageSize, &v, 4), Error);
+  EXPECT_THROW(m.read(a + DeviceMemory::kPageSize - 2, &v, 4), Error);
+  EXPECT_THROW(m.free(a + 8), Error);
+  EXPECT_THROW(m.allocate(uint64_t(1) << 39), Error);
+  m.free(a);
+  EXPECT_THROW(m.free(a), Error);
+}
+
+}  // namespace
+}  // namespace warpsim

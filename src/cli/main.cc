@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   warpsim::cli::add_run_command(app);
   warpsim::cli::add_list_command(app);
+  warpsim::cli::add_compare_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -30,5 +30,6 @@ std::vector<std::pair<std::string, std::string>> split_kv(const std::vector<std:
 
 void add_run_command(CLI::App& app);
 void add_list_command(CLI::App& app);
+void add_compare_command(CLI::App& app);
 
 }  // namespace warpsim::cli

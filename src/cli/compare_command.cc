@@ -1,0 +1,156 @@
+// `warpsim compare`: every (workload, scheduler) pair of a suite, cached, in parallel or on a
+// Slurm cluster, summarised as tables, metrics and an HTML report.
+#include <unistd.h>
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "cli/options.h"
+#include "core/error.h"
+#include "experiment/compare.h"
+#include "workloads/workload.h"
+#include "workloads/workload_catalog.h"
+
+namespace warpsim::cli {
+
+namespace {
+
+struct CompareArgs {
+  std::string suite = "default";
+  std::string size = "default";
+  uint64_t seed = 1;
+  GpuOptions gpu;
+  std::string schedulers;
+  std::vector<std::string> sched_params;
+  std::string baseline = "lrr";
+  std::string oracle = "lrr,gto,tl";
+  int jobs = 0;
+  std::string out = "results/compare";
+  std::string backend = "local";
+  experiment::SlurmOptions slurm;
+  std::string progress = "auto";
+  // Internal: one Slurm array task.
+  std::string run_task;
+  int task_index = -1;
+};
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= s.size()) {
+    size_t comma = s.find(',', start);
+    if (comma == std::string::npos) comma = s.size();
+    if (comma > start) out.push_back(s.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+int compare(CompareArgs& a) {
+  if (!a.run_task.empty()) {
+    if (a.task_index < 0) throw Error("--run-task needs --task-index");
+    return experiment::run_manifest_task(a.run_task, a.task_index, a.jobs > 0 ? a.jobs : 1,
+                                         experiment::self_executable());
+  }
+  experiment::CompareOptions o;
+  o.spec.workloads = experiment::parse_suite(a.suite, workload_catalog());
+  o.resolve = [](const std::string& spec) {
+    auto w = resolve_workload(spec);
+    return experiment::WorkloadIdentity{w->name(), w->fingerprint()};
+  };
+  o.spec.gpu = a.gpu.load();
+  o.spec.size = a.size;
+  o.spec.seed = a.seed;
+  std::vector<std::string> names = a.schedulers.empty() ? experiment::all_schedulers() : split_list(a.schedulers);
+  if (names.empty()) throw Error("--schedulers names no scheduler");
+  for (const auto& n : names) {
+    find_scheduler(n);
+    bool seen = false;
+    for (const auto& s : o.spec.schedulers) seen |= s.name == n;
+    if (!seen) o.spec.schedulers.push_back({n, {}});
+  }
+  for (const auto& item : a.sched_params) {
+    auto colon = item.find(':');
+    auto eq = item.find('=');
+    if (colon == std::string::npos || eq == std::string::npos || colon == 0 || eq < colon + 2)
+      throw Error(fmt::format("--sched-param '{}': expected SCHEDULER:key=value", item));
+    std::string sched = item.substr(0, colon);
+    bool found = false;
+    for (auto& s : o.spec.schedulers)
+      if (s.name == sched) {
+        s.params[item.substr(colon + 1, eq - colon - 1)] = item.substr(eq + 1);
+        found = true;
+      }
+    if (!found) throw Error(fmt::format("--sched-param '{}': scheduler '{}' is not in --schedulers", item, sched));
+  }
+  o.out_dir = a.out;
+  o.baseline = a.baseline;
+  o.oracle = split_list(a.oracle);
+  o.jobs = a.jobs;
+  o.backend = a.backend;
+  o.slurm = a.slurm;
+  o.tty = a.progress == "bar" || (a.progress == "auto" && ::isatty(2));
+  if (std::find(names.begin(), names.end(), o.baseline) == names.end())
+    throw Error(fmt::format("--baseline '{}' is not in --schedulers", o.baseline));
+
+  experiment::CompareSummary s = experiment::run_compare(o);
+  fmt::print("\n{}\n", s.summary);
+  fmt::print("pairs: {} total, {} cached, {} run, {} failed\n", s.total, s.cached, s.ran, s.failed);
+  fmt::print("results: {0}/results.csv, {0}/results.jsonl\n", experiment::Layout(o.out_dir).dir());
+  fmt::print("report: {}\n", s.report);
+  if (s.failed) {
+    fmt::print(stderr, "\n{} pair{} failed:\n", s.failed, s.failed == 1 ? "" : "s");
+    for (const auto& f : s.comparison.failures) fmt::print(stderr, "{}\n", f);
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_compare_command(CLI::App& app) {
+  auto a = std::make_shared<CompareArgs>();
+  auto* cmd = app.add_subcommand("compare", "compare warp schedulers over a suite of workloads");
+  cmd->add_option("--suite", a->suite, "'default' (every bundled workload) or WORKLOAD,... (names or paths)")
+      ->capture_default_str();
+  cmd->add_option("--size", a->size, "problem size: small | default | paper")->capture_default_str();
+  cmd->add_option("--seed", a->seed, "seed of the generated inputs")->capture_default_str();
+  a->gpu.add(*cmd);
+  cmd->add_option("--schedulers", a->schedulers, "comma-separated schedulers (default: every registered one)");
+  cmd->add_option("--sched-param", a->sched_params, "SCHEDULER:key=value parameter (repeatable)");
+  cmd->add_option("--baseline", a->baseline, "scheduler speedups are relative to")->capture_default_str();
+  cmd->add_option("--oracle", a->oracle, "fixed schedulers the best-static-oracle column picks from")
+      ->capture_default_str();
+  cmd->add_option("--jobs,-j", a->jobs, "runs at a time (default: number of cores)");
+  cmd->add_option("--out", a->out, "output directory (results, cache, report)")->capture_default_str();
+  cmd->add_option("--backend", a->backend, "where runs execute")
+      ->check(CLI::IsMember({"local", "slurm"}))
+      ->capture_default_str();
+  cmd->add_option("--progress", a->progress, "auto | bar | lines")
+      ->check(CLI::IsMember({"auto", "bar", "lines"}))
+      ->capture_default_str();
+  cmd->add_option("--slurm-max-tasks", a->slurm.max_tasks, "largest job array; pairs are chunked over its tasks")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  cmd->add_option("--slurm-retries", a->slurm.retries, "resubmissions of tasks that left pairs without a result")
+      ->check(CLI::Range(0, 100))
+      ->capture_default_str();
+  cmd->add_option("--slurm-cpus", a->slurm.cpus_per_task, "CPUs per task (pairs each task runs at a time)")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  cmd->add_option("--slurm-partition", a->slurm.partition, "sbatch --partition");
+  cmd->add_option("--slurm-time", a->slurm.time_limit, "sbatch --time");
+  cmd->add_option("--slurm-arg", a->slurm.extra, "extra sbatch argument (repeatable)");
+  cmd->add_option("--slurm-poll", a->slurm.poll_seconds, "seconds between queue polls")
+      ->check(CLI::Range(0.1, 3600.0))
+      ->capture_default_str();
+  cmd->add_option("--run-task", a->run_task, "internal: run one task of a Slurm array manifest")->group("");
+  cmd->add_option("--task-index", a->task_index, "internal: the task of --run-task")->group("");
+  cmd->callback([a] {
+    int rc = compare(*a);
+    if (rc != 0) throw CLI::RuntimeError(rc);
+  });
+}
+
+}  // namespace warpsim::cli

@@ -1,0 +1,164 @@
+#include "experiment/results.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "timing/stats.h"
+
+namespace warpsim::experiment {
+
+namespace {
+
+using nlohmann::json;
+
+void flatten(const json& j, const std::string& prefix, json& out) {
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it)
+      flatten(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), out);
+  } else if (j.is_array()) {
+    bool scalars = std::all_of(j.begin(), j.end(), [](const json& e) { return e.is_primitive(); });
+    if (!scalars) return;  // series and lists of records do not fit a row
+    std::string s;
+    for (const auto& e : j) {
+      if (!s.empty()) s += 'x';
+      s += e.is_string() ? e.get<std::string>() : e.dump();
+    }
+    out[prefix] = s;
+  } else if (!j.is_null()) {
+    out[prefix] = j;
+  }
+}
+
+const std::vector<std::string> kLeadColumns = {
+    "workload", "kernel_id", "kernel", "launch", "scheduler", "sched_params", "gpu", "size", "seed",
+    "cycles", "warp_insts", "thread_insts", "ipc"};
+
+std::string csv_field(const json& v) {
+  std::string s;
+  if (v.is_null()) return s;
+  if (v.is_string()) {
+    s = v.get<std::string>();
+  } else if (v.is_number_float()) {
+    s = fmt::format("{}", v.get<double>());
+  } else {
+    s = v.dump();
+  }
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"') q += '"';
+    q += c;
+  }
+  return q + "\"";
+}
+
+}  // namespace
+
+std::vector<json> tidy_rows(const Pair& p, const json& run) {
+  std::vector<json> rows;
+  if (!run.contains("kernels") || !run["kernels"].is_array()) return rows;
+  const json& kernels = run["kernels"];
+  std::map<std::string, int> name_count;
+  for (const auto& k : kernels) name_count[k.value("name", std::string("kernel"))]++;
+  std::string params;
+  for (const auto& [k, v] : p.scheduler.params) {
+    if (!params.empty()) params += ';';
+    params += k + "=" + v;
+  }
+  json sched_report = json::object();
+  if (run.contains("scheduler_report")) flatten(run["scheduler_report"], "sched", sched_report);
+  for (const auto& k : kernels) {
+    json row = json::object();
+    std::string name = k.value("name", std::string("kernel"));
+    uint64_t launch = k.value("launch", uint64_t(0));
+    std::string id = p.workload_name;
+    if (kernels.size() > 1) {
+      id += "/" + name;
+      if (name_count[name] > 1) id += fmt::format("#{}", launch);
+    }
+    json flat = json::object();
+    for (auto it = k.begin(); it != k.end(); ++it) {
+      if (it.key() == "name") continue;  // the "kernel" column
+      std::string key = it.key() == "scheduler" ? "stall" : it.key();
+      flatten(it.value(), key, flat);
+    }
+    row = flat;
+    row["workload"] = p.workload_name;
+    row["kernel_id"] = id;
+    row["kernel"] = name;
+    row["launch"] = launch;
+    row["scheduler"] = p.scheduler.name;
+    row["sched_params"] = params;
+    row["gpu"] = run.value("gpu", std::string());
+    row["size"] = p.size;
+    row["seed"] = p.seed;
+    row["cycles"] = k.value("kernel_cycles", k.value("cycles", uint64_t(0)));
+    for (auto it = sched_report.begin(); it != sched_report.end(); ++it) row[it.key()] = it.value();
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::vector<std::string> result_columns(const std::vector<json>& rows) {
+  std::set<std::string> rest;
+  for (const auto& r : rows)
+    for (auto it = r.begin(); it != r.end(); ++it) rest.insert(it.key());
+  std::vector<std::string> cols;
+  for (const auto& c : kLeadColumns) {
+    cols.push_back(c);
+    rest.erase(c);
+  }
+  cols.insert(cols.end(), rest.begin(), rest.end());
+  return cols;
+}
+
+std::string to_csv(const std::vector<json>& rows) {
+  auto cols = result_columns(rows);
+  std::string out;
+  for (size_t i = 0; i < cols.size(); ++i) {
+    if (i) out += ',';
+    out += csv_field(cols[i]);
+  }
+  out += "\n";
+  for (const auto& r : rows) {
+    for (size_t i = 0; i < cols.size(); ++i) {
+      if (i) out += ",";
+      auto it = r.find(cols[i]);
+      if (it != r.end()) out += csv_field(*it);
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::string to_jsonl(const std::vector<json>& rows) {
+  std::string out;
+  for (const auto& r : rows) out += r.dump() + "\n";
+  return out;
+}
+
+CycleTable cycle_table(const std::vector<json>& rows, const std::vector<std::string>& schedulers) {
+  CycleTable t;
+  t.schedulers = schedulers;
+  for (const auto& r : rows) {
+    std::string s = r.value("scheduler", std::string());
+    if (t.scheduler_index(s) < 0) continue;
+    t.set(r.value("kernel_id", std::string()), s, r.value("cycles", 0.0));
+  }
+  return t;
+}
+
+std::vector<std::string> stall_classes(const std::vector<json>& rows) {
+  std::vector<std::string> out;
+  for (int c = 0; c < kNumCycleClasses; ++c) {
+    std::string name(cycle_class_name(CycleClass(c)));
+    bool seen = std::any_of(rows.begin(), rows.end(), [&](const json& r) { return r.contains("stall." + name); });
+    if (seen) out.push_back(name);
+  }
+  return out;
+}
+
+}  // namespace warpsim::experiment

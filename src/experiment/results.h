@@ -1,0 +1,32 @@
+// Tidy results: one flat row per (workload, kernel, scheduler) from the runs' JSON, written as
+// CSV and JSON lines. Every numeric statistic of a kernel becomes a column (nested objects are
+// joined with '.'); the stall classes are under "stall.", the scheduler's own counters
+// (actions, modes, budgets, ...) under "sched.".
+#pragma once
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "experiment/metrics.h"
+#include "experiment/sweep.h"
+
+namespace warpsim::experiment {
+
+// Rows of one run (the JSON `warpsim run --json` writes) of pair `p`.
+std::vector<nlohmann::json> tidy_rows(const Pair& p, const nlohmann::json& run);
+
+// Column order: the identifying and headline columns first, then every other key, sorted.
+std::vector<std::string> result_columns(const std::vector<nlohmann::json>& rows);
+
+std::string to_csv(const std::vector<nlohmann::json>& rows);
+std::string to_jsonl(const std::vector<nlohmann::json>& rows);
+
+// Kernel cycles by kernel_id and scheduler, schedulers in the order given.
+CycleTable cycle_table(const std::vector<nlohmann::json>& rows, const std::vector<std::string>& schedulers);
+
+// Names of the stall classes in the rows ("issued", "raw", ...), in the order the simulator
+// reports them.
+std::vector<std::string> stall_classes(const std::vector<nlohmann::json>& rows);
+
+}  // namespace warpsim::experiment

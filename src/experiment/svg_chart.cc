@@ -1,0 +1,266 @@
+#include "experiment/svg_chart.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace warpsim::experiment::svg {
+
+namespace {
+
+struct Frame {
+  double left = 64, right = 150, top = 34, bottom = 90;
+  double w, h;  // whole chart
+  double x0() const { return left; }
+  double x1() const { return w - right; }
+  double y0() const { return h - bottom; }  // bottom of the plot area
+  double y1() const { return top; }
+};
+
+std::string fmt_tick(double v) {
+  if (v == 0) return "0";
+  double a = std::fabs(v);
+  if (a >= 1e6) return fmt::format("{:.3g}M", v / 1e6);
+  if (a >= 1e4) return fmt::format("{:.3g}k", v / 1e3);
+  return fmt::format("{:.4g}", v);
+}
+
+std::string header(const Frame& f, const std::string& title) {
+  std::string s = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
+      "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n"
+      "<rect x=\"0\" y=\"0\" width=\"{0}\" height=\"{1}\" fill=\"white\"/>\n",
+      f.w, f.h);
+  s += fmt::format("<text x=\"{}\" y=\"20\" font-size=\"15\" font-weight=\"bold\">{}</text>\n", f.left,
+                   xml_escape(title));
+  return s;
+}
+
+// Y axis with grid lines; returns the mapping value -> pixel.
+struct YAxis {
+  double lo, hi, y0, y1;
+  double px(double v) const { return hi > lo ? y0 - (v - lo) / (hi - lo) * (y0 - y1) : y0; }
+};
+
+std::string draw_y_axis(const Frame& f, const YAxis& y, const std::vector<double>& ticks, const std::string& label) {
+  std::string s;
+  for (double t : ticks) {
+    double py = y.px(t);
+    s += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#e0e0e0\"/>\n", f.x0(), py,
+                     f.x1(), py);
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", f.x0() - 6, py + 4,
+                     fmt_tick(t));
+  }
+  s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#333\"/>\n", f.x0(),
+                   f.y0(), f.y1());
+  s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{2:.1f}\" x2=\"{1:.1f}\" y2=\"{2:.1f}\" stroke=\"#333\"/>\n", f.x0(),
+                   f.x1(), f.y0());
+  double cy = (f.y0() + f.y1()) / 2;
+  s += fmt::format("<text x=\"16\" y=\"{0:.1f}\" text-anchor=\"middle\" transform=\"rotate(-90 16 {0:.1f})\">{1}</text>\n",
+                   cy, xml_escape(label));
+  return s;
+}
+
+std::string legend(const Frame& f, const std::vector<std::string>& names) {
+  std::string s;
+  double x = f.x1() + 14, y = f.y1() + 4;
+  for (size_t i = 0; i < names.size(); ++i) {
+    s += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"12\" height=\"12\" fill=\"{}\"/>\n", x, y + 18.0 * double(i),
+                     colour(i));
+    std::string n = names[i].size() > 18 ? names[i].substr(0, 17) + "…" : names[i];
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", x + 17, y + 18.0 * double(i) + 10, xml_escape(n));
+  }
+  return s;
+}
+
+std::string category_labels(const Frame& f, const std::vector<std::string>& cats, double band) {
+  std::string s;
+  for (size_t i = 0; i < cats.size(); ++i) {
+    double cx = f.x0() + band * (double(i) + 0.5);
+    double ty = f.y0() + 12;
+    std::string n = cats[i].size() > 22 ? cats[i].substr(0, 21) + "…" : cats[i];
+    s += fmt::format(
+        "<text x=\"{0:.1f}\" y=\"{1:.1f}\" text-anchor=\"end\" transform=\"rotate(-35 {0:.1f} {1:.1f})\">{2}</text>\n",
+        cx, ty, xml_escape(n));
+  }
+  return s;
+}
+
+bool finite(double v) { return std::isfinite(v); }
+
+}  // namespace
+
+std::string xml_escape(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    switch (c) {
+      case '&': o += "&amp;"; break;
+      case '<': o += "&lt;"; break;
+      case '>': o += "&gt;"; break;
+      case '"': o += "&quot;"; break;
+      default: o += c;
+    }
+  }
+  return o;
+}
+
+std::string colour(size_t i) {
+  static const char* palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948",
+                                  "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac", "#1f77b4", "#8c564b"};
+  return palette[i % (sizeof palette / sizeof palette[0])];
+}
+
+std::vector<double> nice_ticks(double lo, double hi, int count) {
+  if (!(hi > lo)) hi = lo + 1;
+  double raw = (hi - lo) / std::max(1, count);
+  double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = mag;
+  for (double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+    step = m * mag;
+    if (step >= raw) break;
+  }
+  std::vector<double> t;
+  double start = std::floor(lo / step + 1e-9) * step;
+  for (int i = 0; i < 1000; ++i) {
+    double v = start + step * i;
+    t.push_back(std::fabs(v) < step * 1e-9 ? 0.0 : v);
+    if (v >= hi - step * 1e-6) break;
+  }
+  return t;
+}
+
+std::string grouped_bars(const BarChart& c) {
+  Frame f;
+  f.w = c.width;
+  f.h = c.height;
+  double hi = c.reference;
+  for (const auto& s : c.series)
+    for (double v : s.values)
+      if (finite(v)) hi = std::max(hi, v);
+  if (hi <= 0) hi = 1;
+  double lo = c.y_min > 0 && c.y_min < hi ? c.y_min : 0.0;
+  auto ticks = nice_ticks(lo, hi + (hi - lo) * 0.03);
+  YAxis y{ticks.front(), ticks.back(), f.y0(), f.y1()};
+  std::string s = header(f, c.title) + draw_y_axis(f, y, ticks, c.y_label);
+  size_t n = std::max<size_t>(1, c.categories.size());
+  double band = (f.x1() - f.x0()) / double(n);
+  double bw = band * 0.8 / double(std::max<size_t>(1, c.series.size()));
+  for (size_t k = 0; k < c.categories.size(); ++k) {
+    for (size_t si = 0; si < c.series.size(); ++si) {
+      double v = k < c.series[si].values.size() ? c.series[si].values[k] : NAN;
+      if (!finite(v)) continue;
+      double x = f.x0() + band * double(k) + band * 0.1 + bw * double(si);
+      double top = y.px(std::max(v, y.lo));
+      s += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\">"
+                       "<title>{} / {}: {:.4g}</title></rect>\n",
+                       x, top, std::max(bw - 1, 1.0), std::max(f.y0() - top, 0.0), colour(si),
+                       xml_escape(c.categories[k]), xml_escape(c.series[si].name), v);
+    }
+  }
+  if (c.reference > 0) {
+    double py = y.px(c.reference);
+    s += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#222\" "
+                     "stroke-dasharray=\"5,3\"/>\n",
+                     f.x0(), py, f.x1(), py);
+  }
+  std::vector<std::string> names;
+  for (const auto& se : c.series) names.push_back(se.name);
+  s += category_labels(f, c.categories, band) + legend(f, names) + "</svg>\n";
+  return s;
+}
+
+std::string stacked_bars(const BarChart& c) {
+  Frame f;
+  f.w = c.width;
+  f.h = c.height;
+  double hi = 0;
+  for (size_t k = 0; k < c.categories.size(); ++k) {
+    double sum = 0;
+    for (const auto& se : c.series)
+      if (k < se.values.size() && finite(se.values[k]) && se.values[k] > 0) sum += se.values[k];
+    hi = std::max(hi, sum);
+  }
+  if (hi <= 0) hi = 1;
+  auto ticks = nice_ticks(0, hi);
+  YAxis y{0, ticks.back(), f.y0(), f.y1()};
+  std::string s = header(f, c.title) + draw_y_axis(f, y, ticks, c.y_label);
+  size_t n = std::max<size_t>(1, c.categories.size());
+  double band = (f.x1() - f.x0()) / double(n);
+  double bw = std::min(band * 0.7, 80.0);
+  for (size_t k = 0; k < c.categories.size(); ++k) {
+    double base = 0;
+    double x = f.x0() + band * (double(k) + 0.5) - bw / 2;
+    for (size_t si = 0; si < c.series.size(); ++si) {
+      double v = k < c.series[si].values.size() ? c.series[si].values[k] : NAN;
+      if (!finite(v) || v <= 0) continue;
+      double top = y.px(base + v), bottom = y.px(base);
+      s += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\">"
+                       "<title>{} / {}: {:.4g}</title></rect>\n",
+                       x, top, bw, std::max(bottom - top, 0.0), colour(si), xml_escape(c.categories[k]),
+                       xml_escape(c.series[si].name), v);
+      base += v;
+    }
+  }
+  std::vector<std::string> names;
+  for (const auto& se : c.series) names.push_back(se.name);
+  s += category_labels(f, c.categories, band) + legend(f, names) + "</svg>\n";
+  return s;
+}
+
+std::string line_chart(const LineChart& c) {
+  Frame f;
+  f.w = c.width;
+  f.h = c.height;
+  f.bottom = 50;
+  double xlo = INFINITY, xhi = -INFINITY, yhi = 0;
+  for (const auto& l : c.lines)
+    for (auto [x, v] : l.points) {
+      if (!finite(x) || !finite(v)) continue;
+      xlo = std::min(xlo, x);
+      xhi = std::max(xhi, x);
+      yhi = std::max(yhi, v);
+    }
+  if (!(xhi >= xlo)) xlo = 0, xhi = 1;
+  xlo = std::min(xlo, 0.0);
+  if (xhi <= xlo) xhi = xlo + 1;
+  if (yhi <= 0) yhi = 1;
+  auto yt = nice_ticks(0, yhi * 1.03);
+  YAxis y{0, yt.back(), f.y0(), f.y1()};
+  auto xt = nice_ticks(xlo, xhi, 6);
+  xhi = xt.back();
+  auto px = [&](double x) { return f.x0() + (x - xlo) / (xhi - xlo) * (f.x1() - f.x0()); };
+  std::string s = header(f, c.title) + draw_y_axis(f, y, yt, c.y_label);
+  for (double t : xt) {
+    if (t > xhi) continue;
+    s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#333\"/>\n", px(t),
+                     f.y0(), f.y0() + 4);
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", px(t), f.y0() + 17,
+                     fmt_tick(t));
+  }
+  s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", (f.x0() + f.x1()) / 2,
+                   f.h - 10, xml_escape(c.x_label));
+  for (size_t i = 0; i < c.lines.size(); ++i) {
+    std::string pts;
+    size_t npts = 0;
+    for (auto [x, v] : c.lines[i].points)
+      if (finite(x) && finite(v)) {
+        pts += fmt::format("{:.1f},{:.1f} ", px(x), y.px(v));
+        ++npts;
+      }
+    if (npts == 0) continue;
+    if (npts < 3) {  // too few points to read as a line: mark them
+      for (auto [x, v] : c.lines[i].points)
+        if (finite(x) && finite(v))
+          s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"{}\"/>\n", px(x), y.px(v),
+                           colour(i));
+    }
+    s += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.8\" points=\"{}\"/>\n", colour(i), pts);
+  }
+  std::vector<std::string> names;
+  for (const auto& l : c.lines) names.push_back(l.name);
+  s += legend(f, names) + "</svg>\n";
+  return s;
+}
+
+}  // namespace warpsim::experiment::svg

@@ -1,0 +1,52 @@
+// A small SVG chart writer for reports and papers: grouped bars, stacked bars and lines, each
+// a self-contained <svg> element with axes, ticks, a legend and a title.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace warpsim::experiment::svg {
+
+struct Series {
+  std::string name;
+  std::vector<double> values;  // one per category; NaN draws nothing
+};
+
+struct BarChart {
+  std::string title, y_label;
+  std::vector<std::string> categories;
+  std::vector<Series> series;
+  double reference = 0;   // horizontal reference line at this y (0: none), e.g. 1.0 for speedups
+  double y_min = 0;       // grouped bars: lowest value of the y axis (0 unless set above 0)
+  int width = 900, height = 360;
+};
+
+// Bars of every series side by side within each category.
+std::string grouped_bars(const BarChart& c);
+// Series stacked on top of each other within each category (e.g. stall fractions).
+std::string stacked_bars(const BarChart& c);
+
+struct Line {
+  std::string name;
+  std::vector<std::pair<double, double>> points;  // (x, y)
+};
+
+struct LineChart {
+  std::string title, x_label, y_label;
+  std::vector<Line> lines;
+  int width = 900, height = 320;
+};
+
+std::string line_chart(const LineChart& c);
+
+// "Nice" axis ticks covering [lo, hi]: about `count` round values (1, 2, 2.5, 5 x 10^k steps),
+// the first at or below lo, the last at or above hi.
+std::vector<double> nice_ticks(double lo, double hi, int count = 5);
+
+// Colour of series i (a fixed palette that stays distinguishable in print).
+std::string colour(size_t i);
+
+// Escapes &, <, >, " for XML text and attributes.
+std::string xml_escape(const std::string& s);
+
+}  // namespace warpsim::experiment::svg

@@ -4,5 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh
+# The committed PTX must be what nvcc makes of the sources (skipped with a note without nvcc).
+bash scripts/gen_workload_ptx.sh --check
 cd build
 ctest --output-on-failure -j"$(nproc)" --timeout 900

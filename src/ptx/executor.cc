@@ -231,6 +231,7 @@ void CtaExecutor::mem_fast(Warp& w, const Inst& in, uint32_t exec, uint64_t* tad
     uint64_t lo = ~uint64_t(0), hi = 0, mis = 0;
     for (int l = 0; l < 32; ++l) {
       uint64_t a = base[l] + uint64_t(off);
+      if constexpr (SP == Space::Shared) a = uint32_t(a);  // the shared window is 32-bit
       taddrs[l] = a;
       lo = a < lo ? a : lo;
       hi = a > hi ? a : hi;
@@ -266,6 +267,9 @@ void CtaExecutor::mem_fast(Warp& w, const Inst& in, uint32_t exec, uint64_t* tad
   }
   for_lanes(exec, [&](int l) {
     uint64_t addr = (base ? base[l] : 0) + uint64_t(off);
+    // A 32-bit register plus an offset wraps modulo 2^32 in the 32-bit shared window (nvcc emits
+    // [%r+imm] with %r "negative" and the immediate bringing it back in range).
+    if constexpr (SP == Space::Shared) addr = uint32_t(addr);
     taddrs[l] = addr;
     uint8_t* p = nullptr;
     if (!(addr & (total - 1))) {

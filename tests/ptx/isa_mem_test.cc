@@ -45,6 +45,20 @@ TEST(IsaMem, SharedLocalAndGenericAddressing) {
   EXPECT_EQ(uint32_t(out[7]), uint32_t(uint8_t(-200)));
 }
 
+TEST(IsaMem, SharedAddressWrapsModulo32Bits) {
+  // nvcc emits [%r+imm] where %r alone is "negative" (here sbuf - 64) and the offset brings the
+  // address back into the shared window; the sum wraps modulo 2^32.
+  const std::string extra = ".shared .align 4 .b8 sbuf[64];\n";
+  SnippetRun r;
+  auto& out = r.run(
+      "mov.u32 %r2, sbuf; st.shared.u32 [%r2+8], 1234; sub.s32 %r3, %r2, 64;"
+      "ld.shared.u32 %r1, [%r3+72]; st.global.u32 [%rd99], %r1;"
+      "st.shared.u32 [%r3+76], 77; ld.shared.u32 %r1, [%r2+12]; st.global.u32 [%rd99+8], %r1;",
+      1, extra);
+  EXPECT_EQ(uint32_t(out[0]), 1234u);
+  EXPECT_EQ(uint32_t(out[1]), 77u);
+}
+
 TEST(IsaMem, SharedAtomicsAndReductions) {
   const std::string extra = ".shared .align 8 .b8 s[64];\n";
   SnippetRun r;

@@ -53,7 +53,6 @@ RlConfig parse_rl_config(const std::string& text, const std::string& source, con
     throw LocatedError(source, int(b.line), int(b.column), std::string(e.description()));
   }
   RlConfig c = defaults;
-  bool attrs_given = false;
   for (auto&& [k, v] : t) {
     std::string key(k.str());
     auto num = [&](double* dst) {
@@ -87,7 +86,6 @@ RlConfig parse_rl_config(const std::string& text, const std::string& source, con
     else if (key == "attributes") {
       const toml::table* at = v.as_table();
       if (!at) throw Error(fmt::format("{}: 'attributes' must be a table NAME = buckets", source));
-      attrs_given = true;
       c.attrs.clear();
       for (auto&& [an, av] : *at) {
         Attr a;
@@ -107,7 +105,6 @@ RlConfig parse_rl_config(const std::string& text, const std::string& source, con
           source, key));
     }
   }
-  (void)attrs_given;
   check_range(source, "alpha", c.alpha, 0, 1);
   check_range(source, "epsilon", c.epsilon, 0, 1);
   check_range(source, "gamma", c.gamma, 0, 0.999999);

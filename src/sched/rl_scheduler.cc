@@ -70,7 +70,7 @@ int RlScheduler::select(const SchedulerContext& ctx) {
       held_action_ = -1;
       return -1;
     }
-    compute_attributes(ctx, summary_, n, ag.base, last_issued_, values_);
+    compute_attributes(ctx, summary_, n, ag.base, values_);
     rl::State s;
     for (size_t i = 0; i < cfg.attrs.size(); ++i) {
       const rl::AttrUse& u = cfg.attrs[i];

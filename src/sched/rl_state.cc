@@ -23,7 +23,7 @@ int summarize_warps(const SchedulerContext& ctx, WarpSummary* warps) {
 }
 
 void compute_attributes(const SchedulerContext& ctx, const WarpSummary* warps, int n,
-                        const RlBaseline& base, int last_issued, rl::AttrValues& v) {
+                        const RlBaseline& base, rl::AttrValues& v) {
   using rl::Attr;
   v.fill(0);
   auto A = [&](Attr a) -> double& { return v[int(a)]; };
@@ -71,7 +71,6 @@ void compute_attributes(const SchedulerContext& ctx, const WarpSummary* warps, i
       default: break;
     }
   }
-  (void)last_issued;
   A(Attr::RGMI) = A(Attr::NRGMI) > 0;
   A(Attr::RSTCMI) = A(Attr::NRSTCMI) > 0;
   A(Attr::RSFI) = A(Attr::NRSFI) > 0;

@@ -23,10 +23,10 @@ struct WarpSummary {
   PipeClass pipe;  // of the next instruction, None when unknown
 };
 
-// One pass over the scheduler's warps (oldest first) filling `warps` (n entries) and, when
-// `values` is not null, every attribute value.
+// One pass over the scheduler's warps (oldest first) filling `warps`; returns their number.
 int summarize_warps(const SchedulerContext& ctx, WarpSummary* warps);
+// Every Table II attribute value from the summaries and the SM/GPU counters.
 void compute_attributes(const SchedulerContext& ctx, const WarpSummary* warps, int n,
-                        const RlBaseline& base, int last_issued, rl::AttrValues& values);
+                        const RlBaseline& base, rl::AttrValues& values);
 
 }  // namespace warpsim

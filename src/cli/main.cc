@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   warpsim::cli::add_run_command(app);
   warpsim::cli::add_list_command(app);
   warpsim::cli::add_compare_command(app);
+  warpsim::cli::add_registered_commands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

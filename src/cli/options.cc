@@ -50,12 +50,15 @@ void SchedOptions::add(CLI::App& app, const std::string& default_scheduler) {
   app.add_option("--scheduler,-s", scheduler, "warp scheduler (see `warpsim list schedulers`)")
       ->capture_default_str();
   app.add_option("--sched-param", params, "scheduler parameter key=value (repeatable)");
+  app.add_option("--rl-config", rl_config,
+                 "RLWS/RLWS_MS configuration TOML (same as --sched-param rl_config=FILE)");
 }
 
 SchedulerParams SchedOptions::load() const {
   find_scheduler(scheduler);  // unknown names fail here with the list of valid ones
   SchedulerParams p;
   for (auto& [k, v] : split_kv(params, "--sched-param")) p.set(k, v);
+  if (!rl_config.empty()) p.set("rl_config", rl_config);
   return p;
 }
 

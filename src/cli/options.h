@@ -20,6 +20,7 @@ struct GpuOptions {
 struct SchedOptions {
   std::string scheduler = "gto";
   std::vector<std::string> params;
+  std::string rl_config;
   void add(CLI::App& app, const std::string& default_scheduler = "gto");
   SchedulerParams load() const;
 };
@@ -31,5 +32,14 @@ std::vector<std::pair<std::string, std::string>> split_kv(const std::vector<std:
 void add_run_command(CLI::App& app);
 void add_list_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
+
+// Further subcommands register themselves from their own file:
+//   static const warpsim::cli::CommandRegistrar reg{"qos", add_qos_command};
+// main() adds them after run, list and compare, in name order.
+using AddCommand = void (*)(CLI::App&);
+struct CommandRegistrar {
+  CommandRegistrar(const char* name, AddCommand add);
+};
+void add_registered_commands(CLI::App& app);
 
 }  // namespace warpsim::cli

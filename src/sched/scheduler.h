@@ -17,6 +17,15 @@ namespace warpsim {
 
 class Sm;
 
+// What a scheduler learns about a kernel launch when it starts running (on_kernel_launch).
+struct KernelLaunch {
+  uint32_t id = 0;            // GPU-wide launch index (WarpInfo::kernel)
+  std::string name;           // kernel name (KernelInfo::name)
+  uint32_t stream = 0;        // stream it was launched on
+  uint64_t launch_cycle = 0;  // cycle of the launch (enqueue time plus its delay)
+  uint64_t start_cycle = 0;   // cycle it became eligible to run
+};
+
 // Read-only view handed to a scheduler for one decision. status() is computed lazily by the SM
 // and cached for the cycle, so an ordering policy that stops at the first ready warp only pays
 // for the warps it looks at.
@@ -79,6 +88,9 @@ class WarpScheduler {
   virtual void on_warp_removed(int slot) {}
   virtual void on_kernel_start(uint32_t kernel) {}
   virtual void on_kernel_end(uint32_t kernel) {}
+  // Called right after on_kernel_start with the launch's name, stream and cycles (policies
+  // that treat kernels differently, such as QAWS budgets, key on these).
+  virtual void on_kernel_launch(const KernelLaunch& launch) {}
   // True when the policy needs on_cycle_end every cycle, even when the GPU would otherwise
   // skip idle cycles; learning schedulers that count stalls say true.
   virtual bool needs_every_cycle() const { return false; }

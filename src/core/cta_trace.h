@@ -1,9 +1,11 @@
 // Per-CTA instruction streams produced by a front end and consumed by the timing model.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "core/warp_inst.h"
 
 namespace warpsim {
@@ -51,6 +53,13 @@ class KernelSource {
   virtual void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) = 0;
   // Called once the kernel's last CTA finished in the timing model.
   virtual void on_kernel_done() {}
+  // An independent copy in the same state, for simulation snapshots (Gpu::clone): it produces
+  // the same CTAs as this source would from now on. Sources that cannot be copied (a functional
+  // front end that changes device memory as it runs) throw warpsim::Error; wrapping them in a
+  // MemoSource (timing/memo_source.h) makes them copyable.
+  virtual std::unique_ptr<KernelSource> clone() const {
+    throw Error("kernel source '" + info().name + "' cannot be snapshotted");
+  }
 };
 
 }  // namespace warpsim

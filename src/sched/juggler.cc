@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "sched/clone_context.h"
 #include "sched/order_policies.h"
 #include "sched/policies.h"
 #include "sched/two_level_state.h"
@@ -133,7 +134,11 @@ class Juggler final : public WarpScheduler {
     }
   }
 
-  std::unique_ptr<WarpScheduler> clone() const override { return std::make_unique<Juggler>(*this); }
+  std::unique_ptr<WarpScheduler> clone() const override {
+    auto c = std::make_unique<Juggler>(*this);
+    c->gpu_ = clone_remap(gpu_);  // the copied GPU's counters when a whole GPU is copied
+    return c;
+  }
 
  private:
   // Replays the cycles after the last one accounted up to `cycle` (inclusive): cycles in which

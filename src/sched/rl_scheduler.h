@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rl/linear_sarsa.h"
+#include "sched/clone_context.h"
 #include "sched/rl_state.h"
 #include "sched/scheduler.h"
 
@@ -56,7 +57,9 @@ class RlScheduler : public WarpScheduler {
     uint64_t explored = 0, exploited = 0, decisions = 0, cycles = 0;
     double reward = 0;
   };
-  std::shared_ptr<RlAgent> agent_;
+  // Shared by the SM's schedulers; a snapshot (clone within a CloneContext) gives the copied
+  // schedulers of the SM one copied agent between them.
+  SnapshotShared<RlAgent> agent_;
   int sm_id_, sched_id_;
   uint32_t num_actions_;
   std::string key_;

@@ -406,6 +406,8 @@ class SyntheticSource final : public KernelSource {
   void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) override {
     k_.generate_cta(cta_id, out);
   }
+  // Generation is a pure function of the CTA id: a copy is the same kernel.
+  std::unique_ptr<KernelSource> clone() const override { return std::make_unique<SyntheticSource>(k_); }
 
  private:
   SyntheticKernel k_;

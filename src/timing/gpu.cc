@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "sched/clone_context.h"
 
 namespace warpsim {
 
@@ -15,11 +16,7 @@ Gpu::Gpu(const GpuConfig& cfg, const std::string& scheduler, const SchedulerPara
   mem_ = std::make_unique<MemorySystem>(cfg_);
   const SchedulerFactory& f = find_scheduler(scheduler);
   for (uint32_t i = 0; i < cfg_.core.num_sms; ++i) {
-    std::shared_ptr<void> shared = f.make_shared ? f.make_shared(params_, int(i)) : nullptr;
-    std::vector<std::unique_ptr<WarpScheduler>> ss;
-    for (uint32_t s = 0; s < cfg_.core.schedulers; ++s)
-      ss.push_back(f.make(params_, int(i), int(s), int(cfg_.core.schedulers), shared));
-    sms_.push_back(std::make_unique<Sm>(int(i), cfg_, *mem_, counters_, std::move(ss)));
+    sms_.push_back(std::make_unique<Sm>(int(i), cfg_, *mem_, counters_, make_schedulers(f, int(i))));
     every_cycle_ |= sms_.back()->needs_every_cycle();
   }
   params_.check_all_used(scheduler);
@@ -27,6 +24,94 @@ Gpu::Gpu(const GpuConfig& cfg, const std::string& scheduler, const SchedulerPara
 }
 
 Gpu::~Gpu() = default;
+
+std::vector<std::unique_ptr<WarpScheduler>> Gpu::make_schedulers(const SchedulerFactory& f, int sm) const {
+  std::shared_ptr<void> shared = f.make_shared ? f.make_shared(params_, sm) : nullptr;
+  std::vector<std::unique_ptr<WarpScheduler>> ss;
+  for (uint32_t s = 0; s < cfg_.core.schedulers; ++s)
+    ss.push_back(f.make(params_, sm, int(s), int(cfg_.core.schedulers), shared));
+  return ss;
+}
+
+// --- snapshots ------------------------------------------------------------------------------
+Gpu::Gpu(const Gpu& o, CloneTag)
+    : cfg_(o.cfg_), scheduler_(o.scheduler_), params_(o.params_),
+      mem_(std::make_unique<MemorySystem>(*o.mem_)), counters_(o.counters_), results_(o.results_),
+      kernel_stats_(o.kernel_stats_), ipc_(o.ipc_), now_(o.now_), sample_start_(o.sample_start_),
+      sample_insts_(o.sample_insts_), dispatch_rr_(o.dispatch_rr_), sm_kernel_rr_(o.sm_kernel_rr_),
+      every_cycle_(o.every_cycle_), progress_mark_(o.progress_mark_), resume_(o.resume_) {
+  // Kernel sources first: the one that cannot be copied fails before anything big is copied.
+  kernels_.reserve(o.kernels_.size());
+  for (const auto& kp : o.kernels_) {
+    auto k = std::make_unique<Kernel>();
+    k->source = kp->source ? kp->source->clone() : nullptr;
+    k->info = kp->info;
+    k->id = kp->id;
+    k->stream = kp->stream;
+    k->launch_cycle = kp->launch_cycle;
+    k->start_cycle = kp->start_cycle;
+    k->next_cta = kp->next_cta;
+    k->ctas_done = kp->ctas_done;
+    k->state = kp->state;
+    k->at_start = kp->at_start;
+    kernels_.push_back(std::move(k));
+  }
+  CloneContext ctx;  // schedulers of one SM share their copied state; GPU counters are ours
+  ctx.map(&o.counters_, &counters_);
+  sms_.reserve(o.sms_.size());
+  for (const auto& sm : o.sms_) sms_.push_back(std::make_unique<Sm>(*sm, cfg_, *mem_, counters_));
+}
+
+std::unique_ptr<Gpu> Gpu::clone() const { return std::unique_ptr<Gpu>(new Gpu(*this, CloneTag{})); }
+
+void Gpu::set_scheduler(const std::string& scheduler, const SchedulerParams& params) {
+  const SchedulerFactory& f = find_scheduler(scheduler);
+  SchedulerParams old = params_;
+  params_ = params;
+  std::vector<std::vector<std::unique_ptr<WarpScheduler>>> all;
+  try {
+    for (auto& sm : sms_) all.push_back(make_schedulers(f, sm->id()));
+    params_.check_all_used(scheduler);
+  } catch (...) {
+    params_ = std::move(old);
+    throw;
+  }
+  std::vector<KernelLaunch> running;
+  for (const auto& k : kernels_)
+    if (k->state == Kernel::Running)
+      running.push_back({k->id, k->info.name, k->stream, k->launch_cycle, k->start_cycle});
+  scheduler_ = scheduler;
+  every_cycle_ = false;
+  for (size_t i = 0; i < sms_.size(); ++i) {
+    sms_[i]->replace_schedulers(std::move(all[i]), running);
+    every_cycle_ |= sms_[i]->needs_every_cycle();
+  }
+}
+
+uint64_t Gpu::warp_insts() const {
+  uint64_t n = 0;
+  for (const auto& sm : sms_) n += sm->stats().warp_insts;
+  return n;
+}
+
+std::vector<uint32_t> Gpu::stream_kernels(int stream) const {
+  std::vector<uint32_t> ids;
+  for (const auto& k : kernels_)
+    if (k->stream == uint32_t(stream)) ids.push_back(k->id);
+  return ids;
+}
+
+bool Gpu::done(int stream) const {
+  for (const auto& k : kernels_)
+    if (k->state != Kernel::Done && (stream < 0 || k->stream == uint32_t(stream))) return false;
+  return true;
+}
+
+bool Gpu::run_until_cycle(uint64_t cycle, int stream) {
+  if (stream < 0) return step_until({}, cycle);
+  std::vector<uint32_t> ids = stream_kernels(stream);
+  return ids.empty() || step_until(ids, cycle);
+}
 
 uint32_t Gpu::enqueue(std::unique_ptr<KernelSource> kernel, uint32_t stream, uint64_t delay) {
   auto k = std::make_unique<Kernel>();
@@ -133,6 +218,7 @@ void Gpu::finish_kernel(Kernel& k) {
   kernel_stats_.push_back(ks);
   for (auto& sm : sms_) sm->notify_kernel_end(k.id);
   k.source->on_kernel_done();
+  k.source.reset();  // every CTA was produced: nothing needs the source any more
 }
 
 void Gpu::retire_ctas() {
@@ -198,8 +284,7 @@ void Gpu::deadlock() {
       cfg_.watchdog_cycles, now_, kernels.empty() ? "none" : kernels, mem_->in_flight(), warps));
 }
 
-// Advance until every kernel in `wait_for` (all kernels when empty) is done.
-bool Gpu::step_until(const std::vector<uint32_t>& wait_for) {
+bool Gpu::step_until(const std::vector<uint32_t>& wait_for, uint64_t until) {
   auto pending = [&] {
     for (auto& k : kernels_) {
       if (k->state == Kernel::Done) continue;
@@ -208,8 +293,17 @@ bool Gpu::step_until(const std::vector<uint32_t>& wait_for) {
     }
     return false;
   };
-  uint64_t last_progress = now_;
+  // A run stopped at `until` continues with its watchdog state, so that stopping changes nothing.
+  // (A call with nothing to wait for leaves that state alone.)
+  if (!pending()) return true;
+  uint64_t last_progress = resume_ ? progress_mark_ : now_;
+  resume_ = false;
   while (pending()) {
+    if (now_ >= until) {
+      progress_mark_ = last_progress;
+      resume_ = true;
+      return false;
+    }
     start_eligible_kernels();
     bool active = dispatch();
     mem_->tick(now_);
@@ -248,9 +342,7 @@ bool Gpu::step_until(const std::vector<uint32_t>& wait_for) {
 void Gpu::run_until_idle() { step_until({}); }
 
 void Gpu::run_until_stream_idle(uint32_t stream) {
-  std::vector<uint32_t> ids;
-  for (auto& k : kernels_)
-    if (k->stream == stream) ids.push_back(k->id);
+  std::vector<uint32_t> ids = stream_kernels(int(stream));
   if (!ids.empty()) step_until(ids);
 }
 

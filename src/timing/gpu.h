@@ -40,6 +40,29 @@ class Gpu final : public LaunchTarget {
   uint64_t now() const override { return now_; }
   const std::vector<KernelResult>& results() const override { return results_; }
 
+  // --- snapshots (docs/snapshot.md) ---
+  // An independent copy of the whole simulation in its current state: SMs (warps, scoreboards,
+  // caches, LD/ST queues), schedulers (deep, RL agents included), the memory system, the
+  // kernel queue and kernel sources (KernelSource::clone), counters, statistics and RNG states.
+  // Running the copy gives bit-identical results to running this GPU, and leaves it untouched.
+  // Not copied: the issue log. Throws Error when a queued or running kernel's source cannot be
+  // copied.
+  std::unique_ptr<Gpu> clone() const;
+  // Run until cycle `cycle` is reached or until every kernel (stream < 0) or every kernel of
+  // `stream` is done, whichever comes first. Stops at the first step boundary at or after
+  // `cycle` (idle cycles are skipped in one step, so now() may end past it; nothing issues in
+  // skipped cycles). Returns true when the kernels are done. Stopping and continuing gives
+  // the same results as running without a stop.
+  bool run_until_cycle(uint64_t cycle, int stream = -1);
+  bool run_for(uint64_t cycles, int stream = -1) { return run_until_cycle(now_ + cycles, stream); }
+  // True when every kernel (stream < 0) or every kernel of `stream` queued so far is done.
+  bool done(int stream = -1) const;
+  // Replace every SM's schedulers by fresh instances of `scheduler` (as Sm::replace_schedulers);
+  // to_json() then names this policy. Throws Error for an unknown name or unused parameters.
+  void set_scheduler(const std::string& scheduler, const SchedulerParams& params = {});
+  // Warp instructions issued so far, over all SMs.
+  uint64_t warp_insts() const;
+
   const std::vector<KernelStats>& kernel_stats() const { return kernel_stats_; }
   StatsSnapshot snapshot() const;
   const std::vector<IpcSample>& ipc_series() const { return ipc_; }
@@ -68,7 +91,13 @@ class Gpu final : public LaunchTarget {
     StatsSnapshot at_start;
   };
 
-  bool step_until(const std::vector<uint32_t>& wait_for);
+  struct CloneTag {};
+  Gpu(const Gpu& o, CloneTag);
+  std::vector<std::unique_ptr<WarpScheduler>> make_schedulers(const SchedulerFactory& f, int sm) const;
+  std::vector<uint32_t> stream_kernels(int stream) const;
+  // Advance until every kernel in `wait_for` (all kernels when empty) is done (true), or until
+  // now_ >= until at a step boundary (false).
+  bool step_until(const std::vector<uint32_t>& wait_for, uint64_t until = ~0ull);
   void start_eligible_kernels();
   bool dispatch();
   void retire_ctas();
@@ -95,6 +124,9 @@ class Gpu final : public LaunchTarget {
   std::vector<uint32_t> sm_kernel_rr_;
   std::vector<Kernel*> running_;
   bool every_cycle_ = false;
+  // Watchdog state kept across a run_until_cycle() stop, so that continuing is exact.
+  uint64_t progress_mark_ = 0;
+  bool resume_ = false;
 };
 
 }  // namespace warpsim

@@ -23,6 +23,14 @@ LdstUnit::LdstUnit(int sm_id, const GpuConfig& cfg, MemorySystem& mem)
   for (size_t i = pool; i-- > 0;) free_ops_.push_back(uint32_t(i));
 }
 
+LdstUnit::LdstUnit(const LdstUnit& o, const GpuConfig& cfg, MemorySystem& mem)
+    : sm_id_(o.sm_id_), cfg_(cfg), mem_(mem), l1d_(o.l1d_), const_(o.const_), ops_(o.ops_),
+      free_ops_(o.free_ops_), queue_(o.queue_), queue_head_(o.queue_head_), queue_count_(o.queue_count_),
+      queue_cap_(o.queue_cap_), out_(o.out_), out_head_(o.out_head_), out_count_(o.out_count_),
+      busy_until_(o.busy_until_), in_flight_(o.in_flight_), line_bytes_(o.line_bytes_) {
+  free_ops_.reserve(ops_.size());  // push() and complete() never reallocate
+}
+
 uint32_t LdstUnit::bank_conflict_degree(const uint64_t* addrs, uint32_t mask, uint32_t width,
                                         uint32_t banks, uint32_t bank_width) {
   // Distinct words per bank; the busiest bank decides the number of cycles. Lanes reading the

@@ -19,6 +19,10 @@ class Sm;
 class LdstUnit {
  public:
   LdstUnit(int sm_id, const GpuConfig& cfg, MemorySystem& mem);
+  // Copy of `o` for a copied GPU whose configuration and memory system are `cfg` and `mem`.
+  // Queued operations keep pointing into the (shared, immutable) CTA instruction streams.
+  LdstUnit(const LdstUnit& o, const GpuConfig& cfg, MemorySystem& mem);
+  LdstUnit(const LdstUnit&) = delete;
 
   bool full() const { return queue_count_ >= queue_cap_; }
   // A memory instruction issued by warp `slot`. `thread_base` is the global thread id of lane 0

@@ -49,6 +49,44 @@ Sm::Sm(int id, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu,
   for (auto& s : schedulers_) needs_every_cycle_ |= s->needs_every_cycle();
 }
 
+Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu)
+    : id_(o.id_), cfg_(cfg), mem_(mem), gpu_(gpu), warps_(o.warps_), ctas_(o.ctas_),
+      sched_age_(o.sched_age_), sched_slot_(o.sched_slot_), unit_free_(o.unit_free_),
+      unit_stride_(o.unit_stride_), mem_issued_this_cycle_(o.mem_issued_this_cycle_),
+      sfu_issued_this_cycle_(o.sfu_issued_this_cycle_), icache_(o.icache_), ldst_(o.ldst_, cfg, mem),
+      stats_(o.stats_), counters_(o.counters_), last_class_(o.last_class_),
+      last_busy_unit_(o.last_busy_unit_), sched_dirty_(o.sched_dirty_), sched_wake_(o.sched_wake_),
+      ldst_full_at_start_(o.ldst_full_at_start_), mem_port_used_last_cycle_(o.mem_port_used_last_cycle_),
+      wake_heap_(o.wake_heap_), finished_ctas_(o.finished_ctas_), now_(o.now_), next_age_(o.next_age_),
+      fetch_want_(o.fetch_want_), used_threads_(o.used_threads_), used_regs_(o.used_regs_),
+      used_shared_(o.used_shared_), used_warps_(o.used_warps_), live_ctas_(o.live_ctas_),
+      fetch_rr_(o.fetch_rr_), last_progress_(o.last_progress_), needs_every_cycle_(o.needs_every_cycle_),
+      issue_log_(nullptr), ifills_(o.ifills_), kernel_insts_(o.kernel_insts_),
+      kernel_thread_insts_(o.kernel_thread_insts_) {
+  schedulers_.reserve(o.schedulers_.size());
+  for (const auto& s : o.schedulers_) schedulers_.push_back(s->clone());
+  for (size_t s = 0; s < sched_age_.size(); ++s) {
+    sched_age_[s].reserve(cfg.core.max_warps);
+    sched_slot_[s].reserve(cfg.core.max_warps);
+  }
+  wake_heap_.reserve(256);
+}
+
+void Sm::replace_schedulers(std::vector<std::unique_ptr<WarpScheduler>> schedulers,
+                            const std::vector<KernelLaunch>& running) {
+  if (schedulers.size() != schedulers_.size())
+    throw Error(fmt::format("internal: {} schedulers for an SM with {}", schedulers.size(), schedulers_.size()));
+  schedulers_ = std::move(schedulers);
+  for (const KernelLaunch& k : running) notify_kernel_start(k);
+  needs_every_cycle_ = false;
+  for (size_t s = 0; s < schedulers_.size(); ++s) {
+    for (uint16_t slot : sched_age_[s]) schedulers_[s]->on_warp_added(slot);
+    needs_every_cycle_ |= schedulers_[s]->needs_every_cycle();
+    sched_dirty_[s] = 1;
+    sched_wake_[s] = 0;
+  }
+}
+
 // --- resources and CTA launch ---------------------------------------------------------------
 namespace {
 uint32_t regs_per_cta(const KernelInfo& k, uint32_t gran) {
@@ -78,9 +116,13 @@ void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, CtaTrace& trace, uint6
   while (c < int(ctas_.size()) && ctas_[c].info.valid) ++c;
   if (c == int(ctas_.size())) throw Error("internal: no free CTA slot");
   Cta& cta = ctas_[c];
-  std::swap(cta.trace, trace);
+  // The slot's previous streams go back to the caller for reuse, unless a copy of this SM
+  // still points into them.
+  if (!cta.trace || cta.trace.use_count() > 1) cta.trace = std::make_shared<CtaTrace>();
+  std::swap(*cta.trace, trace);
+  const CtaTrace& ct = *cta.trace;
   uint32_t nw = k.warps_per_cta();
-  cta.info = CtaInfo{kernel, cta.trace.cta_id, uint16_t(nw), 0, 0, true};
+  cta.info = CtaInfo{kernel, ct.cta_id, uint16_t(nw), 0, 0, true};
   cta.threads = k.threads_per_cta();
   cta.regs = regs_per_cta(k, cfg_.core.reg_alloc_granularity);
   cta.shared = k.shared_bytes_per_cta;
@@ -100,7 +142,7 @@ void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, CtaTrace& trace, uint6
   for (uint32_t w = 0; w < nw; ++w) {
     while (warps_[slot].info.valid) ++slot;
     Warp& wp = warps_[slot];
-    const WarpStream* ws = w < cta.trace.warps.size() ? &cta.trace.warps[w] : nullptr;
+    const WarpStream* ws = w < ct.warps.size() ? &ct.warps[w] : nullptr;
     wp.insts = ws ? ws->insts.data() : nullptr;
     wp.addrs = ws ? ws->addrs.data() : nullptr;
     wp.n = ws ? uint32_t(ws->insts.size()) : 0;
@@ -113,7 +155,7 @@ void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, CtaTrace& trace, uint6
     wp.pending_mem = 0;
     wp.code_base = code_base;
     wp.inst_bytes = k.inst_bytes;
-    wp.thread_base = uint64_t(cta.trace.cta_id) * k.threads_per_cta() + w * 32;
+    wp.thread_base = uint64_t(ct.cta_id) * k.threads_per_cta() + w * 32;
     wp.sb.clear();
     touch(slot);
     wp.info = WarpInfo{next_age_++, uint32_t(c), kernel, w, 0, true, false, false};

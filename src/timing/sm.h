@@ -30,6 +30,11 @@ class Sm {
   Sm(int id, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu,
      std::vector<std::unique_ptr<WarpScheduler>> schedulers);
   Sm(const Sm&) = delete;
+  // Deep copy of `o` for a copied GPU (Gpu::clone) whose configuration, memory system and
+  // counters are `cfg`, `mem` and `gpu`. Schedulers are cloned (call within a CloneContext so
+  // that state shared by an SM's schedulers stays shared in the copy); the issue log is not
+  // attached. CTA instruction streams are immutable once launched and shared with `o`.
+  Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu);
 
   // Resources a CTA of this kernel needs; true when one more fits now.
   bool can_host(const KernelInfo& k) const;
@@ -60,6 +65,11 @@ class Sm {
   std::vector<std::unique_ptr<WarpScheduler>>& schedulers() { return schedulers_; }
   void notify_kernel_start(const KernelLaunch& launch);
   void notify_kernel_end(uint32_t kernel);
+  // Install new schedulers (another policy) in place of the current ones: they are told about
+  // the running kernels and, oldest first, about every live warp, as if they had been there
+  // from the start, and are asked to decide at the next cycle.
+  void replace_schedulers(std::vector<std::unique_ptr<WarpScheduler>> schedulers,
+                          const std::vector<KernelLaunch>& running);
   // Human-readable state of every live warp (deadlock diagnostics).
   std::string describe_warps(uint64_t now) const;
   uint64_t last_progress() const { return last_progress_; }
@@ -109,7 +119,9 @@ class Sm {
   };
   struct Cta {
     CtaInfo info;
-    CtaTrace trace;
+    // The streams the CTA's warps point into. Never modified while the CTA lives; shared with
+    // the copies of this SM made by Gpu::clone, so a copy does not duplicate them.
+    std::shared_ptr<CtaTrace> trace;
     std::vector<uint16_t> warp_slots;
     uint32_t threads = 0, regs = 0, shared = 0;
   };

@@ -357,6 +357,16 @@ TraceKernel::TraceKernel(std::string path, TraceOptions opts,
   build_index();
 }
 
+TraceKernel::TraceKernel(const TraceKernel& o, CopyTag)
+    : file_(o.file_.path()), opts_(o.opts_), header_(o.header_), info_(o.info_), resolver_(o.resolver_),
+      index_(o.index_), ctas_in_file_(o.ctas_in_file_), remap_pascal_pcs_(o.remap_pascal_pcs_) {}
+
+std::unique_ptr<TraceKernel> TraceKernel::clone_kernel() const {
+  return std::unique_ptr<TraceKernel>(new TraceKernel(*this, CopyTag{}));
+}
+
+std::unique_ptr<KernelSource> TraceKernel::clone() const { return clone_kernel(); }
+
 void TraceKernel::fail(uint64_t line, size_t col, const std::string& what) const {
   throw LocatedError(file_.path(), int(line), int(col), what);
 }

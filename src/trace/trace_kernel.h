@@ -100,8 +100,13 @@ class TraceKernel : public KernelSource {
   // produced as warps that only exit).
   uint64_t ctas_in_file() const { return ctas_in_file_; }
   const OpcodeTable& opcode_table() const { return resolver_->table(); }
+  // A copy reading the same file through its own handle, without indexing it again.
+  std::unique_ptr<TraceKernel> clone_kernel() const;
+  std::unique_ptr<KernelSource> clone() const override;
 
  private:
+  struct CopyTag {};
+  TraceKernel(const TraceKernel& o, CopyTag);
   struct CtaEntry {    // a thread block present in the file
     uint64_t cta = 0;  // linear id
     uint64_t offset = 0;

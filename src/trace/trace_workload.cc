@@ -147,6 +147,11 @@ class LazyTraceKernel : public KernelSource {
     kernel_->produce_cta(cta_id, sm_id, out);
   }
   void on_kernel_done() override { kernel_.reset(); }
+  std::unique_ptr<KernelSource> clone() const override {
+    auto c = std::make_unique<LazyTraceKernel>(wl_, index_);
+    if (kernel_) c->kernel_ = kernel_->clone_kernel();
+    return c;
+  }
 
  private:
   TraceWorkload& wl_;

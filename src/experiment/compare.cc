@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
+#include "config/config_loader.h"
 #include "core/error.h"
 #include "core/json_file.h"
 #include "experiment/results.h"
@@ -22,6 +24,63 @@ std::vector<std::string> all_schedulers() {
   for (const auto& f : scheduler_registry()) out.push_back(f.name);
   return out;
 }
+
+std::string ipaws_oracle_force(const nlohmann::json& lrr_run, const nlohmann::json& gto_run) {
+  // launch index -> kernel cycles
+  auto cycles_by_launch = [](const nlohmann::json& run) {
+    std::map<uint64_t, double> m;
+    if (!run.contains("kernels") || !run["kernels"].is_array()) return m;
+    for (const auto& k : run["kernels"]) {
+      if (!k.is_object()) continue;
+      m[k.value("launch", uint64_t(0))] = k.value("kernel_cycles", k.value("cycles", 0.0));
+    }
+    return m;
+  };
+  auto l = cycles_by_launch(lrr_run), g = cycles_by_launch(gto_run);
+  if (l.empty() || l.size() != g.size()) return "";
+  std::string out;
+  uint64_t expect = 0;
+  for (const auto& [launch, lc] : l) {
+    auto it = g.find(launch);
+    if (it == g.end() || launch != expect++) return "";
+    if (!out.empty()) out += ',';
+    out += lc < it->second ? "lrr" : "gto";
+  }
+  return out;
+}
+
+namespace {
+
+// The iPAWS_Oracle pairs: per workload with cached LRR and GTO results, the ipaws pair with
+// force set to the better policy of each launch.
+std::vector<Pair> ipaws_oracle_pairs(const CompareOptions& opts, const std::vector<Pair>& pairs, const Layout& layout) {
+  std::vector<Pair> out;
+  if (!opts.ipaws_oracle) return out;
+  auto find = [&](const std::string& workload, const char* sched) -> const Pair* {
+    for (const auto& p : pairs)
+      if (p.workload == workload && p.scheduler.name == sched) return &p;
+    return nullptr;
+  };
+  std::string dump = dump_toml(opts.spec.gpu);
+  for (const auto& p : pairs) {
+    if (p.scheduler.name != "ipaws") continue;
+    const Pair* lp = find(p.workload, "lrr");
+    const Pair* gp = find(p.workload, "gto");
+    if (!lp || !gp) continue;
+    auto lrun = load_cached(layout, *lp), grun = load_cached(layout, *gp);
+    if (!lrun || !grun) continue;
+    std::string force = ipaws_oracle_force(*lrun, *grun);
+    if (force.empty()) continue;
+    Pair q = p;
+    q.scheduler.params["force"] = force;
+    q.key_text = cache_key_text(q.workload_name, q.fingerprint, q.size, q.seed, q.scheduler, opts.spec.gpu.name, dump);
+    q.key = hash_hex(q.key_text);
+    out.push_back(std::move(q));
+  }
+  return out;
+}
+
+}  // namespace
 
 CompareSummary run_compare(const CompareOptions& opts) {
   if (opts.backend != "local" && opts.backend != "slurm")
@@ -54,6 +113,30 @@ CompareSummary run_compare(const CompareOptions& opts) {
   }
   sum.ran = pending.size();
 
+  // Second stage: iPAWS_Oracle needs the LRR and GTO results of the first.
+  std::vector<Pair> oracle_pairs = ipaws_oracle_pairs(opts, pairs, layout);
+  std::vector<Pair> oracle_pending;
+  for (const auto& p : oracle_pairs)
+    if (!load_cached(layout, p)) oracle_pending.push_back(p);
+  std::vector<PairOutcome> oracle_outcomes;
+  if (!oracle_pairs.empty()) {
+    fmt::print(opts.progress_out, "ipaws_oracle: {} pairs, {} cached, {} to run\n", oracle_pairs.size(),
+               oracle_pairs.size() - oracle_pending.size(), oracle_pending.size());
+    std::fflush(opts.progress_out);
+  }
+  if (!oracle_pending.empty()) {
+    Progress oracle_progress(oracle_pairs.size(), oracle_pairs.size() - oracle_pending.size(), opts.tty,
+                             opts.progress_out);
+    oracle_outcomes =
+        opts.backend == "slurm"
+            ? run_pairs_slurm(oracle_pending, layout, gpu_file, exe, opts.slurm, &oracle_progress)
+            : run_pairs_local(oracle_pending, layout, gpu_file, exe, jobs, &oracle_progress);
+    oracle_progress.done();
+  }
+  sum.total += oracle_pairs.size();
+  sum.cached += oracle_pairs.size() - oracle_pending.size();
+  sum.ran += oracle_pending.size();
+
   Comparison& c = sum.comparison;
   c.gpu = opts.spec.gpu.name;
   c.size = opts.spec.size;
@@ -61,8 +144,10 @@ CompareSummary run_compare(const CompareOptions& opts) {
   c.baseline = opts.baseline;
   c.oracle_set = opts.oracle;
   for (const auto& s : opts.spec.schedulers)
-    if (std::find(c.schedulers.begin(), c.schedulers.end(), s.name) == c.schedulers.end())
+    if (std::find(c.schedulers.begin(), c.schedulers.end(), s.name) == c.schedulers.end()) {
       c.schedulers.push_back(s.name);
+      if (s.name == "ipaws" && !oracle_pairs.empty()) c.schedulers.push_back("ipaws_oracle");
+    }
   for (size_t i = 0; i < pending.size(); ++i) {
     if (outcomes[i].ok) continue;
     ++sum.failed;
@@ -71,11 +156,28 @@ CompareSummary run_compare(const CompareOptions& opts) {
     c.failures.push_back(fmt::format("{} / {}: {}\n  (log: {})", pending[i].workload_name, pending[i].scheduler.name,
                                      msg, layout.log_file(pending[i])));
   }
+  for (size_t i = 0; i < oracle_pending.size(); ++i) {
+    if (oracle_outcomes[i].ok) continue;
+    ++sum.failed;
+    std::string msg = oracle_outcomes[i].message;
+    while (!msg.empty() && msg.back() == '\n') msg.pop_back();
+    c.failures.push_back(fmt::format("{} / ipaws_oracle: {}\n  (log: {})", oracle_pending[i].workload_name, msg,
+                                     layout.log_file(oracle_pending[i])));
+  }
   for (const auto& p : pairs) {
     auto run = load_cached(layout, p);
     if (!run) continue;
     for (auto& row : tidy_rows(p, *run)) c.rows.push_back(std::move(row));
     c.ipc.push_back(ipc_series_of(p.workload_name, p.scheduler.name, *run));
+  }
+  for (const auto& p : oracle_pairs) {
+    auto run = load_cached(layout, p);
+    if (!run) continue;
+    for (auto& row : tidy_rows(p, *run)) {
+      row["scheduler"] = "ipaws_oracle";
+      c.rows.push_back(std::move(row));
+    }
+    c.ipc.push_back(ipc_series_of(p.workload_name, "ipaws_oracle", *run));
   }
   c.finish();
 

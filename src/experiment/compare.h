@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "experiment/report.h"
 #include "experiment/slurm.h"
 #include "experiment/sweep.h"
@@ -21,6 +23,9 @@ struct CompareOptions {
   std::string backend = "local";    // local | slurm
   SlurmOptions slurm;
   std::string exe;                  // warpsim binary for the runs (empty: this program)
+  // When the sweep has ipaws, lrr and gto: also run ipaws committed per kernel to the better of
+  // LRR and GTO (param force) and report it as the column "ipaws_oracle" (RLWS Table VII).
+  bool ipaws_oracle = true;
   bool tty = false;                 // draw a progress bar instead of progress lines
   std::FILE* progress_out = stderr;
 };
@@ -31,6 +36,11 @@ struct CompareSummary {
   std::string summary;   // the plain-text summary table
   Comparison comparison;
 };
+
+// The `force` parameter of ipaws that commits each kernel launch of a run to the better of LRR
+// and GTO, from the JSON of the workload's LRR and GTO runs: "gto,lrr,..." by launch index (a
+// tie goes to GTO, the order iPAWS samples under). Empty when the two runs' launches differ.
+std::string ipaws_oracle_force(const nlohmann::json& lrr_run, const nlohmann::json& gto_run);
 
 // The schedulers of the registry, in registry order (the default --schedulers).
 std::vector<std::string> all_schedulers();

@@ -166,6 +166,9 @@ FriendlySplit friendly_split(const CycleTable& t, const std::string& baseline, c
   };
   out.lrr_geomean = group_means(lrr_k);
   out.gto_geomean = group_means(gto_k);
+  std::vector<size_t> all_k = lrr_k;
+  all_k.insert(all_k.end(), gto_k.begin(), gto_k.end());
+  out.all_geomean = group_means(all_k);
   return out;
 }
 

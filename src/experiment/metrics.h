@@ -64,6 +64,7 @@ int best_or_within(const CycleTable& t, const std::string& x, double within = 0.
 struct FriendlySplit {
   std::vector<std::string> lrr_friendly, gto_friendly;
   std::vector<double> lrr_geomean, gto_geomean;  // per scheduler of the table (NaN for an empty group)
+  std::vector<double> all_geomean;  // per scheduler, over both groups (Table VII's "All kernels")
 };
 FriendlySplit friendly_split(const CycleTable& t, const std::string& baseline,
                              const std::string& lrr = "lrr", const std::string& gto = "gto");

@@ -231,6 +231,40 @@ std::string counters_tables(const Comparison& c) {
   return html;
 }
 
+// How often ipaws committed to the better of LRR and GTO (per kernel, the policy most of its
+// schedulers' decisions chose; no decision counts as GTO, the order it samples under). Kernels
+// where LRR and GTO take the same cycles have no better policy and are counted apart.
+std::string ipaws_choices(const Comparison& c, const FriendlySplit& f) {
+  if (c.table.scheduler_index("ipaws") < 0) return "";
+  std::set<std::string> lrr_friendly(f.lrr_friendly.begin(), f.lrr_friendly.end());
+  std::set<std::string> gto_friendly(f.gto_friendly.begin(), f.gto_friendly.end());
+  std::map<std::string, size_t> index;
+  for (size_t k = 0; k < c.table.kernels.size(); ++k) index[c.table.kernels[k]] = k;
+  size_t li = size_t(c.table.scheduler_index("lrr")), gi = size_t(c.table.scheduler_index("gto"));
+  int right_l = 0, right_g = 0, seen_l = 0, seen_g = 0, ties = 0;
+  for (const auto& r : c.rows) {
+    if (r.value("scheduler", std::string()) != "ipaws") continue;
+    std::string id = r.value("kernel_id", std::string());
+    std::string key = fmt::format("sched.kernels.{}.decisions.", r.value("launch", uint64_t(0)));
+    bool chose_lrr = r.value(key + "lrr", 0.0) > r.value(key + "gto", 0.0);
+    if (lrr_friendly.count(id)) {
+      ++seen_l;
+      right_l += chose_lrr;
+    } else if (gto_friendly.count(id)) {
+      const auto& cyc = c.table.cycles[index[id]];
+      if (cyc[li] == cyc[gi]) {
+        ++ties;
+        continue;
+      }
+      ++seen_g;
+      right_g += !chose_lrr;
+    }
+  }
+  return fmt::format("ipaws committed to the better policy on {} of {} LRR-friendly and {} of {} GTO-friendly "
+                     "kernels ({} with LRR = GTO not counted)\n",
+                     right_l, seen_l, right_g, seen_g, ties);
+}
+
 }  // namespace
 
 void Comparison::finish() { table = cycle_table(rows, schedulers); }
@@ -322,7 +356,10 @@ std::string text_summary(const Comparison& c) {
     for (double g : f.lrr_geomean) out += fmt::format(" {:>9}", num(g));
     out += "\n" + fmt::format("{:<14}", "GTO-friendly");
     for (double g : f.gto_geomean) out += fmt::format(" {:>9}", num(g));
+    out += "\n" + fmt::format("{:<14}", "All kernels");
+    for (double g : f.all_geomean) out += fmt::format(" {:>9}", num(g));
     out += "\n";
+    out += ipaws_choices(c, f);
   }
   return out;
 }
@@ -445,8 +482,12 @@ std::string write_report(const Comparison& c, const std::string& dir) {
       };
       group("LRR-friendly", f.lrr_friendly, f.lrr_geomean);
       group("GTO-friendly", f.gto_friendly, f.gto_geomean);
-      html += fmt::format("</table>\n<p class=\"note\">LRR-friendly: {}. GTO-friendly: {}. Values are geometric-mean "
+      std::vector<std::string> all = f.lrr_friendly;
+      all.insert(all.end(), f.gto_friendly.begin(), f.gto_friendly.end());
+      group("All kernels", all, f.all_geomean);
+      html += fmt::format("</table>\n<p class=\"note\">{}LRR-friendly: {}. GTO-friendly: {}. Values are geometric-mean "
                           "speedups over {}.</p>\n",
+                          html_escape(ipaws_choices(c, f)),
                           html_escape(fmt::format("{}", fmt::join(f.lrr_friendly, ", "))),
                           html_escape(fmt::format("{}", fmt::join(f.gto_friendly, ", "))), html_escape(c.baseline));
     }

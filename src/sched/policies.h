@@ -15,6 +15,7 @@ WARPSIM_POLICY(make_two_level);
 WARPSIM_POLICY(make_juggler); WARPSIM_POLICY(make_r_juggler);
 WARPSIM_POLICY(make_rlws);
 WARPSIM_POLICY(make_rlws_ms);
+WARPSIM_POLICY(make_ipaws);
 WARPSIM_POLICY(make_qaws); std::shared_ptr<void> make_qaws_options(const SchedulerParams& params, int sm_id);
 std::shared_ptr<void> make_rlws_agent(const SchedulerParams& params, int sm_id);
 std::shared_ptr<void> make_rlws_ms_agent(const SchedulerParams& params, int sm_id);

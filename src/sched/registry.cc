@@ -14,6 +14,8 @@ const std::vector<SchedulerFactory>& scheduler_registry() {
        make_rlws, make_rlws_agent},
       {"rlws_ms", "reinforcement-learning meta-scheduling (RLWS Table IX actions)", make_rlws_ms,
        make_rlws_ms_agent},
+      {"ipaws", "iPAWS: sample under GTO, commit to GTO or LRR by the issue pattern (sample_insts, threshold, force, ...)",
+       make_ipaws},
       {"qaws", "QoS-aware: warps grouped by kernel budget (budget.KERNEL=B, budget.stream.S=B, budget.default=B, decide=last|same)",
        make_qaws, make_qaws_options},
   };

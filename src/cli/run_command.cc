@@ -2,11 +2,15 @@
 
 #include <chrono>
 #include <fstream>
+#include <functional>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "cli/options.h"
 #include "core/error.h"
 #include "core/json_file.h"
+#include "runtime/launch_spec.h"
+#include "runtime/runtime.h"
 #include "timing/gpu.h"
 #include "trace/trace_writer.h"
 #include "workloads/workload.h"
@@ -15,8 +19,74 @@ namespace warpsim::cli {
 
 namespace {
 
+// A PTX file plus a launch description: one kernel launch with generated inputs, no host
+// program and no reference to verify against.
+class PtxLaunchWorkload final : public Workload {
+ public:
+  PtxLaunchWorkload(std::string path, LaunchSpec spec) : path_(std::move(path)), spec_(std::move(spec)) {
+    std::ifstream f(path_, std::ios::binary);
+    if (!f) throw Error(fmt::format("cannot open PTX file '{}'", path_));
+    std::stringstream ss;
+    ss << f.rdbuf();
+    text_ = ss.str();
+  }
+  std::string name() const override {
+    std::string base = path_.substr(path_.find_last_of('/') == std::string::npos ? 0 : path_.find_last_of('/') + 1);
+    return spec_.kernel.empty() ? base : base + ":" + spec_.kernel;
+  }
+  std::string category() const override { return "ptx"; }
+  std::string fingerprint() const override {
+    std::string launch = fmt::format("{}|{},{},{}|{},{},{}|{}|{}", spec_.kernel, spec_.grid.x, spec_.grid.y, spec_.grid.z,
+                                     spec_.block.x, spec_.block.y, spec_.block.z, spec_.shared, spec_.instruction_limit);
+    for (const auto& a : spec_.args) launch += "|" + a.text;
+    return fmt::format("ptx:{:016x}:{:016x}", std::hash<std::string>()(text_), std::hash<std::string>()(launch));
+  }
+  WorkloadOutcome run(LaunchTarget& target, const WorkloadOptions& opts) override {
+    Runtime rt(&target);
+    run_launch(rt, text_, path_, spec_, opts.seed);
+    WorkloadOutcome o;
+    o.message = "PTX launch: no reference to verify against";
+    return o;
+  }
+
+ private:
+  std::string path_, text_;
+  LaunchSpec spec_;
+};
+
+bool is_ptx_path(const std::string& s) {
+  return s.size() > 4 && (s.compare(s.size() - 4, 4, ".ptx") == 0 || s.compare(s.size() - 4, 4, ".PTX") == 0);
+}
+
+// Launch flags of `warpsim run file.ptx`.
+struct LaunchOptions {
+  std::string launch_file, kernel, grid, block, dump;
+  int64_t shared = -1;
+  std::vector<std::string> args;
+  bool any() const { return !launch_file.empty() || !kernel.empty() || !grid.empty() || !block.empty() || !dump.empty() || shared >= 0 || !args.empty(); }
+  // The description file (if any) with the inline flags applied over it; --arg replaces its args.
+  LaunchSpec load() const {
+    LaunchSpec s;
+    if (!launch_file.empty()) s = load_launch_spec(launch_file);
+    if (!kernel.empty()) s.kernel = kernel;
+    if (!grid.empty()) s.grid = parse_dim3(grid, "--grid"), s.has_grid = true;
+    if (!block.empty()) s.block = parse_dim3(block, "--block"), s.has_block = true;
+    if (shared >= 0) {
+      if (shared > 228 * 1024) throw Error("--shared: at most 233472 bytes (228 KiB) of dynamic shared memory");
+      s.shared = uint32_t(shared);
+    }
+    if (!dump.empty()) s.dump = dump;
+    if (!args.empty()) {
+      s.args.clear();
+      for (const auto& a : args) s.args.push_back(parse_launch_arg(a));
+    }
+    return s;
+  }
+};
+
 struct RunArgs {
   std::string workload;
+  LaunchOptions launch;
   GpuOptions gpu;
   SchedOptions sched;
   WorkloadOptions wopts;
@@ -44,7 +114,16 @@ int run(RunArgs& a) {
   GpuConfig cfg = a.gpu.load();
   SchedulerParams sp = a.sched.load();
   for (auto& [k, v] : split_kv(a.params, "--param")) a.wopts.params[k] = v;
-  auto workload = resolve_workload(a.workload);
+  std::unique_ptr<Workload> workload;
+  if (is_ptx_path(a.workload)) {
+    auto it = a.wopts.params.find("launch");
+    if (a.launch.launch_file.empty() && it != a.wopts.params.end()) a.launch.launch_file = it->second;
+    workload = std::make_unique<PtxLaunchWorkload>(a.workload, a.launch.load());
+  } else {
+    if (a.launch.any())
+      throw Error("--launch, --kernel, --grid, --block, --shared, --arg and --dump apply to PTX files (.ptx) only");
+    workload = resolve_workload(a.workload);
+  }
   Gpu gpu(cfg, a.sched.scheduler, sp);
   auto t0 = std::chrono::steady_clock::now();
   WorkloadOutcome outcome;
@@ -96,13 +175,23 @@ void add_run_command(CLI::App& app) {
   auto a = std::make_shared<RunArgs>();
   auto* cmd = app.add_subcommand("run", "simulate one workload and print its statistics");
   cmd->add_option("workload", a->workload,
-                  "bundled workload name, synthetic kernel (.kern), PTX file or trace directory")
+                  "bundled workload name, synthetic kernel (.kern), PTX file (with --launch or --kernel/--grid/--block/--arg) or trace directory")
       ->required();
   a->gpu.add(*cmd);
   a->sched.add(*cmd);
   cmd->add_option("--size", a->wopts.size, "problem size: small | default | paper")->capture_default_str();
   cmd->add_option("--seed", a->wopts.seed, "seed of the generated inputs")->capture_default_str();
   cmd->add_option("--param", a->params, "workload parameter key=value (repeatable)");
+  cmd->add_option("--launch", a->launch.launch_file, "PTX file: launch description (TOML: kernel, grid, block, shared, args, dump)");
+  cmd->add_option("--kernel", a->launch.kernel, "PTX file: kernel to launch (default: the module's only kernel)");
+  cmd->add_option("--grid", a->launch.grid, "PTX file: grid dimensions X[,Y[,Z]]");
+  cmd->add_option("--block", a->launch.block, "PTX file: block dimensions X[,Y[,Z]]");
+  cmd->add_option("--shared", a->launch.shared, "PTX file: dynamic shared memory bytes")->check(CLI::Range(int64_t(0), int64_t(228 * 1024)));
+  cmd->add_option("--arg", a->launch.args,
+                  "PTX file: kernel argument, in order (repeatable): '<type> <value>' or "
+                  "'buffer <type> n=<count> [fill=zero|iota|random|const] [seed=..] [min=..] [max=..] [dump]'")
+      ->allow_extra_args(false);
+  cmd->add_option("--dump", a->launch.dump, "PTX file: write the buffers (those marked dump, else all) as JSON to this file");
   cmd->add_option("--json", a->json, "write the full statistics as JSON to this file");
   cmd->add_option("--record-trace", a->record_trace,
                   "also record the run as an Accel-Sim trace (kernelslist.g + .traceg) in this directory");

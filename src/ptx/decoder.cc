@@ -579,13 +579,16 @@ class Decoder {
         "eq", "ne", "lt", "le", "gt", "ge", "ls", "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan",
         "and", "or", "xor", "add", "min", "max", "inc", "dec", "exch", "cas", "global", "shared", "local", "const",
         "param", "to", "v2", "v4", "uni", "arrive", "red", "warp", "gl", "up", "down", "bfly", "idx", "all", "any",
-        "ballot", "1d", "2d", "shiftamt", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16", "l", "r", "wrap", "clamp"};
+        "ballot", "1d", "2d", "shiftamt", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16", "l", "r", "wrap", "clamp",
+        "finite", "infinite", "number", "notanumber", "normal", "subnormal"};
     for (const auto& w : m.words) {
       bool ok = kVocabulary.count(w) != 0;
       for (const char* i : kIgnored) ok = ok || w == i;
       if (!ok) fail(s.loc, "unsupported modifier '." + w + "' in '" + s.opcode + "'");
     }
     decode_root(s, in, m, pc);
+    in.esize = uint8_t(type_bytes(in.type));
+    in.sgn = type_is_signed(in.type);
     if (in.fn == nullptr && needs_handler(in.op)) {
       in.fn = select_alu_handler(in);
       if (!in.fn) fail(s.loc, "unsupported type combination in '" + s.opcode + "'");
@@ -820,6 +823,81 @@ class Decoder {
         in.s[2] = src(c, Type::Pred);
         in.nsrc = 3;
       }
+      return;
+    }
+    if (r == "set") {
+      // set.CmpOp{.BoolOp}{.ftz}.dtype.stype d, a, b{, {!}c}
+      in.op = Op::Set;
+      bool found;
+      in.cmp = parse_cmp(m, found);
+      if (!found) fail(s.loc, "set needs a comparison (.eq, .lt, ...)");
+      if (m.has("and")) in.boolop = BoolOp::And;
+      else if (m.has("or")) in.boolop = BoolOp::Or;
+      else if (m.has("xor")) in.boolop = BoolOp::Xor;
+      if (m.has("ftz")) in.mods |= kModFtz;
+      if (m.types.size() != 2) fail(s.loc, "set needs a destination and a source type");
+      in.type = m.types[0];
+      in.type2 = m.types[1];
+      if (in.type != Type::U32 && in.type != Type::S32 && in.type != Type::F32)
+        fail(s.loc, "set destination type must be .u32, .s32 or .f32");
+      Type t = in.type2;
+      if (t == Type::F16 || t == Type::F16x2 || t == Type::BF16 || t == Type::Pred || type_bytes(t) < 2)
+        fail(s.loc, "unsupported source type in '" + s.opcode + "'");
+      if (!type_is_float(t) && int(in.cmp) >= int(Cmp::EQU)) fail(s.loc, "unordered comparison on an integer type");
+      if (type_is_float(t) && (in.cmp == Cmp::LO || in.cmp == Cmp::LS || in.cmp == Cmp::HI || in.cmp == Cmp::HS))
+        fail(s.loc, "unsigned comparison on a floating-point type");
+      need_ops(s, in.boolop == BoolOp::None ? 3 : 4);
+      set_dsts(in, {dst(o[0], in.type)});
+      set_srcs(in, {src(o[1], t), src(o[2], t)});
+      if (in.boolop != BoolOp::None) {
+        if (o[3].neg) in.mods |= kModNegSrc0;
+        Operand c = o[3];
+        c.neg = false;
+        in.s[2] = src(c, Type::Pred);
+        in.nsrc = 3;
+      }
+      return;
+    }
+    if (r == "testp") {
+      in.op = Op::Testp;
+      static const std::pair<const char*, TestpMode> kT[] = {
+          {"finite", TestpMode::Finite}, {"infinite", TestpMode::Infinite}, {"number", TestpMode::Number},
+          {"notanumber", TestpMode::NotANumber}, {"normal", TestpMode::Normal}, {"subnormal", TestpMode::Subnormal}};
+      bool found = false;
+      for (auto& [n, md] : kT)
+        if (m.has(n)) { in.sub = uint8_t(md); found = true; break; }
+      if (!found) fail(s.loc, "testp needs a test (.finite, .infinite, .number, .notanumber, .normal, .subnormal)");
+      Type t = in.type = one_type(s, m);
+      if (t != Type::F32 && t != Type::F64) fail(s.loc, "testp needs .f32 or .f64");
+      need_ops(s, 2);
+      set_dsts(in, {dst(o[0], Type::Pred)});
+      set_srcs(in, {src(o[1], t)});
+      return;
+    }
+    if (r == "mul24" || r == "mad24") {
+      in.op = r == "mul24" ? Op::Mul24 : Op::Mad24;
+      Type t = in.type = one_type(s, m);
+      if (t != Type::U32 && t != Type::S32) fail(s.loc, "'" + r + "' needs .u32 or .s32");
+      if (m.has("hi")) in.sub = uint8_t(MulMode::Hi);
+      else if (m.has("lo")) in.sub = uint8_t(MulMode::Lo);
+      else fail(s.loc, "'" + r + "' needs .lo or .hi");
+      if (m.has("sat")) {
+        if (in.op != Op::Mad24 || t != Type::S32 || MulMode(in.sub) != MulMode::Hi) fail(s.loc, ".sat requires mad24.hi.s32");
+        in.mods |= kModSat;
+      }
+      bool mad = in.op == Op::Mad24;
+      need_ops(s, mad ? 4 : 3);
+      set_dsts(in, {dst(o[0], t)});
+      if (mad) set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], t)});
+      else set_srcs(in, {src(o[1], t), src(o[2], t)});
+      return;
+    }
+    if (r == "sad") {
+      in.op = Op::Sad;
+      Type t = in.type = one_type(s, m);
+      need_ops(s, 4);
+      set_dsts(in, {dst(o[0], t)});
+      set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], t)});
       return;
     }
     if (r == "selp") {

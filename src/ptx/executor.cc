@@ -29,6 +29,7 @@ CtaExecutor::CtaExecutor(std::shared_ptr<const Program> prog, const Launch* laun
   shared_.assign(shared_size_, 0);
   local_.assign(size_t(threads_) * local_size_, 0);
   warps_.resize(nwarps_);
+  pf_last_.assign(prog_->insts.size(), 0);
   for (uint32_t w = 0; w < nwarps_; ++w) {
     warps_[w].regs = regs_.data() + size_t(w) * prog_->num_regs * 32;
     warps_[w].stack.reserve(16);
@@ -165,6 +166,10 @@ uint8_t* CtaExecutor::resolve(Warp& w, const Inst& in, int lane, Space sp, uint6
     else real = Space::Global;
   }
   if (real == Space::Param && in.param_frame) real = Space::Local;
+  // The shared and local state spaces are 32-bit windows (the hardware's LDS/LDL take 32-bit
+  // addresses): a 32-bit base register plus an offset wraps modulo 2^32, e.g. [%r+imm] with %r
+  // "negative" and the immediate bringing the sum back into range.
+  if (sp == Space::Shared || sp == Space::Local) a = uint32_t(a);
   switch (real) {
     case Space::Global:
     case Space::Const: {
@@ -222,41 +227,64 @@ void CtaExecutor::do_call_copies(Warp& w, const CallInfo& ci, bool rets, uint32_
 template <uint32_t ES, bool LOAD, Space SP>
 void CtaExecutor::mem_fast(Warp& w, const Inst& in, uint32_t exec, uint64_t* taddrs) {
   const uint32_t total = ES * in.vec;
-  const bool sgn = type_is_signed(in.type);
+  const bool sgn = in.sgn;
   const uint64_t* base = in.addr_reg != kNone ? w.regs + size_t(in.addr_reg) * 32 : nullptr;
   const int64_t off = in.offset;
   uint64_t* R = w.regs;
   if (exec == 0xffffffffu && in.vec == 1 && base) {
-    // Whole-warp fast path: every lane inside one page (or inside shared memory) and aligned.
-    uint64_t lo = ~uint64_t(0), hi = 0, mis = 0;
-    for (int l = 0; l < 32; ++l) {
-      uint64_t a = base[l] + uint64_t(off);
-      if constexpr (SP == Space::Shared) a = uint32_t(a);  // the shared window is 32-bit
-      taddrs[l] = a;
-      lo = a < lo ? a : lo;
-      hi = a > hi ? a : hi;
-      mis |= a;
-    }
+    // Whole-warp fast path: every lane aligned and inside shared memory, or inside one page.
     uint8_t* region = nullptr;
-    if ((mis & (ES - 1)) == 0) {
-      if constexpr (SP == Space::Shared) {
-        if (hi + ES <= shared_size_ && hi + ES > hi) region = shared_.data();
-      } else if ((lo >> DeviceMemory::kPageBits) == (hi >> DeviceMemory::kPageBits)) {
-        uint8_t* p = global_page_ptr(lo, !LOAD);
-        if (p) region = p - lo;
+    if constexpr (SP == Space::Shared) {
+      const uint64_t lim = shared_size_ >= ES ? shared_size_ - ES : 0;
+      uint64_t bad = shared_size_ < ES;
+      for (int l = 0; l < 32; ++l) {
+        uint64_t a = uint32_t(base[l] + uint64_t(off));  // the shared window is 32-bit
+        taddrs[l] = a;
+        bad |= uint64_t(a > lim) | (a & (ES - 1));
+      }
+      if (!bad) region = shared_.data();
+    } else {
+      const uint64_t a0 = base[0] + uint64_t(off);
+      uint64_t diff = 0, mis = 0;
+      for (int l = 0; l < 32; ++l) {
+        uint64_t a = base[l] + uint64_t(off);
+        taddrs[l] = a;
+        diff |= a ^ a0;
+        mis |= a;
+      }
+      if ((mis & (ES - 1)) == 0 && (diff >> DeviceMemory::kPageBits) == 0) {
+        uint8_t* p = global_page_ptr(a0, !LOAD);
+        if (p) region = p - a0;
+        // Strided stream (the same instruction moved by a page or more since its last
+        // execution): prefetch two strides ahead.
+        uint64_t& last = pf_last_[size_t(&in - prog_->insts.data())];
+        const int64_t stride = int64_t(a0 - last);
+        last = a0;
+        if ((stride >= 2048 || stride <= -2048) && stride < (int64_t(1) << 30) && stride > -(int64_t(1) << 30)) {
+          if (const uint8_t* q = launch_->memory->materialized_ptr(a0 + uint64_t(2 * stride))) {
+            __builtin_prefetch(q, LOAD ? 0 : 1);
+            __builtin_prefetch(q + 64, LOAD ? 0 : 1);
+          }
+        }
       }
     }
     if (region) {
       if constexpr (LOAD) {
         if (in.d[0] == kNone) return;
         uint64_t* d = R + size_t(in.d[0]) * 32;
-        for (int l = 0; l < 32; ++l) {
-          uint64_t x = 0;
-          std::memcpy(&x, region + taddrs[l], ES);
-          if constexpr (ES < 8) {
-            if (sgn && ((x >> (ES * 8 - 1)) & 1)) x |= ~uint64_t(0) << (ES * 8);
+        if (ES < 8 && sgn) {
+          for (int l = 0; l < 32; ++l) {
+            uint64_t x = 0;
+            std::memcpy(&x, region + taddrs[l], ES);
+            if constexpr (ES < 8) x = uint64_t(int64_t(x << (64 - ES * 8)) >> (64 - ES * 8));
+            d[l] = x;
           }
-          d[l] = x;
+        } else {
+          for (int l = 0; l < 32; ++l) {
+            uint64_t x = 0;
+            std::memcpy(&x, region + taddrs[l], ES);
+            d[l] = x;
+          }
         }
       } else {
         const uint64_t* v = R + size_t(in.s[0]) * 32;
@@ -302,7 +330,7 @@ void CtaExecutor::mem_fast(Warp& w, const Inst& in, uint32_t exec, uint64_t* tad
 template <Space SP>
 void CtaExecutor::mem_dispatch(Warp& w, const Inst& in, uint32_t exec, uint64_t* taddrs) {
   const bool ld = in.op == Op::Ld;
-  switch (type_bytes(in.type)) {
+  switch (in.esize) {
     case 1: ld ? mem_fast<1, true, SP>(w, in, exec, taddrs) : mem_fast<1, false, SP>(w, in, exec, taddrs); break;
     case 2: ld ? mem_fast<2, true, SP>(w, in, exec, taddrs) : mem_fast<2, false, SP>(w, in, exec, taddrs); break;
     case 4: ld ? mem_fast<4, true, SP>(w, in, exec, taddrs) : mem_fast<4, false, SP>(w, in, exec, taddrs); break;
@@ -317,7 +345,7 @@ void CtaExecutor::exec_mem(Warp& w, const Inst& in, uint32_t exec, uint32_t simt
   uint64_t* taddrs = out.addrs.data() + ai;
   if (in.space == Space::Param && !in.param_frame && in.addr_reg == kNone && in.op == Op::Ld && in.vec == 1) {
     // Kernel parameter: one uniform value for every lane.
-    const uint32_t es = uint32_t(type_bytes(in.type));
+    const uint32_t es = in.esize;
     uint64_t a = uint64_t(in.offset);
     int l0 = std::countr_zero(exec | 0x80000000u);
     if (a + es > launch_->params.size() || (a & (es - 1))) {
@@ -326,7 +354,7 @@ void CtaExecutor::exec_mem(Warp& w, const Inst& in, uint32_t exec, uint32_t simt
     }
     uint64_t x = 0;
     std::memcpy(&x, launch_->params.data() + a, es);
-    if (type_is_signed(in.type) && es < 8 && ((x >> (es * 8 - 1)) & 1)) x |= ~uint64_t(0) << (es * 8);
+    if (in.sgn && es < 8 && ((x >> (es * 8 - 1)) & 1)) x |= ~uint64_t(0) << (es * 8);
     if (in.d[0] != kNone) {
       uint64_t* d = w.regs + size_t(in.d[0]) * 32;
       for_lanes(exec, [&](int l) { d[l] = x; });
@@ -351,10 +379,10 @@ void CtaExecutor::exec_mem(Warp& w, const Inst& in, uint32_t exec, uint32_t simt
     thread_insts_ += popc32(exec);
     return;
   }
-  const uint32_t esize = uint32_t(type_bytes(in.type));
+  const uint32_t esize = in.esize;
   const uint32_t total = esize * in.vec;
   const bool is_ld = in.op == Op::Ld;
-  const bool sgn = type_is_signed(in.type);
+  const bool sgn = in.sgn;
   const uint64_t* base = in.addr_reg != kNone ? w.regs + size_t(in.addr_reg) * 32 : nullptr;
   MemSpace tspace = in.tmpl.space;
   bool first = true;
@@ -392,7 +420,7 @@ void CtaExecutor::exec_atomic(Warp& w, const Inst& in, uint32_t exec, uint32_t s
   uint32_t ai = uint32_t(out.addrs.size());
   out.addrs.resize(ai + 32, 0);
   uint64_t* taddrs = out.addrs.data() + ai;
-  const uint32_t size = uint32_t(type_bytes(in.type));
+  const uint32_t size = in.esize;
   const uint64_t* base = in.addr_reg != kNone ? w.regs + size_t(in.addr_reg) * 32 : nullptr;
   uint64_t* R = w.regs;
   MemSpace tspace = in.tmpl.space;

@@ -96,6 +96,10 @@ class CtaExecutor {
   uint64_t thread_insts_ = 0, warp_insts_ = 0;
   uint64_t cache_page_ = ~uint64_t(0);
   uint8_t* cache_base_ = nullptr;
+  // Per instruction: the address lane 0 of the last whole-warp global access used, to
+  // prefetch strided streams (a warp looping with a grid-sized stride touches a new host page
+  // each iteration, which the host's own prefetchers do not follow).
+  std::vector<uint64_t> pf_last_;
   uint64_t last_tex_handle_ = 0;
   const TextureDesc* last_tex_ = nullptr;
 };

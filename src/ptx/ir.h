@@ -30,6 +30,7 @@ enum class AtomOp : uint8_t { Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas }
 enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
 enum class VoteMode : uint8_t { All, Any, Uni, Ballot };
 enum class MulMode : uint8_t { Lo, Hi, Wide };
+enum class TestpMode : uint8_t { Finite, Infinite, Number, NotANumber, Normal, Subnormal };
 
 enum InstMod : uint16_t {
   kModFtz = 1 << 0,
@@ -70,6 +71,8 @@ struct Inst {
   uint8_t sub = 0;        // MulMode / AtomOp / ShflMode / VoteMode / tex dimension
   uint8_t vec = 1;        // vector width for ld/st/tex
   uint8_t ndst = 0, nsrc = 0;
+  uint8_t esize = 0;        // bytes of `type` (element size of ld/st), precomputed
+  bool sgn = false;         // `type` is signed (sign-extending loads)
   uint16_t mods = 0;
   uint32_t guard = kNone;  // predicate register index
   bool guard_neg = false;

@@ -1,5 +1,6 @@
 #include "ptx/ops.h"
 
+#include <algorithm>
 #include <cfenv>
 #include <climits>
 #include <limits>
@@ -338,29 +339,77 @@ inline bool combine(BoolOp op, bool r, bool c) {
   }
 }
 
-template <class T>
-void h_setp(uint64_t* R, const Inst& in, uint32_t m) {
+// setp with the comparison hoisted out of the lane loop: `cmp` is a stateless functor.
+template <class T, class C>
+void setp_run(uint64_t* R, const Inst& in, uint32_t m, C cmp) {
   uint64_t* p = dst(R, in, 0);
   uint64_t* q = in.d[1] != kNone ? dst(R, in, 1) : nullptr;
   const uint64_t *a = src(R, in, 0), *b = src(R, in, 1);
-  const uint64_t* c = in.boolop != BoolOp::None ? src(R, in, 2) : nullptr;
-  bool ftz = in.mods & kModFtz;
-  bool cneg = in.mods & kModNegSrc0;
-  for_lanes(m, [&](int l) {
-    bool r;
-    if constexpr (std::is_same_v<T, float>) {
-      float x = get<float>(a[l]), y = get<float>(b[l]);
-      if (ftz) x = ftz32(x), y = ftz32(y);
-      r = fcmp(in.cmp, x, y);
-    } else if constexpr (std::is_same_v<T, double>) {
-      r = fcmp(in.cmp, get<double>(a[l]), get<double>(b[l]));
-    } else {
-      r = icmp<T>(in.cmp, get<T>(a[l]), get<T>(b[l]));
+  if constexpr (std::is_same_v<T, float>) {
+    if (in.mods & kModFtz) {
+      const uint64_t* c = in.boolop != BoolOp::None ? src(R, in, 2) : nullptr;
+      const bool cneg = in.mods & kModNegSrc0;
+      for_lanes(m, [&](int l) {
+        bool r = cmp(ftz32(get<float>(a[l])), ftz32(get<float>(b[l])));
+        bool cv = c ? ((c[l] & 1) != 0) != cneg : false;
+        p[l] = combine(in.boolop, r, cv);
+        if (q) q[l] = combine(in.boolop, !r, cv);
+      });
+      return;
     }
+  }
+  if (in.boolop == BoolOp::None && !q) {
+    for_lanes(m, [&](int l) { p[l] = cmp(get<T>(a[l]), get<T>(b[l])) ? 1 : 0; });
+    return;
+  }
+  const uint64_t* c = in.boolop != BoolOp::None ? src(R, in, 2) : nullptr;
+  const bool cneg = in.mods & kModNegSrc0;
+  for_lanes(m, [&](int l) {
+    bool r = cmp(get<T>(a[l]), get<T>(b[l]));
     bool cv = c ? ((c[l] & 1) != 0) != cneg : false;
     p[l] = combine(in.boolop, r, cv);
     if (q) q[l] = combine(in.boolop, !r, cv);
   });
+}
+
+template <class T>
+void h_setp(uint64_t* R, const Inst& in, uint32_t m) {
+  if constexpr (std::is_floating_point_v<T>) {
+    // C++ relational operators are false on NaN: the ordered comparisons as written, the
+    // unordered ones as negated ordered comparisons.
+    switch (in.cmp) {
+      case Cmp::EQ: return setp_run<T>(R, in, m, [](T x, T y) { return x == y; });
+      case Cmp::NE: return setp_run<T>(R, in, m, [](T x, T y) { return x < y || x > y; });
+      case Cmp::LT: return setp_run<T>(R, in, m, [](T x, T y) { return x < y; });
+      case Cmp::LE: return setp_run<T>(R, in, m, [](T x, T y) { return x <= y; });
+      case Cmp::GT: return setp_run<T>(R, in, m, [](T x, T y) { return x > y; });
+      case Cmp::GE: return setp_run<T>(R, in, m, [](T x, T y) { return x >= y; });
+      case Cmp::EQU: return setp_run<T>(R, in, m, [](T x, T y) { return !(x < y || x > y); });
+      case Cmp::NEU: return setp_run<T>(R, in, m, [](T x, T y) { return x != y; });
+      case Cmp::LTU: return setp_run<T>(R, in, m, [](T x, T y) { return !(x >= y); });
+      case Cmp::LEU: return setp_run<T>(R, in, m, [](T x, T y) { return !(x > y); });
+      case Cmp::GTU: return setp_run<T>(R, in, m, [](T x, T y) { return !(x <= y); });
+      case Cmp::GEU: return setp_run<T>(R, in, m, [](T x, T y) { return !(x < y); });
+      case Cmp::NUM: return setp_run<T>(R, in, m, [](T x, T y) { return x == x && y == y; });
+      case Cmp::NAN_: return setp_run<T>(R, in, m, [](T x, T y) { return x != x || y != y; });
+      default: return setp_run<T>(R, in, m, [](T, T) { return false; });
+    }
+  } else {
+    using UT = U<T>;
+    switch (in.cmp) {
+      case Cmp::EQ: case Cmp::EQU: return setp_run<T>(R, in, m, [](T x, T y) { return x == y; });
+      case Cmp::NE: case Cmp::NEU: return setp_run<T>(R, in, m, [](T x, T y) { return x != y; });
+      case Cmp::LT: case Cmp::LTU: return setp_run<T>(R, in, m, [](T x, T y) { return x < y; });
+      case Cmp::LE: case Cmp::LEU: return setp_run<T>(R, in, m, [](T x, T y) { return x <= y; });
+      case Cmp::GT: case Cmp::GTU: return setp_run<T>(R, in, m, [](T x, T y) { return x > y; });
+      case Cmp::GE: case Cmp::GEU: return setp_run<T>(R, in, m, [](T x, T y) { return x >= y; });
+      case Cmp::LO: return setp_run<T>(R, in, m, [](T x, T y) { return UT(x) < UT(y); });
+      case Cmp::LS: return setp_run<T>(R, in, m, [](T x, T y) { return UT(x) <= UT(y); });
+      case Cmp::HI: return setp_run<T>(R, in, m, [](T x, T y) { return UT(x) > UT(y); });
+      case Cmp::HS: return setp_run<T>(R, in, m, [](T x, T y) { return UT(x) >= UT(y); });
+      default: return setp_run<T>(R, in, m, [](T, T) { return false; });
+    }
+  }
 }
 
 // ---------------------------------------------------------------- bit manipulation
@@ -543,7 +592,12 @@ void h_f32(uint64_t* R, const Inst& in, uint32_t m) {
     else if constexpr (OP == Op::Sub) r = directed ? round_to_f32(double(x) - double(y), in.rnd) : x - y;
     else if constexpr (OP == Op::Mul) r = directed ? round_to_f32(double(x) * double(y), in.rnd) : x * y;
     else if constexpr (OP == Op::Fma) r = directed ? round_to_f32(std::fma(double(x), double(y), double(z)), in.rnd) : std::fma(x, y, z);
-    else if constexpr (OP == Op::Div) r = directed ? round_to_f32(double(x) / double(y), in.rnd) : x / y;
+    else if constexpr (OP == Op::Div) {
+      // div.approx is a * rcp(b) with a reciprocal that flushes subnormal results: two
+      // roundings, and 0 (NaN for infinite a) when 2^126 < |b| < 2^128.
+      if (in.mods & kModApprox) r = x * ftz32(1.0f / y);
+      else r = directed ? round_to_f32(double(x) / double(y), in.rnd) : x / y;
+    }
     else if constexpr (OP == Op::Min) r = fmin_ptx(x, y);
     else if constexpr (OP == Op::Max) r = fmax_ptx(x, y);
     else if constexpr (OP == Op::Abs) r = std::fabs(x);
@@ -563,6 +617,31 @@ void h_f32(uint64_t* R, const Inst& in, uint32_t m) {
     d[l] = from_f32(r);
   });
 }
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define WARPSIM_FMA_CLONE 1
+// fma.rn.f32 (no .ftz/.sat) compiled for hosts with FMA instructions: one fused operation per
+// lane, selected at decode time when the CPU has them (the portable path above emulates the
+// single rounding through double arithmetic).
+__attribute__((target("fma"))) void h_fma_f32_hw(uint64_t* R, const Inst& in, uint32_t m) {
+  uint64_t* d = R + size_t(in.d[0]) * 32;
+  const uint64_t* a = R + size_t(in.s[0]) * 32;
+  const uint64_t* b = R + size_t(in.s[1]) * 32;
+  const uint64_t* c = R + size_t(in.s[2]) * 32;
+  if (m == 0xffffffffu) {
+    for (int l = 0; l < 32; ++l)
+      d[l] = std::bit_cast<uint32_t>(__builtin_fmaf(std::bit_cast<float>(uint32_t(a[l])), std::bit_cast<float>(uint32_t(b[l])),
+                                                    std::bit_cast<float>(uint32_t(c[l]))));
+    return;
+  }
+  while (m) {
+    int l = __builtin_ctz(m);
+    m &= m - 1;
+    d[l] = std::bit_cast<uint32_t>(__builtin_fmaf(std::bit_cast<float>(uint32_t(a[l])), std::bit_cast<float>(uint32_t(b[l])),
+                                                  std::bit_cast<float>(uint32_t(c[l]))));
+  }
+}
+#endif
 
 template <Op OP>
 void h_f64(uint64_t* R, const Inst& in, uint32_t m) {
@@ -607,6 +686,186 @@ void h_f64(uint64_t* R, const Inst& in, uint32_t m) {
   });
 }
 
+// ---------------------------------------------------------------- half precision
+// binary16 values travel in the low 16 bits of a register (.f16) or as two halves (.f16x2,
+// element 0 in bits 0..15). Sums, differences and products of two halves are exact in double,
+// so one rounding of the double result gives the correctly rounded half; fma corrects the one
+// case where the double sum is inexact (see h16_fma). NaN results are the canonical 0x7fff.
+constexpr uint16_t kF16CanonicalNaN = 0x7fff;
+inline bool h16_isnan(uint16_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff) != 0; }
+inline uint16_t h16_ftz(uint16_t h) { return (h & 0x7c00) == 0 ? uint16_t(h & 0x8000) : h; }
+inline double h16_val(uint16_t h) { return double(f16_to_f32(h)); }
+
+inline uint16_t h16_fma(uint16_t a, uint16_t b, uint16_t c, Rnd r) {
+  double p = h16_val(a) * h16_val(b);  // exact: 11 x 11 significant bits
+  double z = h16_val(c);
+  double s = p + z;
+  if (std::isfinite(s)) {
+    // Two-sum: s + e == p + z exactly. A non-zero error moves s by one double ulp towards the
+    // exact sum, which never crosses a half-precision value or midpoint but breaks ties and
+    // exact hits the right way for every rounding mode.
+    double bb = s - p;
+    double e = (p - (s - bb)) + (z - bb);
+    if (e > 0) s = std::nextafter(s, INFINITY);
+    else if (e < 0) s = std::nextafter(s, -INFINITY);
+  }
+  return f64_to_f16(s, r);
+}
+
+template <Op OP>
+inline uint16_t h16_op(uint16_t a, uint16_t b, uint16_t c, const Inst& in) {
+  const bool ftz = in.mods & kModFtz, sat = in.mods & kModSat;
+  const Rnd r = in.rnd == Rnd::None ? Rnd::RN : in.rnd;
+  if (ftz) a = h16_ftz(a), b = h16_ftz(b), c = h16_ftz(c);
+  // neg and abs only touch the sign bit (NaNs pass through).
+  if constexpr (OP == Op::Neg) return uint16_t(a ^ 0x8000);
+  if constexpr (OP == Op::Abs) return uint16_t(a & 0x7fff);
+  uint16_t res = a;
+  if constexpr (OP == Op::Add) res = f64_to_f16(h16_val(a) + h16_val(b), r);
+  else if constexpr (OP == Op::Sub) res = f64_to_f16(h16_val(a) - h16_val(b), r);
+  else if constexpr (OP == Op::Mul) res = f64_to_f16(h16_val(a) * h16_val(b), r);
+  else if constexpr (OP == Op::Fma) res = h16_fma(a, b, c, r);
+  else if constexpr (OP == Op::Min || OP == Op::Max) {
+    float x = f16_to_f32(a), y = f16_to_f32(b);
+    float m = OP == Op::Min ? fmin_ptx(x, y) : fmax_ptx(x, y);
+    res = std::isnan(m) ? kF16CanonicalNaN : (m == x && std::signbit(m) == std::signbit(x) ? a : b);
+  }
+  if (h16_isnan(res)) res = kF16CanonicalNaN;
+  if (sat) {
+    if (h16_isnan(res)) res = 0;
+    else if (res & 0x8000) res = (res & 0x7fff) == 0 ? res : 0;  // negative -> +0 (-0 kept)
+    else if (res > 0x3c00) res = 0x3c00;                          // above 1.0 (inf included)
+  }
+  if (ftz) res = h16_ftz(res);
+  return res;
+}
+
+template <Op OP, bool X2>
+void h_f16(uint64_t* R, const Inst& in, uint32_t m) {
+  uint64_t* d = dst(R, in);
+  const uint64_t* a = src(R, in, 0);
+  const uint64_t* b = in.nsrc > 1 ? src(R, in, 1) : a;
+  const uint64_t* c = in.nsrc > 2 ? src(R, in, 2) : a;
+  for_lanes(m, [&](int l) {
+    uint64_t lo = h16_op<OP>(uint16_t(a[l]), uint16_t(b[l]), uint16_t(c[l]), in);
+    if constexpr (X2) lo |= uint64_t(h16_op<OP>(uint16_t(a[l] >> 16), uint16_t(b[l] >> 16), uint16_t(c[l] >> 16), in)) << 16;
+    d[l] = lo;
+  });
+}
+
+// setp on halves: .f16x2 writes the comparison of the low halves to the first predicate and of
+// the high halves to the second.
+template <bool X2>
+void h_setp_f16(uint64_t* R, const Inst& in, uint32_t m) {
+  uint64_t* p = dst(R, in, 0);
+  uint64_t* q = in.d[1] != kNone ? dst(R, in, 1) : nullptr;
+  const uint64_t *a = src(R, in, 0), *b = src(R, in, 1);
+  const uint64_t* c = in.boolop != BoolOp::None ? src(R, in, 2) : nullptr;
+  const bool ftz = in.mods & kModFtz, cneg = in.mods & kModNegSrc0;
+  auto cmp = [&](uint16_t x, uint16_t y) {
+    if (ftz) x = h16_ftz(x), y = h16_ftz(y);
+    return fcmp(in.cmp, f16_to_f32(x), f16_to_f32(y));
+  };
+  for_lanes(m, [&](int l) {
+    bool cv = c ? ((c[l] & 1) != 0) != cneg : false;
+    bool r0 = cmp(uint16_t(a[l]), uint16_t(b[l]));
+    if constexpr (X2) {
+      p[l] = combine(in.boolop, r0, cv);
+      if (q) q[l] = combine(in.boolop, cmp(uint16_t(a[l] >> 16), uint16_t(b[l] >> 16)), cv);
+    } else {
+      p[l] = combine(in.boolop, r0, cv);
+      if (q) q[l] = combine(in.boolop, !r0, cv);
+    }
+  });
+}
+
+// set: like setp, but writes an integer mask (0xffffffff) or 1.0f for true and 0 for false.
+template <class T>
+void h_set(uint64_t* R, const Inst& in, uint32_t m) {
+  uint64_t* d = dst(R, in);
+  const uint64_t *a = src(R, in, 0), *b = src(R, in, 1);
+  const uint64_t* c = in.boolop != BoolOp::None ? src(R, in, 2) : nullptr;
+  const bool ftz = in.mods & kModFtz, cneg = in.mods & kModNegSrc0;
+  const uint64_t one = in.type == Type::F32 ? from_f32(1.0f) : 0xffffffffu;
+  for_lanes(m, [&](int l) {
+    bool r;
+    if constexpr (std::is_same_v<T, float>) {
+      float x = get<float>(a[l]), y = get<float>(b[l]);
+      if (ftz) x = ftz32(x), y = ftz32(y);
+      r = fcmp(in.cmp, x, y);
+    } else if constexpr (std::is_same_v<T, double>) {
+      r = fcmp(in.cmp, get<double>(a[l]), get<double>(b[l]));
+    } else {
+      r = icmp<T>(in.cmp, get<T>(a[l]), get<T>(b[l]));
+    }
+    bool cv = c ? ((c[l] & 1) != 0) != cneg : false;
+    d[l] = combine(in.boolop, r, cv) ? one : 0;
+  });
+}
+
+// testp: classifies a float; in.sub is the TestpMode.
+template <class F>
+void h_testp(uint64_t* R, const Inst& in, uint32_t m) {
+  uint64_t* d = dst(R, in);
+  const uint64_t* a = src(R, in, 0);
+  for_lanes(m, [&](int l) {
+    F x = get<F>(a[l]);
+    bool r = false;
+    switch (TestpMode(in.sub)) {
+      case TestpMode::Finite: r = std::isfinite(x); break;
+      case TestpMode::Infinite: r = std::isinf(x); break;
+      case TestpMode::Number: r = !std::isnan(x); break;
+      case TestpMode::NotANumber: r = std::isnan(x); break;
+      case TestpMode::Normal: r = std::fpclassify(x) == FP_NORMAL; break;
+      case TestpMode::Subnormal: r = std::fpclassify(x) == FP_SUBNORMAL; break;
+    }
+    d[l] = r;
+  });
+}
+
+// mul24 / mad24: the low 24 bits of each operand (sign-extended for .s32) multiplied into a
+// 48-bit product; .lo keeps bits 0..31, .hi bits 16..47. mad24 adds the third operand (with
+// saturation for .hi.sat.s32).
+template <class T>
+void h_mul24(uint64_t* R, const Inst& in, uint32_t m) {
+  uint64_t* d = dst(R, in);
+  const uint64_t *a = src(R, in, 0), *b = src(R, in, 1);
+  const uint64_t* c = in.op == Op::Mad24 ? src(R, in, 2) : nullptr;
+  const bool hi = MulMode(in.sub) == MulMode::Hi, sat = in.mods & kModSat;
+  auto ext = [](uint64_t v) -> int64_t {
+    if constexpr (std::is_signed_v<T>) return int64_t(int32_t(uint32_t(v) << 8) >> 8);
+    else return int64_t(v & 0xffffff);
+  };
+  for_lanes(m, [&](int l) {
+    int64_t p = ext(a[l]) * ext(b[l]);  // |p| < 2^47
+    uint32_t r = hi ? uint32_t(uint64_t(p >> 16)) : uint32_t(uint64_t(p));
+    if (c) {
+      if constexpr (std::is_signed_v<T>) {
+        if (sat) {
+          int64_t s = int64_t(int32_t(r)) + int64_t(int32_t(uint32_t(c[l])));
+          s = std::clamp<int64_t>(s, INT32_MIN, INT32_MAX);
+          d[l] = put<int32_t>(int32_t(s));
+          return;
+        }
+      }
+      r += uint32_t(c[l]);
+    }
+    d[l] = put<T>(T(r));
+  });
+}
+
+// sad: d = c + |a - b|.
+template <class T>
+void h_sad(uint64_t* R, const Inst& in, uint32_t m) {
+  uint64_t* d = dst(R, in);
+  const uint64_t *a = src(R, in, 0), *b = src(R, in, 1), *c = src(R, in, 2);
+  for_lanes(m, [&](int l) {
+    T x = get<T>(a[l]), y = get<T>(b[l]);
+    U<T> diff = x < y ? U<T>(U<T>(y) - U<T>(x)) : U<T>(U<T>(x) - U<T>(y));
+    d[l] = put<T>(T(U<T>(diff + U<T>(get<T>(c[l])))));
+  });
+}
+
 // ---------------------------------------------------------------- conversions
 uint64_t cvt_one(uint64_t v, const Inst& in) {
   Type dt = in.type, st = in.type2;
@@ -620,6 +879,8 @@ uint64_t cvt_one(uint64_t v, const Inst& in) {
       x = f;
     } else if (st == Type::F64) {
       x = as_f64(v);
+    } else if (st == Type::BF16) {
+      x = bf16_to_f32(uint16_t(v));
     } else {
       x = f16_to_f32(uint16_t(v));
     }
@@ -635,7 +896,14 @@ uint64_t cvt_one(uint64_t v, const Inst& in) {
         if (sat) x = sat64(x);
         return from_f64(x);
       }
-      return f32_to_f16(float(x));
+      if (sat) x = sat64(x);
+      const Rnd hr = in.rnd == Rnd::None ? Rnd::RN : in.rnd;
+      if (dt == Type::BF16) {
+        uint16_t h = f64_to_bf16(x, hr);
+        return ftz && (h & 0x7f80) == 0 ? uint16_t(h & 0x8000) : h;
+      }
+      uint16_t h = f64_to_f16(x, hr);
+      return ftz ? h16_ftz(h) : h;
     }
     Rnd r = in.rnd == Rnd::None ? Rnd::RZI : in.rnd;
     if (type_is_signed(dt)) return uint64_t(f2i_signed(x, r, dbits)) & (dbits == 64 ? ~0ull : ((1ull << dbits) - 1));
@@ -668,7 +936,7 @@ uint64_t cvt_one(uint64_t v, const Inst& in) {
       }
       return from_f64(f);
     }
-    return f32_to_f16(float(x));
+    return dt == Type::BF16 ? f64_to_bf16(double(x), r) : f64_to_f16(double(x), r);
   }
   bool dsigned = type_is_signed(dt);
   if (sat && dbits < 64) {
@@ -757,7 +1025,7 @@ WRAP(WAbs, h_abs) WRAP(WNeg, h_neg) WRAP(WMin, h_min) WRAP(WMax, h_max) WRAP(WAn
 WRAP(WOr, h_or) WRAP(WXor, h_xor) WRAP(WNot, h_not) WRAP(WCnot, h_cnot) WRAP(WShl, h_shl)
 WRAP(WShr, h_shr) WRAP(WMov, h_mov) WRAP(WSelp, h_selp) WRAP(WSetp, h_setp) WRAP(WBrev, h_brev)
 WRAP(WClz, h_clz) WRAP(WPopc, h_popc) WRAP(WBfind, h_bfind) WRAP(WBfe, h_bfe) WRAP(WBfi, h_bfi)
-WRAP(WAddc, h_addc)
+WRAP(WAddc, h_addc) WRAP(WSet, h_set) WRAP(WSad, h_sad)
 #undef WRAP
 
 template <Op OP>
@@ -765,6 +1033,14 @@ Handler pick_float(Type t) {
   if (t == Type::F32) return &h_f32<OP>;
   if (t == Type::F64) return &h_f64<OP>;
   return nullptr;
+}
+
+// Half-precision arithmetic exists for add, sub, mul, fma, neg, abs, min and max.
+template <Op OP>
+Handler pick_float_h(Type t) {
+  if (t == Type::F16) return &h_f16<OP, false>;
+  if (t == Type::F16x2) return &h_f16<OP, true>;
+  return pick_float<OP>(t);
 }
 
 // Bitwise ops also take .pred; mov/selp take any type by size.
@@ -783,6 +1059,8 @@ Handler pick_bits(Type t) {
 }
 
 Handler pick_setp(Type t) {
+  if (t == Type::F16) return &h_setp_f16<false>;
+  if (t == Type::F16x2) return &h_setp_f16<true>;
   if (t == Type::F32) return &h_setp<float>;
   if (t == Type::F64) return &h_setp<double>;
   return pick_int<WSetp>(t);
@@ -797,17 +1075,23 @@ Handler select_alu_handler(const Inst& in) {
     case Op::Mov: return pick_bits<WMov>(t);
     case Op::PackMov: return &h_pack;
     case Op::UnpackMov: return &h_unpack;
-    case Op::Add: return f ? pick_float<Op::Add>(t) : pick_int<WAdd>(t);
-    case Op::Sub: return f ? pick_float<Op::Sub>(t) : pick_int<WSub>(t);
-    case Op::Mul: return f ? pick_float<Op::Mul>(t) : pick_int<WMul>(t);
-    case Op::Mad: case Op::Madc: return f ? pick_float<Op::Fma>(t) : pick_int<WMad>(t);
-    case Op::Fma: return pick_float<Op::Fma>(t);
+    case Op::Add: return f ? pick_float_h<Op::Add>(t) : pick_int<WAdd>(t);
+    case Op::Sub: return f ? pick_float_h<Op::Sub>(t) : pick_int<WSub>(t);
+    case Op::Mul: return f ? pick_float_h<Op::Mul>(t) : pick_int<WMul>(t);
+    case Op::Mad: case Op::Madc: case Op::Fma:
+#ifdef WARPSIM_FMA_CLONE
+      if (t == Type::F32 && !(in.mods & (kModFtz | kModSat)) && (in.rnd == Rnd::None || in.rnd == Rnd::RN) &&
+          __builtin_cpu_supports("fma"))
+        return &h_fma_f32_hw;
+#endif
+      if (in.op == Op::Fma) return pick_float_h<Op::Fma>(t);
+      return f ? pick_float<Op::Fma>(t) : pick_int<WMad>(t);
     case Op::Div: return f ? pick_float<Op::Div>(t) : pick_int<WDiv>(t);
     case Op::Rem: return f ? nullptr : pick_int<WDiv>(t);
-    case Op::Abs: return f ? pick_float<Op::Abs>(t) : pick_int<WAbs>(t);
-    case Op::Neg: return f ? pick_float<Op::Neg>(t) : pick_int<WNeg>(t);
-    case Op::Min: return f ? pick_float<Op::Min>(t) : pick_int<WMin>(t);
-    case Op::Max: return f ? pick_float<Op::Max>(t) : pick_int<WMax>(t);
+    case Op::Abs: return f ? pick_float_h<Op::Abs>(t) : pick_int<WAbs>(t);
+    case Op::Neg: return f ? pick_float_h<Op::Neg>(t) : pick_int<WNeg>(t);
+    case Op::Min: return f ? pick_float_h<Op::Min>(t) : pick_int<WMin>(t);
+    case Op::Max: return f ? pick_float_h<Op::Max>(t) : pick_int<WMax>(t);
     case Op::And: return f ? nullptr : pick_bits<WAnd>(t);
     case Op::Or: return f ? nullptr : pick_bits<WOr>(t);
     case Op::Xor: return f ? nullptr : pick_bits<WXor>(t);
@@ -837,6 +1121,16 @@ Handler select_alu_handler(const Inst& in) {
     case Op::Prmt: return &h_prmt;
     case Op::Shf: return &h_shf;
     case Op::Addc: case Op::Subc: return pick_int<WAddc>(t);
+    case Op::Set: {
+      if (t != Type::U32 && t != Type::S32 && t != Type::F32) return nullptr;
+      if (in.type2 == Type::F32) return &h_set<float>;
+      if (in.type2 == Type::F64) return &h_set<double>;
+      return pick_int<WSet>(in.type2);
+    }
+    case Op::Testp: return t == Type::F32 ? &h_testp<float> : t == Type::F64 ? &h_testp<double> : nullptr;
+    case Op::Mul24: case Op::Mad24:
+      return t == Type::S32 ? &h_mul24<int32_t> : t == Type::U32 ? &h_mul24<uint32_t> : nullptr;
+    case Op::Sad: return pick_int<WSad>(t);
     default: return nullptr;
   }
 }
@@ -906,27 +1200,45 @@ double f64_op_rounded(Op op, double a, double b, double c, Rnd r) {
   return out;
 }
 
-uint16_t f32_to_f16(float f) {
-  uint32_t x = std::bit_cast<uint32_t>(f);
-  uint32_t sign = (x >> 16) & 0x8000;
-  int32_t exp = int32_t((x >> 23) & 0xff) - 127 + 15;
-  uint32_t mant = x & 0x7fffff;
-  if (((x >> 23) & 0xff) == 0xff) return uint16_t(sign | 0x7c00 | (mant ? 0x200 : 0));
-  if (exp >= 31) return uint16_t(sign | 0x7c00);
-  if (exp <= 0) {
-    if (exp < -10) return uint16_t(sign);
-    mant |= 0x800000;
-    uint32_t shift = uint32_t(14 - exp);
-    uint32_t h = mant >> shift;
-    uint32_t rem = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
-    if (rem > half || (rem == half && (h & 1))) ++h;
-    return uint16_t(sign | h);
-  }
-  uint32_t h = (uint32_t(exp) << 10) | (mant >> 13);
-  uint32_t rem = mant & 0x1fff;
-  if (rem > 0x1000 || (rem == 0x1000 && (h & 1))) ++h;
-  return uint16_t(sign | h);
+namespace {
+// Rounds a double to a binary floating-point format of at most 16 bits with `mbits` stored
+// mantissa bits and `ebits` exponent bits (binary16: 10/5, bfloat16: 7/8). Exact: every value
+// of the narrow format is a double, and scaling by powers of two is exact.
+uint16_t round_to_narrow(double x, Rnd r, int mbits, int ebits) {
+  const uint16_t sign = std::signbit(x) ? uint16_t(1u << (mbits + ebits)) : 0;
+  const uint16_t inf_bits = uint16_t(((1u << ebits) - 1) << mbits);
+  if (std::isnan(x)) return 0x7fff;  // canonical NaN of both formats
+  if (std::isinf(x)) return uint16_t(sign | inf_bits);
+  const int bias = (1 << (ebits - 1)) - 1, emin = 1 - bias;
+  // Directed modes on the magnitude: truncate, or round away from zero.
+  enum { Nearest, Truncate, Away } mode = Nearest;
+  if (r == Rnd::RZ || r == Rnd::RZI) mode = Truncate;
+  else if (r == Rnd::RM || r == Rnd::RMI) mode = sign ? Away : Truncate;
+  else if (r == Rnd::RP || r == Rnd::RPI) mode = sign ? Truncate : Away;
+  const double a = std::fabs(x);
+  int e = 0;
+  std::frexp(a, &e);                            // a = m * 2^e, m in [0.5, 1)
+  const int q = std::max(e - 1, emin) - mbits;  // exponent of the last mantissa bit
+  const double n = std::ldexp(a, -q);
+  const double fl = std::floor(n), frac = n - fl;
+  double k = fl;
+  if (mode == Nearest) k = (frac > 0.5 || (frac == 0.5 && std::fmod(fl, 2.0) == 1.0)) ? fl + 1 : fl;
+  else if (mode == Away) k = frac > 0 ? fl + 1 : fl;
+  const double v = std::ldexp(k, q);
+  const double max_finite = std::ldexp(2.0 - std::ldexp(1.0, -mbits), bias);
+  if (v > max_finite) return uint16_t(sign | (mode == Truncate ? inf_bits - 1 : inf_bits));
+  if (v < std::ldexp(1.0, emin)) return uint16_t(sign | uint16_t(std::ldexp(v, mbits - emin)));  // subnormal or zero
+  int e2 = 0;
+  const double m2 = std::frexp(v, &e2);
+  return uint16_t(sign | (uint16_t(e2 - 1 + bias) << mbits) | (uint16_t(std::ldexp(m2, mbits + 1)) - (1u << mbits)));
 }
+}  // namespace
+
+uint16_t f64_to_f16(double x, Rnd r) { return round_to_narrow(x, r, 10, 5); }
+uint16_t f64_to_bf16(double x, Rnd r) { return round_to_narrow(x, r, 7, 8); }
+float bf16_to_f32(uint16_t h) { return std::bit_cast<float>(uint32_t(h) << 16); }
+
+uint16_t f32_to_f16(float f) { return f64_to_f16(double(f), Rnd::RN); }
 
 float f16_to_f32(uint16_t h) {
   uint32_t sign = uint32_t(h & 0x8000) << 16;

@@ -51,8 +51,13 @@ double round_integral(double x, Rnd r);
 // Applies directed rounding to an f64 binary op result via the host FPU.
 double f64_op_rounded(Op op, double a, double b, double c, Rnd r);
 
-// Half precision conversions (round to nearest even).
+// Half precision conversions: f32_to_f16 rounds to nearest even; f64_to_f16 rounds with a PTX
+// rounding mode (.rn/.rz/.rm/.rp, or their integer forms). NaN becomes the canonical 0x7fff.
 uint16_t f32_to_f16(float f);
+uint16_t f64_to_f16(double x, Rnd r);
+// bfloat16 (8-bit exponent, 7 stored mantissa bits) conversions, same rounding rules.
+uint16_t f64_to_bf16(double x, Rnd r);
+float bf16_to_f32(uint16_t h);
 float f16_to_f32(uint16_t h);
 
 }  // namespace warpsim::ptx

@@ -128,6 +128,16 @@ KernelHandle Runtime::get_kernel(ModuleHandle m, const std::string& name) {
   throw Error(mod.file + ": no kernel named '" + name + "' (kernels: " + known + ")");
 }
 
+std::vector<std::string> Runtime::kernel_names(ModuleHandle m) { return impl_->module(m).kernels; }
+
+std::vector<std::pair<std::string, uint32_t>> Runtime::kernel_params(KernelHandle k) {
+  auto& mod = impl_->module(ModuleHandle{k.module});
+  if (k.index >= mod.programs.size()) throw Error("invalid kernel handle");
+  std::vector<std::pair<std::string, uint32_t>> v;
+  for (const auto& p : mod.programs[k.index]->params) v.emplace_back(p.name, p.size);
+  return v;
+}
+
 DevPtr Runtime::symbol_address(ModuleHandle m, const std::string& name, uint64_t* size) {
   const auto& s = impl_->symbol(m, name);
   if (size) *size = s.size;

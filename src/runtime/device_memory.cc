@@ -19,11 +19,6 @@ std::string hex(uint64_t v) {
 DeviceMemory::DeviceMemory() : l1_(kL1Size, nullptr) {}
 DeviceMemory::~DeviceMemory() = default;
 
-uint8_t* DeviceMemory::reserved_marker() {
-  static uint8_t marker[1];
-  return marker;
-}
-
 const uint8_t* DeviceMemory::zero_page() {
   static const uint8_t zeros[kPageSize] = {};
   return zeros;

@@ -80,7 +80,9 @@ class DeviceMemory {
   uint64_t pages_touched() const { return touched_; }
 
  private:
-  static uint8_t* reserved_marker();
+  // Page-table entry of a reserved page that holds no data yet (reads as zeros).
+  static uint8_t* reserved_marker() { return &reserved_marker_byte_; }
+  inline static uint8_t reserved_marker_byte_ = 0;
   static const uint8_t* zero_page();
   uint8_t* materialize();
   void map_range(uint64_t addr, uint64_t bytes);

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/cta_trace.h"
@@ -66,6 +67,10 @@ class Runtime {
 
   ModuleHandle load_module(const std::string& ptx_text, const std::string& file_name);
   KernelHandle get_kernel(ModuleHandle m, const std::string& name);
+  // Names of the module's kernels (.entry functions with a body), in file order.
+  std::vector<std::string> kernel_names(ModuleHandle m);
+  // The kernel's .param list: name and size in bytes of each parameter, in order.
+  std::vector<std::pair<std::string, uint32_t>> kernel_params(KernelHandle k);
   // Address and size of a module-level variable (.global / .const).
   DevPtr symbol_address(ModuleHandle m, const std::string& name, uint64_t* size = nullptr);
   void memcpy_to_symbol(ModuleHandle m, const std::string& name, const void* src, uint64_t bytes, uint64_t offset = 0);

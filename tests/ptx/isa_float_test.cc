@@ -8,6 +8,37 @@
 namespace warpsim::test {
 namespace {
 
+TEST(IsaFloat, FmaRoundsOnceOnEveryPath) {
+  // (1 + 2^-12)^2 - 1 = 2^-11 + 2^-24 exactly (0x3A000400); rounding the product first loses
+  // the 2^-24 (tie to even), leaving 2^-11 (0x3A000000).
+  const std::string s = "mov.b32 %f2, 0f3F800800; mov.b32 %f3, 0fBF800000;";
+  EXPECT_EQ(f32bits(s + "fma.rn.f32 %f1, %f2, %f2, %f3;"), 0x3A000400u);
+  EXPECT_EQ(f32bits(s + "mad.rn.f32 %f1, %f2, %f2, %f3;"), 0x3A000400u);
+  EXPECT_EQ(f32bits(s + "fma.rn.ftz.f32 %f1, %f2, %f2, %f3;"), 0x3A000400u);
+  EXPECT_EQ(f32bits(s + "mul.rn.f32 %f4, %f2, %f2; add.rn.f32 %f1, %f4, %f3;"), 0x3A000000u);
+  // A partial warp (only thread 1 executes) takes the per-lane path.
+  SnippetRun r;
+  auto& out = r.run(s + "mov.b32 %f1, 0f00000000; setp.eq.u32 %p1, %r99, 1; @%p1 fma.rn.f32 %f1, %f2, %f2, %f3;"
+                        "st.global.f32 [%rd99], %f1;", 2);
+  EXPECT_EQ(uint32_t(out[0]), 0u);
+  EXPECT_EQ(uint32_t(out[16]), 0x3A000400u);
+}
+
+TEST(IsaFloat, DivApproxIsMultiplicationByTheReciprocal) {
+  // 3/7: correctly rounded 0x3EDB6DB7; 3 * rn(1/7) rounds to 0x3EDB6DB8.
+  const std::string s = "mov.b32 %f2, 0f40400000; mov.b32 %f3, 0f40E00000;";
+  EXPECT_EQ(f32bits(s + "div.rn.f32 %f1, %f2, %f3;"), 0x3EDB6DB7u);
+  EXPECT_EQ(f32bits(s + "div.approx.f32 %f1, %f2, %f3;"), 0x3EDB6DB8u);
+  EXPECT_EQ(f32bits(s + "div.approx.ftz.f32 %f1, %f2, %f3;"), 0x3EDB6DB8u);
+  // 2^126 < |b| < 2^128: the reciprocal flushes to zero, so a finite a gives 0 and an
+  // infinite a NaN, while the IEEE division gives the subnormal 2^-127.
+  const std::string big = "mov.b32 %f3, 0f7F000000;";
+  EXPECT_EQ(f32bits(big + "mov.b32 %f2, 0f3F800000; div.approx.f32 %f1, %f2, %f3;"), 0u);
+  EXPECT_EQ(f32bits(big + "mov.b32 %f2, 0f3F800000; div.rn.f32 %f1, %f2, %f3;"), 0x00400000u);
+  EXPECT_TRUE(std::isnan(u2f(f32bits(big + "mov.b32 %f2, 0f7F800000; div.approx.f32 %f1, %f2, %f3;"))));
+  EXPECT_EQ(f32bits(big + "mov.b32 %f2, 0fBF800000; div.approx.f32 %f1, %f2, %f3;"), 0x80000000u);  // -1 * +0
+}
+
 TEST(IsaFloat, RoundingModesOfAdd) {
   // 1 + 0.75 ulp(1): nearest rounds up, toward zero/minus rounds down, plus rounds up.
   const char* setup = "mov.f32 %f2, 0f3F800000; mov.f32 %f3, 0f33C00000;";

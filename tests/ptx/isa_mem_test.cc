@@ -59,6 +59,65 @@ TEST(IsaMem, SharedAddressWrapsModulo32Bits) {
   EXPECT_EQ(uint32_t(out[1]), 77u);
 }
 
+TEST(IsaMem, LocalAddressWrapsModulo32Bits) {
+  // Same pattern in the local window: a 32-bit base "below" the depot plus an offset that
+  // brings it back; the sum wraps modulo 2^32 for loads, stores and 64-bit bases alike.
+  SnippetRun r;
+  auto& out = r.run(
+      ".local .align 8 .b8 depot[32];\n"
+      "mov.u32 %r2, depot; st.local.u32 [%r2+8], 4321; sub.s32 %r3, %r2, 16;"
+      "ld.local.u32 %r1, [%r3+24]; st.global.u32 [%rd99], %r1;"             // -16 + 24 = +8
+      "st.local.u32 [%r3+28], 55; ld.local.u32 %r1, [%r2+12]; st.global.u32 [%rd99+8], %r1;"
+      "cvt.u64.u32 %rd2, %r3; ld.local.u32 %r1, [%rd2+24]; st.global.u32 [%rd99+16], %r1;"
+      "st.local.v2.u32 [%r3+32], {%r1, %r1}; ld.local.u64 %rd3, [%r2+16]; st.global.u64 [%rd99+24], %rd3;",
+      1);
+  EXPECT_EQ(uint32_t(out[0]), 4321u);
+  EXPECT_EQ(uint32_t(out[1]), 55u);
+  EXPECT_EQ(uint32_t(out[2]), 4321u);
+  EXPECT_EQ(out[3], (uint64_t(4321) << 32) | 4321u);
+  // Still checked: a wrapped address outside the depot is out of bounds.
+  std::string e = error_of(".local .align 4 .b8 d[8];\nmov.u32 %r2, d; sub.s32 %r3, %r2, 16; ld.local.u32 %r1, [%r3+8];");
+  EXPECT_NE(e.find("out-of-bounds local read"), std::string::npos) << e;
+}
+
+TEST(IsaMem, SharedAtomicAddressWraps) {
+  const std::string extra = ".shared .align 4 .b8 sb[16];\n";
+  SnippetRun r;
+  auto& out = r.run(
+      "mov.u32 %r2, sb; st.shared.u32 [%r2+4], 10; sub.s32 %r3, %r2, 32;"
+      "atom.shared.add.u32 %r1, [%r3+36], 5; st.global.u32 [%rd99], %r1;"
+      "ld.shared.u32 %r1, [%r2+4]; st.global.u32 [%rd99+8], %r1;",
+      1, extra);
+  EXPECT_EQ(uint32_t(out[0]), 10u);
+  EXPECT_EQ(uint32_t(out[1]), 15u);
+}
+
+TEST(IsaMem, WholeWarpLoadsSignAndZeroExtend) {
+  // 32 threads: the whole-warp paths of shared and global loads, 8/16/32-bit, signed and not.
+  const std::string extra = ".shared .align 4 .b8 sw[128];\n";
+  SnippetRun r;
+  auto& out = r.run(
+      "mov.u32 %r2, sw; shl.b32 %r3, %r99, 2; add.u32 %r4, %r2, %r3; neg.s32 %r5, %r99; sub.s32 %r5, %r5, 1;"
+      "st.shared.u32 [%r4], %r5; bar.sync 0;"
+      "ld.shared.s16 %r1, [%r4]; st.global.u32 [%rd99], %r1;"                 // -(t+1) as s16
+      "ld.shared.u16 %r1, [%r4]; st.global.u32 [%rd99+8], %r1;"
+      "ld.shared.s8 %r1, [%r4]; st.global.u32 [%rd99+16], %r1;"
+      "ld.shared.s32 %rd1, [%r4]; st.global.u64 [%rd99+24], %rd1;"
+      "st.global.u32 [%rd99+32], %r5; ld.global.s8 %r1, [%rd99+32]; st.global.u32 [%rd99+40], %r1;"
+      "ld.global.u8 %r1, [%rd99+32]; st.global.u32 [%rd99+48], %r1;",
+      32, extra);
+  for (int t = 0; t < 32; ++t) {
+    const uint64_t* o = out.data() + t * 16;
+    int32_t v = -(t + 1);
+    EXPECT_EQ(uint32_t(o[0]), uint32_t(int32_t(int16_t(v)))) << t;
+    EXPECT_EQ(uint32_t(o[1]), uint32_t(uint16_t(v))) << t;
+    EXPECT_EQ(uint32_t(o[2]), uint32_t(int32_t(int8_t(v)))) << t;
+    EXPECT_EQ(o[3], uint64_t(int64_t(v))) << t;
+    EXPECT_EQ(uint32_t(o[5]), uint32_t(int32_t(int8_t(v)))) << t;
+    EXPECT_EQ(uint32_t(o[6]), uint32_t(uint8_t(v))) << t;
+  }
+}
+
 TEST(IsaMem, SharedAtomicsAndReductions) {
   const std::string extra = ".shared .align 8 .b8 s[64];\n";
   SnippetRun r;

@@ -1,5 +1,6 @@
-// End-to-end: CUDA kernels compiled to PTX (tests/kernels), run through the runtime on the
-// functional target and compared with CPU references.
+// End-to-end: CUDA kernels compiled to PTX (tests/kernels), run through the runtime and
+// compared with CPU references, twice: on the functional target and through the full pipeline
+// (functional execution feeding the Gpu timing model).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,15 +11,15 @@
 #include <vector>
 
 #include "kernel_helpers.h"
-#include "runtime/functional_target.h"
 #include "runtime/runtime.h"
 
 namespace warpsim {
 namespace {
 
-class KernelTest : public ::testing::Test {
+class KernelTest : public ::testing::TestWithParam<std::string> {
  protected:
-  FunctionalTarget target;
+  std::unique_ptr<LaunchTarget> inner = test::make_target(GetParam());
+  test::ObservingTarget target{*inner};
   Runtime rt{&target};
   ModuleHandle load(const char* name) { return rt.load_module(test::read_kernel_ptx(name), std::string(name) + ".ptx"); }
   template <class T>
@@ -33,9 +34,28 @@ class KernelTest : public ::testing::Test {
     rt.memcpy_d2h(v.data(), p, n * sizeof(T));
     return v;
   }
+  // Every launch finished, and the target accounted for exactly the warp instructions the
+  // front end produced (on the timing model: every one of them was issued), in elapsed cycles.
+  void TearDown() override {
+    rt.synchronize();
+    ASSERT_FALSE(target.results().empty());
+    uint64_t counted = 0;
+    for (const auto& r : target.results()) {
+      EXPECT_GT(r.warp_insts, 0u) << r.name;
+      EXPECT_GT(r.thread_insts, 0u) << r.name;
+      if (GetParam() == "timing") {
+        EXPECT_GT(r.end_cycle, r.start_cycle) << r.name;
+      }
+      counted += r.warp_insts;
+    }
+    EXPECT_EQ(counted, target.produced_warp_insts());
+  }
 };
 
-TEST_F(KernelTest, NestedDivergence) {
+INSTANTIATE_TEST_SUITE_P(Targets, KernelTest, ::testing::Values("functional", "timing"),
+                         [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
+
+TEST_P(KernelTest, NestedDivergence) {
   auto m = load("divergence");
   const int n = 200;
   std::vector<int> in(n);
@@ -64,7 +84,7 @@ TEST_F(KernelTest, NestedDivergence) {
   EXPECT_LT(diverged, total);
 }
 
-TEST_F(KernelTest, SharedReductionWithBarriers) {
+TEST_P(KernelTest, SharedReductionWithBarriers) {
   auto m = load("reduce_shared");
   const int n = 3000, block = 128;
   std::vector<float> in(n);
@@ -81,7 +101,7 @@ TEST_F(KernelTest, SharedReductionWithBarriers) {
   }
 }
 
-TEST_F(KernelTest, HistogramSharedAndGlobalAtomics) {
+TEST_P(KernelTest, HistogramSharedAndGlobalAtomics) {
   auto m = load("atomics");
   const int n = 5000, bins = 37;
   std::vector<unsigned> in(n);
@@ -95,7 +115,7 @@ TEST_F(KernelTest, HistogramSharedAndGlobalAtomics) {
   EXPECT_EQ(h, ref);
 }
 
-TEST_F(KernelTest, EveryAtomicOperation) {
+TEST_P(KernelTest, EveryAtomicOperation) {
   auto m = load("atomics");
   const int threads = 64;
   std::vector<int> slots(13, 0);
@@ -142,7 +162,7 @@ TEST_F(KernelTest, EveryAtomicOperation) {
   EXPECT_EQ(s[12], smax);
 }
 
-TEST_F(KernelTest, WarpShufflesAndVotes) {
+TEST_P(KernelTest, WarpShufflesAndVotes) {
   auto m = load("warp_ops");
   const int n = 64;
   std::vector<int> in(n);
@@ -179,7 +199,7 @@ TEST_F(KernelTest, WarpShufflesAndVotes) {
   }
 }
 
-TEST_F(KernelTest, NoinlineDeviceFunctionCall) {
+TEST_P(KernelTest, NoinlineDeviceFunctionCall) {
   auto m = load("device_call");
   const int n = 100;
   std::vector<float> in(n);
@@ -208,7 +228,7 @@ TEST_F(KernelTest, NoinlineDeviceFunctionCall) {
   EXPECT_GT(branches, 0u);
 }
 
-TEST_F(KernelTest, LocalMemoryArrays) {
+TEST_P(KernelTest, LocalMemoryArrays) {
   auto m = load("local_array");
   const int n = 150;
   std::vector<int> in(n);
@@ -225,7 +245,7 @@ TEST_F(KernelTest, LocalMemoryArrays) {
   }
 }
 
-TEST_F(KernelTest, DoublePrecision) {
+TEST_P(KernelTest, DoublePrecision) {
   auto m = load("doubles");
   const int n = 90;
   std::vector<double> a(n), b(n);
@@ -244,7 +264,7 @@ TEST_F(KernelTest, DoublePrecision) {
   }
 }
 
-TEST_F(KernelTest, TextureObjects) {
+TEST_P(KernelTest, TextureObjects) {
   auto m = load("texture");
   const int n = 96, w = 12, h = n / w;
   std::vector<float> lin(n), img(n);
@@ -263,7 +283,7 @@ TEST_F(KernelTest, TextureObjects) {
   for (int i = 0; i < n; ++i) EXPECT_FLOAT_EQ(out[i], lin[i] * 10.0f + img[i]) << i;
 }
 
-TEST_F(KernelTest, TiledMatmul2DBlocks) {
+TEST_P(KernelTest, TiledMatmul2DBlocks) {
   auto m = load("matmul");
   const int M = 40, N = 24, K = 36;
   std::vector<float> A(M * K), B(K * N);
@@ -289,7 +309,7 @@ TEST_F(KernelTest, TiledMatmul2DBlocks) {
   EXPECT_LE(regs, 64u);
 }
 
-TEST_F(KernelTest, MathLibraryAndIntegerBits) {
+TEST_P(KernelTest, MathLibraryAndIntegerBits) {
   auto m = load("math_funcs");
   const int n = 64;
   std::vector<float> x(n);
@@ -320,7 +340,7 @@ TEST_F(KernelTest, MathLibraryAndIntegerBits) {
   }
 }
 
-TEST_F(KernelTest, ConstantMemoryAndDeviceGlobals) {
+TEST_P(KernelTest, ConstantMemoryAndDeviceGlobals) {
   auto m = load("const_mem");
   float c[8];
   for (int i = 0; i < 8; ++i) c[i] = 0.5f * float(i) - 1.0f;

@@ -25,6 +25,7 @@ struct CompareArgs {
   std::vector<std::string> sched_params;
   std::string baseline = "lrr";
   std::string oracle = "lrr,gto,tl";
+  bool no_ipaws_oracle = false;
   int jobs = 0;
   std::string out = "results/compare";
   std::string backend = "local";
@@ -87,6 +88,7 @@ int compare(CompareArgs& a) {
   o.out_dir = a.out;
   o.baseline = a.baseline;
   o.oracle = split_list(a.oracle);
+  o.ipaws_oracle = !a.no_ipaws_oracle;
   o.jobs = a.jobs;
   o.backend = a.backend;
   o.slurm = a.slurm;
@@ -122,6 +124,8 @@ void add_compare_command(CLI::App& app) {
   cmd->add_option("--baseline", a->baseline, "scheduler speedups are relative to")->capture_default_str();
   cmd->add_option("--oracle", a->oracle, "fixed schedulers the best-static-oracle column picks from")
       ->capture_default_str();
+  cmd->add_flag("--no-ipaws-oracle", a->no_ipaws_oracle,
+                "skip the ipaws_oracle column (otherwise run when the sweep has ipaws, lrr and gto)");
   cmd->add_option("--jobs,-j", a->jobs, "runs at a time (default: number of cores)");
   cmd->add_option("--out", a->out, "output directory (results, cache, report)")->capture_default_str();
   cmd->add_option("--backend", a->backend, "where runs execute")

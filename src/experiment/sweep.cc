@@ -16,8 +16,13 @@ namespace warpsim::experiment {
 namespace fs = std::filesystem;
 
 std::vector<std::string> default_suite(const std::vector<CatalogEntry>& catalog) {
+  // Persistent-thread variants (the QoS experiments' workloads, `warpsim qos`) repeat kernels
+  // already in the suite, so the default suite leaves them out.
   std::vector<std::string> bundled, synthetic;
-  for (const auto& e : catalog) (e.category == "synthetic" ? synthetic : bundled).push_back(e.name);
+  for (const auto& e : catalog) {
+    if (e.category == "persistent") continue;
+    (e.category == "synthetic" ? synthetic : bundled).push_back(e.name);
+  }
   return bundled.empty() ? synthetic : bundled;
 }
 

@@ -1,0 +1,17 @@
+// Persistent-thread purely compute kernel for multikernel (QoS) experiments: the grid fills a
+// fixed share of every SM and each thread strides over the elements; per element one load, a
+// dependent xorshift/FMA chain of `rounds` steps, one store.
+extern "C" __global__ void pc_kernel(const unsigned* in, float* out, int n, int rounds) {
+  int stride = blockDim.x * gridDim.x;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    unsigned h = in[i];
+    float acc = 0.0f;
+    for (int r = 0; r < rounds; ++r) {
+      h ^= h << 13;
+      h ^= h >> 17;
+      h ^= h << 5;
+      acc = fmaf(acc, 0.5f, float(h & 0xffffu) * (1.0f / 65536.0f));
+    }
+    out[i] = acc + float(h >> 24);
+  }
+}

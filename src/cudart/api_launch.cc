@@ -1,0 +1,213 @@
+// Registration entry points nvcc's generated code calls, kernel launches, function attributes
+// and occupancy queries.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "cudart/shim.h"
+#include "ptx/ir.h"
+
+using namespace warpsim::cudart;
+using warpsim::cudart::dim3;
+
+#define CUDART_API extern "C" __attribute__((visibility("default")))
+
+CUDART_API void** __cudaRegisterFatBinary(void* fat_cubin) {
+  State& s = State::get();
+  std::lock_guard<std::recursive_mutex> lock(s.mu);
+  return s.register_fatbin(fat_cubin);
+}
+
+CUDART_API void __cudaRegisterFatBinaryEnd(void** handle) {
+  State& s = State::get();
+  std::lock_guard<std::recursive_mutex> lock(s.mu);
+  s.register_fatbin_end(handle);
+}
+
+CUDART_API void __cudaUnregisterFatBinary(void** handle) {
+  State& s = State::get();
+  std::lock_guard<std::recursive_mutex> lock(s.mu);
+  s.unregister_fatbin(handle);
+}
+
+CUDART_API void __cudaRegisterFunction(void** handle, const char* host_fun, char* device_fun, const char* device_name,
+                                       int thread_limit, void* tid, void* bid, void* bdim, void* gdim, int* wsize) {
+  State& s = State::get();
+  std::lock_guard<std::recursive_mutex> lock(s.mu);
+  s.register_function(handle, host_fun, device_name ? device_name : device_fun);
+}
+
+CUDART_API void __cudaRegisterVar(void** handle, char* host_var, char* device_address, const char* device_name, int ext,
+                                  size_t size, int constant, int global) {
+  State& s = State::get();
+  std::lock_guard<std::recursive_mutex> lock(s.mu);
+  s.register_var(handle, host_var, device_name ? device_name : device_address, size, constant != 0);
+}
+
+CUDART_API char __cudaInitModule(void** handle) { return 1; }
+
+namespace {
+// Launch configurations pushed by <<<>>> and popped by the kernel's stub, per host thread.
+struct CallConfig { dim3 grid, block; size_t shared = 0; void* stream = nullptr; };
+thread_local std::vector<CallConfig> call_stack;
+}  // namespace
+
+CUDART_API unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared, void* stream) {
+  call_stack.push_back({grid, block, shared, stream});
+  return 0;
+}
+
+CUDART_API cudaError_t __cudaPopCallConfiguration(dim3* grid, dim3* block, size_t* shared, void* stream) {
+  if (call_stack.empty()) {
+    State& s = State::get();
+    std::lock_guard<std::recursive_mutex> lock(s.mu);
+    return s.fail("__cudaPopCallConfiguration", cudaErrorMissingConfiguration, "no launch configuration was pushed");
+  }
+  CallConfig c = call_stack.back();
+  call_stack.pop_back();
+  if (grid) *grid = c.grid;
+  if (block) *block = c.block;
+  if (shared) *shared = c.shared;
+  if (stream) *static_cast<void**>(stream) = c.stream;
+  return cudaSuccess;
+}
+
+CUDART_API cudaError_t __cudaGetKernel(void** kernel, const void* host_fun) {
+  return guarded("__cudaGetKernel", [&](State& s) {
+    if (!kernel) return cudaErrorInvalidValue;
+    *kernel = &s.function(host_fun, "__cudaGetKernel");
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t __cudaLaunchKernel(const void* kernel, dim3 grid, dim3 block, void** args, size_t shared, void* stream) {
+  return guarded("__cudaLaunchKernel", [&](State& s) {
+    s.launch(s.function_by_handle(kernel, "__cudaLaunchKernel"), grid, block, args, shared, stream);
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t __cudaLaunchKernel_ptsz(const void* kernel, dim3 grid, dim3 block, void** args, size_t shared, void* stream) {
+  return __cudaLaunchKernel(kernel, grid, block, args, shared, stream);
+}
+
+CUDART_API cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** args, size_t shared, void* stream) {
+  return guarded("cudaLaunchKernel", [&](State& s) {
+    s.launch(s.function(func, "cudaLaunchKernel"), grid, block, args, shared, stream);
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 grid, dim3 block, void** args, size_t shared, void* stream) {
+  return cudaLaunchKernel(func, grid, block, args, shared, stream);
+}
+
+namespace warpsim::cudart {
+
+void func_attributes(State& s, const void* func, cudaFuncAttributes* attr) {
+  {
+    Function& f = s.function(func, "cudaFuncGetAttributes");
+    const warpsim::ptx::Program& p = s.program(f);
+    Module& m = s.loaded(*f.module);
+    std::memset(attr, 0, sizeof(*attr));
+    attr->sharedSizeBytes = p.static_shared;
+    attr->constSizeBytes = 0;
+    for (const auto& v : m.ast.globals)
+      if (v.space == warpsim::ptx::Space::Const) attr->constSizeBytes += v.size_bytes();
+    attr->localSizeBytes = p.local_bytes;
+    uint32_t max_threads = std::min<uint32_t>(1024, s.config().core.max_threads);
+    uint32_t regs = std::clamp<uint32_t>(p.est_regs, 16, 255);
+    // The largest block whose registers fit the SM.
+    const auto& c = s.config().core;
+    while (max_threads > 32) {
+      uint32_t warps = (max_threads + 31) / 32;
+      uint32_t per_warp = (regs * 32 + c.reg_alloc_granularity - 1) / c.reg_alloc_granularity * c.reg_alloc_granularity;
+      if (per_warp * warps <= c.registers) break;
+      max_threads -= 32;
+    }
+    if (p.reqntid[0]) max_threads = p.reqntid[0] * std::max(1u, p.reqntid[1]) * std::max(1u, p.reqntid[2]);
+    attr->maxThreadsPerBlock = int(max_threads);
+    attr->numRegs = int(regs);
+    attr->ptxVersion = m.ast.version_major * 10 + m.ast.version_minor;
+    attr->binaryVersion = attr->ptxVersion;
+    attr->maxDynamicSharedSizeBytes =
+        f.max_dynamic_shared >= 0 ? f.max_dynamic_shared : int(std::min<uint64_t>(48 * 1024, c.shared_mem) - p.static_shared);
+    attr->preferredShmemCarveout = -1;
+  }
+}
+
+}  // namespace warpsim::cudart
+
+
+CUDART_API cudaError_t cudaFuncSetCacheConfig(const void* func, int config) {
+  return guarded("cudaFuncSetCacheConfig", [&](State& s) {
+    s.function(func, "cudaFuncSetCacheConfig");
+    return cudaSuccess;  // the modelled L1/shared split is fixed by the preset
+  });
+}
+
+CUDART_API cudaError_t cudaFuncSetSharedMemConfig(const void* func, int config) {
+  return guarded("cudaFuncSetSharedMemConfig", [&](State& s) {
+    s.function(func, "cudaFuncSetSharedMemConfig");
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaFuncSetAttribute(const void* func, int attr, int value) {
+  return guarded("cudaFuncSetAttribute", [&](State& s) {
+    Function& f = s.function(func, "cudaFuncSetAttribute");
+    if (attr == 8) {  // cudaFuncAttributeMaxDynamicSharedMemorySize
+      if (value < 0 || uint64_t(value) > s.config().core.shared_mem)
+        throw ShimError(cudaErrorInvalidValue, fmt::format("{} bytes of dynamic shared memory exceed the SM's {}", value, s.config().core.shared_mem));
+      f.max_dynamic_shared = value;
+    }
+    return cudaSuccess;
+  });
+}
+
+namespace {
+
+// CTAs of `f` with `block` threads and `dyn` dynamic shared bytes that fit one SM at once.
+int occupancy(State& s, Function& f, int block, size_t dyn) {
+  if (block <= 0) throw ShimError(cudaErrorInvalidValue, "block size must be positive");
+  const warpsim::ptx::Program& p = s.program(f);
+  const auto& c = s.config().core;
+  uint32_t warps = (uint32_t(block) + 31) / 32;
+  uint32_t regs = std::clamp<uint32_t>(p.est_regs, 16, 255);
+  uint32_t per_cta_regs =
+      (regs * 32 + c.reg_alloc_granularity - 1) / c.reg_alloc_granularity * c.reg_alloc_granularity * warps;
+  uint64_t shared = dyn ? uint64_t(p.dyn_shared_offset) + dyn : p.static_shared;
+  uint64_t n = c.max_ctas;
+  n = std::min<uint64_t>(n, c.max_warps / warps);
+  n = std::min<uint64_t>(n, c.max_threads / uint32_t(block));
+  if (per_cta_regs) n = std::min<uint64_t>(n, c.registers / per_cta_regs);
+  if (shared) n = std::min<uint64_t>(n, c.shared_mem / shared);
+  return int(n);
+}
+
+}  // namespace
+
+CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* num, const void* func, int block,
+                                                                             size_t dyn, unsigned flags) {
+  return guarded("cudaOccupancyMaxActiveBlocksPerMultiprocessor", [&](State& s) {
+    if (!num) return cudaErrorInvalidValue;
+    *num = occupancy(s, s.function(func, "cudaOccupancyMaxActiveBlocksPerMultiprocessor"), block, dyn);
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* num, const void* func, int block, size_t dyn) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(num, func, block, dyn, 0);
+}
+
+CUDART_API cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dyn, const void* func, int num_blocks, int block) {
+  return guarded("cudaOccupancyAvailableDynamicSMemPerBlock", [&](State& s) {
+    if (!dyn || num_blocks <= 0) return cudaErrorInvalidValue;
+    Function& f = s.function(func, "cudaOccupancyAvailableDynamicSMemPerBlock");
+    const warpsim::ptx::Program& p = s.program(f);
+    uint64_t per = s.config().core.shared_mem / uint64_t(num_blocks);
+    *dyn = per > p.dyn_shared_offset ? per - p.dyn_shared_offset : 0;
+    return cudaSuccess;
+  });
+}

@@ -1,0 +1,449 @@
+// Device, host-pinned and array memory; copies, memsets and symbols.
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "cudart/shim.h"
+#include "runtime/device_memory.h"
+
+using namespace warpsim::cudart;
+using warpsim::DevPtr;
+
+#define CUDART_API extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+DevPtr dev(const void* p) { return DevPtr(reinterpret_cast<uintptr_t>(p)); }
+void* host_ptr(DevPtr p) { return reinterpret_cast<void*>(uintptr_t(p)); }
+
+bool is_device(State& s, const void* p) { return s.mem().is_mapped(dev(p), 1); }
+
+// Resolves cudaMemcpyDefault from where the pointers lie.
+int direction(State& s, int kind, const void* dst, const void* src) {
+  if (kind < 0 || kind > 4) throw ShimError(cudaErrorInvalidMemcpyDirection, fmt::format("invalid copy kind {}", kind));
+  if (kind != cudaMemcpyDefault) return kind;
+  bool d = is_device(s, dst), sd = is_device(s, src);
+  return d ? (sd ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice) : (sd ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+}
+
+void check_host(const void* p, size_t n, const char* what) {
+  if (n && !p) throw ShimError(cudaErrorInvalidValue, fmt::format("{} pointer is null", what));
+}
+
+// One copy after its stream's earlier work; kernels on other streams keep running.
+void copy(State& s, void* dst, const void* src, size_t n, int kind, uint32_t stream) {
+  kind = direction(s, kind, dst, src);
+  if (n == 0) return;
+  s.before_stream_op(stream);
+  auto& m = s.mem();
+  switch (kind) {
+    case cudaMemcpyHostToHost:
+      check_host(dst, n, "destination");
+      check_host(src, n, "source");
+      std::memmove(dst, src, n);
+      break;
+    case cudaMemcpyHostToDevice:
+      check_host(src, n, "source");
+      m.write(dev(dst), src, n);
+      break;
+    case cudaMemcpyDeviceToHost:
+      check_host(dst, n, "destination");
+      m.read(dev(src), dst, n);
+      break;
+    default:
+      m.copy(dev(dst), dev(src), n);
+  }
+}
+
+// Rows of a 2D copy between pitched regions.
+void copy2d(State& s, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, int kind,
+            uint32_t stream) {
+  if (width > dpitch || width > spitch)
+    throw ShimError(cudaErrorInvalidPitchValue, fmt::format("row width {} exceeds a pitch ({} / {})", width, dpitch, spitch));
+  kind = direction(s, kind, dst, src);
+  for (size_t r = 0; r < height; ++r)
+    copy(s, static_cast<char*>(dst) + r * dpitch, static_cast<const char*>(src) + r * spitch, width, kind, stream);
+}
+
+
+}  // namespace
+
+// ------------------------------------------------------------------ allocation
+
+CUDART_API cudaError_t cudaMalloc(void** p, size_t n) {
+  return guarded("cudaMalloc", [&](State& s) {
+    if (!p) return cudaErrorInvalidValue;
+    s.check_sticky();
+    try {
+      *p = host_ptr(s.rt().malloc(n ? n : 1));
+    } catch (const warpsim::Error& e) {
+      throw ShimError(cudaErrorMemoryAllocation, e.what());
+    }
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaFree(void* p) {
+  return guarded("cudaFree", [&](State& s) {
+    if (!p) return cudaSuccess;
+    s.sync_all();
+    try {
+      s.rt().free(dev(p));
+    } catch (const warpsim::Error& e) {
+      throw ShimError(cudaErrorInvalidDevicePointer, e.what());
+    }
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaMallocPitch(void** p, size_t* pitch, size_t width, size_t height) {
+  return guarded("cudaMallocPitch", [&](State& s) {
+    if (!p || !pitch) return cudaErrorInvalidValue;
+    size_t pt = (width + 255) / 256 * 256;
+    if (pt == 0) pt = 256;
+    *p = host_ptr(s.rt().malloc(pt * (height ? height : 1)));
+    *pitch = pt;
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaMalloc3D(cudaPitchedPtr* pp, cudaExtent e) {
+  return guarded("cudaMalloc3D", [&](State& s) {
+    if (!pp) return cudaErrorInvalidValue;
+    size_t pt = std::max<size_t>(256, (e.width + 255) / 256 * 256);
+    size_t rows = std::max<size_t>(1, e.height) * std::max<size_t>(1, e.depth);
+    pp->ptr = host_ptr(s.rt().malloc(pt * rows));
+    pp->pitch = pt;
+    pp->xsize = e.width;
+    pp->ysize = e.height;
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaMallocHost(void** p, size_t n) {
+  return guarded("cudaMallocHost", [&](State& s) {
+    if (!p) return cudaErrorInvalidValue;
+    void* q = std::aligned_alloc(4096, (std::max<size_t>(n, 1) + 4095) / 4096 * 4096);
+    if (!q) return cudaErrorMemoryAllocation;
+    s.host_allocs[reinterpret_cast<uintptr_t>(q)] = n;
+    *p = q;
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaHostAlloc(void** p, size_t n, unsigned flags) {
+  if (flags & 0x02) {  // cudaHostAllocMapped: the simulated device cannot reach host memory
+    return guarded("cudaHostAlloc", [&](State&) -> cudaError_t {
+      throw ShimError(cudaErrorNotSupported, "cudaHostAllocMapped (zero-copy host memory) is not supported");
+    });
+  }
+  return cudaMallocHost(p, n);
+}
+
+CUDART_API cudaError_t cudaFreeHost(void* p) {
+  return guarded("cudaFreeHost", [&](State& s) {
+    if (!p) return cudaSuccess;
+    auto it = s.host_allocs.find(reinterpret_cast<uintptr_t>(p));
+    if (it == s.host_allocs.end()) throw ShimError(cudaErrorInvalidValue, "pointer was not allocated by cudaMallocHost");
+    s.sync_all();
+    s.host_allocs.erase(it);
+    std::free(p);
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaHostRegister(void* p, size_t n, unsigned flags) {
+  return guarded("cudaHostRegister", [&](State&) { return p ? cudaSuccess : cudaErrorInvalidValue; });
+}
+CUDART_API cudaError_t cudaHostUnregister(void* p) {
+  return guarded("cudaHostUnregister", [&](State&) { return p ? cudaSuccess : cudaErrorInvalidValue; });
+}
+
+CUDART_API cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total) {
+  return guarded("cudaMemGetInfo", [&](State& s) {
+    const uint64_t kTotal = uint64_t(8) << 30;
+    uint64_t used = s.mem().bytes_allocated();
+    if (free_bytes) *free_bytes = used < kTotal ? kTotal - used : 0;
+    if (total) *total = kTotal;
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* a, const void* p) {
+  return guarded("cudaPointerGetAttributes", [&](State& s) {
+    if (!a) return cudaErrorInvalidValue;
+    std::memset(a, 0, sizeof(*a));
+    a->device = s.device;
+    if (is_device(s, p)) {
+      a->type = cudaMemoryTypeDevice;
+      a->devicePointer = const_cast<void*>(p);
+    } else {
+      auto it = s.host_allocs.upper_bound(reinterpret_cast<uintptr_t>(p));
+      bool pinned = it != s.host_allocs.begin() && reinterpret_cast<uintptr_t>(p) < std::prev(it)->first + std::max<size_t>(1, std::prev(it)->second);
+      a->type = pinned ? cudaMemoryTypeHost : cudaMemoryTypeUnregistered;
+      a->hostPointer = const_cast<void*>(p);
+      a->device = pinned ? s.device : -2;
+    }
+    return cudaSuccess;
+  });
+}
+
+// ------------------------------------------------------------------ copies
+
+CUDART_API cudaError_t cudaMemcpy(void* dst, const void* src, size_t n, int kind) {
+  return guarded("cudaMemcpy", [&](State& s) {
+    s.check_sticky();
+    copy(s, dst, src, n, kind, 0);
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, int kind, void* stream) {
+  return guarded("cudaMemcpyAsync", [&](State& s) {
+    s.check_sticky();
+    copy(s, dst, src, n, kind, s.stream_id(stream, "cudaMemcpyAsync"));
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                                    int kind) {
+  return guarded("cudaMemcpy2D", [&](State& s) {
+    s.check_sticky();
+    copy2d(s, dst, dpitch, src, spitch, width, height, kind, 0);
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                         size_t height, int kind, void* stream) {
+  return guarded("cudaMemcpy2DAsync", [&](State& s) {
+    s.check_sticky();
+    copy2d(s, dst, dpitch, src, spitch, width, height, kind, s.stream_id(stream, "cudaMemcpy2DAsync"));
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaMemset(void* p, int value, size_t n) {
+  return guarded("cudaMemset", [&](State& s) {
+    s.check_sticky();
+    if (n == 0) return cudaSuccess;
+    s.before_stream_op(0);
+    s.mem().fill(dev(p), uint8_t(value), n);
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaMemsetAsync(void* p, int value, size_t n, void* stream) {
+  return guarded("cudaMemsetAsync", [&](State& s) {
+    s.check_sticky();
+    uint32_t sid = s.stream_id(stream, "cudaMemsetAsync");
+    if (n == 0) return cudaSuccess;
+    s.before_stream_op(sid);
+    s.mem().fill(dev(p), uint8_t(value), n);
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaMemset2D(void* p, size_t pitch, int value, size_t width, size_t height) {
+  return guarded("cudaMemset2D", [&](State& s) {
+    s.check_sticky();
+    if (width > pitch) throw ShimError(cudaErrorInvalidPitchValue, "width exceeds the pitch");
+    s.before_stream_op(0);
+    for (size_t r = 0; r < height; ++r) s.mem().fill(dev(p) + r * pitch, uint8_t(value), width);
+    return cudaSuccess;
+  });
+}
+
+// ------------------------------------------------------------------ symbols
+
+namespace {
+
+DevPtr symbol_address(State& s, const void* symbol, const char* api, uint64_t* size) {
+  Variable& v = s.variable(symbol, api);
+  Module& m = s.loaded(*v.module);
+  try {
+    return s.rt().symbol_address(m.handle, v.name, size);
+  } catch (const warpsim::Error& e) {
+    throw ShimError(cudaErrorInvalidSymbol, e.what());
+  }
+}
+
+void symbol_range(State& s, const void* symbol, size_t n, size_t offset, const char* api, DevPtr* addr) {
+  uint64_t size = 0;
+  *addr = symbol_address(s, symbol, api, &size);
+  if (offset > size || n > size - offset)
+    throw ShimError(cudaErrorInvalidValue, fmt::format("{} bytes at offset {} exceed the variable's {} bytes", n, offset, size));
+  *addr += offset;
+}
+
+}  // namespace
+
+CUDART_API cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t n, size_t offset, int kind) {
+  return guarded("cudaMemcpyToSymbol", [&](State& s) {
+    s.check_sticky();
+    if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+      return cudaErrorInvalidMemcpyDirection;
+    DevPtr a;
+    symbol_range(s, symbol, n, offset, "cudaMemcpyToSymbol", &a);
+    copy(s, host_ptr(a), src, n, kind, 0);
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t n, size_t offset, int kind) {
+  return guarded("cudaMemcpyFromSymbol", [&](State& s) {
+    s.check_sticky();
+    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+      return cudaErrorInvalidMemcpyDirection;
+    DevPtr a;
+    symbol_range(s, symbol, n, offset, "cudaMemcpyFromSymbol", &a);
+    copy(s, dst, host_ptr(a), n, kind, 0);
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t n, size_t offset, int kind,
+                                               void* stream) {
+  return guarded("cudaMemcpyToSymbolAsync", [&](State& s) {
+    s.check_sticky();
+    DevPtr a;
+    symbol_range(s, symbol, n, offset, "cudaMemcpyToSymbolAsync", &a);
+    copy(s, host_ptr(a), src, n, kind, s.stream_id(stream, "cudaMemcpyToSymbolAsync"));
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t n, size_t offset, int kind,
+                                                 void* stream) {
+  return guarded("cudaMemcpyFromSymbolAsync", [&](State& s) {
+    s.check_sticky();
+    DevPtr a;
+    symbol_range(s, symbol, n, offset, "cudaMemcpyFromSymbolAsync", &a);
+    copy(s, dst, host_ptr(a), n, kind, s.stream_id(stream, "cudaMemcpyFromSymbolAsync"));
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaGetSymbolAddress(void** p, const void* symbol) {
+  return guarded("cudaGetSymbolAddress", [&](State& s) {
+    if (!p) return cudaErrorInvalidValue;
+    *p = host_ptr(symbol_address(s, symbol, "cudaGetSymbolAddress", nullptr));
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaGetSymbolSize(size_t* n, const void* symbol) {
+  return guarded("cudaGetSymbolSize", [&](State& s) {
+    if (!n) return cudaErrorInvalidValue;
+    uint64_t size = 0;
+    symbol_address(s, symbol, "cudaGetSymbolSize", &size);
+    *n = size;
+    return cudaSuccess;
+  });
+}
+
+// ------------------------------------------------------------------ CUDA arrays
+
+CUDART_API cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, int f) {
+  cudaChannelFormatDesc d{x, y, z, w, cudaChannelFormatKind(f)};
+  return d;
+}
+
+CUDART_API cudaError_t cudaMallocArray(CudaArray** out, const cudaChannelFormatDesc* desc, size_t width, size_t height,
+                                       unsigned flags) {
+  return guarded("cudaMallocArray", [&](State& s) {
+    if (!out || !desc || width == 0) return cudaErrorInvalidValue;
+    int bits = desc->x;
+    int channels = (desc->x > 0) + (desc->y > 0) + (desc->z > 0) + (desc->w > 0);
+    if ((bits != 8 && bits != 16 && bits != 32) || (channels != 1 && channels != 2 && channels != 4) ||
+        (desc->y && desc->y != bits) || (desc->z && desc->z != bits) || (desc->w && desc->w != bits))
+      throw ShimError(cudaErrorInvalidChannelDescriptor,
+                      fmt::format("channel format ({}, {}, {}, {}) is not supported: 1, 2 or 4 channels of 8, 16 or 32 bits",
+                                  desc->x, desc->y, desc->z, desc->w));
+    auto a = std::make_unique<CudaArray>();
+    a->width = width;
+    a->height = height ? height : 1;
+    a->elem_bytes = size_t(bits / 8) * size_t(channels);
+    a->pitch = width * a->elem_bytes;
+    a->desc = *desc;
+    a->data = s.rt().malloc(a->pitch * a->height);
+    *out = a.get();
+    s.arrays.insert(a.release());
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaFreeArray(CudaArray* a) {
+  return guarded("cudaFreeArray", [&](State& s) {
+    if (!a) return cudaSuccess;
+    CudaArray& arr = s.array(a, "cudaFreeArray");
+    s.sync_all();
+    s.rt().free(arr.data);
+    s.arrays.erase(a);
+    delete a;
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaMemcpy2DToArray(CudaArray* dst, size_t w_off, size_t h_off, const void* src, size_t spitch,
+                                           size_t width, size_t height, int kind) {
+  return guarded("cudaMemcpy2DToArray", [&](State& s) {
+    s.check_sticky();
+    CudaArray& a = s.array(dst, "cudaMemcpy2DToArray");
+    if (w_off + width > a.pitch || h_off + height > a.height)
+      throw ShimError(cudaErrorInvalidValue, "the copy exceeds the array");
+    copy2d(s, host_ptr(a.data + h_off * a.pitch + w_off), a.pitch, src, spitch, width, height,
+           kind == cudaMemcpyDefault ? cudaMemcpyDefault : (kind == cudaMemcpyHostToDevice ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice), 0);
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaMemcpy2DFromArray(void* dst, size_t dpitch, CudaArray* src, size_t w_off, size_t h_off,
+                                             size_t width, size_t height, int kind) {
+  return guarded("cudaMemcpy2DFromArray", [&](State& s) {
+    s.check_sticky();
+    CudaArray& a = s.array(src, "cudaMemcpy2DFromArray");
+    if (w_off + width > a.pitch || h_off + height > a.height)
+      throw ShimError(cudaErrorInvalidValue, "the copy exceeds the array");
+    copy2d(s, dst, dpitch, host_ptr(a.data + h_off * a.pitch + w_off), a.pitch, width, height,
+           kind == cudaMemcpyDefault ? cudaMemcpyDefault : (kind == cudaMemcpyDeviceToHost ? cudaMemcpyDeviceToHost : cudaMemcpyDeviceToDevice), 0);
+    return cudaSuccess;
+  });
+}
+
+// Linear copy into an array starting at (w_off bytes, h_off rows), wrapping at row ends.
+CUDART_API cudaError_t cudaMemcpyToArray(CudaArray* dst, size_t w_off, size_t h_off, const void* src, size_t n, int kind) {
+  return guarded("cudaMemcpyToArray", [&](State& s) {
+    s.check_sticky();
+    CudaArray& a = s.array(dst, "cudaMemcpyToArray");
+    size_t start = h_off * a.pitch + w_off;
+    if (w_off > a.pitch || start > a.pitch * a.height || n > a.pitch * a.height - start)
+      throw ShimError(cudaErrorInvalidValue, "the copy exceeds the array");
+    copy(s, host_ptr(a.data + start), src, n, kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDefault ? kind : cudaMemcpyDeviceToDevice, 0);
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaMemcpyFromArray(void* dst, CudaArray* src, size_t w_off, size_t h_off, size_t n, int kind) {
+  return guarded("cudaMemcpyFromArray", [&](State& s) {
+    s.check_sticky();
+    CudaArray& a = s.array(src, "cudaMemcpyFromArray");
+    size_t start = h_off * a.pitch + w_off;
+    if (w_off > a.pitch || start > a.pitch * a.height || n > a.pitch * a.height - start)
+      throw ShimError(cudaErrorInvalidValue, "the copy exceeds the array");
+    copy(s, dst, host_ptr(a.data + start), n, kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDefault ? kind : cudaMemcpyDeviceToDevice, 0);
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc* desc, cudaExtent* extent, unsigned* flags, CudaArray* arr) {
+  return guarded("cudaArrayGetInfo", [&](State& s) {
+    CudaArray& a = s.array(arr, "cudaArrayGetInfo");
+    if (desc) *desc = a.desc;
+    if (extent) *extent = cudaExtent{a.width, a.height > 1 ? a.height : 0, 0};
+    if (flags) *flags = 0;
+    return cudaSuccess;
+  });
+}

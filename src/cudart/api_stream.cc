@@ -1,0 +1,230 @@
+// Streams, events and texture objects.
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "cudart/shim.h"
+#include "timing/gpu.h"
+
+using namespace warpsim::cudart;
+
+#define CUDART_API extern "C" __attribute__((visibility("default")))
+
+// ------------------------------------------------------------------ streams
+
+CUDART_API cudaError_t cudaStreamCreateWithPriority(void** out, unsigned flags, int priority) {
+  return guarded("cudaStreamCreateWithPriority", [&](State& s) {
+    if (!out) return cudaErrorInvalidValue;
+    if (flags & ~kStreamNonBlocking) throw ShimError(cudaErrorInvalidValue, fmt::format("unknown stream flags {:#x}", flags));
+    auto st = std::make_unique<Stream>();
+    st->id = s.rt().create_stream();
+    st->flags = flags;
+    st->priority = priority;
+    *out = st.get();
+    s.streams.insert(st.release());
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaStreamCreateWithFlags(void** out, unsigned flags) {
+  return cudaStreamCreateWithPriority(out, flags, 0);
+}
+
+CUDART_API cudaError_t cudaStreamCreate(void** out) { return cudaStreamCreateWithPriority(out, 0, 0); }
+
+CUDART_API cudaError_t cudaStreamDestroy(void* stream) {
+  return guarded("cudaStreamDestroy", [&](State& s) {
+    Stream* st = s.stream(stream, "cudaStreamDestroy");
+    if (!st) return cudaErrorInvalidResourceHandle;
+    // Work already queued still completes; the handle becomes invalid now.
+    s.streams.erase(st);
+    delete st;
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaStreamSynchronize(void* stream) {
+  return guarded("cudaStreamSynchronize", [&](State& s) {
+    s.sync_stream(s.stream_id(stream, "cudaStreamSynchronize"));
+    return cudaSuccess;
+  });
+}
+
+// The simulation advances only when the host waits, so a query waits: a polling loop ends.
+CUDART_API cudaError_t cudaStreamQuery(void* stream) { return cudaStreamSynchronize(stream); }
+
+CUDART_API cudaError_t cudaStreamGetPriority(void* stream, int* priority) {
+  return guarded("cudaStreamGetPriority", [&](State& s) {
+    if (!priority) return cudaErrorInvalidValue;
+    Stream* st = s.stream(stream, "cudaStreamGetPriority");
+    *priority = st ? st->priority : 0;
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaStreamGetFlags(void* stream, unsigned* flags) {
+  return guarded("cudaStreamGetFlags", [&](State& s) {
+    if (!flags) return cudaErrorInvalidValue;
+    Stream* st = s.stream(stream, "cudaStreamGetFlags");
+    *flags = st ? st->flags : 0;
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaStreamWaitEvent(void* stream, void* event, unsigned flags) {
+  return guarded("cudaStreamWaitEvent", [&](State& s) {
+    s.stream_id(stream, "cudaStreamWaitEvent");
+    Event& e = s.event(event, "cudaStreamWaitEvent");
+    // Conservative: the event's work completes before anything later is queued.
+    if (e.recorded) s.event_cycle(e);
+    return cudaSuccess;
+  });
+}
+
+// ------------------------------------------------------------------ events
+
+CUDART_API cudaError_t cudaEventCreateWithFlags(void** out, unsigned flags) {
+  return guarded("cudaEventCreateWithFlags", [&](State& s) {
+    if (!out) return cudaErrorInvalidValue;
+    auto e = std::make_unique<Event>();
+    e->flags = flags;
+    *out = e.get();
+    s.events.insert(e.release());
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaEventCreate(void** out) { return cudaEventCreateWithFlags(out, 0); }
+
+CUDART_API cudaError_t cudaEventDestroy(void* event) {
+  return guarded("cudaEventDestroy", [&](State& s) {
+    Event& e = s.event(event, "cudaEventDestroy");
+    s.events.erase(&e);
+    delete &e;
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaEventRecord(void* event, void* stream) {
+  return guarded("cudaEventRecord", [&](State& s) {
+    Event& e = s.event(event, "cudaEventRecord");
+    s.check_sticky();
+    s.record_event(e, s.stream_id(stream, "cudaEventRecord"));
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaEventRecordWithFlags(void* event, void* stream, unsigned) { return cudaEventRecord(event, stream); }
+
+CUDART_API cudaError_t cudaEventSynchronize(void* event) {
+  return guarded("cudaEventSynchronize", [&](State& s) {
+    Event& e = s.event(event, "cudaEventSynchronize");
+    s.check_sticky();
+    if (e.recorded) s.event_cycle(e);
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaEventQuery(void* event) { return cudaEventSynchronize(event); }
+
+// Milliseconds between two events, from simulated cycles at the preset's core clock.
+CUDART_API cudaError_t cudaEventElapsedTime(float* ms, void* start, void* end) {
+  return guarded("cudaEventElapsedTime", [&](State& s) {
+    if (!ms) return cudaErrorInvalidValue;
+    Event& a = s.event(start, "cudaEventElapsedTime");
+    Event& b = s.event(end, "cudaEventElapsedTime");
+    if ((a.flags | b.flags) & kEventDisableTiming)
+      throw ShimError(cudaErrorInvalidResourceHandle, "an event was created with cudaEventDisableTiming");
+    if (!a.recorded || !b.recorded) throw ShimError(cudaErrorInvalidResourceHandle, "an event was never recorded");
+    s.check_sticky();
+    double ca = double(s.event_cycle(a)), cb = double(s.event_cycle(b));
+    *ms = float((cb - ca) / (s.config().clock_mhz * 1e3));
+    return cudaSuccess;
+  });
+}
+
+// ------------------------------------------------------------------ texture objects
+
+namespace {
+
+warpsim::TextureDesc::Address address_mode(int m) {
+  switch (m) {
+    case cudaAddressModeWrap: return warpsim::TextureDesc::Wrap;
+    case cudaAddressModeMirror: return warpsim::TextureDesc::Mirror;
+    case cudaAddressModeBorder: return warpsim::TextureDesc::Border;
+    default: return warpsim::TextureDesc::Clamp;
+  }
+}
+
+void channel_format(const cudaChannelFormatDesc& d, warpsim::TextureDesc& t) {
+  int channels = (d.x > 0) + (d.y > 0) + (d.z > 0) + (d.w > 0);
+  if ((d.x != 8 && d.x != 16 && d.x != 32) || (channels != 1 && channels != 2 && channels != 4) ||
+      (d.y && d.y != d.x) || (d.z && d.z != d.x) || (d.w && d.w != d.x))
+    throw ShimError(cudaErrorInvalidChannelDescriptor,
+                    fmt::format("texture channel format ({}, {}, {}, {}) is not supported", d.x, d.y, d.z, d.w));
+  if (d.f != cudaChannelFormatKindSigned && d.f != cudaChannelFormatKindUnsigned && d.f != cudaChannelFormatKindFloat)
+    throw ShimError(cudaErrorInvalidChannelDescriptor, fmt::format("texture channel kind {} is not supported", int(d.f)));
+  t.channels = uint32_t(channels);
+  t.channel_bits = uint32_t(d.x);
+  t.is_float = d.f == cudaChannelFormatKindFloat;
+}
+
+}  // namespace
+
+CUDART_API cudaError_t cudaCreateTextureObject(unsigned long long* out, const cudaResourceDesc* res,
+                                               const cudaTextureDesc* tex, const void* view) {
+  return guarded("cudaCreateTextureObject", [&](State& s) {
+    if (!out || !res || !tex) return cudaErrorInvalidValue;
+    if (view) throw ShimError(cudaErrorNotSupported, "texture resource views are not supported");
+    warpsim::TextureDesc t;
+    switch (res->resType) {
+      case cudaResourceTypeLinear: {
+        channel_format(res->res.linear.desc, t);
+        uint64_t ebytes = uint64_t(t.channels) * t.channel_bits / 8;
+        uint64_t n = res->res.linear.sizeInBytes / ebytes;
+        if (n == 0 || n > 0xffffffffull) throw ShimError(cudaErrorInvalidValue, "linear texture size out of range");
+        t.data = reinterpret_cast<uintptr_t>(res->res.linear.devPtr);
+        t.width = uint32_t(n);
+        t.height = 1;
+        break;
+      }
+      case cudaResourceTypePitch2D: {
+        channel_format(res->res.pitch2D.desc, t);
+        t.data = reinterpret_cast<uintptr_t>(res->res.pitch2D.devPtr);
+        t.width = uint32_t(res->res.pitch2D.width);
+        t.height = uint32_t(res->res.pitch2D.height);
+        t.pitch = uint32_t(res->res.pitch2D.pitchInBytes);
+        break;
+      }
+      case cudaResourceTypeArray: {
+        CudaArray& a = s.array(res->res.array.array, "cudaCreateTextureObject");
+        channel_format(a.desc, t);
+        t.data = a.data;
+        t.width = uint32_t(a.width);
+        t.height = uint32_t(a.height);
+        t.pitch = uint32_t(a.pitch);
+        break;
+      }
+      default:
+        throw ShimError(cudaErrorNotSupported, "mipmapped-array textures are not supported");
+    }
+    t.normalized_coords = tex->normalizedCoords != 0;
+    t.read_normalized_float = tex->readMode == cudaReadModeNormalizedFloat;
+    t.address = address_mode(tex->addressMode[0]);
+    t.linear_filter = tex->filterMode == cudaFilterModeLinear;
+    uint64_t h = s.rt().create_texture(t);
+    s.textures[uintptr_t(h)] = h;
+    *out = h;
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaDestroyTextureObject(unsigned long long tex) {
+  return guarded("cudaDestroyTextureObject", [&](State& s) {
+    if (tex == 0) return cudaSuccess;
+    if (!s.textures.erase(uintptr_t(tex))) throw ShimError(cudaErrorInvalidValue, "unknown texture object");
+    s.sync_all();
+    s.rt().destroy_texture(tex);
+    return cudaSuccess;
+  });
+}

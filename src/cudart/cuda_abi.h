@@ -1,0 +1,296 @@
+// The binary interface of the CUDA runtime API (toolkit 13) as far as the shim implements it:
+// the structures, enumerations and handle types that cross the boundary between a program built
+// by nvcc and libcudart. Layouts follow the CUDA 13 headers field for field (the tests compare
+// sizes and offsets with the toolkit's headers when they are installed); the shim does not need
+// those headers to build.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace warpsim::cudart {
+
+using cudaError_t = int;
+
+enum : int {
+  cudaSuccess = 0,
+  cudaErrorInvalidValue = 1,
+  cudaErrorMemoryAllocation = 2,
+  cudaErrorInitializationError = 3,
+  cudaErrorCudartUnloading = 4,
+  cudaErrorInvalidConfiguration = 9,
+  cudaErrorInvalidPitchValue = 12,
+  cudaErrorInvalidSymbol = 13,
+  cudaErrorInvalidHostPointer = 16,
+  cudaErrorInvalidDevicePointer = 17,
+  cudaErrorInvalidTexture = 18,
+  cudaErrorInvalidChannelDescriptor = 20,
+  cudaErrorInvalidMemcpyDirection = 21,
+  cudaErrorMissingConfiguration = 52,
+  cudaErrorInvalidDeviceFunction = 98,
+  cudaErrorNoDevice = 100,
+  cudaErrorInvalidDevice = 101,
+  cudaErrorInvalidKernelImage = 200,
+  cudaErrorNoKernelImageForDevice = 209,
+  cudaErrorInvalidPtx = 218,
+  cudaErrorInvalidResourceHandle = 400,
+  cudaErrorSymbolNotFound = 500,
+  cudaErrorNotReady = 600,
+  cudaErrorIllegalAddress = 700,
+  cudaErrorLaunchOutOfResources = 701,
+  cudaErrorLaunchTimeout = 702,
+  cudaErrorLaunchFailure = 719,
+  cudaErrorNotSupported = 801,
+  cudaErrorUnknown = 999,
+};
+
+struct dim3 {
+  unsigned int x = 1, y = 1, z = 1;
+};
+
+struct CUuuid_st {
+  char bytes[16];
+};
+
+enum cudaMemcpyKind : int {
+  cudaMemcpyHostToHost = 0,
+  cudaMemcpyHostToDevice = 1,
+  cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3,
+  cudaMemcpyDefault = 4,
+};
+
+enum cudaChannelFormatKind : int {
+  cudaChannelFormatKindSigned = 0,
+  cudaChannelFormatKindUnsigned = 1,
+  cudaChannelFormatKindFloat = 2,
+  cudaChannelFormatKindNone = 3,
+};
+
+struct cudaChannelFormatDesc {
+  int x, y, z, w;
+  cudaChannelFormatKind f;
+};
+
+enum cudaResourceType : int {
+  cudaResourceTypeArray = 0,
+  cudaResourceTypeMipmappedArray = 1,
+  cudaResourceTypeLinear = 2,
+  cudaResourceTypePitch2D = 3,
+};
+
+struct CudaArray;  // what cudaArray_t points to (the shim's own object)
+
+struct cudaResourceDesc {
+  cudaResourceType resType;
+  union {
+    struct { CudaArray* array; } array;
+    struct { void* mipmap; } mipmap;
+    struct { void* devPtr; cudaChannelFormatDesc desc; size_t sizeInBytes; } linear;
+    struct { void* devPtr; cudaChannelFormatDesc desc; size_t width, height, pitchInBytes; } pitch2D;
+    struct { int reserved[32]; } reserved;
+  } res;
+  unsigned int flags;
+};
+
+enum cudaTextureAddressMode : int { cudaAddressModeWrap = 0, cudaAddressModeClamp = 1, cudaAddressModeMirror = 2, cudaAddressModeBorder = 3 };
+enum cudaTextureFilterMode : int { cudaFilterModePoint = 0, cudaFilterModeLinear = 1 };
+enum cudaTextureReadMode : int { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
+
+struct cudaTextureDesc {
+  cudaTextureAddressMode addressMode[3];
+  cudaTextureFilterMode filterMode;
+  cudaTextureReadMode readMode;
+  int sRGB;
+  float borderColor[4];
+  int normalizedCoords;
+  unsigned int maxAnisotropy;
+  cudaTextureFilterMode mipmapFilterMode;
+  float mipmapLevelBias;
+  float minMipmapLevelClamp;
+  float maxMipmapLevelClamp;
+  int disableTrilinearOptimization;
+  int seamlessCubemap;
+};
+
+struct cudaFuncAttributes {
+  size_t sharedSizeBytes;
+  size_t constSizeBytes;
+  size_t localSizeBytes;
+  int maxThreadsPerBlock;
+  int numRegs;
+  int ptxVersion;
+  int binaryVersion;
+  int cacheModeCA;
+  int maxDynamicSharedSizeBytes;
+  int preferredShmemCarveout;
+  int clusterDimMustBeSet;
+  int requiredClusterWidth;
+  int requiredClusterHeight;
+  int requiredClusterDepth;
+  int clusterSchedulingPolicyPreference;
+  int nonPortableClusterSizeAllowed;
+  int reserved[16];
+};
+
+enum cudaMemoryType : int { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2, cudaMemoryTypeManaged = 3 };
+
+struct cudaPointerAttributes {
+  cudaMemoryType type;
+  int device;
+  void* devicePointer;
+  void* hostPointer;
+  long reserved[8];
+};
+
+struct cudaPitchedPtr { void* ptr; size_t pitch, xsize, ysize; };
+struct cudaExtent { size_t width, height, depth; };
+
+// CUDA 13 cudaDeviceProp.
+struct cudaDeviceProp {
+  char name[256];
+  CUuuid_st uuid;
+  char luid[8];
+  unsigned int luidDeviceNodeMask;
+  size_t totalGlobalMem;
+  size_t sharedMemPerBlock;
+  int regsPerBlock;
+  int warpSize;
+  size_t memPitch;
+  int maxThreadsPerBlock;
+  int maxThreadsDim[3];
+  int maxGridSize[3];
+  size_t totalConstMem;
+  int major;
+  int minor;
+  size_t textureAlignment;
+  size_t texturePitchAlignment;
+  int multiProcessorCount;
+  int integrated;
+  int canMapHostMemory;
+  int maxTexture1D;
+  int maxTexture1DMipmap;
+  int maxTexture2D[2];
+  int maxTexture2DMipmap[2];
+  int maxTexture2DLinear[3];
+  int maxTexture2DGather[2];
+  int maxTexture3D[3];
+  int maxTexture3DAlt[3];
+  int maxTextureCubemap;
+  int maxTexture1DLayered[2];
+  int maxTexture2DLayered[3];
+  int maxTextureCubemapLayered[2];
+  int maxSurface1D;
+  int maxSurface2D[2];
+  int maxSurface3D[3];
+  int maxSurface1DLayered[2];
+  int maxSurface2DLayered[3];
+  int maxSurfaceCubemap;
+  int maxSurfaceCubemapLayered[2];
+  size_t surfaceAlignment;
+  int concurrentKernels;
+  int ECCEnabled;
+  int pciBusID;
+  int pciDeviceID;
+  int pciDomainID;
+  int tccDriver;
+  int asyncEngineCount;
+  int unifiedAddressing;
+  int memoryBusWidth;
+  int l2CacheSize;
+  int persistingL2CacheMaxSize;
+  int maxThreadsPerMultiProcessor;
+  int streamPrioritiesSupported;
+  int globalL1CacheSupported;
+  int localL1CacheSupported;
+  size_t sharedMemPerMultiprocessor;
+  int regsPerMultiprocessor;
+  int managedMemory;
+  int isMultiGpuBoard;
+  int multiGpuBoardGroupID;
+  int hostNativeAtomicSupported;
+  int pageableMemoryAccess;
+  int concurrentManagedAccess;
+  int computePreemptionSupported;
+  int canUseHostPointerForRegisteredMem;
+  int cooperativeLaunch;
+  size_t sharedMemPerBlockOptin;
+  int pageableMemoryAccessUsesHostPageTables;
+  int directManagedMemAccessFromHost;
+  int maxBlocksPerMultiProcessor;
+  int accessPolicyMaxWindowSize;
+  size_t reservedSharedMemPerBlock;
+  int hostRegisterSupported;
+  int sparseCudaArraySupported;
+  int hostRegisterReadOnlySupported;
+  int timelineSemaphoreInteropSupported;
+  int memoryPoolsSupported;
+  int gpuDirectRDMASupported;
+  unsigned int gpuDirectRDMAFlushWritesOptions;
+  int gpuDirectRDMAWritesOrdering;
+  unsigned int memoryPoolSupportedHandleTypes;
+  int deferredMappingCudaArraySupported;
+  int ipcEventSupported;
+  int clusterLaunch;
+  int unifiedFunctionPointers;
+  int deviceNumaConfig;
+  int deviceNumaId;
+  int mpsEnabled;
+  int hostNumaId;
+  unsigned int gpuPciDeviceID;
+  unsigned int gpuPciSubsystemID;
+  int hostNumaMultinodeIpcSupported;
+  int reserved[56];
+};
+
+// cudaDeviceAttr values the shim answers.
+enum : int {
+  cudaDevAttrMaxThreadsPerBlock = 1,
+  cudaDevAttrMaxBlockDimX = 2,
+  cudaDevAttrMaxBlockDimY = 3,
+  cudaDevAttrMaxBlockDimZ = 4,
+  cudaDevAttrMaxGridDimX = 5,
+  cudaDevAttrMaxGridDimY = 6,
+  cudaDevAttrMaxGridDimZ = 7,
+  cudaDevAttrMaxSharedMemoryPerBlock = 8,
+  cudaDevAttrTotalConstantMemory = 9,
+  cudaDevAttrWarpSize = 10,
+  cudaDevAttrMaxPitch = 11,
+  cudaDevAttrMaxRegistersPerBlock = 12,
+  cudaDevAttrClockRate = 13,
+  cudaDevAttrTextureAlignment = 14,
+  cudaDevAttrGpuOverlap = 15,
+  cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrKernelExecTimeout = 17,
+  cudaDevAttrIntegrated = 18,
+  cudaDevAttrCanMapHostMemory = 19,
+  cudaDevAttrComputeMode = 20,
+  cudaDevAttrConcurrentKernels = 31,
+  cudaDevAttrEccEnabled = 32,
+  cudaDevAttrPciBusId = 33,
+  cudaDevAttrPciDeviceId = 34,
+  cudaDevAttrMemoryClockRate = 36,
+  cudaDevAttrGlobalMemoryBusWidth = 37,
+  cudaDevAttrL2CacheSize = 38,
+  cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+  cudaDevAttrAsyncEngineCount = 40,
+  cudaDevAttrUnifiedAddressing = 41,
+  cudaDevAttrPciDomainId = 50,
+  cudaDevAttrTexturePitchAlignment = 51,
+  cudaDevAttrComputeCapabilityMajor = 75,
+  cudaDevAttrComputeCapabilityMinor = 76,
+  cudaDevAttrStreamPrioritiesSupported = 78,
+  cudaDevAttrGlobalL1CacheSupported = 79,
+  cudaDevAttrLocalL1CacheSupported = 80,
+  cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+  cudaDevAttrMaxRegistersPerMultiprocessor = 82,
+  cudaDevAttrManagedMemory = 83,
+  cudaDevAttrConcurrentManagedAccess = 89,
+  cudaDevAttrCooperativeLaunch = 95,
+  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+  cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+};
+
+constexpr unsigned kStreamNonBlocking = 0x01;
+constexpr unsigned kEventDisableTiming = 0x02;
+
+}  // namespace warpsim::cudart

@@ -1,0 +1,200 @@
+// The CUDA runtime shim's process-wide state: registered fatbinaries, kernels and variables,
+// the simulated GPU (a timing-model Gpu behind a warpsim::Runtime), streams, events, arrays
+// and the error state. Every entry point takes the state's lock, so multithreaded programs
+// see the API calls one at a time.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/config.h"
+#include "core/error.h"
+#include "cudart/cuda_abi.h"
+#include "ptx/ast.h"
+#include "runtime/runtime.h"
+
+namespace warpsim {
+class Gpu;
+namespace ptx { struct Program; }
+}  // namespace warpsim
+
+namespace warpsim::cudart {
+
+// An error with the CUDA error code the failing call returns.
+class ShimError : public Error {
+ public:
+  ShimError(cudaError_t code, const std::string& what) : Error(what), code_(code) {}
+  cudaError_t code() const { return code_; }
+
+ private:
+  cudaError_t code_;
+};
+
+struct Module;
+
+struct Function {
+  const void* host_fun = nullptr;
+  std::string name;  // the kernel's PTX (mangled) name
+  Module* module = nullptr;
+  int max_dynamic_shared = -1;  // cudaFuncAttributeMaxDynamicSharedMemorySize, -1 = default
+  std::shared_ptr<const ptx::Program> program;  // decoded on demand (attributes, occupancy)
+};
+
+struct Variable {
+  const void* host_var = nullptr;
+  std::string name;
+  Module* module = nullptr;
+  size_t size = 0;
+  bool constant = false;
+};
+
+struct Module {
+  void* handle_slot = nullptr;  // the address handed to the program as its fatbin handle
+  std::string label;            // "fatbinary N" for messages
+  std::string ptx;              // extracted PTX text
+  std::string extract_error;    // why no PTX could be extracted
+  bool has_symbols = false;     // functions or variables were registered against it
+  bool loaded = false;
+  std::string load_error;
+  ModuleHandle handle;
+  ptx::Module ast;
+};
+
+struct Stream {
+  uint32_t id = 0;
+  unsigned flags = 0;
+  int priority = 0;
+};
+
+struct Event {
+  unsigned flags = 0;
+  bool recorded = false;
+  uint64_t base_cycle = 0;            // simulated time when recorded
+  std::vector<uint32_t> wait_for;     // kernels (launch ids) the event completes after
+};
+
+struct CudaArray {
+  DevPtr data = 0;
+  size_t width = 0, height = 0, pitch = 0, elem_bytes = 0;
+  cudaChannelFormatDesc desc{};
+};
+
+class State {
+ public:
+  static State& get();
+  std::recursive_mutex mu;
+
+  // --- registration (no simulator needed) ---
+  void** register_fatbin(const void* wrapper);
+  void register_fatbin_end(void** handle);
+  void register_function(void** handle, const void* host_fun, const char* device_name);
+  void register_var(void** handle, const void* host_var, const char* device_name, size_t size, bool constant);
+  void unregister_fatbin(void** handle);
+
+  // --- the simulator, created on first use from the environment ---
+  Runtime& rt();
+  Gpu& gpu();
+  const GpuConfig& config();
+  DeviceMemory& mem();
+
+  // --- lookups (throw ShimError) ---
+  Function& function(const void* host_fun, const char* api);
+  Function& function_by_handle(const void* handle, const char* api);
+  Variable& variable(const void* host_var, const char* api);
+  Module& loaded(Module& m);  // loads the module into the runtime if needed
+  const ptx::Program& program(Function& f);
+  Stream* stream(const void* handle, const char* api);  // null = the legacy default stream
+  uint32_t stream_id(const void* handle, const char* api);
+  Event& event(const void* handle, const char* api);
+  CudaArray& array(const void* handle, const char* api);
+
+  // --- execution ---
+  void launch(Function& f, dim3 grid, dim3 block, void** args, size_t shared, const void* stream);
+  void sync_all();
+  void sync_stream(uint32_t id);
+  // Before a host-side copy on stream `id`: wait for what the copy must follow.
+  void before_stream_op(uint32_t id);
+  bool kernel_done(uint32_t id);
+  void record_event(Event& e, uint32_t stream);
+  uint64_t event_cycle(Event& e);  // runs the simulation until the event completed
+
+  // --- errors ---
+  cudaError_t fail(const char* api, cudaError_t code, const std::string& message);
+  cudaError_t sticky = cudaSuccess;  // a device fault: every later call returns it
+  std::string sticky_message;
+  cudaError_t last_error = cudaSuccess;
+  std::vector<std::string> errors;   // every error message, for the statistics file
+  void check_sticky();
+
+  // --- objects owned by the program through handles ---
+  std::set<Stream*> streams;
+  std::set<Event*> events;
+  std::set<CudaArray*> arrays;
+  std::map<uintptr_t, size_t> host_allocs;  // pinned host allocations: address -> size
+  std::map<uintptr_t, uint64_t> textures;   // texture objects the program holds
+
+  int device = 0;
+  unsigned device_flags = 0;
+
+  void write_statistics();  // at exit
+
+ private:
+  State() = default;
+  void init_simulator();
+  void refresh_done();
+  void sim_failed(const Error& e);
+
+  std::vector<std::unique_ptr<Module>> modules_;
+  std::unordered_map<void*, Module*> by_handle_;
+  std::unordered_map<const void*, std::unique_ptr<Function>> functions_;
+  std::set<const Function*> function_handles_;  // what __cudaGetKernel handed out
+  std::unordered_map<const void*, std::unique_ptr<Variable>> variables_;
+  std::unique_ptr<GpuConfig> cfg_;
+  std::unique_ptr<Gpu> gpu_;
+  std::unique_ptr<Runtime> rt_;
+  std::string scheduler_;
+  std::string json_path_;
+  uint32_t next_stream_ = 1;
+  uint32_t launches_ = 0;
+  std::vector<uint32_t> last_kernel_;     // per stream id: last launch id + 1 (0 = none)
+  std::vector<uint8_t> done_;             // per launch id
+  size_t results_seen_ = 0;
+  double start_seconds_ = 0;
+};
+
+// Prints "warpsim: <api>: <message>" on stderr.
+void report(const char* api, const std::string& message);
+// The entry point exists but warpsim does not implement it: says so and exits non-zero.
+[[noreturn]] void unsupported(const char* api);
+
+// Runs `body` under the state's lock, turning exceptions into CUDA error codes.
+template <class F> cudaError_t guarded(const char* api, F&& body) {
+  State& s = State::get();
+  std::lock_guard<std::recursive_mutex> lock(s.mu);
+  try {
+    cudaError_t rc = body(s);
+    if (rc != cudaSuccess) s.last_error = rc;
+    return rc;
+  } catch (const ShimError& e) {
+    return s.fail(api, e.code(), e.what());
+  } catch (const Error& e) {
+    return s.fail(api, cudaErrorInvalidValue, e.what());
+  } catch (const std::bad_alloc&) {
+    return s.fail(api, cudaErrorMemoryAllocation, "out of host memory");
+  } catch (const std::exception& e) {
+    return s.fail(api, cudaErrorUnknown, e.what());
+  }
+}
+
+}  // namespace warpsim::cudart
+
+namespace warpsim::cudart {
+// CUDA 13 layouts; api_abi.cc adapts them to the ABI generation a library variant serves.
+void fill_properties(State& s, cudaDeviceProp* p);
+void func_attributes(State& s, const void* func, cudaFuncAttributes* attr);
+}  // namespace warpsim::cudart

@@ -1,0 +1,98 @@
+// The shim's copies of the CUDA runtime structures (src/cudart/cuda_abi.h) against the
+// toolkit's headers: a host program compiled with the CUDA include directory prints sizes and
+// field offsets, which must equal ours. Skipped when the headers are not installed.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "cudart/cuda_abi.h"
+
+namespace {
+
+std::string cuda_include() {
+  if (const char* e = std::getenv("CUDA_INCLUDE"); e && *e) return e;
+  return "/usr/local/cuda/include";
+}
+
+// FIELD(struct, member) lines shared by both sides.
+#define WARPSIM_ABI_FIELDS(X)                                                                          \
+  X(cudaDeviceProp, name) X(cudaDeviceProp, totalGlobalMem) X(cudaDeviceProp, sharedMemPerBlock)       \
+  X(cudaDeviceProp, maxThreadsPerBlock) X(cudaDeviceProp, totalConstMem) X(cudaDeviceProp, major)      \
+  X(cudaDeviceProp, multiProcessorCount) X(cudaDeviceProp, maxTexture2DLinear)                          \
+  X(cudaDeviceProp, surfaceAlignment) X(cudaDeviceProp, concurrentKernels) X(cudaDeviceProp, l2CacheSize) \
+  X(cudaDeviceProp, maxThreadsPerMultiProcessor) X(cudaDeviceProp, sharedMemPerMultiprocessor)          \
+  X(cudaDeviceProp, regsPerMultiprocessor) X(cudaDeviceProp, sharedMemPerBlockOptin)                    \
+  X(cudaDeviceProp, maxBlocksPerMultiProcessor) X(cudaDeviceProp, reservedSharedMemPerBlock)            \
+  X(cudaDeviceProp, hostNumaMultinodeIpcSupported) X(cudaDeviceProp, reserved)                          \
+  X(cudaFuncAttributes, localSizeBytes) X(cudaFuncAttributes, numRegs)                                  \
+  X(cudaFuncAttributes, maxDynamicSharedSizeBytes) X(cudaFuncAttributes, clusterDimMustBeSet)           \
+  X(cudaFuncAttributes, reserved) X(cudaResourceDesc, res) X(cudaResourceDesc, flags)                   \
+  X(cudaTextureDesc, filterMode) X(cudaTextureDesc, readMode) X(cudaTextureDesc, normalizedCoords)      \
+  X(cudaTextureDesc, seamlessCubemap) X(cudaChannelFormatDesc, f) X(cudaPointerAttributes, hostPointer) \
+  X(cudaPitchedPtr, ysize) X(cudaExtent, depth)
+
+#define WARPSIM_ABI_STRUCTS(X) \
+  X(cudaDeviceProp) X(cudaFuncAttributes) X(cudaResourceDesc) X(cudaTextureDesc) X(cudaChannelFormatDesc) \
+  X(cudaPointerAttributes) X(cudaPitchedPtr) X(cudaExtent)
+
+#define STR2(...) #__VA_ARGS__
+#define STR(...) STR2(__VA_ARGS__)
+
+std::map<std::string, size_t> ours() {
+  using namespace warpsim::cudart;
+  std::map<std::string, size_t> m;
+#define OUR_FIELD(s, f) m[#s "." #f] = offsetof(s, f);
+#define OUR_SIZE(s) m["sizeof " #s] = sizeof(s);
+  WARPSIM_ABI_FIELDS(OUR_FIELD)
+  WARPSIM_ABI_STRUCTS(OUR_SIZE)
+  m["res.linear.sizeInBytes"] = offsetof(cudaResourceDesc, res.linear.sizeInBytes);
+  m["res.pitch2D.pitchInBytes"] = offsetof(cudaResourceDesc, res.pitch2D.pitchInBytes);
+  return m;
+}
+
+}  // namespace
+
+TEST(CudaAbi, StructuresMatchTheToolkitHeaders) {
+  std::string inc = cuda_include();
+  if (access((inc + "/cuda_runtime_api.h").c_str(), R_OK) != 0)
+    GTEST_SKIP() << "CUDA headers not found in " << inc << " (set CUDA_INCLUDE): ABI comparison skipped";
+  std::string bin = WARPSIM_BINARY;
+  std::string dir = bin.substr(0, bin.rfind('/')) + "/cudart-test-out";
+  std::filesystem::create_directories(dir);
+  std::string src = dir + "/abi_probe.cc", exe = dir + "/abi_probe", out = dir + "/abi_probe.txt";
+  {
+    std::ofstream s(src);
+    s << "#include <cuda_runtime_api.h>\n#include <cstddef>\n#include <cstdio>\nint main() {\n";
+    s << "#define F(st, f) std::printf(\"%s %zu\\n\", #st \".\" #f, offsetof(st, f));\n";
+    s << "#define S(st) std::printf(\"sizeof %s %zu\\n\", #st, sizeof(st));\n";
+    s << STR(WARPSIM_ABI_FIELDS(F)) << "\n" << STR(WARPSIM_ABI_STRUCTS(S)) << "\n";
+    s << "std::printf(\"res.linear.sizeInBytes %zu\\n\", offsetof(cudaResourceDesc, res.linear.sizeInBytes));\n";
+    s << "std::printf(\"res.pitch2D.pitchInBytes %zu\\n\", offsetof(cudaResourceDesc, res.pitch2D.pitchInBytes));\n";
+    s << "return 0; }\n";
+  }
+  std::string cmd = "c++ -std=c++17 -I" + inc + " " + src + " -o " + exe + " && " + exe + " > " + out;
+  int rc = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(rc) && WEXITSTATUS(rc) == 0) << cmd;
+  std::ifstream in(out);
+  std::map<std::string, size_t> theirs;
+  std::string line;
+  while (std::getline(in, line)) {
+    size_t sp = line.rfind(' ');
+    theirs[line.substr(0, sp)] = std::stoul(line.substr(sp + 1));
+  }
+  auto mine = ours();
+  EXPECT_EQ(theirs.size(), mine.size());
+  for (const auto& [k, v] : mine) {
+    ASSERT_TRUE(theirs.count(k)) << k;
+    EXPECT_EQ(v, theirs[k]) << k;
+  }
+}

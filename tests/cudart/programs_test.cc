@@ -1,0 +1,289 @@
+// CUDA programs from tests/cudart/programs compiled with nvcc at test time (default compressed
+// fatbinaries and --no-compress) and run under `warpsim exec`; each checks its own results.
+// Skipped with a message when nvcc is absent.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "workloads/bundled.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string nvcc() {
+  if (const char* e = std::getenv("NVCC"); e && *e) return e;
+  return "/usr/local/cuda/bin/nvcc";
+}
+
+bool have_nvcc() { return access(nvcc().c_str(), X_OK) == 0; }
+
+std::string build_dir() {
+  std::string bin = WARPSIM_BINARY;
+  return bin.substr(0, bin.rfind('/'));
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct Result {
+  int rc = -1;
+  std::string out, err;
+};
+
+Result run(const std::string& cmd) {
+  static int counter = 0;
+  std::string base = build_dir() + "/cudart-test-out/" + std::to_string(getpid()) + "-" + std::to_string(counter++);
+  fs::create_directories(build_dir() + "/cudart-test-out");
+  int st = std::system((cmd + " >" + base + ".out 2>" + base + ".err").c_str());
+  Result r;
+  r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.out = read_file(base + ".out");
+  r.err = read_file(base + ".err");
+  return r;
+}
+
+// Compiles programs/NAME.cu with `flags` into the build tree (reused while newer than the
+// source) and returns the executable's path, or "" with `error` set.
+std::string compile(const std::string& name, const std::string& variant, const std::string& flags, std::string* error) {
+  std::string src = std::string(WARPSIM_SOURCE_DIR) + "/tests/cudart/programs/" + name + ".cu";
+  std::string dir = build_dir() + "/cudart-test-programs";
+  fs::create_directories(dir);
+  std::string exe = dir + "/" + name + "-" + variant;
+  std::error_code ec;
+  if (fs::exists(exe, ec) && fs::last_write_time(exe, ec) > fs::last_write_time(src, ec) &&
+      fs::last_write_time(exe, ec) > fs::last_write_time(std::string(WARPSIM_SOURCE_DIR) + "/tests/cudart/programs/common.h", ec))
+    return exe;
+  // Tests run in parallel processes: build under a private name, then rename into place.
+  std::string tmp = exe + ".tmp" + std::to_string(getpid());
+  std::string runtime = flags.find("-cudart") == std::string::npos ? " -cudart shared " : " ";
+  Result r = run(nvcc() + runtime + flags + " " + src + " -o " + tmp + " && mv -f " + tmp + " " + exe);
+  if (r.rc != 0) {
+    *error = r.out + r.err;
+    return "";
+  }
+  return exe;
+}
+
+const char* kPtx = "-gencode arch=compute_75,code=compute_75";
+
+// In a sanitizer build the shim is instrumented but nvcc's programs are not: the address
+// sanitizer runtime must be preloaded into them (the one this test process runs with).
+std::string sanitizer_preload() {
+#if defined(__SANITIZE_ADDRESS__)
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line)) {
+    size_t p = line.find('/');
+    if (p != std::string::npos && line.find("libasan.so") != std::string::npos) return "LD_PRELOAD=" + line.substr(p) + " ";
+  }
+#endif
+  return "";
+}
+
+std::string exec_cmd(const std::string& exe, const std::string& json, const std::string& opts = "") {
+  return sanitizer_preload() + std::string(WARPSIM_BINARY) + " exec " + opts + " --json " + json + " -- " + exe;
+}
+
+nlohmann::json load_json(const std::string& path) {
+  std::ifstream in(path);
+  nlohmann::json j;
+  in >> j;
+  return j;
+}
+
+#define NVCC_OR_SKIP() \
+  if (!have_nvcc()) GTEST_SKIP() << "nvcc not found at " << nvcc() << " (set NVCC): CUDA program tests skipped"
+
+struct Case {
+  const char* program;
+  const char* variant;  // zstd: nvcc's default compressed fatbinary; plain: --no-compress
+  unsigned kernels;     // launches the program makes
+};
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.program << " (" << c.variant << ")"; }
+
+class Programs : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Programs, RunUnderExecAndCheckThemselves) {
+  NVCC_OR_SKIP();
+  const Case& c = GetParam();
+  std::string err;
+  std::string flags = std::string(kPtx) + (std::string(c.variant) == "plain" ? " --no-compress" : "");
+  std::string exe = compile(c.program, c.variant, flags, &err);
+  ASSERT_FALSE(exe.empty()) << err;
+  std::string json = exe + ".json";
+  Result r = run(exec_cmd(exe, json));
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find(std::string(c.program) + ": ok"), std::string::npos) << r.out << r.err;
+  nlohmann::json j = load_json(json);
+  ASSERT_TRUE(j.contains("kernels")) << j.dump();
+  EXPECT_EQ(j["kernels"].size(), c.kernels);
+  EXPECT_EQ(j["launches"].get<unsigned>(), c.kernels);
+  for (const auto& k : j["kernels"]) {
+    EXPECT_GT(k["kernel_cycles"].get<uint64_t>(), 0u);
+    EXPECT_GT(k["warp_insts"].get<uint64_t>(), 0u);
+  }
+  EXPECT_TRUE(j["errors"].empty()) << j["errors"].dump();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cuda, Programs,
+    ::testing::Values(Case{"vector_add", "zstd", 1}, Case{"vector_add", "plain", 1}, Case{"reduction", "zstd", 2},
+                      Case{"reduction", "plain", 2}, Case{"constant", "zstd", 1}, Case{"constant", "plain", 1},
+                      Case{"streams", "zstd", 2}, Case{"streams", "plain", 2}, Case{"texture", "zstd", 2},
+                      Case{"texture", "plain", 2}, Case{"device_call", "zstd", 1}, Case{"device_call", "plain", 1}),
+    [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.program) + "_" + i.param.variant; });
+
+TEST(CudaPrograms, VectorAddGridAndStatistics) {
+  NVCC_OR_SKIP();
+  std::string err;
+  std::string exe = compile("vector_add", "zstd", kPtx, &err);
+  ASSERT_FALSE(exe.empty()) << err;
+  Result r = run(exec_cmd(exe, exe + ".grid.json", "--gpu rtx2060 --scheduler lrr"));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  nlohmann::json j = load_json(exe + ".grid.json");
+  EXPECT_EQ(j["gpu"], "rtx2060");
+  EXPECT_EQ(j["scheduler"], "lrr");
+  ASSERT_EQ(j["kernels"].size(), 1u);
+  const auto& k = j["kernels"][0];
+  EXPECT_EQ(k["name"], "_Z10vector_addPKfS0_Pfi");
+  EXPECT_EQ(k["demangled"], "vector_add(float const*, float const*, float*, int)");
+  EXPECT_EQ(k["grid"], nlohmann::json::array({(3000 + 255) / 256, 1, 1}));
+  EXPECT_EQ(k["block"], nlohmann::json::array({256, 1, 1}));
+  EXPECT_EQ(k["end_cycle"].get<uint64_t>() - k["start_cycle"].get<uint64_t>(), k["kernel_cycles"].get<uint64_t>());
+}
+
+TEST(CudaPrograms, StreamsRunConcurrently) {
+  NVCC_OR_SKIP();
+  std::string err;
+  std::string exe = compile("streams", "zstd", kPtx, &err);
+  ASSERT_FALSE(exe.empty()) << err;
+  Result r = run(exec_cmd(exe, exe + ".conc.json"));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  nlohmann::json j = load_json(exe + ".conc.json");
+  ASSERT_EQ(j["kernels"].size(), 2u);
+  const auto& a = j["kernels"][0];
+  const auto& b = j["kernels"][1];
+  EXPECT_NE(a["stream"], b["stream"]);
+  // Both kernels were queued before the host waited: their execution overlaps.
+  EXPECT_LT(a["start_cycle"].get<uint64_t>(), b["end_cycle"].get<uint64_t>());
+  EXPECT_LT(b["start_cycle"].get<uint64_t>(), a["end_cycle"].get<uint64_t>());
+}
+
+TEST(CudaPrograms, BundledWorkloadMatchesItsDriver) {
+  NVCC_OR_SKIP();
+  std::string err;
+  std::string exe = compile("vectoradd_workload", "zstd", kPtx, &err);
+  ASSERT_FALSE(exe.empty()) << err;
+  // The small size of workloads/vectoradd/workload.toml.
+  warpsim::SizeParams size = warpsim::make_bundled_workload("vectoradd")->size_params("small");
+  std::string args = fmt::format(" {} {}", size.get_int("n"), size.get_int("block"));
+  std::string via_exec = exe + ".exec.json", via_run = exe + ".run.json";
+  Result r1 = run(exec_cmd(exe + args, via_exec, "--gpu gtx480 --scheduler gto"));
+  ASSERT_EQ(r1.rc, 0) << r1.out << r1.err;
+  Result r2 = run(std::string(WARPSIM_BINARY) + " run vectoradd --size small --gpu gtx480 --scheduler gto -q --json " + via_run);
+  ASSERT_EQ(r2.rc, 0) << r2.out << r2.err;
+  nlohmann::json a = load_json(via_exec), b = load_json(via_run);
+  ASSERT_EQ(a["kernels"].size(), 1u);
+  ASSERT_EQ(b["kernels"].size(), 1u);
+  const auto &ka = a["kernels"][0], &kb = b["kernels"][0];
+  EXPECT_EQ(ka["name"], kb["name"]);
+  EXPECT_EQ(ka["grid"], kb["grid"]);
+  for (const char* key : {"kernel_cycles", "warp_insts", "thread_insts", "start_cycle", "end_cycle"})
+    EXPECT_EQ(ka[key], kb[key]) << key;
+  EXPECT_EQ(ka["l1d"], kb["l1d"]);
+  EXPECT_EQ(ka["l2"], kb["l2"]);
+  EXPECT_EQ(ka["dram"]["reads"], kb["dram"]["reads"]);
+  EXPECT_EQ(a["total"]["cycles"], b["total"]["cycles"]);
+}
+
+TEST(CudaPrograms, UnimplementedCallStopsWithItsName) {
+  NVCC_OR_SKIP();
+  std::string err;
+  std::string exe = compile("unsupported", "zstd", kPtx, &err);
+  ASSERT_FALSE(exe.empty()) << err;
+  Result r = run(exec_cmd(exe, exe + ".json"));
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.err.find("cudaMallocManaged"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("returned"), std::string::npos) << "the program must not continue";
+}
+
+TEST(CudaPrograms, KernelFaultFailsTheRunEvenWhenIgnored) {
+  NVCC_OR_SKIP();
+  std::string err;
+  std::string exe = compile("fault", "zstd", kPtx, &err);
+  ASSERT_FALSE(exe.empty()) << err;
+  Result r = run(exec_cmd(exe, exe + ".json"));
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.err.find("out-of-bounds"), std::string::npos) << r.err;
+  nlohmann::json j = load_json(exe + ".json");
+  EXPECT_TRUE(j.contains("error"));
+}
+
+TEST(CudaPrograms, BinaryWithoutPtxSaysWhichFlagsAddIt) {
+  NVCC_OR_SKIP();
+  std::string err;
+  std::string exe = compile("vector_add", "sass", "-gencode arch=compute_75,code=sm_75", &err);
+  ASSERT_FALSE(exe.empty()) << err;
+  Result r = run(exec_cmd(exe, exe + ".json"));
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.err.find("arch=compute_75,code=compute_75"), std::string::npos) << r.err;
+}
+
+TEST(CudaPrograms, StaticallyLinkedRuntimeIsPointedOut) {
+  NVCC_OR_SKIP();
+  std::string err;
+  std::string exe = compile("vector_add", "static", std::string(kPtx) + " -cudart static", &err);
+  ASSERT_FALSE(exe.empty()) << err;
+  Result r = run(exec_cmd(exe, exe + ".json"));
+  EXPECT_NE(r.err.find("-cudart shared"), std::string::npos) << r.err;
+}
+
+// ---------------------------------------------------------------- no nvcc needed
+
+TEST(Exec, ProgramWithoutCudaCallsGetsEmptyStatistics) {
+  std::string json = build_dir() + "/cudart-test-out/true.json";
+  fs::create_directories(build_dir() + "/cudart-test-out");
+  Result r = run(std::string(WARPSIM_BINARY) + " exec --json " + json + " -- /bin/sh -c 'echo hello; exit 0'");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "hello\n");
+  nlohmann::json j = load_json(json);
+  EXPECT_EQ(j["kernels"].size(), 0u);
+  EXPECT_EQ(j["launches"], 0);
+}
+
+TEST(Exec, PassesTheProgramsExitStatusAndEnvironment) {
+  Result r = run(std::string(WARPSIM_BINARY) +
+                 " exec --gpu rtx2060 --set core.num_sms=4 --scheduler lrr -- /bin/sh -c "
+                 "'echo $WARPSIM_GPU $WARPSIM_SET $WARPSIM_SCHEDULER; case $LD_LIBRARY_PATH in */cudart*) exit 7;; esac; exit 1'");
+  EXPECT_EQ(r.rc, 7) << r.out << r.err;
+  EXPECT_EQ(r.out, "rtx2060 core.num_sms=4 lrr\n");
+}
+
+TEST(Exec, BadOptionsFailBeforeTheProgramRuns) {
+  Result r = run(std::string(WARPSIM_BINARY) + " exec --gpu no_such_gpu -- /bin/sh -c 'echo ran'");
+  EXPECT_NE(r.rc, 0);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("no_such_gpu"), std::string::npos) << r.err;
+  Result r2 = run(std::string(WARPSIM_BINARY) + " exec --scheduler nope -- /bin/true");
+  EXPECT_NE(r2.rc, 0);
+  Result r3 = run(std::string(WARPSIM_BINARY) + " exec -- /no/such/program");
+  EXPECT_EQ(r3.rc, 127);
+  EXPECT_NE(r3.err.find("/no/such/program"), std::string::npos) << r3.err;
+}
+
+}  // namespace

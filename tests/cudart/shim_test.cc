@@ -1,0 +1,238 @@
+// The libcudart shim loaded with dlopen and driven the way nvcc's generated code drives it:
+// register the committed fatbinary, register a kernel, launch through cudaLaunchKernel, copy
+// results back. Needs no CUDA toolkit.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "config/config_loader.h"
+#include "cudart/cuda_abi.h"
+
+using namespace warpsim::cudart;
+
+namespace {
+
+std::string shim_path() {
+  std::string bin = WARPSIM_BINARY;
+  return bin.substr(0, bin.rfind('/')) + "/cudart/libcudart.so.13";
+}
+
+struct Wrapper {
+  int magic;
+  int version;
+  const uint8_t* data;
+  const void* unused;
+};
+
+class Shim {
+ public:
+  static Shim& get() {
+    static Shim s;
+    return s;
+  }
+  template <class F> F fn(const char* name) {
+    void* p = dlsym(lib_, name);
+    EXPECT_NE(p, nullptr) << name;
+    return reinterpret_cast<F>(p);
+  }
+  bool ok() const { return lib_ != nullptr; }
+  std::string error;
+  const char kernel_host_stub = 0;  // stands for the host-side stub of the kernel
+  const void* kernel() const { return &kernel_host_stub; }
+
+ private:
+  Shim() {
+    setenv("WARPSIM_GPU", "gtx480", 1);
+    unsetenv("WARPSIM_SET");
+    unsetenv("WARPSIM_JSON");
+    lib_ = dlopen(shim_path().c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!lib_) {
+      error = dlerror();
+      return;
+    }
+    std::string path = std::string(WARPSIM_SOURCE_DIR) + "/tests/cudart/data/vector_add_plain.fatbin";
+    std::ifstream in(path, std::ios::binary);
+    blob_.assign(std::istreambuf_iterator<char>(in), {});
+    // The section starts with the empty device-link container; the program's follows.
+    wrapper_ = {0x466243b1, 1, blob_.data() + 16, nullptr};
+    auto reg = fn<void** (*)(void*)>("__cudaRegisterFatBinary");
+    auto reg_fn = fn<void (*)(void**, const char*, char*, const char*, int, void*, void*, void*, void*, int*)>(
+        "__cudaRegisterFunction");
+    auto reg_end = fn<void (*)(void**)>("__cudaRegisterFatBinaryEnd");
+    void** h = reg(&wrapper_);
+    char name[] = "_Z10vector_addPKfS0_Pfi";
+    reg_fn(h, &kernel_host_stub, name, name, -1, nullptr, nullptr, nullptr, nullptr, nullptr);
+    reg_end(h);
+  }
+  void* lib_ = nullptr;
+  std::vector<uint8_t> blob_;
+  Wrapper wrapper_{};
+};
+
+#define SHIM_OR_SKIP()                                                   \
+  Shim& shim = Shim::get();                                              \
+  if (!shim.ok()) GTEST_SKIP() << "cannot load the shim: " << shim.error
+
+using MallocFn = int (*)(void**, size_t);
+using MemcpyFn = int (*)(void*, const void*, size_t, int);
+using LaunchFn = int (*)(const void*, dim3, dim3, void**, size_t, void*);
+
+std::vector<float> run_vector_add(Shim& shim, int n, void* stream, int* rc_launch) {
+  auto cmalloc = shim.fn<MallocFn>("cudaMalloc");
+  auto cmemcpy = shim.fn<MemcpyFn>("cudaMemcpy");
+  auto launch = shim.fn<LaunchFn>("cudaLaunchKernel");
+  auto cfree = shim.fn<int (*)(void*)>("cudaFree");
+  std::vector<float> a(n), b(n), c(n, 0.0f);
+  for (int i = 0; i < n; ++i) {
+    a[i] = float(i);
+    b[i] = float(3 * i + 1);
+  }
+  void *da = nullptr, *db = nullptr, *dc = nullptr;
+  EXPECT_EQ(cmalloc(&da, n * 4), 0);
+  EXPECT_EQ(cmalloc(&db, n * 4), 0);
+  EXPECT_EQ(cmalloc(&dc, n * 4), 0);
+  EXPECT_EQ(cmemcpy(da, a.data(), n * 4, cudaMemcpyHostToDevice), 0);
+  EXPECT_EQ(cmemcpy(db, b.data(), n * 4, cudaMemcpyHostToDevice), 0);
+  void* args[] = {&da, &db, &dc, &n};
+  *rc_launch = launch(shim.kernel(), dim3{unsigned(n + 63) / 64, 1, 1}, dim3{64, 1, 1}, args, 0, stream);
+  EXPECT_EQ(cmemcpy(c.data(), dc, n * 4, cudaMemcpyDefault), 0);
+  cfree(da);
+  cfree(db);
+  cfree(dc);
+  return c;
+}
+
+}  // namespace
+
+TEST(CudartShim, LaunchesARegisteredKernel) {
+  SHIM_OR_SKIP();
+  int rc = -1;
+  auto c = run_vector_add(shim, 1000, nullptr, &rc);
+  ASSERT_EQ(rc, 0);
+  for (int i = 0; i < 1000; ++i) ASSERT_EQ(c[i], float(i) + float(3 * i + 1)) << i;
+}
+
+TEST(CudartShim, DevicePropertiesComeFromThePreset) {
+  SHIM_OR_SKIP();
+  warpsim::GpuConfig cfg = warpsim::load_preset("gtx480");
+  cudaDeviceProp p;
+  ASSERT_EQ(shim.fn<int (*)(cudaDeviceProp*, int)>("cudaGetDeviceProperties")(&p, 0), 0);
+  EXPECT_STREQ(p.name, "warpsim gtx480");
+  EXPECT_EQ(p.multiProcessorCount, int(cfg.core.num_sms));
+  EXPECT_EQ(p.sharedMemPerMultiprocessor, cfg.core.shared_mem);
+  EXPECT_EQ(p.regsPerMultiprocessor, int(cfg.core.registers));
+  EXPECT_EQ(p.maxThreadsPerMultiProcessor, int(cfg.core.max_threads));
+  EXPECT_EQ(p.warpSize, 32);
+  int clock = 0, count = 0;
+  ASSERT_EQ(shim.fn<int (*)(int*, int, int)>("cudaDeviceGetAttribute")(&clock, cudaDevAttrClockRate, 0), 0);
+  EXPECT_EQ(clock, int(cfg.clock_mhz * 1000));
+  ASSERT_EQ(shim.fn<int (*)(int*)>("cudaGetDeviceCount")(&count), 0);
+  EXPECT_EQ(count, 1);
+}
+
+TEST(CudartShim, ErrorsAreReportedAndCleared) {
+  SHIM_OR_SKIP();
+  auto set_device = shim.fn<int (*)(int)>("cudaSetDevice");
+  auto last = shim.fn<int (*)()>("cudaGetLastError");
+  auto name = shim.fn<const char* (*)(int)>("cudaGetErrorName");
+  auto text = shim.fn<const char* (*)(int)>("cudaGetErrorString");
+  last();
+  EXPECT_EQ(set_device(1), cudaErrorInvalidDevice);
+  EXPECT_EQ(last(), cudaErrorInvalidDevice);
+  EXPECT_EQ(last(), cudaSuccess);
+  EXPECT_STREQ(name(cudaErrorIllegalAddress), "cudaErrorIllegalAddress");
+  EXPECT_STREQ(text(cudaSuccess), "no error");
+  // An address that is no registered kernel.
+  int x = 0;
+  auto launch = shim.fn<LaunchFn>("cudaLaunchKernel");
+  EXPECT_EQ(launch(&x, dim3{}, dim3{}, nullptr, 0, nullptr), cudaErrorInvalidDeviceFunction);
+  last();
+  // A block larger than the device allows is refused at launch.
+  void* d = nullptr;
+  ASSERT_EQ(shim.fn<MallocFn>("cudaMalloc")(&d, 64), 0);
+  int n = 1;
+  void* args[] = {&d, &d, &d, &n};
+  EXPECT_EQ(launch(shim.kernel(), dim3{1, 1, 1}, dim3{2048, 1, 1}, args, 0, nullptr), cudaErrorInvalidConfiguration);
+  EXPECT_EQ(last(), cudaErrorInvalidConfiguration);
+}
+
+TEST(CudartShim, StreamsAndEventTiming) {
+  SHIM_OR_SKIP();
+  auto screate = shim.fn<int (*)(void**)>("cudaStreamCreate");
+  auto sdestroy = shim.fn<int (*)(void*)>("cudaStreamDestroy");
+  auto ecreate = shim.fn<int (*)(void**)>("cudaEventCreate");
+  auto record = shim.fn<int (*)(void*, void*)>("cudaEventRecord");
+  auto elapsed = shim.fn<int (*)(float*, void*, void*)>("cudaEventElapsedTime");
+  void *s = nullptr, *e0 = nullptr, *e1 = nullptr, *e2 = nullptr;
+  ASSERT_EQ(screate(&s), 0);
+  ASSERT_EQ(ecreate(&e0), 0);
+  ASSERT_EQ(ecreate(&e1), 0);
+  ASSERT_EQ(ecreate(&e2), 0);
+  ASSERT_EQ(record(e0, s), 0);
+  ASSERT_EQ(record(e1, s), 0);
+  float ms = -1;
+  ASSERT_EQ(elapsed(&ms, e0, e1), 0);
+  EXPECT_EQ(ms, 0.0f);  // nothing ran between them
+  int rc = -1;
+  auto c = run_vector_add(shim, 4096, s, &rc);
+  ASSERT_EQ(rc, 0);
+  EXPECT_EQ(c[4095], 4095.0f + float(3 * 4095 + 1));
+  ASSERT_EQ(record(e2, s), 0);
+  ASSERT_EQ(elapsed(&ms, e1, e2), 0);
+  EXPECT_GT(ms, 0.0f);
+  EXPECT_EQ(sdestroy(s), 0);
+  EXPECT_EQ(sdestroy(s), cudaErrorInvalidResourceHandle);
+  shim.fn<int (*)()>("cudaGetLastError")();
+}
+
+TEST(CudartShim, UnimplementedEntryPointsExistAndStopTheProgram) {
+  SHIM_OR_SKIP();
+  // Present in CUDA 13's libcudart and in the census; not implemented by warpsim.
+  auto managed = shim.fn<int (*)(void**, size_t, unsigned)>("cudaMallocManaged");
+  EXPECT_NE(shim.fn<void*>("cudaGLRegisterBufferObject"), nullptr);
+  EXPECT_NE(shim.fn<void*>("cudaBindTexture"), nullptr);
+  void* p = nullptr;
+  EXPECT_EXIT(managed(&p, 16, 1), ::testing::ExitedWithCode(3), "cudaMallocManaged");
+}
+
+TEST(CudartShim, DriverCallsOfTheCensusAnswerFromTheSameGpu) {
+  SHIM_OR_SKIP();
+  std::string path = shim_path();
+  path = path.substr(0, path.rfind('/')) + "/libcuda.so.1";
+  void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(lib, nullptr) << dlerror();
+  auto init = reinterpret_cast<int (*)(unsigned)>(dlsym(lib, "cuInit"));
+  auto count = reinterpret_cast<int (*)(int*)>(dlsym(lib, "cuDeviceGetCount"));
+  auto get = reinterpret_cast<int (*)(int*, int)>(dlsym(lib, "cuDeviceGet"));
+  auto name = reinterpret_cast<int (*)(char*, int, int)>(dlsym(lib, "cuDeviceGetName"));
+  auto cc = reinterpret_cast<int (*)(int*, int*, int)>(dlsym(lib, "cuDeviceComputeCapability"));
+  auto sync = reinterpret_cast<int (*)()>(dlsym(lib, "cuCtxSynchronize"));
+  auto mem = reinterpret_cast<int (*)(size_t*, size_t*)>(dlsym(lib, "cuMemGetInfo"));
+  ASSERT_TRUE(init && count && get && name && cc && sync && mem);
+  EXPECT_EQ(init(0), 0);
+  int n = 0, dev = -1, major = 0, minor = 0;
+  EXPECT_EQ(count(&n), 0);
+  EXPECT_EQ(n, 1);
+  EXPECT_EQ(get(&dev, 0), 0);
+  EXPECT_EQ(dev, 0);
+  EXPECT_EQ(get(&dev, 1), 101);
+  char buf[64];
+  EXPECT_EQ(name(buf, sizeof buf, 0), 0);
+  EXPECT_STREQ(buf, "warpsim gtx480");
+  cudaDeviceProp p;
+  ASSERT_EQ(shim.fn<int (*)(cudaDeviceProp*, int)>("cudaGetDeviceProperties")(&p, 0), 0);
+  EXPECT_EQ(cc(&major, &minor, 0), 0);
+  EXPECT_EQ(major, p.major);
+  EXPECT_EQ(minor, p.minor);
+  size_t free_bytes = 0, total = 0;
+  EXPECT_EQ(mem(&free_bytes, &total), 0);
+  EXPECT_EQ(total, p.totalGlobalMem);
+  EXPECT_LE(free_bytes, total);
+  EXPECT_EQ(sync(), 0);
+}

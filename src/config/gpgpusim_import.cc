@@ -116,7 +116,7 @@ class Importer {
       }
       toks.push_back(std::move(t));
     }
-    for (size_t k = 0; k < toks.size(); ++k) {
+    for (size_t k = 0; k < toks.size(); k += 2) {  // option, value
       const Tok& t = toks[k];
       if (t.text.size() < 2 || t.text[0] != '-')
         throw LocatedError(source_, t.line, t.col, fmt::format("expected an option such as -gpgpu_n_clusters, found '{}'", t.text));
@@ -132,7 +132,6 @@ class Importer {
       } else {
         opts_[it->second] = {t.text, v.text, v.line, v.col, false};  // the last one wins
       }
-      ++k;
     }
   }
 

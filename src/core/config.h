@@ -180,6 +180,7 @@ struct GpuConfig {
   std::string dispatch = "round_robin";  // how CTAs of concurrent kernels share SMs: fifo|round_robin
   uint64_t max_cycles = 0;        // 0 = no limit
   uint64_t max_insts = 0;         // 0 = no limit
+  uint64_t max_device_memory = 0; // bytes a program may allocate on the device; 0 = no limit
   uint64_t watchdog_cycles = 1000000;  // cycles with no progress before a deadlock is declared
 
   GpuConfig();
@@ -203,6 +204,7 @@ struct GpuConfig {
     v("dispatch", dispatch, "fifo|round_robin CTA dispatch across concurrent kernels");
     v("max_cycles", max_cycles, "stop after this many cycles (0 = no limit)");
     v("max_insts", max_insts, "stop after this many warp instructions (0 = no limit)");
+    v("max_device_memory", max_device_memory, "device memory bytes a program may allocate (0 = no limit)");
     v("watchdog_cycles", watchdog_cycles, "cycles without progress before a deadlock error");
   }
 };

@@ -32,6 +32,8 @@ class LaunchTarget {
   // Run until every kernel queued on `stream` finished.
   virtual void run_until_stream_idle(uint32_t stream) { run_until_idle(); }
   virtual uint64_t now() const = 0;
+  // Bytes of device memory a program may allocate through a runtime on this target (0: no cap).
+  virtual uint64_t device_memory_limit() const { return 0; }
   virtual const std::vector<KernelResult>& results() const = 0;
 };
 

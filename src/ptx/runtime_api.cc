@@ -41,6 +41,7 @@ struct Runtime::Impl {
 
 Runtime::Runtime(LaunchTarget* target) : impl_(std::make_unique<Impl>()), target_(target) {
   if (!target_) throw Error("runtime: a launch target is required");
+  impl_->memory.set_limit(target_->device_memory_limit());
 }
 Runtime::~Runtime() = default;
 

@@ -53,8 +53,9 @@ RlConfig parse_rl_config(const std::string& text, const std::string& source, con
     throw LocatedError(source, int(b.line), int(b.column), std::string(e.description()));
   }
   RlConfig c = defaults;
-  for (auto&& [k, v] : t) {
-    std::string key(k.str());
+  for (auto&& kv : t) {
+    std::string key(kv.first.str());
+    auto& v = kv.second;
     auto num = [&](double* dst) {
       if (!v.is_number())
         throw Error(fmt::format("{}: '{}' must be a number", source, key));
@@ -73,12 +74,14 @@ RlConfig parse_rl_config(const std::string& text, const std::string& source, con
     else if (key == "decide_every") {
       double d;
       num(&d);
-      c.decide_every = uint32_t(d);
       if (d != 1 && d != 2 && d != 4 && d != 8 && d != 16)
         throw Error(fmt::format("{}: 'decide_every' must be 1, 2, 4, 8 or 16", source));
+      c.decide_every = uint32_t(d);
     } else if (key == "seed") {
       double d;
       num(&d);
+      if (!(d >= 0 && d < 18446744073709551616.0))
+        throw Error(fmt::format("{}: 'seed' must be a non-negative integer below 2^64", source));
       c.seed = uint64_t(d);
     } else if (key == "keep_theta") flag(&c.keep_theta);
     else if (key == "fixed_point") flag(&c.fixed_point);

@@ -73,6 +73,10 @@ uint64_t DeviceMemory::allocate(uint64_t bytes) {
                 std::to_string(kMaxAllocation >> 30) + " GiB limit per allocation");
   if (next_ + rounded + kPageSize > kLimit)
     throw Error("device memory: cannot allocate " + std::to_string(bytes) + " bytes (address range exhausted)");
+  if (limit_ && allocated_ + rounded > limit_)
+    throw LimitError("device memory limit: allocating " + std::to_string(bytes) + " bytes with " +
+                     std::to_string(allocated_) + " already allocated exceeds max_device_memory = " +
+                     std::to_string(limit_));
   uint64_t addr = next_;
   next_ += rounded + kPageSize;  // guard page
   map_range(addr, rounded);

@@ -28,6 +28,8 @@ class DeviceMemory {
 
   // Reserves `bytes` (rounded up to pages); throws Error when the address range is exhausted.
   uint64_t allocate(uint64_t bytes);
+  // Cap on the bytes allocated at once (0: none); allocate() past it throws LimitError.
+  void set_limit(uint64_t bytes) { limit_ = bytes; }
   // Releases an allocation made by allocate(); throws Error for anything else.
   void free(uint64_t addr);
   // Size of the allocation starting at addr (0 when none starts there).
@@ -95,7 +97,7 @@ class DeviceMemory {
   std::vector<uint8_t*> free_pages_;
   std::map<uint64_t, uint64_t> allocs_;  // start -> size (bytes requested, page rounded)
   uint64_t next_ = kBase;
-  uint64_t allocated_ = 0, touched_ = 0;
+  uint64_t allocated_ = 0, touched_ = 0, limit_ = 0;
 };
 
 }  // namespace warpsim

@@ -38,6 +38,7 @@ class Gpu final : public LaunchTarget {
   void run_until_idle() override;
   void run_until_stream_idle(uint32_t stream) override;
   uint64_t now() const override { return now_; }
+  uint64_t device_memory_limit() const override { return cfg_.max_device_memory; }
   const std::vector<KernelResult>& results() const override { return results_; }
 
   // --- snapshots (docs/snapshot.md) ---

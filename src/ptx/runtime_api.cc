@@ -90,7 +90,9 @@ ModuleHandle Runtime::load_module(const std::string& ptx_text, const std::string
       if (esize == 0) throw LocatedError(file_name, v.loc.line, v.loc.col, "initializer for a variable without size");
       uint64_t n = sym.size / uint64_t(esize);
       if (v.init.size() > n) throw LocatedError(file_name, v.loc.line, v.loc.col, "too many initializer values for '" + v.name + "'");
-      std::vector<uint8_t> bytes(sym.size, 0);
+      // Only the initialised prefix is written: the rest of a fresh allocation already reads as
+      // zero, and a large variable with a short initialiser costs nothing.
+      std::vector<uint8_t> bytes(v.init.size() * size_t(esize), 0);
       for (size_t i = 0; i < v.init.size(); ++i) {
         const auto& e = v.init[i];
         uint64_t bits = e.bits;
@@ -105,7 +107,7 @@ ModuleHandle Runtime::load_module(const std::string& ptx_text, const std::string
         }
         std::memcpy(bytes.data() + i * size_t(esize), &bits, size_t(esize));
       }
-      impl_->memory.write(sym.addr, bytes.data(), bytes.size());
+      if (!bytes.empty()) impl_->memory.write(sym.addr, bytes.data(), bytes.size());
     }
     for (const auto& f : mod->ast.functions) {
       if (!f.is_entry || !f.has_body) continue;

@@ -7,6 +7,13 @@
 # Environment: BUILD_DIR (default build-fuzz), JOBS (build jobs, default 2), RSS_MB (default 2048).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# clang and its fuzzer/sanitizer runtime, from Debian's packages (not needed by the normal build).
+if ! command -v clang++ >/dev/null || ! dpkg-query -W -f='${Status}' libclang-rt-14-dev 2>/dev/null | grep -q "ok installed"; then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq clang libclang-rt-14-dev
+fi
 secs=${1:-600}
 shift || true
 targets=("$@")

@@ -793,20 +793,35 @@ class Decoder {
       set_srcs(in, {src(o[1], t)});
       return;
     }
-    if (r == "setp") {
-      in.op = Op::Setp;
+    // setp and set: the comparison, an optional boolean combination with a predicate c, .ftz.
+    auto decode_compare = [&](const std::string& name) {
       bool found;
       in.cmp = parse_cmp(m, found);
-      if (!found) fail(s.loc, "setp needs a comparison (.eq, .lt, ...)");
+      if (!found) fail(s.loc, name + " needs a comparison (.eq, .lt, ...)");
       if (m.has("and")) in.boolop = BoolOp::And;
       else if (m.has("or")) in.boolop = BoolOp::Or;
       else if (m.has("xor")) in.boolop = BoolOp::Xor;
       if (m.has("ftz")) in.mods |= kModFtz;
-      Type t = in.type = one_type(s, m);
+    };
+    auto check_compared_type = [&](Type t) {
       if (!type_is_float(t) && int(in.cmp) >= int(Cmp::EQU)) fail(s.loc, "unordered comparison on an integer type");
       if (type_is_float(t) && (in.cmp == Cmp::LO || in.cmp == Cmp::LS || in.cmp == Cmp::HI || in.cmp == Cmp::HS))
         fail(s.loc, "unsigned comparison on a floating-point type");
       need_ops(s, in.boolop == BoolOp::None ? 3 : 4);
+    };
+    auto decode_bool_source = [&] {  // {!}c of a combined comparison
+      if (in.boolop == BoolOp::None) return;
+      if (o[3].neg) in.mods |= kModNegSrc0;
+      Operand c = o[3];
+      c.neg = false;
+      in.s[2] = src(c, Type::Pred);
+      in.nsrc = 3;
+    };
+    if (r == "setp") {
+      in.op = Op::Setp;
+      decode_compare("setp");
+      Type t = in.type = one_type(s, m);
+      check_compared_type(t);
       in.d[0] = dst(o[0], Type::Pred);
       in.ndst = 1;
       if (!o[0].name2.empty()) {
@@ -816,25 +831,13 @@ class Decoder {
         in.ndst = 2;
       }
       set_srcs(in, {src(o[1], t), src(o[2], t)});
-      if (in.boolop != BoolOp::None) {
-        if (o[3].neg) in.mods |= kModNegSrc0;
-        Operand c = o[3];
-        c.neg = false;
-        in.s[2] = src(c, Type::Pred);
-        in.nsrc = 3;
-      }
+      decode_bool_source();
       return;
     }
     if (r == "set") {
       // set.CmpOp{.BoolOp}{.ftz}.dtype.stype d, a, b{, {!}c}
       in.op = Op::Set;
-      bool found;
-      in.cmp = parse_cmp(m, found);
-      if (!found) fail(s.loc, "set needs a comparison (.eq, .lt, ...)");
-      if (m.has("and")) in.boolop = BoolOp::And;
-      else if (m.has("or")) in.boolop = BoolOp::Or;
-      else if (m.has("xor")) in.boolop = BoolOp::Xor;
-      if (m.has("ftz")) in.mods |= kModFtz;
+      decode_compare("set");
       if (m.types.size() != 2) fail(s.loc, "set needs a destination and a source type");
       in.type = m.types[0];
       in.type2 = m.types[1];
@@ -843,19 +846,10 @@ class Decoder {
       Type t = in.type2;
       if (t == Type::F16 || t == Type::F16x2 || t == Type::BF16 || t == Type::Pred || type_bytes(t) < 2)
         fail(s.loc, "unsupported source type in '" + s.opcode + "'");
-      if (!type_is_float(t) && int(in.cmp) >= int(Cmp::EQU)) fail(s.loc, "unordered comparison on an integer type");
-      if (type_is_float(t) && (in.cmp == Cmp::LO || in.cmp == Cmp::LS || in.cmp == Cmp::HI || in.cmp == Cmp::HS))
-        fail(s.loc, "unsigned comparison on a floating-point type");
-      need_ops(s, in.boolop == BoolOp::None ? 3 : 4);
+      check_compared_type(t);
       set_dsts(in, {dst(o[0], in.type)});
       set_srcs(in, {src(o[1], t), src(o[2], t)});
-      if (in.boolop != BoolOp::None) {
-        if (o[3].neg) in.mods |= kModNegSrc0;
-        Operand c = o[3];
-        c.neg = false;
-        in.s[2] = src(c, Type::Pred);
-        in.nsrc = 3;
-      }
+      decode_bool_source();
       return;
     }
     if (r == "testp") {

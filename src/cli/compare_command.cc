@@ -134,21 +134,7 @@ void add_compare_command(CLI::App& app) {
   cmd->add_option("--progress", a->progress, "auto | bar | lines")
       ->check(CLI::IsMember({"auto", "bar", "lines"}))
       ->capture_default_str();
-  cmd->add_option("--slurm-max-tasks", a->slurm.max_tasks, "largest job array; pairs are chunked over its tasks")
-      ->check(CLI::Range(1, 100000))
-      ->capture_default_str();
-  cmd->add_option("--slurm-retries", a->slurm.retries, "resubmissions of tasks that left pairs without a result")
-      ->check(CLI::Range(0, 100))
-      ->capture_default_str();
-  cmd->add_option("--slurm-cpus", a->slurm.cpus_per_task, "CPUs per task (pairs each task runs at a time)")
-      ->check(CLI::Range(1, 1024))
-      ->capture_default_str();
-  cmd->add_option("--slurm-partition", a->slurm.partition, "sbatch --partition");
-  cmd->add_option("--slurm-time", a->slurm.time_limit, "sbatch --time");
-  cmd->add_option("--slurm-arg", a->slurm.extra, "extra sbatch argument (repeatable)");
-  cmd->add_option("--slurm-poll", a->slurm.poll_seconds, "seconds between queue polls")
-      ->check(CLI::Range(0.1, 3600.0))
-      ->capture_default_str();
+  add_slurm_options(*cmd, a->slurm);
   cmd->add_option("--run-task", a->run_task, "internal: run one task of a Slurm array manifest")->group("");
   cmd->add_option("--task-index", a->task_index, "internal: the task of --run-task")->group("");
   cmd->callback([a] {

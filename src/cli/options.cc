@@ -62,4 +62,22 @@ SchedulerParams SchedOptions::load() const {
   return p;
 }
 
+void add_slurm_options(CLI::App& cmd, experiment::SlurmOptions& slurm) {
+  cmd.add_option("--slurm-max-tasks", slurm.max_tasks, "largest job array; runs are chunked over its tasks")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  cmd.add_option("--slurm-retries", slurm.retries, "resubmissions of tasks that left runs without a result")
+      ->check(CLI::Range(0, 100))
+      ->capture_default_str();
+  cmd.add_option("--slurm-cpus", slurm.cpus_per_task, "CPUs per task (runs each task makes at a time)")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  cmd.add_option("--slurm-partition", slurm.partition, "sbatch --partition");
+  cmd.add_option("--slurm-time", slurm.time_limit, "sbatch --time");
+  cmd.add_option("--slurm-arg", slurm.extra, "extra sbatch argument (repeatable)");
+  cmd.add_option("--slurm-poll", slurm.poll_seconds, "seconds between queue polls")
+      ->check(CLI::Range(0.1, 3600.0))
+      ->capture_default_str();
+}
+
 }  // namespace warpsim::cli

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "experiment/slurm.h"
 #include "sched/scheduler.h"
 
 namespace warpsim::cli {
@@ -24,6 +25,9 @@ struct SchedOptions {
   void add(CLI::App& app, const std::string& default_scheduler = "gto");
   SchedulerParams load() const;
 };
+
+// --slurm-* options of the commands that can run on Slurm (compare, search).
+void add_slurm_options(CLI::App& cmd, experiment::SlurmOptions& slurm);
 
 // key=value list to a map; throws Error on an item without '='.
 std::vector<std::pair<std::string, std::string>> split_kv(const std::vector<std::string>& items,

@@ -150,21 +150,7 @@ void add_search_command(CLI::App& app) {
   cmd->add_option("--progress", a->progress, "per-run progress: auto | bar | lines | none")
       ->check(CLI::IsMember({"auto", "bar", "lines", "none"}))
       ->capture_default_str();
-  cmd->add_option("--slurm-max-tasks", a->slurm.max_tasks, "largest job array; runs are chunked over its tasks")
-      ->check(CLI::Range(1, 100000))
-      ->capture_default_str();
-  cmd->add_option("--slurm-retries", a->slurm.retries, "resubmissions of tasks that left runs without a result")
-      ->check(CLI::Range(0, 100))
-      ->capture_default_str();
-  cmd->add_option("--slurm-cpus", a->slurm.cpus_per_task, "CPUs per task (runs each task makes at a time)")
-      ->check(CLI::Range(1, 1024))
-      ->capture_default_str();
-  cmd->add_option("--slurm-partition", a->slurm.partition, "sbatch --partition");
-  cmd->add_option("--slurm-time", a->slurm.time_limit, "sbatch --time");
-  cmd->add_option("--slurm-arg", a->slurm.extra, "extra sbatch argument (repeatable)");
-  cmd->add_option("--slurm-poll", a->slurm.poll_seconds, "seconds between queue polls")
-      ->check(CLI::Range(0.1, 3600.0))
-      ->capture_default_str();
+  add_slurm_options(*cmd, a->slurm);
   cmd->add_option("--stop-after", a->stop_after, "make at most this many new generations, then stop (resumable)")
       ->check(CLI::Range(0, 100000));
   cmd->callback([a] {

@@ -131,10 +131,17 @@ void CtaExecutor::run(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) {
     if (!released) {
       std::string msg = "kernel '" + launch_->kernel + "': barrier deadlock in CTA (" + std::to_string(ctaid_[0]) + "," +
                         std::to_string(ctaid_[1]) + "," + std::to_string(ctaid_[2]) + "): ";
-      for (auto& w : warps_)
-        if (w.state == Warp::AtBarrier)
-          msg += "warp " + std::to_string(w.id) + " waits at barrier " + std::to_string(w.barrier) + "; ";
-      msg += "the other warps exited or wait elsewhere";
+      uint32_t exited = 0;
+      for (auto& w : warps_) {
+        if (w.state == Warp::AtBarrier) {
+          const Inst& bar = prog_->insts[w.barrier_inst];
+          char where_bar[160];
+          std::snprintf(where_bar, sizeof where_bar, " (pc 0x%x, %s:%d)", bar.tmpl.pc, prog_->file.c_str(), bar.line);
+          msg += "warp " + std::to_string(w.id) + " waits at barrier " + std::to_string(w.barrier) + where_bar + "; ";
+        }
+        exited += w.state == Warp::Done;
+      }
+      msg += std::to_string(exited) + " of " + std::to_string(nwarps_) + " warps have exited; no barrier can complete";
       throw Error(msg);
     }
   }
@@ -765,6 +772,7 @@ void CtaExecutor::run_warp(Warp& w) {
         ++bar_waiting_[b];
         w.state = Warp::AtBarrier;
         w.barrier = uint8_t(b);
+        w.barrier_inst = pc;
         return;
       }
       case Op::Ld:

@@ -50,6 +50,7 @@ class CtaExecutor {
     uint64_t count = 0;
     enum State : uint8_t { Running, AtBarrier, Done } state = Running;
     uint8_t barrier = 0;
+    uint32_t barrier_inst = 0;  // index of the bar instruction the warp waits at
     bool last_exit = false;
   };
 

@@ -273,15 +273,23 @@ void Gpu::check_limits() {
 }
 
 void Gpu::deadlock() {
+  std::vector<std::string> names;
+  for (auto& k : kernels_) names.push_back(k->info.name);
   std::string warps;
-  for (auto& sm : sms_) warps += sm->describe_warps(now_);
+  uint64_t fetches = 0;
+  for (auto& sm : sms_) {
+    warps += sm->describe_warps(now_, names);
+    fetches += sm->fetches_in_flight();
+  }
   std::string kernels;
   for (auto& k : kernels_)
-    if (k->state == Kernel::Running) kernels += (kernels.empty() ? "" : ", ") + k->info.name;
+    if (k->state == Kernel::Running)
+      kernels += fmt::format("{}{} (launch {}, {} of {} CTAs done)", kernels.empty() ? "" : ", ", k->info.name, k->id,
+                             k->ctas_done, k->info.num_ctas());
   throw DeadlockError(fmt::format(
       "deadlock: no warp made progress for {} cycles (cycle {}); running kernels: {}; "
-      "memory requests in flight: {}\nstuck warps:\n{}",
-      cfg_.watchdog_cycles, now_, kernels.empty() ? "none" : kernels, mem_->in_flight(), warps));
+      "memory requests in flight: {}; instruction fetches in flight: {}\nstuck warps:\n{}",
+      cfg_.watchdog_cycles, now_, kernels.empty() ? "none" : kernels, mem_->in_flight(), fetches, warps));
 }
 
 bool Gpu::step_until(const std::vector<uint32_t>& wait_for, uint64_t until) {
@@ -320,14 +328,18 @@ bool Gpu::step_until(const std::vector<uint32_t>& wait_for, uint64_t until) {
       for (auto& sm : sms_) t = std::min(t, sm->next_event(now_));
       for (auto& k : kernels_)
         if (k->state == Kernel::Queued && k->launch_cycle > now_) t = std::min(t, k->launch_cycle);
+      // Stop the jump where the watchdog or the cycle cap fires, so that each fires on time.
+      const uint64_t horizon = last_progress + cfg_.watchdog_cycles + 1;
       if (t == ~0ull) {
         if (pending()) {
           // Nothing will ever happen again but kernels are unfinished.
-          now_ += cfg_.watchdog_cycles + 1;
+          now_ = std::max(now_, horizon);
           deadlock();
         }
         break;
       }
+      t = std::min(t, std::max(next, horizon));
+      if (cfg_.max_cycles) t = std::min(t, std::max(next, cfg_.max_cycles));
       if (t > next) {
         for (auto& sm : sms_) sm->skip_cycles(t - next);
         next = t;

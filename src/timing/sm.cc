@@ -653,7 +653,7 @@ void Sm::skip_cycles(uint64_t n) {
   }
 }
 
-std::string Sm::describe_warps(uint64_t now) const {
+std::string Sm::describe_warps(uint64_t now, const std::vector<std::string>& kernel_names) const {
   static const char* names[] = {"ready", "unit busy", "register dependency", "branch", "barrier",
                                 "instruction fetch", "finished"};
   std::string out;
@@ -663,8 +663,9 @@ std::string Sm::describe_warps(uint64_t now) const {
     Sm* self = const_cast<Sm*>(this);
     WarpStatus s = self->status(int(i));
     const CtaInfo& c = ctas_[w.info.cta_slot].info;
-    out += fmt::format("  sm {} warp slot {} (kernel {}, cta {}, warp {}): pc 0x{:x}, waiting for {}{}\n",
-                       id_, i, w.info.kernel, c.cta_id, w.info.warp_in_cta,
+    const std::string& kname = w.info.kernel < kernel_names.size() ? kernel_names[w.info.kernel] : "?";
+    out += fmt::format("  sm {} warp slot {} (kernel {} '{}', cta {}, warp {}): pc 0x{:x}, waiting for {}{}\n",
+                       id_, i, w.info.kernel, kname, c.cta_id, w.info.warp_in_cta,
                        w.next < w.n ? w.insts[w.next].pc : 0, names[int(s)],
                        w.pending_mem ? fmt::format(" ({} memory instructions in flight)", w.pending_mem) : "");
   }

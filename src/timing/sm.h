@@ -71,7 +71,10 @@ class Sm {
   void replace_schedulers(std::vector<std::unique_ptr<WarpScheduler>> schedulers,
                           const std::vector<KernelLaunch>& running);
   // Human-readable state of every live warp (deadlock diagnostics).
-  std::string describe_warps(uint64_t now) const;
+  // One line per unfinished warp: where it is and what it waits for (the deadlock report);
+  // kernel_names[i] names launch i.
+  std::string describe_warps(uint64_t now, const std::vector<std::string>& kernel_names) const;
+  size_t fetches_in_flight() const { return ifills_.size(); }
   uint64_t last_progress() const { return last_progress_; }
   void set_issue_log(std::vector<IssueRecord>* log) { issue_log_ = log; }
 

@@ -56,13 +56,22 @@ TEST(TimingStops, WatchdogThrowsDeadlockErrorNamingKernelAndWarps) {
   std::string msg = run_expecting<DeadlockError>(gpu);
   ASSERT_FALSE(msg.empty()) << "no deadlock reported";
   EXPECT_EQ(msg.rfind("deadlock: no warp made progress for 5 cycles", 0), 0u) << msg;
-  EXPECT_NE(msg.find("running kernels: waits"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("running kernels: waits (launch 0, 0 of 2 CTAs done)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("memory requests in flight: "), std::string::npos) << msg;
+  EXPECT_NE(msg.find("instruction fetches in flight: "), std::string::npos) << msg;
   // One line per live warp: 2 SMs x 1 CTA x 2 warps.
   size_t lines = 0;
   for (size_t p = msg.find("\n  sm "); p != std::string::npos; p = msg.find("\n  sm ", p + 1)) ++lines;
   EXPECT_EQ(lines, 4u) << msg;
-  EXPECT_NE(msg.find("sm 1 warp slot 1 (kernel 0, cta 1, warp 1): pc 0x"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("sm 1 warp slot 1 (kernel 0 'waits', cta 1, warp 1): pc 0x"), std::string::npos) << msg;
+  // The watchdog fires watchdog_cycles + 1 after the last progress, not at the next event (the
+  // first load's return): a longer watchdog in the same stall fires exactly that much later.
+  GpuConfig longer = c;
+  longer.watchdog_cycles = 50;
+  Gpu gpu50(longer, "gto");
+  ASSERT_FALSE(run_expecting<DeadlockError>(gpu50).empty());
   EXPECT_GT(gpu.snapshot().cycle, 5u);
+  EXPECT_EQ(gpu50.snapshot().cycle - gpu.snapshot().cycle, 45u) << msg;
 }
 
 TEST(TimingStops, CycleCapThrowsLimitErrorAndKeepsStatistics) {
@@ -72,9 +81,9 @@ TEST(TimingStops, CycleCapThrowsLimitErrorAndKeepsStatistics) {
   std::string msg = run_expecting<LimitError>(gpu);
   ASSERT_FALSE(msg.empty()) << "the cap did not stop the run";
   EXPECT_EQ(msg.rfind("cycle limit reached: ", 0), 0u) << msg;
-  EXPECT_NE(msg.find("(max_cycles = 300)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("cycle limit reached: 300 cycles (max_cycles = 300)"), std::string::npos) << msg;
   StatsSnapshot s = gpu.snapshot();
-  EXPECT_GE(s.cycle, 300u);
+  EXPECT_EQ(s.cycle, 300u);  // the cap stops the run at its cycle, not at the next event after it
   EXPECT_GT(s.core.warp_insts, 0u);
   EXPECT_LT(s.core.warp_insts, 4u * (20 * 3 + 1));
   EXPECT_TRUE(gpu.results().empty());  // the kernel did not finish

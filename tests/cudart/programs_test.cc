@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 
+#include "support/process.h"
 #include "workloads/bundled.h"
 
 namespace fs = std::filesystem;
@@ -32,12 +33,7 @@ std::string build_dir() {
   return bin.substr(0, bin.rfind('/'));
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using warpsim::testsupport::read_file;
 
 struct Result {
   int rc = -1;

@@ -11,8 +11,14 @@
 
 #include <gtest/gtest.h>
 
+#include "support/process.h"
+
 namespace warpsim::errtest {
 
+using testsupport::quote;
+using testsupport::ScratchDir;
+using testsupport::wait_exit;
+using testsupport::start_warpsim;
 namespace fs = std::filesystem;
 
 struct CliResult {
@@ -21,37 +27,12 @@ struct CliResult {
   std::string output;  // stdout and stderr
 };
 
-inline std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+inline std::string read_text(const std::string& path) { return testsupport::read_file(path); }
 
 // Path of a file in tests/data/errors.
 inline std::string data(const std::string& name) {
   return std::string(WARPSIM_SOURCE_DIR) + "/tests/data/errors/" + name;
 }
-
-// A scratch directory per test, removed afterwards.
-class ScratchDir {
- public:
-  ScratchDir() {
-    std::string tmpl = (fs::temp_directory_path() / "warpsim-errors-XXXXXX").string();
-    if (::mkdtemp(tmpl.data())) path_ = tmpl;
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  const std::string& path() const { return path_; }
-  std::string operator/(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
 
 // Runs `warpsim ARGS` (ARGS already shell-quoted) with stdout and stderr captured.
 inline CliResult run_warpsim(const std::string& args, const ScratchDir& dir) {
@@ -68,15 +49,6 @@ inline CliResult run_warpsim(const std::string& args, const ScratchDir& dir) {
   }
   r.output = read_text(out);
   return r;
-}
-
-inline std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'') q += "'\\''";
-    else q += c;
-  }
-  return q + "'";
 }
 
 // The line warpsim prints for a user error: one "error: ..." line, no crash, exit status 1.

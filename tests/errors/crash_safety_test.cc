@@ -22,31 +22,6 @@
 namespace warpsim::errtest {
 namespace {
 
-pid_t start(const std::vector<std::string>& args, const std::string& log) {
-  std::vector<std::string> all = {WARPSIM_BINARY};
-  all.insert(all.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : all) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    FILE* f = std::fopen(log.c_str(), "w");
-    if (f) {
-      ::dup2(fileno(f), 1);
-      ::dup2(fileno(f), 2);
-    }
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  return pid;
-}
-
-int wait_exit(pid_t pid) {
-  int st = 0;
-  ::waitpid(pid, &st, 0);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 // Six small synthetic kernels (a few loads and dependent ALU work each).
 std::string write_suite(const ScratchDir& dir) {
   std::string suite;
@@ -100,7 +75,7 @@ TEST(CrashSafety, CompareKilledRepeatedlyResumesWithNothingLost) {
   for (int round = 0; round < 10; ++round) {
     std::string log = "round";
     log += std::to_string(round);
-    pid_t pid = start(compare_args(suite, out, 1 + round % 2), d / (log + ".log"));
+    pid_t pid = start_warpsim(compare_args(suite, out, 1 + round % 2), d / (log + ".log"));
     int ms = delay_ms(rng);
     std::this_thread::sleep_for(std::chrono::milliseconds(ms));
     ::kill(pid, SIGKILL);
@@ -118,7 +93,7 @@ TEST(CrashSafety, CompareKilledRepeatedlyResumesWithNothingLost) {
 
   // The re-run runs only what is missing, and nothing fails.
   CliResult r;
-  pid_t pid = start(compare_args(suite, out, 2), d / "resume.log");
+  pid_t pid = start_warpsim(compare_args(suite, out, 2), d / "resume.log");
   r.rc = wait_exit(pid);
   r.output = read_text(d / "resume.log");
   ASSERT_EQ(r.rc, 0) << r.output;
@@ -133,7 +108,7 @@ TEST(CrashSafety, CompareKilledRepeatedlyResumesWithNothingLost) {
 
   // Same results as a sweep that was never interrupted.
   std::string clean = d / "clean";
-  pid = start(compare_args(suite, clean, 2), d / "clean.log");
+  pid = start_warpsim(compare_args(suite, clean, 2), d / "clean.log");
   ASSERT_EQ(wait_exit(pid), 0) << read_text(d / "clean.log");
   std::string csv = read_text(out + "/results.csv");
   EXPECT_FALSE(csv.empty());

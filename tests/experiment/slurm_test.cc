@@ -13,42 +13,21 @@
 #include <string>
 #include <vector>
 
-namespace fs = std::filesystem;
+#include "support/process.h"
 
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-int shell(const std::string& cmd) {
-  int st = std::system(cmd.c_str());
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+using namespace warpsim::testsupport;
 
 struct Result {
   int status;
   std::string output;
 };
 
-Result warpsim(const std::string& args, const std::string& log) {
+Result run_cli(const std::string& args, const std::string& log) {
   int st = shell(std::string(WARPSIM_BINARY) + " " + args + " >" + log + " 2>&1");
   return {st, read_file(log)};
 }
-
-// Stops the cluster when the test ends, however it ends.
-struct Cluster {
-  std::string dir, script;
-  bool started = false;
-  ~Cluster() {
-    if (started) shell("bash " + script + " stop " + dir + "/cluster >/dev/null 2>&1");
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-};
 
 int count(const std::string& text, const std::string& what) {
   int n = 0;
@@ -59,15 +38,11 @@ int count(const std::string& text, const std::string& what) {
 }  // namespace
 
 TEST(SlurmBackend, SweepThroughSlurmEqualsLocalAndRetriesFailedTasks) {
-  std::string tmpl = (fs::temp_directory_path() / "warpsim-slurm-XXXXXX").string();
-  Cluster c;
-  c.dir = ::mkdtemp(tmpl.data());
-  c.script = std::string(WARPSIM_SOURCE_DIR) + "/scripts/slurm/local_cluster.sh";
-  const std::string dir = c.dir;
-  int rc = shell("bash " + c.script + " start " + dir + "/cluster >" + dir + "/start.log 2>&1");
-  c.started = true;
-  if (rc == 77) GTEST_SKIP() << "no local Slurm cluster: " << read_file(dir + "/start.log");
-  ASSERT_EQ(rc, 0) << read_file(dir + "/start.log");
+  LocalSlurmCluster cluster("warpsim-slurm");
+  const std::string dir = cluster.dir();
+  int rc = cluster.start();
+  if (rc == 77) GTEST_SKIP() << "no local Slurm cluster: " << cluster.log();
+  ASSERT_EQ(rc, 0) << cluster.log();
   ::setenv("SLURM_CONF", (dir + "/cluster/slurm.conf").c_str(), 1);
 
   // Three small kernels, two schedulers, chunked into tasks of two pairs.
@@ -79,13 +54,13 @@ TEST(SlurmBackend, SweepThroughSlurmEqualsLocalAndRetriesFailedTasks) {
     suite += (i > 1 ? "," : "") + p;
   }
   std::string common = "compare --suite " + suite + " --gpu gtx480 --schedulers lrr,gto --oracle lrr,gto --progress lines";
-  Result s = warpsim(common + " --backend slurm --slurm-max-tasks 3 --slurm-poll 0.3 --out " + dir + "/slurm",
+  Result s = run_cli(common + " --backend slurm --slurm-max-tasks 3 --slurm-poll 0.3 --out " + dir + "/slurm",
                      dir + "/slurm.log");
   ASSERT_EQ(s.status, 0) << s.output;
   EXPECT_EQ(count(s.output, "submitted Slurm job array"), 1) << s.output;
   EXPECT_NE(s.output.find("3 tasks"), std::string::npos) << s.output;
   EXPECT_NE(s.output.find("pairs: 6 total, 0 cached, 6 run, 0 failed"), std::string::npos) << s.output;
-  Result l = warpsim(common + " --backend local --jobs 2 --out " + dir + "/local", dir + "/local.log");
+  Result l = run_cli(common + " --backend local --jobs 2 --out " + dir + "/local", dir + "/local.log");
   ASSERT_EQ(l.status, 0) << l.output;
   std::string csv = read_file(dir + "/slurm/results.csv");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7);
@@ -93,7 +68,7 @@ TEST(SlurmBackend, SweepThroughSlurmEqualsLocalAndRetriesFailedTasks) {
   EXPECT_EQ(read_file(dir + "/slurm/results.jsonl"), read_file(dir + "/local/results.jsonl"));
 
   // Rerun through Slurm: everything cached, nothing submitted.
-  Result again = warpsim(common + " --backend slurm --out " + dir + "/slurm", dir + "/again.log");
+  Result again = run_cli(common + " --backend slurm --out " + dir + "/slurm", dir + "/again.log");
   ASSERT_EQ(again.status, 0) << again.output;
   EXPECT_EQ(count(again.output, "submitted Slurm job array"), 0) << again.output;
   EXPECT_NE(again.output.find("pairs: 6 total, 6 cached, 0 run, 0 failed"), std::string::npos) << again.output;
@@ -102,7 +77,7 @@ TEST(SlurmBackend, SweepThroughSlurmEqualsLocalAndRetriesFailedTasks) {
   // is reported with the run's own error; the other pairs are unaffected.
   std::string bad = dir + "/broken.kern";
   std::ofstream(bad) << "kernel broken grid=1 block=32\n  no_such_instruction 3\nexit\n";
-  Result f = warpsim("compare --suite " + suite + "," + bad +
+  Result f = run_cli("compare --suite " + suite + "," + bad +
                          " --gpu gtx480 --schedulers lrr,gto --oracle lrr,gto --progress lines --backend slurm"
                          " --slurm-max-tasks 8 --slurm-retries 1 --slurm-poll 0.3 --out " + dir + "/slurm",
                      dir + "/fail.log");

@@ -14,58 +14,11 @@
 #include <thread>
 #include <vector>
 
-namespace fs = std::filesystem;
+#include "support/process.h"
 
 namespace {
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "warpsim-sweep-XXXXXX").string();
-    path_ = ::mkdtemp(tmpl.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// Starts warpsim with `args`, stdout and stderr to `log`. Returns the pid.
-pid_t start(const std::vector<std::string>& args, const std::string& log) {
-  std::vector<std::string> all = {WARPSIM_BINARY};
-  all.insert(all.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : all) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    FILE* f = std::fopen(log.c_str(), "w");
-    if (f) {
-      ::dup2(fileno(f), 1);
-      ::dup2(fileno(f), 2);
-    }
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  return pid;
-}
-
-int wait_exit(pid_t pid) {
-  int st = 0;
-  ::waitpid(pid, &st, 0);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+using namespace warpsim::testsupport;
 
 struct Outcome {
   int status;
@@ -73,7 +26,7 @@ struct Outcome {
 };
 
 Outcome run(const std::vector<std::string>& args, const std::string& log) {
-  int st = wait_exit(start(args, log));
+  int st = wait_exit(start_warpsim(args, log));
   return {st, read_file(log)};
 }
 
@@ -129,7 +82,7 @@ std::vector<int> pair_counts(const std::string& output) {
 }  // namespace
 
 TEST(Sweep, RerunIsCachedAndJobsDoNotChangeResults) {
-  TempDir d;
+  ScratchDir d("warpsim-sweep");
   std::string suite = join(write_kernels(d.path(), 3));
   Outcome a = run(compare_args(suite, d.path() + "/j1", 1), d.path() + "/a.log");
   ASSERT_EQ(a.status, 0) << a.output;
@@ -165,10 +118,10 @@ TEST(Sweep, RerunIsCachedAndJobsDoNotChangeResults) {
 }
 
 TEST(Sweep, KilledSweepResumesWithOnlyTheMissingPairs) {
-  TempDir d;
+  ScratchDir d("warpsim-sweep");
   std::string suite = join(write_kernels(d.path(), 8));
   std::string out = d.path() + "/out";
-  pid_t pid = start(compare_args(suite, out, 1), d.path() + "/killed.log");
+  pid_t pid = start_warpsim(compare_args(suite, out, 1), d.path() + "/killed.log");
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   while (count_files(out + "/cache", ".json") < 3 && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -193,7 +146,7 @@ TEST(Sweep, KilledSweepResumesWithOnlyTheMissingPairs) {
 }
 
 TEST(Sweep, FailedPairIsReportedAndDoesNotStopTheOthers) {
-  TempDir d;
+  ScratchDir d("warpsim-sweep");
   auto kernels = write_kernels(d.path(), 2);
   std::string bad = d.path() + "/broken.kern";
   std::ofstream(bad) << "kernel broken grid=1 block=32\n  no_such_instruction 3\nexit\n";
@@ -214,7 +167,7 @@ TEST(Sweep, FailedPairIsReportedAndDoesNotStopTheOthers) {
 }
 
 TEST(Sweep, BadArgumentsAreErrors) {
-  TempDir d;
+  ScratchDir d("warpsim-sweep");
   Outcome r = run({"compare", "--suite", "no_such_workload_xyz", "--out", d.path() + "/o"}, d.path() + "/r.log");
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("unknown workload"), std::string::npos) << r.output;

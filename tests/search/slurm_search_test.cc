@@ -11,44 +11,16 @@
 #include <sstream>
 #include <string>
 
-namespace fs = std::filesystem;
+#include "support/process.h"
 
-namespace {
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-int shell(const std::string& cmd) {
-  int st = std::system(cmd.c_str());
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-struct Cluster {
-  std::string dir, script;
-  bool started = false;
-  ~Cluster() {
-    if (started) shell("bash " + script + " stop " + dir + "/cluster >/dev/null 2>&1");
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-};
-
-}  // namespace
+using namespace warpsim::testsupport;
 
 TEST(SlurmSearch, SearchThroughSlurmEqualsLocal) {
-  std::string tmpl = (fs::temp_directory_path() / "warpsim-slurm-search-XXXXXX").string();
-  Cluster c;
-  c.dir = ::mkdtemp(tmpl.data());
-  c.script = std::string(WARPSIM_SOURCE_DIR) + "/scripts/slurm/local_cluster.sh";
-  const std::string dir = c.dir;
-  int rc = shell("bash " + c.script + " start " + dir + "/cluster >" + dir + "/start.log 2>&1");
-  c.started = true;
-  if (rc == 77) GTEST_SKIP() << "no local Slurm cluster: " << read_file(dir + "/start.log");
-  ASSERT_EQ(rc, 0) << read_file(dir + "/start.log");
+  LocalSlurmCluster cluster("warpsim-slurm-search");
+  const std::string dir = cluster.dir();
+  int rc = cluster.start();
+  if (rc == 77) GTEST_SKIP() << "no local Slurm cluster: " << cluster.log();
+  ASSERT_EQ(rc, 0) << cluster.log();
   ::setenv("SLURM_CONF", (dir + "/cluster/slurm.conf").c_str(), 1);
 
   std::string common = std::string(WARPSIM_BINARY) +

@@ -14,49 +14,11 @@
 #include "timing/gpu.h"
 #include "trace/trace_writer.h"
 #include "workloads/workload.h"
+#include "workloads/workload_kinds.h"
 
 namespace warpsim::cli {
 
 namespace {
-
-// A PTX file plus a launch description: one kernel launch with generated inputs, no host
-// program and no reference to verify against.
-class PtxLaunchWorkload final : public Workload {
- public:
-  PtxLaunchWorkload(std::string path, LaunchSpec spec) : path_(std::move(path)), spec_(std::move(spec)) {
-    std::ifstream f(path_, std::ios::binary);
-    if (!f) throw Error(fmt::format("cannot open PTX file '{}'", path_));
-    std::stringstream ss;
-    ss << f.rdbuf();
-    text_ = ss.str();
-  }
-  std::string name() const override {
-    std::string base = path_.substr(path_.find_last_of('/') == std::string::npos ? 0 : path_.find_last_of('/') + 1);
-    return spec_.kernel.empty() ? base : base + ":" + spec_.kernel;
-  }
-  std::string category() const override { return "ptx"; }
-  std::string fingerprint() const override {
-    std::string launch = fmt::format("{}|{},{},{}|{},{},{}|{}|{}", spec_.kernel, spec_.grid.x, spec_.grid.y, spec_.grid.z,
-                                     spec_.block.x, spec_.block.y, spec_.block.z, spec_.shared, spec_.instruction_limit);
-    for (const auto& a : spec_.args) launch += "|" + a.text;
-    return fmt::format("ptx:{:016x}:{:016x}", std::hash<std::string>()(text_), std::hash<std::string>()(launch));
-  }
-  WorkloadOutcome run(LaunchTarget& target, const WorkloadOptions& opts) override {
-    Runtime rt(&target);
-    run_launch(rt, text_, path_, spec_, opts.seed);
-    WorkloadOutcome o;
-    o.message = "PTX launch: no reference to verify against";
-    return o;
-  }
-
- private:
-  std::string path_, text_;
-  LaunchSpec spec_;
-};
-
-bool is_ptx_path(const std::string& s) {
-  return s.size() > 4 && (s.compare(s.size() - 4, 4, ".ptx") == 0 || s.compare(s.size() - 4, 4, ".PTX") == 0);
-}
 
 // Launch flags of `warpsim run file.ptx`.
 struct LaunchOptions {
@@ -115,10 +77,11 @@ int run(RunArgs& a) {
   SchedulerParams sp = a.sched.load();
   for (auto& [k, v] : split_kv(a.params, "--param")) a.wopts.params[k] = v;
   std::unique_ptr<Workload> workload;
-  if (is_ptx_path(a.workload)) {
-    auto it = a.wopts.params.find("launch");
-    if (a.launch.launch_file.empty() && it != a.wopts.params.end()) a.launch.launch_file = it->second;
-    workload = std::make_unique<PtxLaunchWorkload>(a.workload, a.launch.load());
+  auto launch_param = a.wopts.params.find("launch");
+  if (is_ptx_path(a.workload) && (a.launch.any() || launch_param != a.wopts.params.end())) {
+    if (a.launch.launch_file.empty() && launch_param != a.wopts.params.end())
+      a.launch.launch_file = launch_param->second;
+    workload = make_ptx_launch_workload(a.workload, a.launch.load());
   } else {
     if (a.launch.any())
       throw Error("--launch, --kernel, --grid, --block, --shared, --arg and --dump apply to PTX files (.ptx) only");

@@ -36,8 +36,8 @@ class Workload {
 };
 
 // Resolve a workload by name or path: a bundled workload name, a synthetic kernel name or
-// .kern file, a .ptx file (with opts.params["launch"] naming a launch description), or a
-// trace directory / kernelslist.g. Throws Error listing what was tried.
+// .kern file, a PTX launch (FILE.ptx@LAUNCH.toml, or FILE.ptx with FILE.launch.toml beside
+// it), or a trace directory / kernelslist.g. Throws Error listing what was tried.
 std::unique_ptr<Workload> resolve_workload(const std::string& spec);
 
 }  // namespace warpsim

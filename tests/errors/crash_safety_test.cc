@@ -1,11 +1,13 @@
-// Crash safety of `warpsim compare`: a sweep killed with SIGKILL at several moments (drawn
-// from a seeded generator) and then re-run loses no finished pair, never leaves a partial
-// result file, and ends with the same results as a sweep that was never interrupted.
+// Crash safety of `warpsim compare` and `warpsim search`: a sweep or search killed with SIGKILL
+// at several moments (drawn from a seeded generator) and then re-run loses no finished work,
+// never leaves a partial result or state file, and ends with the same results as a run that
+// was never interrupted.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -115,6 +117,54 @@ TEST(CrashSafety, CompareKilledRepeatedlyResumesWithNothingLost) {
   EXPECT_EQ(csv, read_text(clean + "/results.csv"));
   EXPECT_EQ(read_text(out + "/results.jsonl"), read_text(clean + "/results.jsonl"));
   EXPECT_EQ(finished_pairs(out), finished_pairs(clean));
+}
+
+std::vector<std::string> search_args(const std::string& out, int jobs) {
+  return {"search", "rlws", "--gpu", "gtx480", "--size", "small", "--train", "dep_chain,barrier",
+          "--population", "6", "--generations", "6", "--seed", "11", "--final-suite", "none",
+          "--progress", "none", "--jobs", std::to_string(jobs), "--resume", "--out", out};
+}
+
+size_t lines(const std::string& text) { return size_t(std::count(text.begin(), text.end(), '\n')); }
+
+TEST(CrashSafety, SearchKilledRepeatedlyResumesToTheUninterruptedResult) {
+  ScratchDir d;
+  std::string clean = d / "clean", out = d / "killed";
+  ASSERT_EQ(wait_exit(start_warpsim(search_args(clean, 2), d / "clean.log")), 0) << read_text(d / "clean.log");
+  const std::string history = read_text(clean + "/history.csv");
+  ASSERT_EQ(lines(history), 1u + 6 * 6);
+
+  std::mt19937 rng(11212026);
+  std::uniform_int_distribution<int> delay_ms(0, 700);
+  size_t saved = 0;  // history rows on disk after the last kill
+  int kills = 0;
+  for (int round = 0; round < 12; ++round) {
+    std::string log = d / ("round" + std::to_string(round) + ".log");
+    pid_t pid = start_warpsim(search_args(out, 1 + round % 2), log);
+    int ms = delay_ms(rng);
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    ::kill(pid, SIGKILL);
+    int rc = wait_exit(pid);
+    ++kills;
+    // The state and every cached simulation are whole JSON whenever they exist, and saved
+    // generations never go away.
+    finished_pairs(out);
+    if (fs::exists(out + "/state.json")) {
+      nlohmann::json j = nlohmann::json::parse(read_text(out + "/state.json"), nullptr, false);
+      EXPECT_TRUE(!j.is_discarded() && j.is_object()) << "partial state after kill " << kills;
+    }
+    size_t now = fs::exists(out + "/history.csv") ? lines(read_text(out + "/history.csv")) : 0;
+    std::printf("kill %d after %d ms: %zu history rows\n", kills, ms, now);
+    EXPECT_GE(now, saved) << "generations lost after kill " << kills;
+    saved = now;
+    if (rc == 0) break;  // it finished before the kill
+  }
+
+  pid_t pid = start_warpsim(search_args(out, 2), d / "resume.log");
+  ASSERT_EQ(wait_exit(pid), 0) << read_text(d / "resume.log");
+  EXPECT_EQ(read_text(out + "/history.csv"), history);
+  EXPECT_EQ(read_text(out + "/best.toml"), read_text(clean + "/best.toml"));
+  EXPECT_EQ(read_text(out + "/generations.csv"), read_text(clean + "/generations.csv"));
 }
 
 }  // namespace

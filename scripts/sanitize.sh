@@ -6,7 +6,7 @@
 #   scripts/sanitize.sh --inputs     the readers of untrusted input: the test areas errors
 #                                    (every bad-input class, fuzz crash replays, watchdog, limits),
 #                                    ptx, trace, config, runtime and synth; only their programs
-#                                    are built (about two thirds of the build, a tenth of the tests).
+#                                    are built (about three quarters of the build; 242 tests, a tenth of the test time).
 # Environment: JOBS (parallel build/test jobs, default nproc), BUILD_DIR (default build-asan).
 set -euo pipefail
 cd "$(dirname "$0")/.."

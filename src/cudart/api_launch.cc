@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/occupancy.h"
 #include "cudart/shim.h"
 #include "ptx/ir.h"
 
@@ -172,18 +173,9 @@ namespace {
 int occupancy(State& s, Function& f, int block, size_t dyn) {
   if (block <= 0) throw ShimError(cudaErrorInvalidValue, "block size must be positive");
   const warpsim::ptx::Program& p = s.program(f);
-  const auto& c = s.config().core;
-  uint32_t warps = (uint32_t(block) + 31) / 32;
   uint32_t regs = std::clamp<uint32_t>(p.est_regs, 16, 255);
-  uint32_t per_cta_regs =
-      (regs * 32 + c.reg_alloc_granularity - 1) / c.reg_alloc_granularity * c.reg_alloc_granularity * warps;
   uint64_t shared = dyn ? uint64_t(p.dyn_shared_offset) + dyn : p.static_shared;
-  uint64_t n = c.max_ctas;
-  n = std::min<uint64_t>(n, c.max_warps / warps);
-  n = std::min<uint64_t>(n, c.max_threads / uint32_t(block));
-  if (per_cta_regs) n = std::min<uint64_t>(n, c.registers / per_cta_regs);
-  if (shared) n = std::min<uint64_t>(n, c.shared_mem / shared);
-  return int(n);
+  return int(warpsim::ctas_per_sm(s.config().core, {uint32_t(block), regs, shared}));
 }
 
 }  // namespace

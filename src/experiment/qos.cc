@@ -222,14 +222,27 @@ std::string params_text(const std::map<std::string, std::string>& p) {
 
 }  // namespace
 
-uint32_t fitted_grid(const GpuConfig& gpu, uint32_t block_threads, uint32_t share) {
-  if (share == 0) share = 1;
-  if (block_threads == 0) throw Error("fitted grid: empty block");
-  const CoreConfig& c = gpu.core;
-  uint32_t warps = (block_threads + 31) / 32;
-  uint32_t per_sm = std::min({c.max_warps / share / warps, c.max_threads / share / block_threads, c.max_ctas / share});
-  return std::max<uint32_t>(1, per_sm) * c.num_sms;
+uint32_t fitted_grid(const GpuConfig& gpu, const CtaDemand& cta, uint32_t share) {
+  if (cta.threads == 0) throw Error("fitted grid: empty block");
+  return std::max<uint32_t>(1, ctas_per_sm(gpu.core, cta, share)) * gpu.core.num_sms;
 }
+
+namespace {
+
+// The largest demand among the module's kernels for CTAs of `block` threads.
+CtaDemand bundled_demand(const BundledWorkload& b, LaunchTarget& target, uint32_t block) {
+  Runtime probe(&target);
+  ModuleHandle m = probe.load_module(b.ptx(), "workloads/" + b.name() + "/kernel.ptx");
+  CtaDemand d{block, 0, 0};
+  for (const auto& name : probe.kernel_names(m)) {
+    CtaDemand k = probe.kernel_demand(probe.get_kernel(m, name), block);
+    d.regs_per_thread = std::max(d.regs_per_thread, k.regs_per_thread);
+    d.shared_bytes = std::max(d.shared_bytes, k.shared_bytes);
+  }
+  return d;
+}
+
+}  // namespace
 
 MultiKernelResult run_multikernel(const MultiKernelSpec& spec, const WorkloadMaker& make) {
   size_t n = spec.workloads.size();
@@ -267,7 +280,7 @@ MultiKernelResult run_multikernel(const MultiKernelSpec& spec, const WorkloadMak
           int64_t block = sp.get_int("block");
           if (s.opts.params.count("block")) block = std::stoll(s.opts.params.at("block"));
           if (block < 1 || block > 1024) throw Error(fmt::format("{}: block must be in 1..1024", spec.workloads[i]));
-          uint32_t grid = fitted_grid(spec.gpu, uint32_t(block), share);
+          uint32_t grid = fitted_grid(spec.gpu, bundled_demand(*b, gpu, uint32_t(block)), share);
           s.opts.params["grid"] = std::to_string(grid);
           out.sides[i].grid = grid;
         }
@@ -526,8 +539,10 @@ std::string multikernel_key_text(const MultiKernelSpec& spec, const WorkloadMake
     if (!spec.streams.empty()) t += fmt::format("stream {}\n", spec.streams[i]);
     if (!spec.params.empty()) t += fmt::format("params {}\n", params_text(spec.params[i]));
   }
+  // "fit_grid 2": fitted grids count registers and shared memory too (1 counted warps, threads
+  // and CTA slots only), so results cached under the old rule are not reused.
   t += fmt::format("size {}\nseed {}\ndelay {}\nfit_grid {}\nshare {}\n", spec.size, spec.seed, spec.delay,
-                   spec.fit_grid, spec.share);
+                   spec.fit_grid ? 2 : 0, spec.share);
   t += fmt::format("scheduler {}\n", spec.scheduler.name);
   for (const auto& [k, v] : spec.scheduler.params) t += fmt::format("param {}={}\n", k, v);
   t += fmt::format("gpu {}\n", spec.gpu.name);

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/config.h"
+#include "core/occupancy.h"
 #include "core/launch_target.h"
 #include "experiment/sweep.h"
 #include "workloads/workload.h"
@@ -70,9 +71,10 @@ struct MultiKernelResult {
 // Throws Error when a workload fails to run or the simulation fails (deadlock, limits).
 MultiKernelResult run_multikernel(const MultiKernelSpec& spec, const WorkloadMaker& make = {});
 
-// The grid a persistent workload gets so that `share` kernels of `block` threads split every
-// SM of `gpu` equally (warp slots, threads and CTA slots), at least one CTA per SM.
-uint32_t fitted_grid(const GpuConfig& gpu, uint32_t block_threads, uint32_t share);
+// The grid a persistent workload gets so that `share` kernels split every SM of `gpu` equally
+// (CTA slots, warps, threads, registers and shared memory, each divided by `share`), so that
+// all CTAs of the pair are resident at once; at least one CTA per SM.
+uint32_t fitted_grid(const GpuConfig& gpu, const CtaDemand& cta, uint32_t share);
 
 nlohmann::json to_json(const MultiKernelResult& r);
 MultiKernelResult multikernel_from_json(const nlohmann::json& j);

@@ -11,6 +11,7 @@
 
 #include "core/cta_trace.h"
 #include "core/launch_target.h"
+#include "core/occupancy.h"
 
 namespace warpsim {
 
@@ -71,6 +72,9 @@ class Runtime {
   std::vector<std::string> kernel_names(ModuleHandle m);
   // The kernel's .param list: name and size in bytes of each parameter, in order.
   std::vector<std::pair<std::string, uint32_t>> kernel_params(KernelHandle k);
+  // What one CTA of `block_threads` threads of the kernel takes from an SM (estimated registers
+  // per thread, static shared memory plus `dynamic_shared`).
+  CtaDemand kernel_demand(KernelHandle k, uint32_t block_threads, uint32_t dynamic_shared = 0);
   // Address and size of a module-level variable (.global / .const).
   DevPtr symbol_address(ModuleHandle m, const std::string& name, uint64_t* size = nullptr);
   void memcpy_to_symbol(ModuleHandle m, const std::string& name, const void* src, uint64_t bytes, uint64_t offset = 0);

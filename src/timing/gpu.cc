@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/occupancy.h"
 #include "sched/clone_context.h"
 
 namespace warpsim {
@@ -120,10 +121,8 @@ uint32_t Gpu::enqueue(std::unique_ptr<KernelSource> kernel, uint32_t stream, uin
   if (k->info.threads_per_cta() == 0) throw Error(fmt::format("kernel '{}': empty block", k->info.name));
   // A CTA that can never fit would wait forever: say why now.
   const CoreConfig& c = cfg_.core;
-  uint32_t regs = (k->info.regs_per_thread * 32 + c.reg_alloc_granularity - 1) /
-                  c.reg_alloc_granularity * c.reg_alloc_granularity * k->info.warps_per_cta();
-  if (k->info.warps_per_cta() > c.max_warps || k->info.threads_per_cta() > c.max_threads ||
-      regs > c.registers || k->info.shared_bytes_per_cta > c.shared_mem)
+  uint32_t regs = regs_per_cta(c, k->info.regs_per_thread, k->info.warps_per_cta());
+  if (ctas_per_sm(c, {k->info.threads_per_cta(), k->info.regs_per_thread, k->info.shared_bytes_per_cta}) == 0)
     throw Error(fmt::format(
         "kernel '{}': one CTA ({} threads, {} registers, {} bytes shared) does not fit an SM of "
         "'{}' ({} threads, {} registers, {} bytes shared)",

@@ -1,5 +1,7 @@
 #include "timing/sm.h"
 
+#include "core/occupancy.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -89,10 +91,8 @@ void Sm::replace_schedulers(std::vector<std::unique_ptr<WarpScheduler>> schedule
 
 // --- resources and CTA launch ---------------------------------------------------------------
 namespace {
-uint32_t regs_per_cta(const KernelInfo& k, uint32_t gran) {
-  uint32_t per_warp = k.regs_per_thread * 32;
-  per_warp = (per_warp + gran - 1) / gran * gran;
-  return per_warp * k.warps_per_cta();
+uint32_t regs_per_cta(const KernelInfo& k, const CoreConfig& c) {
+  return warpsim::regs_per_cta(c, k.regs_per_thread, k.warps_per_cta());
 }
 }  // namespace
 
@@ -100,7 +100,7 @@ bool Sm::can_host(const KernelInfo& k) const {
   const CoreConfig& c = cfg_.core;
   return live_ctas_ < c.max_ctas && used_warps_ + k.warps_per_cta() <= c.max_warps &&
          used_threads_ + k.threads_per_cta() <= c.max_threads &&
-         used_regs_ + regs_per_cta(k, c.reg_alloc_granularity) <= c.registers &&
+         used_regs_ + regs_per_cta(k, c) <= c.registers &&
          used_shared_ + k.shared_bytes_per_cta <= c.shared_mem;
 }
 
@@ -124,7 +124,7 @@ void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, CtaTrace& trace, uint6
   uint32_t nw = k.warps_per_cta();
   cta.info = CtaInfo{kernel, ct.cta_id, uint16_t(nw), 0, 0, true};
   cta.threads = k.threads_per_cta();
-  cta.regs = regs_per_cta(k, cfg_.core.reg_alloc_granularity);
+  cta.regs = regs_per_cta(k, cfg_.core);
   cta.shared = k.shared_bytes_per_cta;
   used_threads_ += cta.threads;
   used_regs_ += cta.regs;

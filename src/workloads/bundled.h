@@ -40,6 +40,7 @@ class BundledWorkload : public Workload {
   WorkloadOutcome run(LaunchTarget& target, const WorkloadOptions& opts) override;
   const BundledMeta& meta() const { return meta_; }
   SizeParams size_params(const std::string& size) const;
+  const char* ptx() const { return ptx_; }  // workloads/<name>/kernel.ptx
 
  protected:
   // Generate inputs from `rng`, launch the kernels on `rt`, verify against a CPU reference.

@@ -134,16 +134,23 @@ TEST(QosBudgetSearch, LinearAssumesNoMonotonicity) {
 
 TEST(QosGrid, HalfOfEverySm) {
   GpuConfig titanv = load_preset("titanv");
-  // 64 warps, 2048 threads, 32 CTAs per SM; two kernels of 8-warp CTAs: 4 CTAs each per SM.
-  EXPECT_EQ(fitted_grid(titanv, 256, 2), 4u * titanv.core.num_sms);
-  EXPECT_EQ(fitted_grid(titanv, 128, 2), 8u * titanv.core.num_sms);
-  EXPECT_EQ(fitted_grid(titanv, 256, 1), 8u * titanv.core.num_sms);
+  // 64 warps, 2048 threads, 32 CTAs per SM, 65536 registers, 96 KB shared (titanv preset);
+  // two kernels of 8-warp CTAs with few registers: the warps limit, 4 CTAs each per SM.
+  ASSERT_EQ(titanv.core.registers, 65536u);
+  EXPECT_EQ(fitted_grid(titanv, {256, 16, 0}, 2), 4u * titanv.core.num_sms);
+  EXPECT_EQ(fitted_grid(titanv, {128, 16, 0}, 2), 8u * titanv.core.num_sms);
+  EXPECT_EQ(fitted_grid(titanv, {256, 16, 0}, 1), 8u * titanv.core.num_sms);
+  // 40 registers per thread: 10240 per 8-warp CTA, 32768 per half SM -> 3 CTAs each.
+  EXPECT_EQ(fitted_grid(titanv, {256, 40, 0}, 2), 3u * titanv.core.num_sms);
+  // Shared memory: 20 KB per CTA, half of the SM's shared memory holds 2.
+  ASSERT_LT(titanv.core.shared_mem / 2 / (20 * 1024), 4u);
+  EXPECT_EQ(fitted_grid(titanv, {256, 16, 20 * 1024}, 2), (titanv.core.shared_mem / 2 / (20 * 1024)) * titanv.core.num_sms);
   // 48 warps, 1536 threads, 8 CTAs: 3 CTAs of 8 warps each per SM.
   GpuConfig gtx480 = load_preset("gtx480");
-  EXPECT_EQ(fitted_grid(gtx480, 256, 2), 3u * gtx480.core.num_sms);
+  EXPECT_EQ(fitted_grid(gtx480, {256, 16, 0}, 2), 3u * gtx480.core.num_sms);
   // Never below one CTA per SM.
-  EXPECT_EQ(fitted_grid(gtx480, 1024, 2), gtx480.core.num_sms);
-  EXPECT_THROW(fitted_grid(gtx480, 0, 2), Error);
+  EXPECT_EQ(fitted_grid(gtx480, {1024, 16, 0}, 2), gtx480.core.num_sms);
+  EXPECT_THROW(fitted_grid(gtx480, {0, 16, 0}, 2), Error);
 }
 
 TEST(QosParams, BudgetsOnStreams) {

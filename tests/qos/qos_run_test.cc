@@ -63,6 +63,23 @@ TEST(QosRun, BothKernelsShareEverySmAndK2StartsLater) {
   }
 }
 
+TEST(QosRun, FittedGridsCountRegistersSoEveryCtaOfThePairIsResident) {
+  // dxtc_pt needs more than 32 registers per thread: half of titanv's 65536 registers holds 3 of
+  // its 8-warp CTAs, not the 4 the warp slots would allow. With 4 per kernel, 8 CTAs would not
+  // fit an SM and a second wave would run.
+  MultiKernelSpec s = small_spec("dxtc_pt", "dxtc_pt", 0);
+  s.gpu.core.num_sms = 2;
+  s.params = {{{"width", "64"}, {"height", "64"}}, {{"width", "64"}, {"height", "64"}}};
+  MultiKernelResult r = run_multikernel(s);
+  ASSERT_EQ(r.sides.size(), 2u);
+  for (const SideResult& side : r.sides) {
+    EXPECT_TRUE(side.checked && side.verified) << side.message;
+    EXPECT_EQ(side.grid, 3u * 2);
+    ASSERT_EQ(side.ctas_per_sm.size(), 2u);
+    for (uint32_t c : side.ctas_per_sm) EXPECT_EQ(c, 3u);  // all resident from the start
+  }
+}
+
 TEST(QosRun, DeterministicAndIndependentOfJobs) {
   MultiKernelSpec a = small_spec("pc_pt", "vectoradd_pt", 8);
   a.params = {tiny_pc(), {{"n", "8192"}}};

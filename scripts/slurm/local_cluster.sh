@@ -66,8 +66,6 @@ stop  # leftovers of an earlier start on this state directory
 
 host=$(hostname -s)
 cpus=$(nproc)
-# Ports unlikely to clash with a real cluster or a parallel test.
-base=$((20000 + ($$ % 20000)))
 mkdir -p "$state/munge" "$state/ctld" "$state/spool" "$state/log"
 chmod 700 "$state/munge"
 if [[ ! -f "$state/munge/munge.key" ]]; then
@@ -75,7 +73,23 @@ if [[ ! -f "$state/munge/munge.key" ]]; then
   chmod 400 "$state/munge/munge.key"
 fi
 
-cat >"$state/slurm.conf" <<EOF
+port_free() {
+  ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# Two ports unlikely to clash with a real cluster or a parallel test, free right now.
+pick_base() {
+  local b
+  for _ in $(seq 50); do
+    b=$((20000 + (RANDOM * 32768 + RANDOM + $$) % 40000))
+    port_free "$b" && port_free $((b + 1)) && { echo "$b"; return; }
+  done
+  echo $((20000 + ($$ % 40000)))
+}
+
+write_conf() {
+  local base=$1
+  cat >"$state/slurm.conf" <<EOF
 ClusterName=warpsimtest
 SlurmctldHost=${host}(127.0.0.1)
 SlurmctldPort=${base}
@@ -110,6 +124,8 @@ Waittime=0
 NodeName=${host} NodeAddr=127.0.0.1 CPUs=${cpus} RealMemory=1 State=UNKNOWN
 PartitionName=debug Nodes=${host} Default=YES MaxTime=INFINITE State=UP
 EOF
+}
+
 : >"$state/cgroup.conf"
 export SLURM_CONF="$state/slurm.conf"
 
@@ -121,18 +137,41 @@ echo "$! munged" >>"$state/pids"
 for _ in $(seq 50); do [[ -S "$state/munge/munge.socket" ]] && break; sleep 0.1; done
 [[ -S "$state/munge/munge.socket" ]] || { stop; skip "munged did not start (see $state/log/munged.log)"; }
 
-slurmctld -D -i -f "$state/slurm.conf" >>"$state/log/slurmctld.out" 2>&1 &
-echo "$! slurmctld" >>"$state/pids"
-slurmd -D -f "$state/slurm.conf" >>"$state/log/slurmd.out" 2>&1 &
-echo "$! slurmd" >>"$state/pids"
+# Starts slurmctld and slurmd on fresh ports and waits (at most 60 s) for the node to be idle.
+# Returns 1 when a daemon exits first (a port taken in the meantime, say): the caller retries.
+start_daemons() {
+  write_conf "$(pick_base)"
+  slurmctld -D -i -f "$state/slurm.conf" >>"$state/log/slurmctld.out" 2>&1 &
+  local ctld=$!
+  slurmd -D -f "$state/slurm.conf" >>"$state/log/slurmd.out" 2>&1 &
+  local slurmd_pid=$!
+  echo "$ctld slurmctld" >>"$state/pids"
+  echo "$slurmd_pid slurmd" >>"$state/pids"
+  local deadline=$((SECONDS + 60)) st
+  while ((SECONDS < deadline)); do
+    if ! kill -0 "$ctld" 2>/dev/null || ! kill -0 "$slurmd_pid" 2>/dev/null; then
+      kill "$ctld" "$slurmd_pid" 2>/dev/null
+      wait "$ctld" "$slurmd_pid" 2>/dev/null
+      grep -v -e " slurmctld$" -e " slurmd$" "$state/pids" >"$state/pids.tmp"; mv "$state/pids.tmp" "$state/pids"
+      return 1
+    fi
+    st=$(timeout 5 sinfo -h -n "$host" -o %T 2>/dev/null | head -1)
+    case "$st" in
+      idle*|mix*|alloc*) echo "local_cluster: node $host is $st (SLURM_CONF=$SLURM_CONF)" >&2; return 0 ;;
+      down*|drain*) timeout 5 scontrol update nodename="$host" state=resume >/dev/null 2>&1 ;;
+    esac
+    sleep 0.5
+  done
+  return 2
+}
 
-for i in $(seq 120); do
-  st=$(sinfo -h -n "$host" -o %T 2>/dev/null | head -1)
-  case "$st" in
-    idle*|mix*|alloc*) echo "local_cluster: node $host is $st (SLURM_CONF=$SLURM_CONF)" >&2; exit 0 ;;
-    down*|drain*) scontrol update nodename="$host" state=resume >/dev/null 2>&1 ;;
+for attempt in 1 2 3; do
+  start_daemons
+  case $? in
+    0) exit 0 ;;
+    1) echo "local_cluster: a daemon exited during start-up (attempt $attempt); trying other ports" >&2 ;;
+    *) break ;;
   esac
-  sleep 0.5
 done
 echo "local_cluster: the node did not become idle; logs in $state/log" >&2
 tail -5 "$state/log/slurmctld.log" "$state/log/slurmd.log" >&2 2>/dev/null

@@ -17,15 +17,6 @@ namespace {
 using namespace warpsim::testsupport;
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int status;
-  std::string output;
-};
-
-Outcome run(const std::vector<std::string>& args, const std::string& log) {
-  int st = wait_exit(start_warpsim(args, log));
-  return {st, read_file(log)};
-}
 
 std::string kernel(const char* name) { return std::string(WARPSIM_SOURCE_DIR) + "/tests/kernels/" + name + ".ptx"; }
 
@@ -66,7 +57,7 @@ class PtxSuite : public ::testing::Test {
 };
 
 TEST_F(PtxSuite, LaunchesRunUnderEverySchedulerAsWarpsimRunDoes) {
-  Outcome c = run(compare(d / "o"), d / "c.log");
+  Outcome c = run_warpsim_logged(compare(d / "o"), d / "c.log");
   ASSERT_EQ(c.status, 0) << c.output;
   EXPECT_NE(c.output.find("pairs: 4 total, 0 cached, 4 run, 0 failed"), std::string::npos) << c.output;
   auto got = cycles(d / "o/results.jsonl");
@@ -75,12 +66,12 @@ TEST_F(PtxSuite, LaunchesRunUnderEverySchedulerAsWarpsimRunDoes) {
 
   // The same launches through `warpsim run`, one scheduler each: the same cycles.
   for (const char* sched : {"lrr", "gto"}) {
-    Outcome v = run({"run", vecadd, "--gpu", "gtx480", "--scheduler", sched, "-q", "--json", d / "v.json"}, d / "v.log");
+    Outcome v = run_warpsim_logged({"run", vecadd, "--gpu", "gtx480", "--scheduler", sched, "-q", "--json", d / "v.json"}, d / "v.log");
     ASSERT_EQ(v.status, 0) << v.output;
     auto vj = nlohmann::json::parse(read_file(d / "v.json"));
     EXPECT_EQ(vj["workload"], "vecadd.ptx");
     EXPECT_EQ((got[{"vecadd.ptx", sched}]), vj["kernels"][0]["cycles"].get<uint64_t>()) << sched;
-    Outcome t = run({"run", kernel("bench_mem"), "--launch", d / "triad.toml", "--gpu", "gtx480", "--scheduler", sched,
+    Outcome t = run_warpsim_logged({"run", kernel("bench_mem"), "--launch", d / "triad.toml", "--gpu", "gtx480", "--scheduler", sched,
                      "-q", "--json", d / "t.json"},
                     d / "t.log");
     ASSERT_EQ(t.status, 0) << t.output;
@@ -89,24 +80,24 @@ TEST_F(PtxSuite, LaunchesRunUnderEverySchedulerAsWarpsimRunDoes) {
   }
 
   // Unchanged inputs are cached; a changed description is a new workload fingerprint.
-  Outcome again = run(compare(d / "o"), d / "again.log");
+  Outcome again = run_warpsim_logged(compare(d / "o"), d / "again.log");
   ASSERT_EQ(again.status, 0) << again.output;
   EXPECT_NE(again.output.find("pairs: 4 total, 4 cached, 0 run, 0 failed"), std::string::npos) << again.output;
   std::ofstream(d / "vecadd.launch.toml", std::ios::app) << "shared = 256\n";
-  Outcome changed = run(compare(d / "o"), d / "changed.log");
+  Outcome changed = run_warpsim_logged(compare(d / "o"), d / "changed.log");
   ASSERT_EQ(changed.status, 0) << changed.output;
   EXPECT_NE(changed.output.find("pairs: 4 total, 2 cached, 2 run, 0 failed"), std::string::npos) << changed.output;
 }
 
 TEST_F(PtxSuite, PtxFileWithoutDescriptionIsAClearError) {
   fs::remove(d / "vecadd.launch.toml");
-  Outcome c = run(compare(d / "o"), d / "c.log");
+  Outcome c = run_warpsim_logged(compare(d / "o"), d / "c.log");
   EXPECT_EQ(c.status, 1) << c.output;
   EXPECT_NE(c.output.find("needs a launch description: FILE.ptx@LAUNCH.toml"), std::string::npos) << c.output;
-  Outcome r = run({"run", vecadd, "-q"}, d / "r.log");
+  Outcome r = run_warpsim_logged({"run", vecadd, "-q"}, d / "r.log");
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find("vecadd.launch.toml beside it"), std::string::npos) << r.output;
-  Outcome e = run({"run", vecadd + "@", "-q"}, d / "e.log");
+  Outcome e = run_warpsim_logged({"run", vecadd + "@", "-q"}, d / "e.log");
   EXPECT_EQ(e.status, 1) << e.output;
   EXPECT_NE(e.output.find("no launch description after '@'"), std::string::npos) << e.output;
 }

@@ -20,15 +20,6 @@ namespace {
 
 using namespace warpsim::testsupport;
 
-struct Outcome {
-  int status;
-  std::string output;
-};
-
-Outcome run(const std::vector<std::string>& args, const std::string& log) {
-  int st = wait_exit(start_warpsim(args, log));
-  return {st, read_file(log)};
-}
 
 // Small kernels: a few loads and dependent ALU work, about a tenth of a second each.
 std::vector<std::string> write_kernels(const std::string& dir, int n) {
@@ -84,10 +75,10 @@ std::vector<int> pair_counts(const std::string& output) {
 TEST(Sweep, RerunIsCachedAndJobsDoNotChangeResults) {
   ScratchDir d("warpsim-sweep");
   std::string suite = join(write_kernels(d.path(), 3));
-  Outcome a = run(compare_args(suite, d.path() + "/j1", 1), d.path() + "/a.log");
+  Outcome a = run_warpsim_logged(compare_args(suite, d.path() + "/j1", 1), d.path() + "/a.log");
   ASSERT_EQ(a.status, 0) << a.output;
   EXPECT_EQ(pair_counts(a.output), (std::vector<int>{6, 0, 6, 0})) << a.output;
-  Outcome b = run(compare_args(suite, d.path() + "/j2", 2), d.path() + "/b.log");
+  Outcome b = run_warpsim_logged(compare_args(suite, d.path() + "/j2", 2), d.path() + "/b.log");
   ASSERT_EQ(b.status, 0) << b.output;
   std::string csv1 = read_file(d.path() + "/j1/results.csv");
   EXPECT_EQ(std::count(csv1.begin(), csv1.end(), '\n'), 7);  // header + 3 kernels x 2 schedulers
@@ -95,7 +86,7 @@ TEST(Sweep, RerunIsCachedAndJobsDoNotChangeResults) {
   EXPECT_EQ(read_file(d.path() + "/j1/results.jsonl"), read_file(d.path() + "/j2/results.jsonl"));
 
   // A rerun finds everything in the cache and runs nothing.
-  Outcome c = run(compare_args(suite, d.path() + "/j1", 2), d.path() + "/c.log");
+  Outcome c = run_warpsim_logged(compare_args(suite, d.path() + "/j1", 2), d.path() + "/c.log");
   ASSERT_EQ(c.status, 0) << c.output;
   EXPECT_EQ(pair_counts(c.output), (std::vector<int>{6, 6, 0, 0})) << c.output;
   EXPECT_EQ(csv1, read_file(d.path() + "/j1/results.csv"));
@@ -103,7 +94,7 @@ TEST(Sweep, RerunIsCachedAndJobsDoNotChangeResults) {
   // A different seed is a different key.
   auto args = compare_args(suite, d.path() + "/j1", 2);
   args.insert(args.end(), {"--seed", "9"});
-  Outcome s = run(args, d.path() + "/s.log");
+  Outcome s = run_warpsim_logged(args, d.path() + "/s.log");
   EXPECT_EQ(pair_counts(s.output), (std::vector<int>{6, 0, 6, 0})) << s.output;
 
   // Outputs: report, charts, summary with the geomean row.
@@ -133,14 +124,14 @@ TEST(Sweep, KilledSweepResumesWithOnlyTheMissingPairs) {
   ASSERT_GE(finished, 3u);
   ASSERT_LT(finished, 16u) << "the sweep finished before it could be killed";
 
-  Outcome r = run(compare_args(suite, out, 2), d.path() + "/resume.log");
+  Outcome r = run_warpsim_logged(compare_args(suite, out, 2), d.path() + "/resume.log");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_EQ(pair_counts(r.output), (std::vector<int>{16, int(finished), 16 - int(finished), 0})) << r.output;
   EXPECT_EQ(count_files(out + "/cache", ".json"), 16u);
   EXPECT_EQ(count_files(out + "/work", ".json"), 0u);
 
   // The resumed sweep's results equal an uninterrupted one's.
-  Outcome full = run(compare_args(suite, d.path() + "/full", 2), d.path() + "/full.log");
+  Outcome full = run_warpsim_logged(compare_args(suite, d.path() + "/full", 2), d.path() + "/full.log");
   ASSERT_EQ(full.status, 0) << full.output;
   EXPECT_EQ(read_file(out + "/results.csv"), read_file(d.path() + "/full/results.csv"));
 }
@@ -152,7 +143,7 @@ TEST(Sweep, FailedPairIsReportedAndDoesNotStopTheOthers) {
   std::ofstream(bad) << "kernel broken grid=1 block=32\n  no_such_instruction 3\nexit\n";
   kernels.push_back(bad);
   std::string out = d.path() + "/out";
-  Outcome r = run(compare_args(join(kernels), out, 2), d.path() + "/r.log");
+  Outcome r = run_warpsim_logged(compare_args(join(kernels), out, 2), d.path() + "/r.log");
   EXPECT_NE(r.status, 0);
   EXPECT_EQ(pair_counts(r.output), (std::vector<int>{6, 0, 6, 2})) << r.output;
   EXPECT_NE(r.output.find("broken / lrr"), std::string::npos) << r.output;
@@ -162,24 +153,24 @@ TEST(Sweep, FailedPairIsReportedAndDoesNotStopTheOthers) {
   std::string csv = read_file(out + "/results.csv");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5);  // the four good pairs
   // Failures are not cached: a rerun tries them again.
-  Outcome again = run(compare_args(join(kernels), out, 2), d.path() + "/again.log");
+  Outcome again = run_warpsim_logged(compare_args(join(kernels), out, 2), d.path() + "/again.log");
   EXPECT_EQ(pair_counts(again.output), (std::vector<int>{6, 4, 2, 2})) << again.output;
 }
 
 TEST(Sweep, BadArgumentsAreErrors) {
   ScratchDir d("warpsim-sweep");
-  Outcome r = run({"compare", "--suite", "no_such_workload_xyz", "--out", d.path() + "/o"}, d.path() + "/r.log");
+  Outcome r = run_warpsim_logged({"compare", "--suite", "no_such_workload_xyz", "--out", d.path() + "/o"}, d.path() + "/r.log");
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("unknown workload"), std::string::npos) << r.output;
-  Outcome s = run({"compare", "--suite", "dep_chain", "--schedulers", "lrr,nope", "--out", d.path() + "/o"},
+  Outcome s = run_warpsim_logged({"compare", "--suite", "dep_chain", "--schedulers", "lrr,nope", "--out", d.path() + "/o"},
               d.path() + "/s.log");
   EXPECT_NE(s.status, 0);
   EXPECT_NE(s.output.find("nope"), std::string::npos) << s.output;
-  Outcome b = run({"compare", "--suite", "dep_chain", "--schedulers", "gto", "--out", d.path() + "/o"},
+  Outcome b = run_warpsim_logged({"compare", "--suite", "dep_chain", "--schedulers", "gto", "--out", d.path() + "/o"},
               d.path() + "/b.log");
   EXPECT_NE(b.status, 0);
   EXPECT_NE(b.output.find("--baseline"), std::string::npos) << b.output;
-  Outcome p = run({"compare", "--suite", "dep_chain", "--sched-param", "tl=3", "--out", d.path() + "/o"},
+  Outcome p = run_warpsim_logged({"compare", "--suite", "dep_chain", "--sched-param", "tl=3", "--out", d.path() + "/o"},
               d.path() + "/p.log");
   EXPECT_NE(p.status, 0);
   EXPECT_NE(p.output.find("SCHEDULER:key=value"), std::string::npos) << p.output;

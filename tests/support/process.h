@@ -88,6 +88,17 @@ inline int wait_exit(pid_t pid) {
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+// `warpsim ARGS...` run to completion with its output in `log`: exit status and that output.
+struct Outcome {
+  int status;
+  std::string output;
+};
+
+inline Outcome run_warpsim_logged(const std::vector<std::string>& args, const std::string& log) {
+  int st = wait_exit(start_warpsim(args, log));
+  return {st, read_file(log)};
+}
+
 // The one-node Slurm cluster of scripts/slurm/local_cluster.sh in a scratch directory; stopped
 // when the test ends, however it ends. start() returns the script's status: 0 up, 77 cannot be
 // set up here (the test skips), anything else a failure, with the script's output in log().

@@ -8,6 +8,7 @@
 #include "core/occupancy.h"
 #include "cudart/shim.h"
 #include "ptx/ir.h"
+#include "ptx/ptx_kernel.h"
 
 using namespace warpsim::cudart;
 using warpsim::cudart::dim3;
@@ -173,9 +174,7 @@ namespace {
 int occupancy(State& s, Function& f, int block, size_t dyn) {
   if (block <= 0) throw ShimError(cudaErrorInvalidValue, "block size must be positive");
   const warpsim::ptx::Program& p = s.program(f);
-  uint32_t regs = std::clamp<uint32_t>(p.est_regs, 16, 255);
-  uint64_t shared = dyn ? uint64_t(p.dyn_shared_offset) + dyn : p.static_shared;
-  return int(warpsim::ctas_per_sm(s.config().core, {uint32_t(block), regs, shared}));
+  return int(warpsim::ctas_per_sm(s.config().core, warpsim::ptx::cta_demand(p, uint32_t(block), dyn)));
 }
 
 }  // namespace

@@ -6,16 +6,19 @@
 
 namespace warpsim::ptx {
 
+CtaDemand cta_demand(const Program& prog, uint32_t block_threads, uint64_t dynamic_shared) {
+  uint64_t shared = dynamic_shared ? uint64_t(prog.dyn_shared_offset) + dynamic_shared : prog.static_shared;
+  return CtaDemand{block_threads, std::clamp<uint32_t>(prog.est_regs, 16, 255), shared};
+}
+
 PtxKernel::PtxKernel(std::shared_ptr<const Program> prog, Launch launch)
     : prog_(std::move(prog)), launch_(std::move(launch)) {
   info_.name = launch_.kernel;
   info_.grid = launch_.grid;
   info_.block = launch_.block;
-  // PTX virtual registers overstate what the register allocator would use; report the peak
-  // number of live values (plus a small margin), clamped to the hardware range.
-  info_.regs_per_thread = std::clamp<uint32_t>(prog_->est_regs, 16, 255);
-  info_.shared_bytes_per_cta = prog_->dyn_shared_offset + launch_.dynamic_shared;
-  if (launch_.dynamic_shared == 0) info_.shared_bytes_per_cta = prog_->static_shared;
+  CtaDemand d = cta_demand(*prog_, info_.threads_per_cta(), launch_.dynamic_shared);
+  info_.regs_per_thread = d.regs_per_thread;
+  info_.shared_bytes_per_cta = uint32_t(d.shared_bytes);
   info_.local_bytes_per_thread = prog_->local_bytes;
 }
 

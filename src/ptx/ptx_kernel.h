@@ -3,10 +3,18 @@
 #include <memory>
 
 #include "core/cta_trace.h"
+#include "core/occupancy.h"
 #include "ptx/executor.h"
 #include "ptx/ir.h"
 
 namespace warpsim::ptx {
+
+// What one CTA of a kernel takes from an SM: `block_threads` threads, the estimated registers
+// per thread (PTX virtual registers overstate what an allocator uses: the peak number of live
+// values plus a margin, clamped to 16..255), static shared memory, or the dynamic shared
+// memory after the static part when the launch asks for some. The timing model, the runtime
+// and the CUDA shim's occupancy API all read it from here.
+CtaDemand cta_demand(const Program& prog, uint32_t block_threads, uint64_t dynamic_shared);
 
 class PtxKernel : public KernelSource {
  public:

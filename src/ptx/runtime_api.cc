@@ -144,10 +144,7 @@ std::vector<std::pair<std::string, uint32_t>> Runtime::kernel_params(KernelHandl
 CtaDemand Runtime::kernel_demand(KernelHandle k, uint32_t block_threads, uint32_t dynamic_shared) {
   auto& mod = impl_->module(ModuleHandle{k.module});
   if (k.index >= mod.programs.size()) throw Error("invalid kernel handle");
-  const ptx::Program& p = *mod.programs[k.index];
-  // As PtxKernel reports them to the timing model.
-  uint64_t shared = dynamic_shared ? uint64_t(p.dyn_shared_offset) + dynamic_shared : p.static_shared;
-  return CtaDemand{block_threads, std::clamp<uint32_t>(p.est_regs, 16, 255), shared};
+  return ptx::cta_demand(*mod.programs[k.index], block_threads, dynamic_shared);
 }
 
 DevPtr Runtime::symbol_address(ModuleHandle m, const std::string& name, uint64_t* size) {

@@ -1,13 +1,12 @@
 #include "timing/sm.h"
 
-#include "core/occupancy.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <bit>
 
 #include "core/error.h"
+#include "core/occupancy.h"
 
 namespace warpsim {
 

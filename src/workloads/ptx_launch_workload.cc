@@ -26,10 +26,6 @@ std::string read_whole(const std::string& path, const char* what) {
   return ss.str();
 }
 
-bool ends_with_ptx(const std::string& s) {
-  return s.size() > 4 && (s.compare(s.size() - 4, 4, ".ptx") == 0 || s.compare(s.size() - 4, 4, ".PTX") == 0);
-}
-
 class PtxLaunchWorkload final : public Workload {
  public:
   // `launch_path`: the description named by the workload, if any (it then names the workload).
@@ -65,7 +61,9 @@ class PtxLaunchWorkload final : public Workload {
 
 }  // namespace
 
-bool is_ptx_path(const std::string& s) { return ends_with_ptx(s); }
+bool is_ptx_path(const std::string& s) {
+  return s.size() > 4 && (s.compare(s.size() - 4, 4, ".ptx") == 0 || s.compare(s.size() - 4, 4, ".PTX") == 0);
+}
 
 std::unique_ptr<Workload> make_ptx_launch_workload(const std::string& ptx_path, LaunchSpec spec) {
   return std::make_unique<PtxLaunchWorkload>(ptx_path, std::move(spec));
@@ -74,11 +72,11 @@ std::unique_ptr<Workload> make_ptx_launch_workload(const std::string& ptx_path, 
 std::unique_ptr<Workload> make_ptx_launch_workload(const std::string& spec) {
   std::string ptx = spec, launch;
   bool explicit_launch = true;
-  if (size_t at = spec.rfind('@'); at != std::string::npos && ends_with_ptx(spec.substr(0, at))) {
+  if (size_t at = spec.rfind('@'); at != std::string::npos && is_ptx_path(spec.substr(0, at))) {
     ptx = spec.substr(0, at);
     launch = spec.substr(at + 1);
     if (launch.empty()) throw Error(fmt::format("workload '{}': no launch description after '@'", spec));
-  } else if (ends_with_ptx(spec)) {
+  } else if (is_ptx_path(spec)) {
     explicit_launch = false;
     launch = spec.substr(0, spec.size() - 4) + ".launch.toml";
     if (!std::filesystem::exists(launch))

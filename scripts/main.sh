@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-bash scripts/build.sh
+bash scripts/build.sh warpsim   # only what the main job runs
 SUITE=${SUITE:-default}
 SCHEDULERS=${SCHEDULERS:-lrr,gto,oldest,youngest,tl,ipaws,juggler,r-juggler,rlws,rlws_ms}
 exec ./build/warpsim compare --suite "$SUITE" --gpu gtx480 --schedulers "$SCHEDULERS" --out results/compare "$@"

@@ -11,9 +11,9 @@ namespace warpsim::cli {
 void add_list_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("list", "list GPU presets, schedulers or workloads");
   auto what = std::make_shared<std::string>();
-  cmd->add_option("what", *what, "gpus | schedulers | workloads")
+  cmd->add_option("what", *what, "gpus | schedulers | workloads | keys (every configuration key, as a markdown table)")
       ->required()
-      ->check(CLI::IsMember({"gpus", "schedulers", "workloads"}));
+      ->check(CLI::IsMember({"gpus", "schedulers", "workloads", "keys"}));
   cmd->callback([what] {
     if (*what == "gpus") {
       for (const auto& name : list_presets()) {
@@ -22,6 +22,8 @@ void add_list_command(CLI::App& app) {
                    c.core.num_sms, c.core.schedulers, c.core.max_warps, c.l1d.size / 1024,
                    c.l2.cache.size * c.l2.partitions * c.l2.slices_per_partition / 1024, c.clock_mhz);
       }
+    } else if (*what == "keys") {
+      fmt::print("{}", config_keys_markdown(list_presets()));
     } else if (*what == "schedulers") {
       for (const auto& f : scheduler_registry()) fmt::print("{:<10} {}\n", f.name, f.description);
     } else {

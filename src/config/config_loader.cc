@@ -335,11 +335,22 @@ std::string dump_toml(const GpuConfig& in) {
   return out;
 }
 
-std::string config_keys_markdown() {
+std::string config_keys_markdown(const std::vector<std::string>& presets) {
   GpuConfig cfg;
   auto fields = config_fields(cfg);
-  std::string out = "| key | type | default | meaning |\n|---|---|---|---|\n";
-  for (const auto& f : fields) {
+  std::vector<GpuConfig> pcfg;
+  for (const auto& p : presets) pcfg.push_back(load_preset(p));
+  std::vector<std::vector<ConfigField>> pfields;
+  for (auto& c : pcfg) pfields.push_back(config_fields(c));
+  auto value = [](const ConfigField& f) {
+    return f.kind == ConfigField::String ? fmt::format("`{}`", f.get()) : f.get();
+  };
+  std::string out = "| key | type | default |";
+  std::string rule = "|---|---|---|";
+  for (const auto& p : presets) out += " " + p + " |", rule += "---|";
+  out += " meaning |\n" + rule + "---|\n";
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const ConfigField& f = fields[i];
     const char* type = "";
     switch (f.kind) {
       case ConfigField::Bool: type = "bool"; break;
@@ -348,10 +359,11 @@ std::string config_keys_markdown() {
       case ConfigField::Double: type = "float"; break;
       case ConfigField::String: type = "string"; break;
     }
-    std::string def = f.kind == ConfigField::String ? fmt::format("\"{}\"", f.get()) : f.get();
     std::string doc = f.doc;
     for (size_t p = 0; (p = doc.find('|', p)) != std::string::npos; p += 2) doc.replace(p, 1, "\\|");
-    out += fmt::format("| `{}` | {} | {} | {} |\n", f.key, type, def, doc);
+    out += fmt::format("| `{}` | {} | {} |", f.key, type, value(f));
+    for (const auto& pf : pfields) out += " " + value(pf[i]) + " |";
+    out += " " + doc + " |\n";
   }
   return out;
 }

@@ -39,8 +39,9 @@ std::vector<std::string> list_presets();
 // The whole configuration as TOML that load_preset reads back to an equal configuration.
 std::string dump_toml(const GpuConfig& cfg);
 
-// Markdown table of every key with its default value and description.
-std::string config_keys_markdown();
+// Markdown table of every key: type, built-in default, its value in each of `presets`, and
+// description (docs/config.md, "All keys"; `warpsim list keys`).
+std::string config_keys_markdown(const std::vector<std::string>& presets = {});
 
 // Reads a GPGPU-Sim gpgpusim.config and maps what warpsim models onto a default
 // GpuConfig (see docs/config.md for the mapping). Options that matter to timing but have

@@ -234,6 +234,15 @@ void Importer::map_cache(const std::string& name, CacheConfig& c) {
   if (pol.size() < 4) fail(*o, "expected <replacement>:<write>:<alloc>:<write_alloc>[:<index>]");
   for (const auto& p : pol)
     if (p.size() != 1) fail(*o, fmt::format("policy letter '{}' is not a single character", p));
+  if (pol.size() >= 5) {
+    switch (pol[4][0]) {
+      case 'L': c.set_index = "linear"; break;
+      case 'H': c.set_index = "fermi"; break;
+      case 'P': c.set_index = "ipoly"; break;
+      case 'X': c.set_index = "xor"; break;
+      default: not_understood(fmt::format("{} (set index function '{}')", name, pol[4]));
+    }
+  }
   if (pol[0] == "F") not_understood(fmt::format("{} (FIFO replacement; warpsim uses LRU)", name));
   else if (pol[0] != "L") fail(*o, fmt::format("replacement policy '{}' is not L or F", pol[0]));
   switch (pol[1][0]) {
@@ -281,7 +290,11 @@ void Importer::map_units() {
     if (core.subcore && n > 0) n = (n + core.schedulers - 1) / core.schedulers;
     cfg_.units[int(u.unit)].count = n;
   }
-  // Latency tables: int/fp/dp list ADD,MAX,MUL,MAD,DIV[,SHFL]; sfu one value.
+  // Latency and initiation tables: int/fp/dp list ADD,MAX,MUL,MAD,DIV[,SHFL]; sfu one value.
+  // GPGPU-Sim gives every other operation (moves, compares, logic, conversions, branches) one
+  // cycle of latency and initiation, on every unit.
+  for (auto& uc : cfg_.units) uc.latency[kLatAlu] = uc.initiation[kLatAlu] = 1;
+  constexpr LatencyClass table_order[] = {kLatDefault, kLatMax, kLatMul, kLatMad, kLatDiv, kLatShfl};
   const UnitOpt lat[] = {{"-ptx_opcode_latency_int", Unit::INT}, {"-ptx_opcode_latency_fp", Unit::SP},
                          {"-ptx_opcode_latency_dp", Unit::DP}};
   for (const auto& u : lat) {
@@ -289,17 +302,15 @@ void Importer::map_units() {
     if (!o) continue;
     auto v = u32_list(*o, ',', 5);
     auto& uc = cfg_.units[int(u.unit)];
-    uc.latency[kLatDefault] = v[0];
-    uc.latency[kLatMul] = std::max(v[2], v[3]);
-    uc.latency[kLatDiv] = v[4];
+    for (size_t i = 0; i < v.size() && i < 6; ++i) uc.latency[table_order[i]] = v[i];
     if (u.unit == Unit::DP) uc.latency[kLatTrans] = v[4];  // DP transcendentals are DIV-class sequences
-    // GPGPU-Sim runs divisions on the SFU with the fp DIV latency.
+    // Divisions of a trace (SASS) that name the SFU take the fp DIV latency.
     if (u.unit == Unit::SP) cfg_.units[int(Unit::SFU)].latency[kLatDiv] = v[4];
   }
   if (Option* o = take("-ptx_opcode_latency_sfu")) {
     auto v = u32_list(*o, ',', 1);
     auto& uc = cfg_.units[int(Unit::SFU)];
-    uc.latency[kLatDefault] = uc.latency[kLatMul] = uc.latency[kLatTrans] = v[0];
+    for (LatencyClass c : {kLatDefault, kLatMax, kLatMul, kLatMad, kLatTrans, kLatShfl}) uc.latency[c] = v[0];
     // Transcendentals never run on SP/INT; give them the SFU latency should one be sent there.
     cfg_.units[int(Unit::SP)].latency[kLatTrans] = v[0];
     cfg_.units[int(Unit::INT)].latency[kLatTrans] = v[0];
@@ -310,8 +321,18 @@ void Importer::map_units() {
     Option* o = take(u.option);
     if (!o) continue;
     auto v = u32_list(*o, ',', 1);
-    cfg_.units[int(u.unit)].initiation = v[0];  // the ADD (or only) entry
+    auto& uc = cfg_.units[int(u.unit)];
+    if (u.unit == Unit::SFU) {
+      for (LatencyClass c : {kLatDefault, kLatMax, kLatMul, kLatMad, kLatDiv, kLatTrans, kLatShfl}) uc.initiation[c] = v[0];
+      continue;
+    }
+    for (size_t i = 0; i < v.size() && i < 6; ++i) uc.initiation[table_order[i]] = v[i];
+    if (v.size() < 5)  // an older file with one figure: it times every class
+      for (LatencyClass c : {kLatMax, kLatMul, kLatMad, kLatDiv, kLatShfl}) uc.initiation[c] = v[0];
+    if (u.unit == Unit::DP && v.size() >= 5) uc.initiation[kLatTrans] = v[4];
   }
+  // Branches run on the INT (else SP) pipeline as one-cycle operations.
+  cfg_.units[int(Unit::BRANCH)].count = 0;
   // Issue limits. GPGPU-Sim has one LD/ST unit per SM; SFUs are per scheduler in sub-core
   // mode, otherwise ID_OC_SFU pipeline registers bound SFU issue per SM.
   core.mem_issue_per_sm = 1;
@@ -354,7 +375,7 @@ void Importer::map_dram() {
   Option* bw = take("-gpgpu_dram_buswidth");
   Option* chips = take("-gpgpu_n_mem_per_ctrlr");
   Option* ratio = take("-dram_data_command_freq_ratio");
-  take("-gpgpu_dram_burst_length");  // a burst's bytes follow from the bus width; nothing else to map
+  Option* burst = take("-gpgpu_dram_burst_length");
   if (bw || chips || ratio) {
     double w = bw ? to_u32(*bw, bw->value) : 4;  // GPGPU-Sim defaults: 4 bytes, 1 chip, ratio 2
     double n = chips ? to_u32(*chips, chips->value) : 1;
@@ -362,6 +383,15 @@ void Importer::map_dram() {
     double bpc = w * n * r * dram_clk / core_mhz_;
     if (!(bpc > 0)) fail(bw ? *bw : chips ? *chips : *ratio, "gives zero DRAM bandwidth");
     d.bytes_per_cycle = std::round(bpc * 1e4) / 1e4;
+  }
+  // One column command moves burst length x bus width x chips bytes (GPGPU-Sim's atom); a
+  // smaller request still occupies the bus for a whole atom.
+  if (bw || chips || burst) {
+    uint64_t w = bw ? to_u32(*bw, bw->value) : 4, n = chips ? to_u32(*chips, chips->value) : 1;
+    uint64_t b = burst ? to_u32(*burst, burst->value) : 4;
+    uint64_t atom = w * n * b;
+    if (atom == 0 || atom > 4096) fail(burst ? *burst : bw ? *bw : *chips, "gives an atom of 0 or more than 4096 bytes");
+    d.atom = uint32_t(atom);
   }
   if (Option* o = take("-gpgpu_dram_scheduler")) {
     uint32_t v = to_u32(*o, o->value);
@@ -397,11 +427,21 @@ void Importer::map_dram() {
     }
     if (cols > 0 && cols < 31) d.row_bytes = 1u << cols;
     if (chan_bit >= 0 && chan_bit < 31) cfg_.l2.interleave = 1u << chan_bit;
+    // The sub-partition (slice) is the lowest bank bit: below the channel digit it is a bit of
+    // the line index ("line"), at or above it the digit just above the channel ("chunk").
+    int pos2 = 0, low_bank = -1;
+    for (auto it = bits.rbegin(); it != bits.rend(); ++it) {
+      if (*it == '.') continue;
+      if (*it == 'B' && low_bank < 0) low_bank = pos2;
+      ++pos2;
+    }
+    if (low_bank >= 0 && chan_bit >= 0) cfg_.l2.slice_select = low_bank >= chan_bit ? "chunk" : "line";
   }
   if (Option* o = take("-gpgpu_memory_partition_indexing")) {
     uint32_t v = to_u32(*o, o->value);
     if (v == 0) cfg_.l2.hash = "linear";
-    else if (v == 1 || v == 2) cfg_.l2.hash = "xor";  // bitwise XOR / IPOLY hashing
+    else if (v == 1) cfg_.l2.hash = "xor";  // bitwise XOR
+    else if (v == 2) cfg_.l2.hash = "ipoly";
     else not_understood(fmt::format("-gpgpu_memory_partition_indexing {}", v));
   }
 }
@@ -450,7 +490,20 @@ void Importer::map_all() {
   map_cache("-gpgpu_const_cache:l1", cfg_.constcache);
   map_cache("-gpgpu_cache:dl2", cfg_.l2.cache);
   u32_opt("-gpgpu_l1_latency", cfg_.l1d.latency);
-  u32_opt("-gpgpu_l1_banks", cfg_.l1d.ports);
+  // One access per bank per cycle, up to one per bank (shader.cc's L1 latency queue).
+  if (u32_opt("-gpgpu_l1_banks", cfg_.l1d.ports)) cfg_.l1d.banks = cfg_.l1d.ports;
+  u32_opt("-gpgpu_l1_banks_byte_interleaving", cfg_.l1d.bank_interleave);
+  if (Option* o = take("-gpgpu_l1_banks_hashing_function"))
+    if (to_u32(*o, o->value) != 0) not_understood("-gpgpu_l1_banks_hashing_function (only linear bank selection is modelled)");
+  if (Option* o = take("-gpgpu_perfect_inst_const_cache")) {
+    bool perfect = to_u32(*o, o->value) != 0;
+    cfg_.icache.perfect = cfg_.constcache.perfect = perfect;
+  }
+  u32_opt("-gpgpu_inst_fetch_throughput", core.fetch_per_cycle);
+  u32_opt("-gpgpu_kernel_launch_latency", core.kernel_launch_latency);
+  u32_opt("-gpgpu_TB_launch_latency", core.cta_dispatch_latency);
+  // Every pipelined unit of GPGPU-Sim refuses an instruction whose result cycle is taken.
+  core.result_slot_conflicts = true;
   if (Option* o = take("-gpgpu_gmem_skip_L1D")) cfg_.l1d.enabled = to_u32(*o, o->value) == 0;
   if (Option* o = take("-gpgpu_adaptive_cache_config"))
     if (to_u32(*o, o->value) != 0) not_understood("-gpgpu_adaptive_cache_config (L1/shared carve-out)");

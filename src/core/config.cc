@@ -11,12 +11,14 @@ namespace warpsim {
 
 GpuConfig::GpuConfig() {
   // Fermi-like defaults; presets in configs/gpus override them.
-  units[int(Unit::SP)] = {2, {4, 4, 20, 20}, 2};
-  units[int(Unit::INT)] = {0, {4, 4, 20, 20}, 2};  // count 0: integer ops go to SP
-  units[int(Unit::DP)] = {1, {8, 8, 40, 40}, 8};
-  units[int(Unit::SFU)] = {1, {20, 20, 40, 20}, 8};
-  units[int(Unit::MEM)] = {1, {1, 1, 1, 1}, 1};
-  units[int(Unit::BRANCH)] = {0, {2, 2, 2, 2}, 1};  // count 0: branches go to SP
+  // Latencies by class: add, mul, div, trans, alu, max, mad, shfl.
+  units[int(Unit::SP)] = {2, {4, 4, 20, 20, 1, 4, 4, 4}, {2, 2, 2, 2, 1, 2, 2, 2}};
+  units[int(Unit::INT)] = {0, {4, 4, 20, 20, 1, 4, 4, 4}, {2, 2, 2, 2, 1, 2, 2, 2}};  // count 0: on SP
+  units[int(Unit::DP)] = {1, {8, 8, 40, 40, 1, 8, 8, 8}, {8, 8, 8, 8, 1, 8, 8, 8}};
+  units[int(Unit::SFU)] = {1, {20, 20, 40, 20, 1, 20, 20, 20}, {8, 8, 8, 8, 1, 8, 8, 8}};
+  units[int(Unit::MEM)] = {1, {1, 1, 1, 1, 1, 1, 1, 1}, {1, 1, 1, 1, 1, 1, 1, 1}};
+  // count 0: branches go to the INT unit (SP without one)
+  units[int(Unit::BRANCH)] = {0, {2, 2, 2, 2, 2, 2, 2, 2}, {1, 1, 1, 1, 1, 1, 1, 1}};
 }
 
 namespace {
@@ -136,6 +138,10 @@ void validate_cache(const std::string& k, const CacheConfig& c) {
   check_pos(k + ".mshr_entries", c.mshr_entries);
   check_pos(k + ".mshr_merge", c.mshr_merge);
   check_pos(k + ".ports", c.ports);
+  check_pos(k + ".banks", c.banks);
+  if (c.banks > 64) throw Error(fmt::format("config key '{}.banks': at most 64 banks", k));
+  if (!pow2(c.bank_interleave)) throw Error(fmt::format("config key '{}.bank_interleave': {} is not a power of two", k, c.bank_interleave));
+  check_choice(k + ".set_index", c.set_index, {"linear", "fermi", "ipoly", "xor"});
 }
 }  // namespace
 
@@ -162,7 +168,10 @@ void validate(const GpuConfig& c) {
   for (int u = 0; u < kNumUnits; ++u) {
     if ((u == int(Unit::SP) || u == int(Unit::MEM)) && c.units[u].count == 0)
       throw Error(fmt::format("config key '{}.count': must be at least 1", unit_keys[u]));
-    if (c.units[u].count > 0) check_pos(fmt::format("{}.initiation", unit_keys[u]), c.units[u].initiation);
+    static const char* suffix[] = {"", "_mul", "_div", "_trans", "_alu", "_max", "_mad", "_shfl"};
+    if (c.units[u].count > 0)
+      for (int k = 0; k < kNumLatencyClasses; ++k)
+        check_pos(fmt::format("{}.initiation{}", unit_keys[u], suffix[k]), c.units[u].initiation[k]);
     if (c.units[u].count > 8) throw Error(fmt::format("config key '{}.count': at most 8 units", unit_keys[u]));
   }
   validate_cache("l1d", c.l1d);
@@ -171,7 +180,17 @@ void validate(const GpuConfig& c) {
   validate_cache("l2.cache", c.l2.cache);
   check_pos("l2.partitions", c.l2.partitions);
   check_pos("l2.slices_per_partition", c.l2.slices_per_partition);
-  check_choice("l2.hash", c.l2.hash, {"linear", "xor"});
+  check_choice("l2.hash", c.l2.hash, {"linear", "xor", "ipoly"});
+  check_choice("l2.slice_select", c.l2.slice_select, {"line", "chunk"});
+  if (c.l2.hash == "ipoly") {
+    uint32_t n = 1;
+    while (n < c.l2.partitions) n *= 2;
+    uint64_t subs = uint64_t(n) * c.l2.slices_per_partition;
+    if (!pow2(c.l2.slices_per_partition) || (subs != 16 && subs != 32 && subs != 64))
+      throw Error(fmt::format("config key 'l2.hash': ipoly needs a power-of-two l2.slices_per_partition and 16, 32 or 64 "
+                              "slices once the partitions are rounded up to a power of two (have {} x {})",
+                              n, c.l2.slices_per_partition));
+  }
   if (!pow2(c.l2.interleave) || c.l2.interleave < c.l2.cache.line)
     throw Error("config key 'l2.interleave': must be a power of two at least the L2 line size");
   check_pos("icnt.flit", c.icnt.flit);
@@ -182,6 +201,7 @@ void validate(const GpuConfig& c) {
   if (!pow2(c.dram.row_bytes)) throw Error("config key 'dram.row_bytes': must be a power of two");
   if (!(c.dram.bytes_per_cycle > 0)) throw Error("config key 'dram.bytes_per_cycle': must be positive");
   check_pos("dram.queue", c.dram.queue);
+  if (c.dram.atom > 4096) throw Error("config key 'dram.atom': at most 4096 bytes");
   check_choice("dram.scheduler", c.dram.scheduler, {"frfcfs", "fcfs"});
   check_choice("dispatch", c.dispatch, {"fifo", "round_robin"});
   check_pos("sample_interval", c.sample_interval);

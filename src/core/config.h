@@ -22,6 +22,10 @@ struct CacheConfig {
   std::string write_policy = "write_through";  // write_back | write_through | write_evict
   std::string write_allocate = "no_allocate";  // allocate | no_allocate
   uint32_t ports = 1;          // tag lookups per cycle
+  bool perfect = false;        // every access hits (GPGPU-Sim -gpgpu_perfect_inst_const_cache)
+  uint32_t banks = 1;          // data banks; accesses of one cycle must fall in distinct banks
+  uint32_t bank_interleave = 32;  // bytes of consecutive addresses in one bank
+  std::string set_index = "linear";  // linear | fermi | ipoly | xor: address bits -> set
 
   template <class V> void visit(V& v) {
     v("enabled", enabled, "model this cache (false: every access misses to the next level)");
@@ -35,22 +39,39 @@ struct CacheConfig {
     v("write_policy", write_policy, "write_back|write_through|write_evict");
     v("write_allocate", write_allocate, "allocate|no_allocate");
     v("ports", ports, "tag lookups per cycle");
+    v("perfect", perfect, "every access hits with the hit latency (no misses, no fills)");
+    v("banks", banks, "data banks: accesses served in one cycle must fall in distinct banks (1 = no banking)");
+    v("bank_interleave", bank_interleave, "bytes of consecutive addresses mapped to one bank");
+    v("set_index", set_index, "linear|fermi|ipoly|xor set-index function: how an address selects its set");
   }
 };
 
-// One kind of execution unit.
+// One kind of execution unit. Latency and initiation interval are per latency class
+// (core/warp_inst.h): GPGPU-Sim's ADD, MAX, MUL, MAD, DIV, SHFL tables, the SFU's
+// transcendental figure and the one-cycle class of simple operations.
 struct UnitConfig {
-  uint32_t count = 1;       // units of this kind per SM (shared) or per scheduler (subcore)
-  uint32_t latency[kNumLatencyClasses] = {4, 4, 20, 20};  // result latency per latency class
-  uint32_t initiation = 1;  // cycles before the unit accepts the next warp instruction
+  uint32_t count = 1;  // units of this kind per SM (shared) or per scheduler (subcore)
+  uint32_t latency[kNumLatencyClasses] = {4, 4, 20, 20, 1, 4, 4, 4};     // result latency per class
+  uint32_t initiation[kNumLatencyClasses] = {1, 1, 1, 1, 1, 1, 1, 1};  // cycles before the next issue
 
   template <class V> void visit(V& v) {
     v("count", count, "units per SM (shared mode) or per scheduler (subcore mode)");
-    v("latency", latency[0], "result latency of simple operations, core cycles");
-    v("latency_mul", latency[1], "result latency of multiply / fma");
-    v("latency_div", latency[2], "result latency of division / remainder sequences");
-    v("latency_trans", latency[3], "result latency of transcendental operations");
-    v("initiation", initiation, "initiation interval, core cycles");
+    v("latency", latency[kLatDefault], "result latency of add / subtract (and unclassified operations), core cycles");
+    v("latency_max", latency[kLatMax], "result latency of min / max");
+    v("latency_mul", latency[kLatMul], "result latency of multiply");
+    v("latency_mad", latency[kLatMad], "result latency of multiply-add / fma");
+    v("latency_div", latency[kLatDiv], "result latency of division / remainder");
+    v("latency_trans", latency[kLatTrans], "result latency of transcendental, reciprocal and square-root operations");
+    v("latency_alu", latency[kLatAlu], "result latency of simple operations (move, compare, select, logic, shift, convert)");
+    v("latency_shfl", latency[kLatShfl], "result latency of warp shuffles");
+    v("initiation", initiation[kLatDefault], "initiation interval of add / subtract, core cycles");
+    v("initiation_max", initiation[kLatMax], "initiation interval of min / max");
+    v("initiation_mul", initiation[kLatMul], "initiation interval of multiply");
+    v("initiation_mad", initiation[kLatMad], "initiation interval of multiply-add / fma");
+    v("initiation_div", initiation[kLatDiv], "initiation interval of division / remainder");
+    v("initiation_trans", initiation[kLatTrans], "initiation interval of transcendental operations");
+    v("initiation_alu", initiation[kLatAlu], "initiation interval of simple operations");
+    v("initiation_shfl", initiation[kLatShfl], "initiation interval of warp shuffles");
   }
 };
 
@@ -78,7 +99,9 @@ struct CoreConfig {
   uint32_t issue_per_scheduler = 1; // instructions a scheduler issues per cycle
   uint32_t mem_issue_per_sm = 1;    // MEM instructions the whole SM may issue per cycle
   uint32_t sfu_issue_per_sm = 1;    // SFU instructions the whole SM may issue per cycle (0: no limit)
-  uint32_t cta_dispatch_latency = 0;  // cycles to set up a CTA on an SM
+  uint32_t cta_dispatch_latency = 0;  // per CTA of the grid, added to the kernel launch latency
+  uint32_t kernel_launch_latency = 0; // cycles from a kernel's start to its first CTA
+  bool result_slot_conflicts = false; // a unit takes no instruction whose result cycle is taken
 
   template <class V> void visit(V& v) {
     v("num_sms", num_sms, "streaming multiprocessors");
@@ -104,7 +127,12 @@ struct CoreConfig {
     v("issue_per_scheduler", issue_per_scheduler, "instructions issued per scheduler per cycle");
     v("mem_issue_per_sm", mem_issue_per_sm, "memory instructions issued per SM per cycle");
     v("sfu_issue_per_sm", sfu_issue_per_sm, "SFU instructions issued per SM per cycle (0 = no limit)");
-    v("cta_dispatch_latency", cta_dispatch_latency, "cycles to launch a CTA on an SM");
+    v("cta_dispatch_latency", cta_dispatch_latency,
+      "cycles per CTA of the grid added to kernel_launch_latency before the first CTA (GPGPU-Sim -gpgpu_TB_launch_latency)");
+    v("kernel_launch_latency", kernel_launch_latency,
+      "cycles after a kernel starts before its first CTA is dispatched (counted in its cycles)");
+    v("result_slot_conflicts", result_slot_conflicts,
+      "an execution unit refuses an instruction whose result would be written back in the same cycle as an earlier one's");
   }
 };
 
@@ -128,14 +156,17 @@ struct L2Config {
   uint32_t partitions = 6;        // memory partitions (= DRAM channels)
   uint32_t slices_per_partition = 2;
   CacheConfig cache{true, 64 * 1024, 8, 128, 32, 32, 8, 10, "write_back", "allocate", 1};
-  std::string hash = "xor";       // linear | xor: how addresses map to partitions
+  std::string hash = "xor";       // linear | xor | ipoly: how addresses map to partitions
   uint32_t interleave = 256;      // bytes mapped to one partition before moving on
+  std::string slice_select = "line";  // line | chunk: which address bit picks the slice
 
   template <class V> void visit(V& v) {
     v("partitions", partitions, "memory partitions (one DRAM channel each)");
     v("slices_per_partition", slices_per_partition, "L2 slices per partition");
-    v("hash", hash, "linear|xor partition address hashing");
+    v("hash", hash, "linear|xor|ipoly partition address hashing");
     v("interleave", interleave, "bytes per partition interleave chunk");
+    v("slice_select", slice_select,
+      "line|chunk slice selection: by the line-index bits (line) or by the bits just above the partition digit (chunk)");
     v.group("cache", cache, "one L2 slice");
   }
 };
@@ -148,6 +179,7 @@ struct DramConfig {
   uint32_t queue = 32;            // requests in the FR-FCFS queue per channel
   std::string scheduler = "frfcfs";  // frfcfs | fcfs
   uint32_t latency = 20;          // fixed controller/PHY latency added to each access
+  uint32_t atom = 0;              // bytes one column command moves (0 = the request's bytes)
 
   template <class V> void visit(V& v) {
     v("banks", banks, "banks per channel");
@@ -162,6 +194,7 @@ struct DramConfig {
     v("queue", queue, "scheduler queue entries per channel");
     v("scheduler", scheduler, "frfcfs|fcfs");
     v("latency", latency, "fixed controller latency per access, core cycles");
+    v("atom", atom, "bytes one column command moves on the data bus; smaller requests still take a whole atom (0 = request size)");
   }
 };
 

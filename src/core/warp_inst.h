@@ -55,20 +55,29 @@ struct WarpInst {
   uint8_t flags = 0;
   uint8_t latency_class = 0;  // index into the unit's latency table (0 = default)
   uint8_t barrier_id = 0;
-  uint8_t pad = 0;
+  // The unit whose latency and initiation tables time the instruction when it is not the one
+  // that executes it (GPGPU-Sim runs integer and f64 divisions on the SFU with the integer and
+  // f64 DIV latencies); kCount: the executing unit's own tables.
+  Unit latency_unit = Unit::kCount;
 
   bool is_mem() const { return op == OpClass::LOAD || op == OpClass::STORE || op == OpClass::ATOMIC; }
 };
 static_assert(sizeof(WarpInst) == 32, "WarpInst must stay small");
 
 // Latency classes an ALU instruction may ask for (the unit tables in the GPU config are
-// indexed by these).
+// indexed by these). The arithmetic classes follow GPGPU-Sim's latency tables (ADD, MAX, MUL,
+// MAD, DIV, SHFL); kLatAlu is its class of simple operations (moves, compares, logic,
+// conversions), which take one cycle and one initiation cycle on every unit.
 enum LatencyClass : uint8_t {
-  kLatDefault = 0,  // add/logic/move
-  kLatMul = 1,      // integer/float multiply, fma
-  kLatDiv = 2,      // division and remainder macros
-  kLatTrans = 3,    // transcendental on SFU
-  kNumLatencyClasses = 4,
+  kLatDefault = 0,  // add / subtract (and anything a front end does not classify further)
+  kLatMul = 1,      // multiply
+  kLatDiv = 2,      // division and remainder
+  kLatTrans = 3,    // transcendental, reciprocal, square root (SFU)
+  kLatAlu = 4,      // move, compare, select, logic, shift, conversion, bit manipulation
+  kLatMax = 5,      // min / max
+  kLatMad = 6,      // multiply-add, fma
+  kLatShfl = 7,     // warp shuffle
+  kNumLatencyClasses = 8,
 };
 
 }  // namespace warpsim

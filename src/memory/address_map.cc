@@ -3,6 +3,7 @@
 #include <bit>
 
 #include "core/error.h"
+#include "memory/ipoly.h"
 
 namespace warpsim {
 
@@ -18,8 +19,11 @@ AddressMap::AddressMap(const GpuConfig& cfg) {
     throw Error("memory: l2.partitions, l2.slices_per_partition and dram.banks must be at least 1");
   if (!is_pow2(cfg.l2.interleave)) throw Error("memory: l2.interleave must be a power of two");
   if (!is_pow2(cfg.dram.row_bytes)) throw Error("memory: dram.row_bytes must be a power of two");
-  if (cfg.l2.hash != "linear" && cfg.l2.hash != "xor")
-    throw Error("memory: l2.hash '" + cfg.l2.hash + "' is not one of linear|xor");
+  if (cfg.l2.hash == "linear") mode_ = Mode::Linear;
+  else if (cfg.l2.hash == "xor") mode_ = Mode::Xor;
+  else if (cfg.l2.hash == "ipoly") mode_ = Mode::Ipoly;
+  else throw Error("memory: l2.hash '" + cfg.l2.hash + "' is not one of linear|xor|ipoly");
+  chunk_slices_ = cfg.l2.slice_select == "chunk";
   uint32_t line = is_pow2(cfg.l2.cache.line) ? cfg.l2.cache.line : 128;
   if (cfg.l2.interleave < line)
     throw Error("memory: l2.interleave must be at least the L2 line size");
@@ -28,15 +32,28 @@ AddressMap::AddressMap(const GpuConfig& cfg) {
   row_shift_ = uint32_t(std::countr_zero(uint64_t(cfg.dram.row_bytes)));
   chunk_mask_ = cfg.l2.interleave - 1;
   line_mask_ = line - 1;
-  xor_ = cfg.l2.hash == "xor";
   pow2_ = is_pow2(partitions_);
   fold_bits_ = partitions_ > 1 ? uint32_t(std::bit_width(partitions_ - 1)) : 0;
+  if (mode_ == Mode::Ipoly) {
+    uint64_t n = std::bit_ceil(uint64_t(partitions_)) * slices_;
+    if (!is_pow2(slices_) || (n != 16 && n != 32 && n != 64))
+      throw Error("memory: l2.hash 'ipoly' needs 16, 32 or 64 slices once the partitions are rounded up to a power of two");
+    ipoly_bits_ = uint32_t(std::countr_zero(n));
+  }
+}
+
+uint32_t AddressMap::ipoly_slice(uint64_t chunk) const {
+  uint64_t q = chunk / partitions_;
+  uint32_t raw = uint32_t(chunk % partitions_) * slices_ + uint32_t(q % slices_);
+  uint64_t high = pow2_ ? q / slices_ : q;
+  return ipoly_hash(high, raw, ipoly_bits_) % (partitions_ * slices_);
 }
 
 uint32_t AddressMap::partition(uint64_t addr) const {
   uint64_t chunk = addr >> chunk_shift_;
+  if (mode_ == Mode::Ipoly) return ipoly_slice(chunk) / slices_;
   uint32_t r = uint32_t(chunk % partitions_);
-  if (!xor_ || fold_bits_ == 0) return r;
+  if (mode_ != Mode::Xor || fold_bits_ == 0) return r;
   uint64_t q = chunk / partitions_;
   uint64_t h = 0;
   const uint64_t mask = (uint64_t(1) << fold_bits_) - 1;
@@ -46,8 +63,21 @@ uint32_t AddressMap::partition(uint64_t addr) const {
 
 MemLocation AddressMap::locate(uint64_t addr) const {
   MemLocation loc;
-  loc.partition = partition(addr);
   loc.partition_addr = partition_addr(addr);
+  if (mode_ == Mode::Ipoly) {
+    uint64_t chunk = addr >> chunk_shift_;
+    loc.slice = ipoly_slice(chunk);
+    loc.partition = loc.slice / slices_;
+    loc.slice_addr = loc.partition_addr | (uint64_t(chunk % partitions_) << kRawShift);
+    return loc;
+  }
+  loc.partition = partition(addr);
+  if (chunk_slices_) {
+    uint64_t q = loc.partition_addr >> chunk_shift_;
+    loc.slice = loc.partition * slices_ + uint32_t(q % slices_);
+    loc.slice_addr = ((q / slices_) << chunk_shift_) | (loc.partition_addr & chunk_mask_);
+    return loc;
+  }
   uint64_t li = loc.partition_addr >> line_shift_;
   uint32_t local = uint32_t(li % slices_);
   loc.slice = loc.partition * slices_ + local;

@@ -8,10 +8,22 @@
 //                (r + h) % P. For a fixed q this permutes the P partitions, so every partition
 //                still owns exactly one chunk of each group of P chunks, while strides that are
 //                multiples of P chunks (which "linear" sends to a single partition) spread.
+//    - "ipoly":  partition and slice together (below): GPGPU-Sim's IPOLY indexing
+//                (-gpgpu_memory_partition_indexing 2).
 //    The partition-local address drops the partition digit: pa = q * interleave + offset.
-// 2. Slice. Within a partition, line index li = pa >> log2(line) goes to slice li % S
-//    (S = l2.slices_per_partition); the slice's cache sees the slice-local address
-//    sa = (li / S) * line + offset, so its sets are indexed by the bits above the slice digit.
+// 2. Slice. Within a partition, with l2.slice_select = "line" the line index
+//    li = pa >> log2(line) goes to slice li % S (S = l2.slices_per_partition) and the slice's
+//    cache sees sa = (li / S) * line + offset; with "chunk" the digit above the partition digit
+//    picks it, slice q % S, and sa = (q / S) * interleave + offset. Either way the slice's sets
+//    are indexed by the bits above the slice digit.
+//    "ipoly": let P2 = P rounded up to a power of two, N = P2 * S (16, 32 or 64). The raw slice
+//    index is x = r * S + (q % S); it is hashed with the high bits h (h = q when P is not a
+//    power of two, else q / S) through the IPOLY polynomial of degree log2 N (each output bit
+//    is bit i of x XOR the parity of h masked by row i of the polynomial's H-matrix), then
+//    taken modulo P * S. Partition = slice / S. When P is not a power of two, the N - P*S
+//    largest hash values fold onto the first slices, which then see twice the traffic: the
+//    imbalance GPGPU-Sim has on TITAN V's 24 channels. The slice-local address is pa with the
+//    raw partition digit r in bits 56 and up, so that distinct lines never share a tag.
 // 3. DRAM. From pa: rb = pa / row_bytes, bank = rb % banks, row = rb / banks. Consecutive
 //    lines of a row stay in one bank (a stream gets row hits); consecutive rows rotate over the
 //    banks.
@@ -41,6 +53,11 @@ class AddressMap {
   MemLocation locate(uint64_t addr) const;
   // Inverse of the slice step: slice-local address of local slice `s` -> partition address.
   uint64_t partition_addr_of_slice(uint32_t local_slice, uint64_t slice_addr) const {
+    if (mode_ == Mode::Ipoly) return slice_addr & ((uint64_t(1) << kRawShift) - 1);
+    if (chunk_slices_) {
+      uint64_t q = (slice_addr >> chunk_shift_) * slices_ + local_slice;
+      return (q << chunk_shift_) | (slice_addr & chunk_mask_);
+    }
     uint64_t li = (slice_addr >> line_shift_) * slices_ + local_slice;
     return (li << line_shift_) | (slice_addr & line_mask_);
   }
@@ -54,10 +71,15 @@ class AddressMap {
   uint32_t slices_per_partition() const { return slices_; }
 
  private:
+  enum class Mode : uint8_t { Linear, Xor, Ipoly };
+  static constexpr uint32_t kRawShift = 56;
+  uint32_t ipoly_slice(uint64_t chunk) const;
   uint32_t partitions_, slices_, banks_;
   uint32_t chunk_shift_, line_shift_, row_shift_, fold_bits_;
   uint64_t chunk_mask_, line_mask_;
-  bool xor_, pow2_;
+  Mode mode_ = Mode::Linear;
+  bool pow2_, chunk_slices_ = false;
+  uint32_t ipoly_bits_ = 0;  // log2 of the hashed slice count
 };
 
 }  // namespace warpsim

@@ -5,6 +5,7 @@
 #include <bit>
 
 #include "core/error.h"
+#include "memory/ipoly.h"
 
 namespace warpsim {
 
@@ -31,6 +32,19 @@ Cache::Cache(const CacheConfig& cfg) : cfg_(cfg) {
       throw Error(fmt::format("cache: {} ways do not divide {} lines", ways_, lines));
     sets_ = lines / ways_;
     sets_pow2_ = is_pow2(sets_);
+    set_bits_ = sets_pow2_ ? log2u(sets_) : 0;
+    const std::string& f = cfg_.set_index;
+    if (f == "linear") index_ = SetIndex::Linear;
+    else if (f == "fermi") index_ = SetIndex::Fermi;
+    else if (f == "xor") index_ = SetIndex::Xor;
+    else if (f == "ipoly") index_ = SetIndex::Ipoly;
+    else throw Error(fmt::format("cache: set_index '{}' is not one of linear|fermi|xor|ipoly", f));
+    if (index_ == SetIndex::Fermi && (sets_ != 32 && sets_ != 64))
+      throw Error(fmt::format("cache: set_index 'fermi' needs 32 or 64 sets (this cache has {})", sets_));
+    if (index_ == SetIndex::Xor && !sets_pow2_)
+      throw Error(fmt::format("cache: set_index 'xor' needs a power-of-two number of sets (this cache has {})", sets_));
+    if (index_ == SetIndex::Ipoly && sets_ != 16 && sets_ != 32 && sets_ != 64)
+      throw Error(fmt::format("cache: set_index 'ipoly' needs 16, 32 or 64 sets (this cache has {})", sets_));
     lines_.resize(size_t(sets_) * ways_);
   } else {
     // A disabled cache keeps only its MSHRs (every read misses); make the geometry sane so the
@@ -69,6 +83,33 @@ Cache::Cache(const CacheConfig& cfg) : cfg_(cfg) {
   for (int i = int(cfg_.mshr_entries) - 1; i >= 0; --i) free_mshrs_.push_back(i);
   fill_waiters_.reserve(cfg_.mshr_merge);
   evictions_.reserve(16);
+}
+
+// Hashed set indices (CacheConfig::set_index). `line_index` is the address >> log2(line).
+//  fermi: the set-index hash measured on Fermi's L1 (Nugteren et al., HPCA 2014): the five
+//         line-index bits above the offset XOR address bits 13, 14, 15, 17 and 19; with 64
+//         sets, address bit 12 is the sixth bit.
+//  xor:   the set bits XOR the next set_bits bits of the line index.
+//  ipoly: the set bits hashed with the bits above them by the IPOLY polynomial of degree
+//         log2(sets) (memory/ipoly.h).
+uint32_t Cache::hashed_set(uint64_t line_index) const {
+  uint64_t addr = line_index << line_shift_;
+  switch (index_) {
+    case SetIndex::Fermi: {
+      uint32_t lower = uint32_t(line_index & 0x1f);
+      uint32_t upper = uint32_t(((addr >> 13) & 7) | ((addr >> 17) & 1) << 3 | ((addr >> 19) & 1) << 4);
+      uint32_t set = lower ^ upper;
+      if (sets_ == 64) set |= uint32_t((addr >> 12) & 1) << 5;
+      return set;
+    }
+    case SetIndex::Xor: {
+      uint64_t mask = sets_ - 1;
+      return uint32_t((line_index & mask) ^ ((line_index >> set_bits_) & mask));
+    }
+    case SetIndex::Ipoly:
+      return ipoly_hash(line_index >> set_bits_, uint32_t(line_index & (sets_ - 1)), set_bits_);
+    default: return uint32_t(line_index % sets_);
+  }
 }
 
 uint32_t Cache::sector_mask(uint64_t addr, uint32_t bytes) const {
@@ -141,6 +182,10 @@ int Cache::alloc_mshr(uint64_t line, uint32_t sectors, uint32_t waiter) {
 
 Cache::Result Cache::read(uint64_t addr, uint32_t sectors, uint32_t waiter, uint64_t now) {
   (void)now;
+  if (cfg_.perfect) {
+    ++hits;
+    return {Outcome::Hit};
+  }
   sectors = normalize(addr, sectors);
   const uint64_t la = line_addr(addr);
   if (!cfg_.enabled) {

@@ -10,7 +10,7 @@
 // but the `fails` counter. LRU stamps come from a per-cache access counter, so accesses in the
 // same cycle are still ordered. Writes are whole sectors (no byte masks, no fetch on write).
 // A disabled cache (enabled = false) has no tags: every read is a Miss with its own MSHR entry
-// and every write is forwarded.
+// and every write is forwarded. A perfect cache (perfect = true) answers every read with a Hit.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -102,8 +102,10 @@ class Cache {
     std::vector<uint32_t> waiters;
   };
   uint32_t set_of(uint64_t line_index) const {
+    if (index_ != SetIndex::Linear) return hashed_set(line_index);
     return sets_pow2_ ? uint32_t(line_index & (sets_ - 1)) : uint32_t(line_index % sets_);
   }
+  uint32_t hashed_set(uint64_t line_index) const;
   Line* find(uint64_t line);
   const Line* find(uint64_t line) const;
   Line* victim(uint64_t line);
@@ -114,6 +116,9 @@ class Cache {
   CacheConfig cfg_;
   uint32_t sets_ = 0, ways_ = 0, line_shift_ = 0, sector_shift_ = 0, full_mask_ = 0;
   bool sets_pow2_ = true;
+  enum class SetIndex : uint8_t { Linear, Fermi, Xor, Ipoly };
+  SetIndex index_ = SetIndex::Linear;
+  uint32_t set_bits_ = 0;
   bool write_forward_ = false;
   enum class Policy : uint8_t { WriteBack, WriteThrough, WriteEvict };
   Policy policy_ = Policy::WriteThrough;

@@ -31,7 +31,10 @@ void DramChannel::issue_column(size_t i, uint64_t now, MemoryStats& st) {
   Bank& b = banks_[r.bank];
   --bank_hits_[r.bank];
   --bank_queued_[r.bank];
-  double dur = double(r.bytes) * burst_per_byte_;
+  // The data bus moves whole atoms: a 32-byte sector read on a 64-byte-atom channel takes as
+  // long as 64 bytes.
+  uint32_t moved = cfg_.atom ? (uint32_t(r.bytes) + cfg_.atom - 1) / cfg_.atom * cfg_.atom : uint32_t(r.bytes);
+  double dur = double(moved) * burst_per_byte_;
   double start = std::max(double(now + cfg_.tCL), bus_free_);
   bus_free_ = start + dur;
   busy_ += dur;

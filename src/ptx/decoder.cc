@@ -1176,12 +1176,23 @@ class Decoder {
     add_src(in.addr_reg);
     for (int i = 0; i < 4; ++i) add_src(in.s[i]);
     add_src(in.guard);
+    // Units and latency classes as GPGPU-Sim classifies PTX (docs/timing-model.md,
+    // "Instruction classes"): f32 arithmetic on SP, f64 on DP, every other add/min/max/mul/mad
+    // (integer, f16) on INT with the integer tables; division and remainder on the SFU with the
+    // DIV latency of their type; transcendentals, rcp and sqrt on the SFU; everything else
+    // (moves, compares, selects, logic, shifts, conversions, bit manipulation, shuffles, votes)
+    // is a one-cycle operation of the INT pipeline. A unit the GPU lacks hands its work on
+    // (timing/sm.cc, Sm::route).
     bool f64 = in.type == Type::F64 || in.type2 == Type::F64;
-    w.unit = f64 ? Unit::DP : Unit::SP;
+    bool f32 = in.type == Type::F32;
+    Unit arith = f64 ? Unit::DP : f32 ? Unit::SP : Unit::INT;
+    w.unit = Unit::INT;
+    w.latency_class = kLatAlu;
     w.op = OpClass::ALU;
     switch (in.op) {
       case Op::Ld: case Op::St: case Op::Atom: case Op::Red: case Op::Tex: {
         w.unit = Unit::MEM;
+        w.latency_class = kLatDefault;
         w.op = in.op == Op::Ld || in.op == Op::Tex ? OpClass::LOAD : in.op == Op::St ? OpClass::STORE : OpClass::ATOMIC;
         switch (in.space) {
           case Space::Global: w.space = MemSpace::Global; break;
@@ -1214,36 +1225,44 @@ class Decoder {
         break;
       case Op::Membar:
         w.unit = Unit::MEM;
+        w.latency_class = kLatDefault;
         w.op = OpClass::MEMBAR;
         break;
-      case Op::Sin: case Op::Cos: case Op::Ex2: case Op::Lg2: case Op::Rsqrt: case Op::Tanh:
+      case Op::Add: case Op::Sub: case Op::Addc: case Op::Subc:
+        w.unit = arith;
+        w.latency_class = kLatDefault;
+        break;
+      case Op::Min: case Op::Max:
+        w.unit = arith;
+        w.latency_class = kLatMax;
+        break;
+      case Op::Mul:
+        w.unit = arith;
+        w.latency_class = kLatMul;
+        break;
+      case Op::Mad: case Op::Madc: case Op::Fma:
+        w.unit = arith;
+        w.latency_class = kLatMad;
+        break;
+      case Op::Mul24:
+        w.latency_class = kLatMul;
+        break;
+      case Op::Mad24:
+        w.latency_class = kLatMad;
+        break;
+      case Op::Div: case Op::Rem:
+        // On the SFU, timed by the DIV entry of the type's own unit.
         w.unit = Unit::SFU;
-        w.latency_class = kLatTrans;
-        break;
-      case Op::Rcp: case Op::Sqrt:
-        if (in.mods & kModApprox) {
-          w.unit = Unit::SFU;
-          w.latency_class = kLatTrans;
-        } else {
-          w.latency_class = kLatDiv;
-          w.flags |= kFlagLongLatency;
-        }
-        break;
-      case Op::Div:
-        if (in.mods & kModApprox) {
-          w.unit = Unit::SFU;
-          w.latency_class = kLatTrans;
-        } else {
-          w.latency_class = kLatDiv;
-          w.flags |= kFlagLongLatency;
-        }
-        break;
-      case Op::Rem:
+        w.latency_unit = arith;
         w.latency_class = kLatDiv;
         w.flags |= kFlagLongLatency;
         break;
-      case Op::Mul: case Op::Mad: case Op::Madc: case Op::Fma: case Op::Mul24: case Op::Mad24:
-        w.latency_class = kLatMul;
+      case Op::Sqrt: case Op::Rsqrt: case Op::Rcp: case Op::Ex2: case Op::Lg2: case Op::Sin: case Op::Cos:
+        w.unit = Unit::SFU;
+        w.latency_class = kLatTrans;
+        break;
+      case Op::Shfl:
+        w.latency_class = kLatShfl;
         break;
       default: break;
     }

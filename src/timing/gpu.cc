@@ -51,6 +51,7 @@ Gpu::Gpu(const Gpu& o, CloneTag)
     k->stream = kp->stream;
     k->launch_cycle = kp->launch_cycle;
     k->start_cycle = kp->start_cycle;
+    k->first_cta_cycle = kp->first_cta_cycle;
     k->next_cta = kp->next_cta;
     k->ctas_done = kp->ctas_done;
     k->state = kp->state;
@@ -156,6 +157,8 @@ void Gpu::start_eligible_kernels() {
     if (blocked) continue;
     k.state = Kernel::Running;
     k.start_cycle = now_;
+    k.first_cta_cycle = now_ + cfg_.core.kernel_launch_latency +
+                        uint64_t(cfg_.core.cta_dispatch_latency) * k.info.num_ctas();
     k.at_start = snapshot();
     KernelLaunch launch{k.id, k.info.name, k.stream, k.launch_cycle, k.start_cycle};
     for (auto& sm : sms_) sm->notify_kernel_start(launch);
@@ -169,7 +172,8 @@ bool Gpu::dispatch() {
   std::vector<Kernel*>& running = running_;
   running.clear();
   for (auto& k : kernels_)
-    if (k->state == Kernel::Running && k->next_cta < k->info.num_ctas()) running.push_back(k.get());
+    if (k->state == Kernel::Running && k->next_cta < k->info.num_ctas() && k->first_cta_cycle <= now_)
+      running.push_back(k.get());
   if (running.empty()) return false;
   uint32_t n = uint32_t(sms_.size());
   for (uint32_t i = 0; i < n; ++i) {
@@ -327,6 +331,7 @@ bool Gpu::step_until(const std::vector<uint32_t>& wait_for, uint64_t until) {
       for (auto& sm : sms_) t = std::min(t, sm->next_event(now_));
       for (auto& k : kernels_)
         if (k->state == Kernel::Queued && k->launch_cycle > now_) t = std::min(t, k->launch_cycle);
+        else if (k->state == Kernel::Running && k->first_cta_cycle > now_) t = std::min(t, k->first_cta_cycle);
       // Stop the jump where the watchdog or the cycle cap fires, so that each fires on time.
       const uint64_t horizon = last_progress + cfg_.watchdog_cycles + 1;
       if (t == ~0ull) {

@@ -87,6 +87,7 @@ class Gpu final : public LaunchTarget {
     uint32_t id = 0, stream = 0;
     uint64_t launch_cycle = 0;
     uint64_t start_cycle = 0;
+    uint64_t first_cta_cycle = 0;  // no CTA is dispatched before (core.kernel_launch_latency)
     uint32_t next_cta = 0, ctas_done = 0;
     enum State { Queued, Running, Done } state = Queued;
     StatsSnapshot at_start;

@@ -117,6 +117,17 @@ void LdstUnit::expand(Op& op) {
   op.n_access = uint8_t(n);
 }
 
+// The bank of an access: the address of the smallest aligned 32/64/128-byte block of the line
+// that holds every sector it touches, interleaved over the banks every bank_interleave bytes.
+uint32_t LdstUnit::l1_bank(const Access& a) const {
+  uint32_t lo = uint32_t(std::countr_zero(a.sectors | (1u << 31)));
+  uint32_t hi = 31 - uint32_t(std::countl_zero(a.sectors | 1u));
+  uint32_t block = 1;
+  while ((lo / block) != (hi / block)) block *= 2;
+  uint64_t addr = a.line + uint64_t(lo / block * block) * 32;
+  return uint32_t((addr / cfg_.l1d.bank_interleave) % cfg_.l1d.banks);
+}
+
 uint32_t LdstUnit::to_cache_sectors(const Cache& c, uint32_t sectors32) const {
   uint32_t per = c.config().sector / 32;
   if (per <= 1) return sectors32;
@@ -219,9 +230,20 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
   }
   bool progressed = false;
   const bool use_l1 = cfg_.l1d.enabled && op.op != OpClass::ATOMIC;
+  uint64_t banks_used = 0;
   for (uint32_t port = 0; port < cfg_.l1d.ports && op.next_access < op.n_access; ++port) {
     if (out_count_ >= kOutCap) break;
     const Access& a = op.acc[op.next_access];
+    if (cfg_.l1d.banks > 1) {
+      // One access per data bank per cycle, in order: the first access whose bank is taken
+      // waits for the next cycle.
+      uint64_t bit = 1ull << l1_bank(a);
+      if (banks_used & bit) {
+        stats.l1d_bank_conflicts++;
+        break;
+      }
+      banks_used |= bit;
+    }
     MemRequest req;
     req.addr = a.line;
     req.issue_cycle = now;

@@ -74,6 +74,7 @@ class LdstUnit {
   bool enqueue_request(const MemRequest& r);
   void flush_evictions(uint64_t now);
   uint32_t to_cache_sectors(const Cache& c, uint32_t sectors32) const;
+  uint32_t l1_bank(const Access& a) const;
 
   int sm_id_;
   const GpuConfig& cfg_;

@@ -42,6 +42,7 @@ Sm::Sm(int id, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu,
   }
   unit_stride_ = kNumUnits * 8;
   unit_free_.assign(size_t(cfg.core.subcore ? m : 1) * unit_stride_, 0);
+  if (cfg.core.result_slot_conflicts) result_slots_.resize(unit_free_.size());
   last_class_.assign(m, CycleClass::NoWarp);
   last_busy_unit_.assign(m, Unit::SP);
   sched_dirty_.assign(m, 1);
@@ -53,7 +54,7 @@ Sm::Sm(int id, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu,
 Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu)
     : id_(o.id_), cfg_(cfg), mem_(mem), gpu_(gpu), warps_(o.warps_), ctas_(o.ctas_),
       sched_age_(o.sched_age_), sched_slot_(o.sched_slot_), unit_free_(o.unit_free_),
-      unit_stride_(o.unit_stride_), mem_issued_this_cycle_(o.mem_issued_this_cycle_),
+      unit_stride_(o.unit_stride_), result_slots_(o.result_slots_), mem_issued_this_cycle_(o.mem_issued_this_cycle_),
       sfu_issued_this_cycle_(o.sfu_issued_this_cycle_), icache_(o.icache_), ldst_(o.ldst_, cfg, mem),
       stats_(o.stats_), counters_(o.counters_), last_class_(o.last_class_),
       last_busy_unit_(o.last_busy_unit_), sched_dirty_(o.sched_dirty_), sched_wake_(o.sched_wake_),
@@ -186,16 +187,47 @@ void Sm::notify_kernel_end(uint32_t kernel) {
 }
 
 // --- units ----------------------------------------------------------------------------------
+// A kind of unit the GPU lacks hands its instructions on: branches to the INT pipeline, double
+// precision to the SFU (as on Fermi, whose SFUs ran DP in GPGPU-Sim), and everything in the end
+// to the SP pipeline.
 Unit Sm::route(Unit u) const {
-  if (cfg_.units[int(u)].count > 0) return u;
-  return Unit::SP;  // a kind of unit the GPU lacks executes on the SP pipeline
+  auto has = [&](Unit x) { return cfg_.units[int(x)].count > 0; };
+  if (has(u)) return u;
+  if (u == Unit::BRANCH && has(Unit::INT)) return Unit::INT;
+  if (u == Unit::DP && has(Unit::SFU)) return Unit::SFU;
+  return Unit::SP;
 }
 
-int Sm::free_unit(int sched, Unit u, uint64_t now) const {
+void Sm::ResultSlots::advance(uint64_t now) {
+  if (now <= cleared_to) return;
+  if (now - cleared_to >= kResultRing) {
+    std::fill(std::begin(bits), std::end(bits), 0);
+  } else {
+    for (uint64_t c = cleared_to; c < now;) {
+      uint64_t word_end = (c / 64 + 1) * 64;
+      uint64_t stop = std::min(now, word_end);
+      uint64_t& w = bits[(c / 64) % (kResultRing / 64)];
+      uint64_t lo = c % 64, n = stop - c;
+      w &= ~((n >= 64 ? ~0ull : ((1ull << n) - 1)) << lo);
+      c = stop;
+    }
+  }
+  cleared_to = now;
+}
+
+int Sm::free_unit(int sched, Unit u, uint64_t now, uint32_t latency) {
   uint32_t base = (cfg_.core.subcore ? sched : 0) * unit_stride_ + uint32_t(u) * 8;
   uint32_t n = cfg_.units[int(u)].count;
-  for (uint32_t i = 0; i < n; ++i)
-    if (unit_free_[base + i] <= now) return int(base + i);
+  bool slots = latency > 0 && latency < kResultRing && !result_slots_.empty();
+  for (uint32_t i = 0; i < n; ++i) {
+    if (unit_free_[base + i] > now) continue;
+    if (slots) {
+      ResultSlots& r = result_slots_[base + i];
+      r.advance(now);
+      if (r.taken(now + latency)) continue;
+    }
+    return int(base + i);
+  }
   return -1;
 }
 
@@ -275,7 +307,8 @@ WarpStatus Sm::status(int slot) {
         return WarpStatus::UnitBusy;
       [[fallthrough]];
     default:
-      return free_unit(sched, w.unit, now_) < 0 ? WarpStatus::UnitBusy : WarpStatus::Ready;
+      return free_unit(sched, w.unit, now_, result_latency(w.insts[w.next], w.unit)) < 0 ? WarpStatus::UnitBusy
+                                                                                       : WarpStatus::Ready;
   }
 }
 
@@ -382,18 +415,22 @@ void Sm::issue(int sched, int slot, uint64_t now) {
   switch (in.op) {
     case OpClass::ALU:
     case OpClass::BRANCH: {
-      Unit u = route(in.op == OpClass::BRANCH ? Unit::BRANCH : in.unit);
-      const UnitConfig& uc = cfg_.units[int(u)];
-      int i = free_unit(sched, u, now);
-      if (i >= 0) unit_free_[i] = now + uc.initiation;
-      wake_at(now + uc.initiation);
+      Unit u = route(in.unit);
+      uint32_t lat = result_latency(in, u);
+      uint32_t ii = initiation_interval(in, u);
+      int i = free_unit(sched, u, now, lat);
+      if (i >= 0) {
+        unit_free_[i] = now + ii;
+        if (!result_slots_.empty() && lat < kResultRing) result_slots_[size_t(i)].take(now + lat);
+      }
+      wake_at(now + ii);
       if (u == Unit::SFU) {
         ++sfu_issued_this_cycle_;
         mem_port_used_last_cycle_ = true;
       }
       stats_.issued_by_unit[int(u)]++;
       counters_.alu_issued++;
-      uint64_t ready = now + uc.latency[in.latency_class < kNumLatencyClasses ? in.latency_class : 0];
+      uint64_t ready = now + lat;
       for (RegId d : in.dst)
         if (d != kNoReg) w.sb.reserve(d, ready, now);
       wake_at(ready);
@@ -409,8 +446,8 @@ void Sm::issue(int sched, int slot, uint64_t now) {
     case OpClass::STORE:
     case OpClass::ATOMIC: {
       int i = free_unit(sched, Unit::MEM, now);
-      if (i >= 0) unit_free_[i] = now + cfg_.units[int(Unit::MEM)].initiation;
-      wake_at(now + cfg_.units[int(Unit::MEM)].initiation);
+      if (i >= 0) unit_free_[i] = now + cfg_.units[int(Unit::MEM)].initiation[kLatDefault];
+      wake_at(now + cfg_.units[int(Unit::MEM)].initiation[kLatDefault]);
       ++mem_issued_this_cycle_;
       mem_port_used_last_cycle_ = true;
       stats_.issued_by_unit[int(Unit::MEM)]++;
@@ -538,7 +575,10 @@ CycleClass Sm::classify(int sched, Unit* busy_unit, uint64_t* wake) {
           // A full LD/ST queue drains by an event; the per-cycle MEM/SFU ports reset next cycle.
           if (!ldst_.full()) w_at = std::min(w_at, std::max(now_ + 1, unit_next_free(sched, Unit::MEM)));
         } else {
-          w_at = std::min(w_at, std::max(now_ + 1, unit_next_free(sched, w.unit)));
+          uint64_t free_at = unit_next_free(sched, w.unit);
+          // A free unit whose result slot is taken frees by itself next cycle: no event marks it.
+          if (free_at <= now_) wake_at(now_ + 1);
+          w_at = std::min(w_at, std::max(now_ + 1, free_at));
         }
         break;
       }

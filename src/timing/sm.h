@@ -137,7 +137,22 @@ class Sm {
   void warp_finished(int slot, uint64_t now);
   void maybe_finish_cta(int cta_slot, uint64_t now);
   Unit route(Unit u) const;
-  int free_unit(int sched, Unit u, uint64_t now) const;
+  // A free instance of unit `u` for scheduler `sched` (its index in unit_free_), or -1. With
+  // core.result_slot_conflicts, `latency` > 0 also requires that no instruction issued earlier
+  // to that instance writes its result back in cycle now + latency.
+  int free_unit(int sched, Unit u, uint64_t now, uint32_t latency = 0);
+  // The unit config whose tables time `in`: its latency_unit, else the unit it names (not the
+  // one it may be routed to: an integer add on a GPU without INT units runs on SP with the
+  // integer latency, as in GPGPU-Sim, where latency follows the operation and its type).
+  const UnitConfig& timing_unit(const WarpInst& in, Unit) const {
+    Unit t = in.latency_unit < Unit::kCount ? in.latency_unit : in.unit;
+    return cfg_.units[t < Unit::kCount ? int(t) : 0];
+  }
+  static int latency_index(const WarpInst& in) { return in.latency_class < kNumLatencyClasses ? in.latency_class : 0; }
+  uint32_t result_latency(const WarpInst& in, Unit u) const { return timing_unit(in, u).latency[latency_index(in)]; }
+  uint32_t initiation_interval(const WarpInst& in, Unit u) const {
+    return timing_unit(in, u).initiation[latency_index(in)];
+  }
   CycleClass classify(int sched, Unit* busy_unit, uint64_t* wake);
   uint64_t unit_next_free(int sched, Unit u) const;
   // A warp's state changed: drop its cached status and wake its scheduler.
@@ -161,6 +176,18 @@ class Sm {
   // Units: free_at cycle per unit instance; [sched][unit][instance] in subcore mode, else [0].
   std::vector<uint64_t> unit_free_;
   uint32_t unit_stride_ = 0;
+  // Result (write-back) cycles taken per unit instance, as a ring of kResultRing bits indexed by
+  // absolute cycle; bits of cycles before `cleared_to` have been cleared. Only with
+  // core.result_slot_conflicts.
+  static constexpr uint32_t kResultRing = 512;
+  struct ResultSlots {
+    uint64_t bits[kResultRing / 64] = {};
+    uint64_t cleared_to = 0;
+    void advance(uint64_t now);
+    bool taken(uint64_t cycle) const { return bits[(cycle / 64) % (kResultRing / 64)] >> (cycle % 64) & 1; }
+    void take(uint64_t cycle) { bits[(cycle / 64) % (kResultRing / 64)] |= 1ull << (cycle % 64); }
+  };
+  std::vector<ResultSlots> result_slots_;
   uint32_t mem_issued_this_cycle_ = 0, sfu_issued_this_cycle_ = 0;
   Cache icache_;
   LdstUnit ldst_;

@@ -50,7 +50,8 @@ const std::pair<std::string_view, MemSpace> kSpaces[] = {
     {"shared", MemSpace::Shared}, {"const", MemSpace::Const},   {"param", MemSpace::Param},
     {"tex", MemSpace::Tex}};
 const std::pair<std::string_view, uint8_t> kLats[] = {
-    {"default", kLatDefault}, {"mul", kLatMul}, {"div", kLatDiv}, {"trans", kLatTrans}};
+    {"default", kLatDefault}, {"mul", kLatMul}, {"div", kLatDiv}, {"trans", kLatTrans},
+    {"alu", kLatAlu},         {"max", kLatMax}, {"mad", kLatMad}, {"shfl", kLatShfl}};
 
 }  // namespace
 

@@ -366,3 +366,15 @@ TEST(Docs, KeyTableCoversEveryField) {
     EXPECT_NE(doc.find(quoted), std::string::npos) << "docs/config.md lacks " << f.key;
   }
 }
+
+// The "All keys" table is what `warpsim list keys` prints: every preset value in it is current.
+TEST(Docs, KeyTableMatchesThePresets) {
+  std::string want = config_keys_markdown(list_presets());
+  std::ifstream in(std::string(WARPSIM_SOURCE_DIR) + "/docs/config.md");
+  std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t start = doc.find("| key | type | default |");
+  ASSERT_NE(start, std::string::npos) << "docs/config.md has no key table";
+  size_t end = doc.find("\n\n", start);
+  std::string have = doc.substr(start, end == std::string::npos ? std::string::npos : end + 1 - start);
+  EXPECT_EQ(have, want) << "docs/config.md is stale: regenerate its table with `warpsim list keys`";
+}

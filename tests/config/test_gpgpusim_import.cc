@@ -13,6 +13,14 @@
 using namespace warpsim;
 
 namespace {
+// The keys whose values differ between two configurations, for failure messages.
+std::string differing_keys(GpuConfig a, GpuConfig b) {
+  auto fa = config_fields(a), fb = config_fields(b);
+  std::string out;
+  for (size_t i = 0; i < fa.size() && i < fb.size(); ++i)
+    if (fa[i].get() != fb[i].get()) out += fa[i].key + ": " + fa[i].get() + " vs " + fb[i].get() + "\n";
+  return out;
+}
 
 // A GTX480-like file in GPGPU-Sim 3.x style (unsectored cache strings without the N/S
 // prefix) mixed with 4.x options, comments and a quoted value spanning two lines.
@@ -101,11 +109,26 @@ TEST(GpgpusimImport, CoreAndUnits) {
   const auto& sp = c.units[int(Unit::SP)];
   EXPECT_EQ(sp.count, 2u);
   EXPECT_EQ(sp.latency[kLatDefault], 4u);
-  EXPECT_EQ(sp.latency[kLatMul], 6u);  // max(MUL 4, MAD 6)
+  EXPECT_EQ(sp.latency[kLatMax], 13u);
+  EXPECT_EQ(sp.latency[kLatMul], 4u);
+  EXPECT_EQ(sp.latency[kLatMad], 6u);
   EXPECT_EQ(sp.latency[kLatDiv], 39u);
-  EXPECT_EQ(sp.initiation, 1u);
+  EXPECT_EQ(sp.latency[kLatAlu], 1u);
+  EXPECT_EQ(sp.initiation[kLatDefault], 1u);
+  EXPECT_EQ(sp.initiation[kLatMax], 2u);
+  EXPECT_EQ(sp.initiation[kLatDiv], 4u);
+  EXPECT_EQ(sp.initiation[kLatAlu], 1u);
   const auto& in = c.units[int(Unit::INT)];
   EXPECT_EQ(in.latency[kLatDiv], 145u);
+  EXPECT_EQ(in.latency[kLatShfl], 32u);
+  EXPECT_EQ(in.initiation[kLatMul], 2u);
+  EXPECT_EQ(in.initiation[kLatShfl], 4u);
+  EXPECT_EQ(c.units[int(Unit::BRANCH)].count, 0u);  // branches issue to INT, else SP
+  EXPECT_TRUE(c.core.result_slot_conflicts);
+  EXPECT_EQ(c.l1d.set_index, "fermi");      // dl1 ...,L:L:m:N:H
+  EXPECT_EQ(c.l2.cache.set_index, "ipoly");  // dl2 ...,L:B:m:L:P
+  EXPECT_EQ(c.dram.atom, 64u);               // burst 8 x bus 4 x 2 chips
+  EXPECT_EQ(c.l2.slice_select, "chunk");     // lowest B bit (8) at the channel digit
   const auto& sfu = c.units[int(Unit::SFU)];
   EXPECT_EQ(sfu.count, 1u);
   EXPECT_EQ(sfu.latency[kLatDefault], 20u);
@@ -193,7 +216,44 @@ TEST(GpgpusimImport, SubCoreCountsPerScheduler) {
   EXPECT_EQ(c.units[int(Unit::SP)].count, 1u);
   EXPECT_EQ(c.units[int(Unit::DP)].count, 2u);
   EXPECT_EQ(c.core.sfu_issue_per_sm, 0u);  // each scheduler has its own SFU
-  EXPECT_EQ(c.l2.hash, "xor");
+  EXPECT_EQ(c.l2.hash, "ipoly");
+}
+
+// The options behind the fidelity mechanisms of TITAN V / RTX 2060 (docs/fidelity.md).
+TEST(GpgpusimImport, FetchLaunchBanksAndHashing) {
+  std::vector<std::string> nu;
+  GpuConfig c = import_text(R"(-gpgpu_n_mem 24
+-gpgpu_n_sub_partition_per_mchannel 2
+-gpgpu_kernel_launch_latency 5000
+-gpgpu_TB_launch_latency 7
+-gpgpu_inst_fetch_throughput 4
+-gpgpu_perfect_inst_const_cache 1
+-gpgpu_l1_banks 4
+-gpgpu_l1_banks_byte_interleaving 64
+-gpgpu_l1_banks_hashing_function 0
+-gpgpu_memory_partition_indexing 2
+-gpgpu_dram_buswidth 16
+-gpgpu_dram_burst_length 2
+-gpgpu_n_mem_per_ctrlr 1
+-gpgpu_mem_addr_mapping dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCC.BCCSSSSS
+)",
+                            &nu);
+  EXPECT_TRUE(nu.empty()) << nu.front();
+  EXPECT_EQ(c.core.kernel_launch_latency, 5000u);
+  EXPECT_EQ(c.core.cta_dispatch_latency, 7u);
+  EXPECT_EQ(c.core.fetch_per_cycle, 4u);
+  EXPECT_TRUE(c.icache.perfect);
+  EXPECT_TRUE(c.constcache.perfect);
+  EXPECT_EQ(c.l1d.banks, 4u);
+  EXPECT_EQ(c.l1d.ports, 4u);
+  EXPECT_EQ(c.l1d.bank_interleave, 64u);
+  EXPECT_EQ(c.l2.hash, "ipoly");
+  EXPECT_EQ(c.dram.atom, 32u);
+  EXPECT_EQ(c.l2.slice_select, "line");  // lowest B bit is address bit 7, below the channel digit
+  std::vector<std::string> nu2;
+  import_text("-gpgpu_l1_banks_hashing_function 1\n-gpgpu_memory_partition_indexing 3\n", &nu2);
+  EXPECT_TRUE(has(nu2, "-gpgpu_l1_banks_hashing_function"));
+  EXPECT_TRUE(has(nu2, "-gpgpu_memory_partition_indexing 3"));
 }
 
 TEST(GpgpusimImport, AppliesOnTopOfAPreset) {
@@ -202,7 +262,7 @@ TEST(GpgpusimImport, AppliesOnTopOfAPreset) {
   import_gpgpusim_text(c, "-gpgpu_n_clusters 20\n-gpgpu_n_cores_per_cluster 1\n", "x.config", nullptr);
   EXPECT_EQ(c.core.num_sms, 20u);
   ref.core.num_sms = 20;
-  EXPECT_TRUE(same_config(c, ref));
+  EXPECT_TRUE(same_config(c, ref)) << differing_keys(c, ref);
 }
 
 TEST(GpgpusimImport, MatchesTheGtx480PresetTiming) {

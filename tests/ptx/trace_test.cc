@@ -40,7 +40,10 @@ TEST(Trace, PcsUnitsAndClasses) {
   EXPECT_EQ(in[5].unit, Unit::SFU);
   EXPECT_EQ(in[5].latency_class, kLatTrans);
   EXPECT_EQ(in[6].latency_class, kLatDiv);
+  EXPECT_EQ(in[6].unit, Unit::SFU);          // GPGPU-Sim: div on the SFU ...
+  EXPECT_EQ(in[6].latency_unit, Unit::SP);   // ... with the f32 DIV latency
   EXPECT_EQ(in[7].latency_class, kLatMul);
+  EXPECT_EQ(in[7].unit, Unit::INT);
   EXPECT_EQ(in[9].unit, Unit::DP);
   EXPECT_EQ(in[10].op, OpClass::BARRIER);
   EXPECT_EQ(in[10].barrier_id, 1);
@@ -52,6 +55,40 @@ TEST(Trace, PcsUnitsAndClasses) {
   // per-lane addresses: 128-byte slots
   const uint64_t* a = t.warps[0].addrs.data() + in[12].addr_index;
   for (int l = 1; l < 32; ++l) EXPECT_EQ(a[l] - a[0], uint64_t(l) * 128);
+}
+
+// Units and latency classes follow GPGPU-Sim's classification of PTX (docs/timing-model.md,
+// "Instruction classes").
+TEST(Trace, InstructionClassesFollowGpgpuSim) {
+  Traced t(
+      "add.s32 %r1, %r99, 3; add.f32 %f1, %f40, %f40; add.f64 %fd1, %fd40, %fd40; min.s32 %r2, %r1, 7;"
+      "fma.rn.f32 %f2, %f1, %f1, %f1; mad.lo.s32 %r3, %r1, %r1, %r2; mov.u32 %r4, %r3;"
+      "setp.lt.s32 %p1, %r4, 9; and.b32 %r5, %r4, 255; cvt.rn.f32.s32 %f3, %r5; div.s32 %r6, %r5, 3;"
+      "div.rn.f64 %fd2, %fd1, %fd1; rcp.rn.f32 %f4, %f3; abs.f32 %f5, %f4; @%p1 bra DONE; DONE:"
+      "st.global.f32 [%rd99], %f5;");
+  const auto& in = t.warps[0].insts;
+  size_t b = 4;  // after the wrapper prologue
+  struct Want {
+    Unit unit;
+    uint8_t cls;
+    Unit latency_unit;
+  };
+  const Want want[] = {
+      {Unit::INT, kLatDefault, Unit::kCount}, {Unit::SP, kLatDefault, Unit::kCount},
+      {Unit::DP, kLatDefault, Unit::kCount},  {Unit::INT, kLatMax, Unit::kCount},
+      {Unit::SP, kLatMad, Unit::kCount},      {Unit::INT, kLatMad, Unit::kCount},
+      {Unit::INT, kLatAlu, Unit::kCount},     {Unit::INT, kLatAlu, Unit::kCount},
+      {Unit::INT, kLatAlu, Unit::kCount},     {Unit::INT, kLatAlu, Unit::kCount},
+      {Unit::SFU, kLatDiv, Unit::INT},        {Unit::SFU, kLatDiv, Unit::DP},
+      {Unit::SFU, kLatTrans, Unit::kCount},   {Unit::INT, kLatAlu, Unit::kCount},
+      {Unit::BRANCH, kLatAlu, Unit::kCount}};
+  ASSERT_GE(in.size(), b + std::size(want));
+  for (size_t i = 0; i < std::size(want); ++i) {
+    EXPECT_EQ(in[b + i].unit, want[i].unit) << i;
+    EXPECT_EQ(int(in[b + i].latency_class), int(want[i].cls)) << i;
+    EXPECT_EQ(in[b + i].latency_unit, want[i].latency_unit) << i;
+  }
+  EXPECT_EQ(in[b + 14].op, OpClass::BRANCH);
 }
 
 TEST(Trace, RegistersForTheScoreboard) {

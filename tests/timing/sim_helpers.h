@@ -10,14 +10,22 @@
 
 namespace warpsim::test {
 
+// A unit with the same latency and initiation interval for every latency class.
+inline UnitConfig uniform_unit(uint32_t count, uint32_t latency, uint32_t initiation) {
+  UnitConfig u;
+  u.count = count;
+  for (int k = 0; k < kNumLatencyClasses; ++k) u.latency[k] = latency, u.initiation[k] = initiation;
+  return u;
+}
+
 // A one-SM GPU with simple round numbers, so expectations can be computed by hand.
 inline GpuConfig small_gpu(uint32_t sms = 1, uint32_t schedulers = 1) {
   GpuConfig c;
   c.name = "test";
   c.core.num_sms = sms;
   c.core.schedulers = schedulers;
-  c.units[int(Unit::SP)] = {schedulers, {10, 10, 10, 10}, 1};
-  c.units[int(Unit::SFU)] = {1, {20, 20, 20, 20}, 4};
+  c.units[int(Unit::SP)] = uniform_unit(schedulers, 10, 1);
+  c.units[int(Unit::SFU)] = uniform_unit(1, 20, 4);
   c.core.sfu_issue_per_sm = 0;
   c.core.icache_miss_latency = 20;
   return c;

@@ -1,0 +1,124 @@
+// Physics of the mechanisms that make the timing model agree with GPGPU-Sim (docs/fidelity.md):
+// each test turns one configuration key on and off and checks the difference it makes against
+// a figure computed by hand.
+#include <gtest/gtest.h>
+
+#include "sim_helpers.h"
+
+namespace warpsim::test {
+namespace {
+
+using synth::AccessPattern;
+using synth::KernelBuilder;
+
+uint64_t kernel_cycles(const RunResult& r) { return r.kernels.at(0).end_cycle - r.kernels.at(0).start_cycle; }
+
+synth::SyntheticKernel alu_grid(uint32_t ctas) {
+  KernelBuilder b("alu");
+  b.grid({ctas, 1, 1}).block({64, 1, 1}).alu(Unit::SP, 20);
+  return b.build();
+}
+
+TEST(Fidelity, KernelLaunchLatencyAddsExactlyItsCyclesToTheKernel) {
+  GpuConfig cfg = small_gpu(2, 1);
+  uint64_t base = kernel_cycles(simulate(cfg, alu_grid(4)));
+  cfg.core.kernel_launch_latency = 5000;
+  EXPECT_EQ(kernel_cycles(simulate(cfg, alu_grid(4))), base + 5000);
+  // GPGPU-Sim's TB launch latency: per CTA of the grid, before the first CTA.
+  cfg.core.cta_dispatch_latency = 3;
+  EXPECT_EQ(kernel_cycles(simulate(cfg, alu_grid(4))), base + 5000 + 4 * 3);
+}
+
+// One warp issuing n pairs of independent instructions on one SP unit (initiation 1): a
+// multiply-add (latency 5) then an add (latency 4). Issued back to back the add's result would
+// land in the same cycle as the multiply-add's.
+synth::SyntheticKernel mad_add_pairs(uint32_t n) {
+  KernelBuilder b("pairs");
+  b.grid({1, 1, 1}).block({32, 1, 1});
+  for (uint32_t i = 0; i < n; ++i) b.alu(Unit::SP, 1, false, kLatMad).alu(Unit::SP, 1, false, kLatDefault);
+  return b.build();
+}
+
+TEST(Fidelity, ResultSlotConflictsDelayTheSecondOfTwoResultsDueTogether) {
+  GpuConfig cfg = small_gpu(1, 1);
+  cfg.icache.perfect = true;
+  cfg.core.ibuffer = 8;
+  cfg.core.decode_width = 8;
+  cfg.units[int(Unit::SP)] = uniform_unit(1, 4, 1);
+  cfg.units[int(Unit::SP)].latency[kLatMad] = 5;
+  const uint32_t n = 40;
+  RunResult off = simulate(cfg, mad_add_pairs(n));
+  EXPECT_EQ(off.stats.core.unit_busy[int(Unit::SP)], 0u);
+  cfg.core.result_slot_conflicts = true;
+  RunResult on = simulate(cfg, mad_add_pairs(n));
+  // Each add finds the slot of the multiply-add issued the cycle before taken and waits one
+  // cycle, after which it completes one cycle later than that multiply-add: n waits in all.
+  EXPECT_EQ(on.stats.core.unit_busy[int(Unit::SP)], n);
+  EXPECT_EQ(on.stats.cycle, off.stats.cycle + n);
+  EXPECT_EQ(on.stats.core.warp_insts, off.stats.core.warp_insts);
+}
+
+TEST(Fidelity, ResultSlotsDoNotBlockEqualLatencies) {
+  GpuConfig cfg = small_gpu(1, 1);
+  cfg.icache.perfect = true;
+  cfg.core.result_slot_conflicts = true;
+  KernelBuilder b("same");
+  b.grid({1, 1, 1}).block({32, 1, 1}).alu(Unit::SP, 60);
+  RunResult r = simulate(cfg, b.build());
+  EXPECT_EQ(r.stats.core.unit_busy[int(Unit::SP)], 0u);
+}
+
+// One warp, one load whose 32 lanes read 4 bytes from 32 different lines.
+synth::SyntheticKernel column_load(uint64_t lane_stride) {
+  KernelBuilder b("column");
+  b.grid({1, 1, 1}).block({32, 1, 1}).load(MemSpace::Global, AccessPattern::strided(lane_stride), 4, 1);
+  return b.build();
+}
+
+TEST(Fidelity, L1BanksServeOneAccessPerBankPerCycle) {
+  GpuConfig cfg = small_gpu(1, 1);
+  cfg.l1d.ports = 4;
+  cfg.l1d.perfect = true;  // all hits: the L1 ports, not the misses, set the pace
+  // 1 KB rows: every lane's 32-byte block has the same offset, so all 32 fall in one bank.
+  RunResult ports_only = simulate(cfg, column_load(1024));
+  EXPECT_EQ(ports_only.stats.core.l1d_bank_conflicts, 0u);
+  cfg.l1d.banks = 4;
+  cfg.l1d.bank_interleave = 32;
+  RunResult same_bank = simulate(cfg, column_load(1024));
+  // One access per cycle instead of four: 31 cycles in which the second access waited.
+  EXPECT_EQ(same_bank.stats.core.l1d_bank_conflicts, 31u);
+  EXPECT_EQ(same_bank.stats.cycle, ports_only.stats.cycle + 32 - 8);
+  // Rows of 1 KB + 32 B: consecutive lanes rotate over the four banks, four per cycle again.
+  RunResult rotating = simulate(cfg, column_load(1024 + 32));
+  EXPECT_EQ(rotating.stats.core.l1d_bank_conflicts, 0u);
+}
+
+// Streaming 32-byte sectors: one lane per line, so each request is one sector.
+synth::SyntheticKernel sector_stream() {
+  KernelBuilder b("sectors");
+  b.grid({8, 1, 1}).block({256, 1, 1}).loop(8, [](KernelBuilder& l) {
+    l.load(MemSpace::Global, AccessPattern::strided(128), 4, 1);
+  });
+  return b.build();
+}
+
+TEST(Fidelity, DramAtomMakesSectorReadsCostAWholeAtom) {
+  GpuConfig cfg = small_gpu(1, 1);
+  cfg.l1d.enabled = false;
+  cfg.l2.cache.enabled = false;
+  cfg.l2.partitions = 1;
+  cfg.l2.slices_per_partition = 1;
+  cfg.dram.bytes_per_cycle = 4;  // a 32-byte burst takes 8 cycles, a 64-byte atom 16
+  RunResult plain = simulate(cfg, sector_stream());
+  cfg.dram.atom = 64;
+  RunResult atom = simulate(cfg, sector_stream());
+  EXPECT_EQ(atom.stats.mem.dram_reads, plain.stats.mem.dram_reads);
+  EXPECT_EQ(atom.stats.mem.dram_bytes, plain.stats.mem.dram_bytes);  // useful bytes are the same
+  // Bandwidth-bound: twice the bus time per read.
+  double ratio = double(atom.stats.cycle) / double(plain.stats.cycle);
+  EXPECT_GT(ratio, 1.8);
+  EXPECT_LT(ratio, 2.05);
+}
+
+}  // namespace
+}  // namespace warpsim::test

@@ -189,6 +189,7 @@ class Importer {
   }
   void map_cache(const std::string& name, CacheConfig& c);
   void map_units();
+  void map_operand_collector();
   void map_dram();
 
   GpuConfig& cfg_;
@@ -266,6 +267,43 @@ void Importer::map_cache(const std::string& name, CacheConfig& c) {
   if (mshr.size() < 3) fail(*o, "expected <mshr_type>:<entries>:<max_merge>");
   c.mshr_entries = to_u32(*o, mshr[1]);
   c.mshr_merge = to_u32(*o, mshr[2]);
+}
+
+// A file that sets any operand-collector option gets the operand collector (GPGPU-Sim always
+// has one); the options it leaves out keep their values, whose built-in defaults are
+// GPGPU-Sim's (specialized SP/SFU/MEM sets of 4/4/2 units, 8 banks, one step per cycle).
+void Importer::map_operand_collector() {
+  OperandCollectorConfig& oc = cfg_.oc;
+  bool any = false;
+  auto opt = [&](const std::string& name) {
+    Option* o = take(name);
+    any |= o != nullptr;
+    return o;
+  };
+  const std::pair<const char*, uint32_t*> sets[] = {
+      {"-gpgpu_operand_collector_num_units_sp", &oc.collectors_sp},
+      {"-gpgpu_operand_collector_num_units_sfu", &oc.collectors_sfu},
+      {"-gpgpu_operand_collector_num_units_mem", &oc.collectors_mem},
+      {"-gpgpu_operand_collector_num_units_dp", &oc.collectors_dp},
+      {"-gpgpu_operand_collector_num_units_int", &oc.collectors_int},
+      {"-gpgpu_operand_collector_num_units_gen", &oc.collectors}};
+  for (const auto& [name, field] : sets)
+    if (Option* o = opt(name)) *field = to_u32(*o, o->value);
+  if (Option* o = opt("-gpgpu_enable_specialized_operand_collector"))
+    if (to_u32(*o, o->value) == 0)
+      oc.collectors_sp = oc.collectors_sfu = oc.collectors_mem = oc.collectors_dp = oc.collectors_int = 0;
+  // Ports between the issue registers, the collector sets and the dispatch: one per unit set
+  // in the tested configs; the model lets every collector unit allocate and dispatch each step.
+  for (const char* set : {"sp", "sfu", "mem", "dp", "int", "gen", "tensor_core"})
+    for (const char* dir : {"in", "out"}) opt(fmt::format("-gpgpu_operand_collector_num_{}_ports_{}", dir, set));
+  opt("-gpgpu_operand_collector_num_units_tensor_core");  // tensor instructions are not simulated
+  if (Option* o = opt("-gpgpu_num_reg_banks")) oc.banks = to_u32(*o, o->value);
+  if (Option* o = opt("-gpgpu_reg_file_port_throughput")) oc.port_throughput = to_u32(*o, o->value);
+  opt("-gpgpu_reg_bank_use_warp_id");  // GPGPU-Sim 4.2 adds the warp id to the bank whatever it says
+  if (any) {
+    oc.enabled = true;
+    oc.writeback_latency = 2;  // calibrated against GPGPU-Sim (docs/fidelity.md)
+  }
 }
 
 void Importer::map_units() {
@@ -484,6 +522,7 @@ void Importer::map_all() {
   u32_opt("-gpgpu_smem_latency", core.shared_latency);
 
   map_units();
+  map_operand_collector();
 
   map_cache("-gpgpu_cache:dl1", cfg_.l1d);
   map_cache("-gpgpu_cache:il1", cfg_.icache);

@@ -174,6 +174,23 @@ void validate(const GpuConfig& c) {
         check_pos(fmt::format("{}.initiation{}", unit_keys[u], suffix[k]), c.units[u].initiation[k]);
     if (c.units[u].count > 8) throw Error(fmt::format("config key '{}.count': at most 8 units", unit_keys[u]));
   }
+  if (c.oc.enabled) {
+    check_pos("oc.banks", c.oc.banks);
+    check_pos("oc.port_throughput", c.oc.port_throughput);
+    if (c.oc.port_throughput > 8) throw Error("config key 'oc.port_throughput': at most 8 steps per cycle");
+    uint32_t parts = c.core.subcore ? c.core.schedulers : 1;
+    if (c.oc.banks < parts)
+      throw Error(fmt::format("config key 'oc.banks': a sub-core SM needs at least one bank per scheduler ({})", parts));
+    // Instructions use their unit's set, else the general set, else the SP set: that one must
+    // give every scheduler at least one unit.
+    uint32_t sp = c.oc.collectors_sp / parts ? c.oc.collectors_sp : c.oc.collectors;
+    if (sp / parts == 0)
+      throw Error(fmt::format("config key 'oc.collectors': no collector units for SP instructions (set it or "
+                              "oc.collectors_sp to at least {})", parts));
+    for (uint32_t n : {c.oc.collectors, c.oc.collectors_sp, c.oc.collectors_int, c.oc.collectors_dp,
+                       c.oc.collectors_sfu, c.oc.collectors_mem})
+      if (n > 64) throw Error("config key 'oc.collectors*': at most 64 collector units per set");
+  }
   validate_cache("l1d", c.l1d);
   validate_cache("icache", c.icache);
   validate_cache("constcache", c.constcache);

@@ -136,6 +136,34 @@ struct CoreConfig {
   }
 };
 
+// Operand collector and register file banks (GPGPU-Sim's opndcoll_rfu_t): between issue and the
+// execution unit an instruction takes a collector unit, reads its source registers from banks
+// (one access per bank per step, `port_throughput` steps per cycle, write-backs first) and is
+// dispatched the step after its last read. Collector sets: an instruction uses the set of its
+// (routed) unit when that set has units, else the general set. Sub-core SMs split every set and
+// the banks evenly among the schedulers.
+struct OperandCollectorConfig {
+  bool enabled = false;
+  uint32_t banks = 8;
+  uint32_t port_throughput = 1;
+  uint32_t collectors = 0;      // general collector units per SM
+  uint32_t collectors_sp = 4, collectors_int = 0, collectors_dp = 0, collectors_sfu = 4, collectors_mem = 2;
+  uint32_t writeback_latency = 2;  // cycles from a result leaving its unit to dependents issuing
+
+  template <class V> void visit(V& v) {
+    v("enabled", enabled, "model the operand collector and register banks between issue and execution");
+    v("banks", banks, "register file banks per SM (bank = (register + warp slot) mod banks)");
+    v("port_throughput", port_throughput, "collector steps per cycle: reads each bank serves per cycle");
+    v("collectors", collectors, "general collector units per SM, used by units without a set of their own");
+    v("collectors_sp", collectors_sp, "collector units for SP instructions (0 = general set)");
+    v("collectors_int", collectors_int, "collector units for INT instructions (0 = general set)");
+    v("collectors_dp", collectors_dp, "collector units for DP instructions (0 = general set)");
+    v("collectors_sfu", collectors_sfu, "collector units for SFU instructions (0 = general set)");
+    v("collectors_mem", collectors_mem, "collector units for memory instructions (0 = general set)");
+    v("writeback_latency", writeback_latency, "cycles from a result leaving its unit to a dependent instruction issuing");
+  }
+};
+
 struct IcntConfig {
   uint32_t latency = 8;           // one-way latency, core cycles
   uint32_t flit = 32;             // bytes per flit
@@ -203,6 +231,7 @@ struct GpuConfig {
   double clock_mhz = 700.0;       // core clock, used for seconds and bandwidth figures
   CoreConfig core;
   UnitConfig units[kNumUnits];
+  OperandCollectorConfig oc;
   CacheConfig l1d;
   CacheConfig icache{true, 2 * 1024, 4, 64, 64, 8, 8, 1, "write_through", "no_allocate", 1};
   CacheConfig constcache{true, 8 * 1024, 4, 64, 64, 8, 8, 1, "write_through", "no_allocate", 1};
@@ -227,6 +256,7 @@ struct GpuConfig {
     v.group("sfu", units[int(Unit::SFU)], "special function unit");
     v.group("mem", units[int(Unit::MEM)], "LD/ST issue port");
     v.group("branch", units[int(Unit::BRANCH)], "branch unit");
+    v.group("oc", oc, "operand collector and register file banks");
     v.group("l1d", l1d, "L1 data cache");
     v.group("icache", icache, "instruction cache");
     v.group("constcache", constcache, "constant cache");

@@ -30,7 +30,7 @@ int SchedulerContext::num_sms() const { return sm_.num_sms(); }
 Sm::Sm(int id, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu,
        std::vector<std::unique_ptr<WarpScheduler>> schedulers)
     : id_(id), cfg_(cfg), mem_(mem), gpu_(gpu), schedulers_(std::move(schedulers)),
-      icache_(cfg.icache), ldst_(id, cfg, mem) {
+      oc_(cfg), icache_(cfg.icache), ldst_(id, cfg, mem) {
   uint32_t m = cfg.core.schedulers;
   warps_.resize(cfg.core.max_warps);
   ctas_.resize(cfg.core.max_ctas);
@@ -54,7 +54,7 @@ Sm::Sm(int id, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu,
 Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu)
     : id_(o.id_), cfg_(cfg), mem_(mem), gpu_(gpu), warps_(o.warps_), ctas_(o.ctas_),
       sched_age_(o.sched_age_), sched_slot_(o.sched_slot_), unit_free_(o.unit_free_),
-      unit_stride_(o.unit_stride_), result_slots_(o.result_slots_), mem_issued_this_cycle_(o.mem_issued_this_cycle_),
+      unit_stride_(o.unit_stride_), result_slots_(o.result_slots_), oc_(o.oc_), mem_issued_this_cycle_(o.mem_issued_this_cycle_),
       sfu_issued_this_cycle_(o.sfu_issued_this_cycle_), icache_(o.icache_), ldst_(o.ldst_, cfg, mem),
       stats_(o.stats_), counters_(o.counters_), last_class_(o.last_class_),
       last_busy_unit_(o.last_busy_unit_), sched_dirty_(o.sched_dirty_), sched_wake_(o.sched_wake_),
@@ -198,23 +198,6 @@ Unit Sm::route(Unit u) const {
   return Unit::SP;
 }
 
-void Sm::ResultSlots::advance(uint64_t now) {
-  if (now <= cleared_to) return;
-  if (now - cleared_to >= kResultRing) {
-    std::fill(std::begin(bits), std::end(bits), 0);
-  } else {
-    for (uint64_t c = cleared_to; c < now;) {
-      uint64_t word_end = (c / 64 + 1) * 64;
-      uint64_t stop = std::min(now, word_end);
-      uint64_t& w = bits[(c / 64) % (kResultRing / 64)];
-      uint64_t lo = c % 64, n = stop - c;
-      w &= ~((n >= 64 ? ~0ull : ((1ull << n) - 1)) << lo);
-      c = stop;
-    }
-  }
-  cleared_to = now;
-}
-
 int Sm::free_unit(int sched, Unit u, uint64_t now, uint32_t latency) {
   uint32_t base = (cfg_.core.subcore ? sched : 0) * unit_stride_ + uint32_t(u) * 8;
   uint32_t n = cfg_.units[int(u)].count;
@@ -299,7 +282,7 @@ WarpStatus Sm::status(int slot) {
     case NeedsUnit::None: return WarpStatus::Ready;
     case NeedsUnit::Mem:
       return (ldst_.full() || mem_issued_this_cycle_ >= cfg_.core.mem_issue_per_sm ||
-              free_unit(sched, Unit::MEM, now_) < 0)
+              free_unit(sched, Unit::MEM, now_) < 0 || !collector_free(sched, Unit::MEM))
                  ? WarpStatus::UnitBusy
                  : WarpStatus::Ready;
     case NeedsUnit::Sfu:
@@ -307,8 +290,10 @@ WarpStatus Sm::status(int slot) {
         return WarpStatus::UnitBusy;
       [[fallthrough]];
     default:
-      return free_unit(sched, w.unit, now_, result_latency(w.insts[w.next], w.unit)) < 0 ? WarpStatus::UnitBusy
-                                                                                       : WarpStatus::Ready;
+      return free_unit(sched, w.unit, now_, result_latency(w.insts[w.next], w.unit)) < 0 ||
+                     !collector_free(sched, w.unit)
+                 ? WarpStatus::UnitBusy
+                 : WarpStatus::Ready;
   }
 }
 
@@ -431,6 +416,11 @@ void Sm::issue(int sched, int slot, uint64_t now) {
       stats_.issued_by_unit[int(u)]++;
       counters_.alu_issued++;
       uint64_t ready = now + lat;
+      if (oc_.enabled()) {
+        uint64_t unit_at = now + oc_.collect(sched, slot, u, in.src, kMaxSrc, now, &stats_.reg_bank_conflicts);
+        oc_.write_back(sched, slot, in.dst, kMaxDst, unit_at + lat);
+        ready = unit_at + lat + oc_.writeback_latency();
+      }
       for (RegId d : in.dst)
         if (d != kNoReg) w.sb.reserve(d, ready, now);
       wake_at(ready);
@@ -451,6 +441,7 @@ void Sm::issue(int sched, int slot, uint64_t now) {
       ++mem_issued_this_cycle_;
       mem_port_used_last_cycle_ = true;
       stats_.issued_by_unit[int(Unit::MEM)]++;
+      if (oc_.enabled()) oc_.collect(sched, slot, Unit::MEM, in.src, kMaxSrc, now, &stats_.reg_bank_conflicts);
       ldst_.push(slot, in, in.addr_index == kNoAddr ? nullptr : w.addrs + in.addr_index, w.thread_base);
       if (in.op != OpClass::STORE)
         for (RegId d : in.dst)
@@ -538,6 +529,9 @@ void Sm::maybe_finish_cta(int c, uint64_t now) {
 void Sm::mem_done(int slot, const RegId* dst, int ndst, uint64_t ready, uint64_t now) {
   Warp& w = warps_[slot];
   touch(slot);
+  // Memory instructions pass the operand collector before the LD/ST unit and write back after
+  // it: modelled as its uncontended delay added to the result.
+  if (oc_.enabled()) ready += oc_.base_delay() + oc_.writeback_latency();
   for (int i = 0; i < ndst; ++i)
     if (dst[i] != kNoReg) w.sb.release(dst[i], ready);
   --w.pending_mem;
@@ -571,11 +565,15 @@ CycleClass Sm::classify(int sched, Unit* busy_unit, uint64_t* wake) {
       case WarpStatus::UnitBusy: {
         rank = 1;
         c = CycleClass::UnitBusy;
+        Unit u = w.needs_unit == NeedsUnit::Mem ? Unit::MEM : w.unit;
+        // A collector unit frees by itself: no event marks it.
+        uint64_t oc_at = oc_.enabled() ? oc_.accept_cycle(sched, u, now_) : 0;
+        if (oc_at > now_) wake_at(oc_at);
         if (w.needs_unit == NeedsUnit::Mem) {
           // A full LD/ST queue drains by an event; the per-cycle MEM/SFU ports reset next cycle.
-          if (!ldst_.full()) w_at = std::min(w_at, std::max(now_ + 1, unit_next_free(sched, Unit::MEM)));
+          if (!ldst_.full()) w_at = std::min(w_at, std::max({now_ + 1, unit_next_free(sched, Unit::MEM), oc_at}));
         } else {
-          uint64_t free_at = unit_next_free(sched, w.unit);
+          uint64_t free_at = std::max(unit_next_free(sched, w.unit), oc_at);
           // A free unit whose result slot is taken frees by itself next cycle: no event marks it.
           if (free_at <= now_) wake_at(now_ + 1);
           w_at = std::min(w_at, std::max(now_ + 1, free_at));

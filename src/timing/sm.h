@@ -12,7 +12,9 @@
 #include "memory/memory_system.h"
 #include "sched/scheduler.h"
 #include "timing/ldst_unit.h"
+#include "timing/operand_collector.h"
 #include "timing/scoreboard.h"
+#include "timing/slot_ring.h"
 #include "timing/stats.h"
 
 namespace warpsim {
@@ -141,6 +143,7 @@ class Sm {
   // core.result_slot_conflicts, `latency` > 0 also requires that no instruction issued earlier
   // to that instance writes its result back in cycle now + latency.
   int free_unit(int sched, Unit u, uint64_t now, uint32_t latency = 0);
+  bool collector_free(int sched, Unit u) const { return !oc_.enabled() || oc_.accept_cycle(sched, u, now_) <= now_; }
   // The unit config whose tables time `in`: its latency_unit, else the unit it names (not the
   // one it may be routed to: an integer add on a GPU without INT units runs on SP with the
   // integer latency, as in GPGPU-Sim, where latency follows the operation and its type).
@@ -176,18 +179,12 @@ class Sm {
   // Units: free_at cycle per unit instance; [sched][unit][instance] in subcore mode, else [0].
   std::vector<uint64_t> unit_free_;
   uint32_t unit_stride_ = 0;
-  // Result (write-back) cycles taken per unit instance, as a ring of kResultRing bits indexed by
-  // absolute cycle; bits of cycles before `cleared_to` have been cleared. Only with
+  // Result (write-back) cycles taken per unit instance, by absolute cycle. Only with
   // core.result_slot_conflicts.
   static constexpr uint32_t kResultRing = 512;
-  struct ResultSlots {
-    uint64_t bits[kResultRing / 64] = {};
-    uint64_t cleared_to = 0;
-    void advance(uint64_t now);
-    bool taken(uint64_t cycle) const { return bits[(cycle / 64) % (kResultRing / 64)] >> (cycle % 64) & 1; }
-    void take(uint64_t cycle) { bits[(cycle / 64) % (kResultRing / 64)] |= 1ull << (cycle % 64); }
-  };
+  using ResultSlots = SlotRing<kResultRing>;
   std::vector<ResultSlots> result_slots_;
+  OperandCollector oc_;
   uint32_t mem_issued_this_cycle_ = 0, sfu_issued_this_cycle_ = 0;
   Cache icache_;
   LdstUnit ldst_;

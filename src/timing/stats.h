@@ -32,6 +32,7 @@ struct CoreStats {
   uint64_t issued_by_unit[kNumUnits] = {};
   uint64_t l1d_hits = 0, l1d_misses = 0, l1d_pending_hits = 0, l1d_fails = 0;
   uint64_t l1d_bank_conflicts = 0;  // cycles an access waited because its L1 bank was taken
+  uint64_t reg_bank_conflicts = 0;  // operand reads that found their register bank taken (oc.*)
   uint64_t icache_hits = 0, icache_misses = 0;
   uint64_t const_accesses = 0, const_misses = 0;
   uint64_t shared_insts = 0, shared_cycles = 0;  // shared_cycles - shared_insts = conflict cycles

@@ -324,3 +324,36 @@ TEST(GpgpusimImport, ReadsFiles) {
   EXPECT_FALSE(nu.empty());
   EXPECT_THROW(import_gpgpusim_config("/nonexistent/gpgpusim.config", nullptr), Error);
 }
+
+TEST(GpgpusimImport, OperandCollector) {
+  std::vector<std::string> nu;
+  GpuConfig titanv = import_text(R"(-gpgpu_enable_specialized_operand_collector 0
+-gpgpu_operand_collector_num_units_gen 8
+-gpgpu_operand_collector_num_in_ports_gen 8
+-gpgpu_operand_collector_num_out_ports_gen 8
+-gpgpu_num_reg_banks 8
+-gpgpu_reg_file_port_throughput 2
+)",
+                                 &nu);
+  EXPECT_TRUE(nu.empty()) << nu.front();
+  EXPECT_TRUE(titanv.oc.enabled);
+  EXPECT_EQ(titanv.oc.collectors, 8u);
+  EXPECT_EQ(titanv.oc.collectors_sp, 0u);  // specialized sets off: everything uses the general set
+  EXPECT_EQ(titanv.oc.collectors_mem, 0u);
+  EXPECT_EQ(titanv.oc.banks, 8u);
+  EXPECT_EQ(titanv.oc.port_throughput, 2u);
+  // GTX480 sets only the SP and SFU sets and the banks; the rest are GPGPU-Sim's defaults.
+  GpuConfig gtx480 = import_text("-gpgpu_operand_collector_num_units_sp 6\n-gpgpu_operand_collector_num_units_sfu 8\n"
+                                 "-gpgpu_num_reg_banks 16\n",
+                                 nullptr);
+  EXPECT_EQ(gtx480.oc.collectors_sp, 6u);
+  EXPECT_EQ(gtx480.oc.collectors_sfu, 8u);
+  EXPECT_EQ(gtx480.oc.collectors_mem, 2u);
+  EXPECT_EQ(gtx480.oc.collectors, 0u);
+  EXPECT_EQ(gtx480.oc.port_throughput, 1u);
+  GpuConfig preset = load_preset("gtx480");
+  EXPECT_EQ(gtx480.oc.banks, preset.oc.banks);
+  EXPECT_EQ(gtx480.oc.collectors_sp, preset.oc.collectors_sp);
+  EXPECT_EQ(gtx480.oc.collectors_mem, preset.oc.collectors_mem);
+  EXPECT_EQ(gtx480.oc.writeback_latency, preset.oc.writeback_latency);
+}

@@ -1,0 +1,60 @@
+// The operand collector between issue and the execution units (docs/timing-model.md, "Operand
+// collector"): an issued instruction waits for a collector unit of its set, reads each distinct
+// source register from its bank (one access per bank per collector step, write-backs first)
+// and is dispatched to its unit the step after its last read. Reservations are made when the
+// instruction issues, so the whole path is known at once: collect() returns the cycles from
+// issue to the unit.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/config.h"
+#include "core/warp_inst.h"
+#include "timing/slot_ring.h"
+
+namespace warpsim {
+
+class OperandCollector {
+ public:
+  explicit OperandCollector(const GpuConfig& cfg);
+
+  bool enabled() const { return enabled_; }
+  // The first cycle >= now at which an instruction for `unit` from scheduler `sched` can issue:
+  // a collector unit of its share frees during the next cycle, or the scheduler's waiting slot
+  // for that unit is empty.
+  uint64_t accept_cycle(int sched, Unit unit, uint64_t now) const;
+  // Reserves a collector unit and the register reads of an instruction of warp `warp_slot`
+  // issued at `now`; returns the cycles from issue to its execution unit and counts the reads
+  // that found their bank taken in *conflicts.
+  uint32_t collect(int sched, int warp_slot, Unit unit, const RegId* src, int nsrc, uint64_t now,
+                   uint64_t* conflicts);
+  // A result written back to `dst` registers at cycle `cycle` takes the bank's first step then.
+  void write_back(int sched, int warp_slot, const RegId* dst, int ndst, uint64_t cycle);
+  // Issue-to-unit cycles of an instruction that meets no conflict (and has a source register).
+  uint32_t base_delay() const { return base_delay_; }
+  uint32_t writeback_latency() const { return writeback_latency_; }
+
+ private:
+  static constexpr uint32_t kRing = 4096;  // steps of bank reservations kept ahead
+  struct Share {                           // one scheduler's collector units of one set
+    std::vector<uint64_t> free_step;       // first step each unit can be allocated again
+    uint64_t waiting_until[kNumUnits] = {};  // step the waiting instruction gets its unit
+  };
+  uint32_t set_of(Unit u) const;
+  uint32_t bank_of(int sched, int warp_slot, RegId r) const;
+  Share& share(int sched, Unit u) { return shares_[set_of(u) * parts_ + uint32_t(parts_ > 1 ? sched : 0)]; }
+  const Share& share(int sched, Unit u) const {
+    return shares_[set_of(u) * parts_ + uint32_t(parts_ > 1 ? sched : 0)];
+  }
+
+  bool enabled_ = false;
+  uint32_t steps_ = 1;           // collector steps per cycle
+  uint32_t banks_ = 1, banks_per_part_ = 1;
+  uint32_t parts_ = 1;           // schedulers in sub-core mode, else 1
+  uint32_t base_delay_ = 0, writeback_latency_ = 0;
+  uint32_t set_index_[kNumUnits] = {};  // unit -> collector set (0 = general)
+  std::vector<Share> shares_;           // set x part
+  std::vector<SlotRing<kRing>> bank_steps_;
+};
+
+}  // namespace warpsim

@@ -549,6 +549,7 @@ void Importer::map_all() {
   if (Option* o = take("-gpgpu_cache:dl2_texture_only"))
     if (to_u32(*o, o->value) != 0) not_understood("-gpgpu_cache:dl2_texture_only");
 
+  if (Option* o = take("-gpgpu_perf_sim_memcpy")) cfg_.l2.fill_on_copy = to_u32(*o, o->value) != 0;
   u32_opt("-gpgpu_n_mem", cfg_.l2.partitions);
   u32_opt("-gpgpu_n_sub_partition_per_mchannel", cfg_.l2.slices_per_partition);
   if (Option* o = take("-gpgpu_l2_rop_latency")) cfg_.l2.cache.latency = to_u32(*o, o->value);  // core cycles

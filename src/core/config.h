@@ -187,6 +187,7 @@ struct L2Config {
   std::string hash = "xor";       // linear | xor | ipoly: how addresses map to partitions
   uint32_t interleave = 256;      // bytes mapped to one partition before moving on
   std::string slice_select = "line";  // line | chunk: which address bit picks the slice
+  bool fill_on_copy = false;      // host<->device copies leave their sectors in the L2
 
   template <class V> void visit(V& v) {
     v("partitions", partitions, "memory partitions (one DRAM channel each)");
@@ -195,6 +196,8 @@ struct L2Config {
     v("interleave", interleave, "bytes per partition interleave chunk");
     v("slice_select", slice_select,
       "line|chunk slice selection: by the line-index bits (line) or by the bits just above the partition digit (chunk)");
+    v("fill_on_copy", fill_on_copy,
+      "copies between host and device leave the copied sectors in the L2, clean (GPGPU-Sim -gpgpu_perf_sim_memcpy)");
     v.group("cache", cache, "one L2 slice");
   }
 };

@@ -158,6 +158,21 @@ Cache::Line* Cache::victim(uint64_t line) {
   return best;
 }
 
+void Cache::install(uint64_t addr, uint32_t sectors) {
+  if (!cfg_.enabled || cfg_.perfect) return;
+  uint64_t line = line_addr(addr);
+  sectors = normalize(addr, sectors);
+  Line* l = find(line);
+  if (!l) {
+    l = victim(line);
+    if (!l || l->dirty || l->reserved) return;
+    l->tag = line >> line_shift_;
+    l->valid = l->dirty = l->reserved = 0;
+  }
+  l->valid |= sectors & ~l->reserved;
+  l->last_use = ++stamp_;
+}
+
 void Cache::evict(Line& l) {
   if (l.tag != ~0ull && l.dirty) {
     evictions_.push_back({l.tag << line_shift_, l.dirty});

@@ -56,6 +56,10 @@ class Cache {
   // The next level returned `sectors` of the line of MSHR entry `mshr`: installs them (evicting
   // LRU if needed) and hands back the waiters recorded in the entry, which is freed.
   const std::vector<uint32_t>& fill(int mshr, uint64_t now);
+  // A copy engine wrote `sectors` of the line holding `addr`: they become valid and clean, the
+  // line most recently used. A line that would have to evict a dirty or reserved line is not
+  // installed (no traffic is made outside the timing model). No counter changes.
+  void install(uint64_t addr, uint32_t sectors);
   uint64_t mshr_line(int mshr) const { return mshrs_[mshr].line; }
   uint32_t mshr_sectors(int mshr) const { return mshrs_[mshr].sectors; }
 

@@ -54,6 +54,8 @@ class L2Slice {
   // Cycle the head request can be looked up (UINT64_MAX: empty or stalled).
   uint64_t next_event() const { return blocked_ || inq_.empty() ? UINT64_MAX : inq_.front().ready; }
   const Cache& cache() const { return cache_; }
+  // A copy engine wrote the 32-byte sectors `sectors32` of the line at `slice_addr`.
+  void install(uint64_t slice_addr, uint32_t sectors32) { cache_.install(slice_addr, l2_sectors(slice_addr, sectors32)); }
 
  private:
   struct Entry {

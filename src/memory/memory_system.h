@@ -62,6 +62,9 @@ class MemorySystem {
   // Introspection for tests and statistics.
   uint32_t num_l2_slices() const;
   uint32_t slice_of(uint64_t addr) const;  // global slice index
+  // Every 32-byte sector of [addr, addr + bytes) becomes valid and clean in its L2 slice
+  // (Cache::install; l2.fill_on_copy), in address order.
+  void copy_fill(uint64_t addr, uint64_t bytes);
   const Cache& l2_slice_cache(uint32_t slice) const;
 
  private:

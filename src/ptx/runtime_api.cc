@@ -53,10 +53,12 @@ void Runtime::free(DevPtr p) {
 void Runtime::memcpy_h2d(DevPtr dst, const void* src, uint64_t bytes) {
   target_->run_until_idle();
   impl_->memory.write(dst, src, bytes);
+  target_->copied(dst, bytes);
 }
 void Runtime::memcpy_d2h(void* dst, DevPtr src, uint64_t bytes) {
   target_->run_until_idle();
   impl_->memory.read(src, dst, bytes);
+  target_->copied(src, bytes);
 }
 void Runtime::memcpy_d2d(DevPtr dst, DevPtr src, uint64_t bytes) {
   target_->run_until_idle();

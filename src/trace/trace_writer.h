@@ -93,6 +93,8 @@ class RecordingLaunchTarget : public LaunchTarget {
   void run_until_idle() override { inner_.run_until_idle(); }
   void run_until_stream_idle(uint32_t stream) override { inner_.run_until_stream_idle(stream); }
   uint64_t now() const override { return inner_.now(); }
+  uint64_t device_memory_limit() const override { return inner_.device_memory_limit(); }
+  void copied(uint64_t addr, uint64_t bytes) override { inner_.copied(addr, bytes); }
   const std::vector<KernelResult>& results() const override { return inner_.results(); }
 
  private:

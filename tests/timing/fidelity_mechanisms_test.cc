@@ -5,6 +5,10 @@
 
 #include "sim_helpers.h"
 
+#include "config/config_loader.h"
+#include "memory/cache.h"
+#include "workloads/bundled.h"
+
 namespace warpsim::test {
 namespace {
 
@@ -118,6 +122,51 @@ TEST(Fidelity, DramAtomMakesSectorReadsCostAWholeAtom) {
   double ratio = double(atom.stats.cycle) / double(plain.stats.cycle);
   EXPECT_GT(ratio, 1.8);
   EXPECT_LT(ratio, 2.05);
+}
+
+}  // namespace
+}  // namespace warpsim::test
+
+namespace warpsim::test {
+namespace {
+
+// GPGPU-Sim's -gpgpu_perf_sim_memcpy: a copy leaves its sectors in the L2, so the first reads of
+// copied inputs hit there. vectoradd (small) copies a and b (2 x 64 KB, within TITAN V's L2) and
+// then reads each line of them once.
+TEST(Fidelity, CopiesLeaveTheirSectorsInTheL2) {
+  auto run = [](bool fill) {
+    GpuConfig cfg = load_preset("titanv");
+    cfg.l2.fill_on_copy = fill;
+    Gpu gpu(cfg, "lrr");
+    WorkloadOptions o;
+    o.size = "small";
+    EXPECT_TRUE(make_bundled_workload("vectoradd")->run(gpu, o).verified);
+    return gpu.snapshot();
+  };
+  StatsSnapshot off = run(false), on = run(true);
+  const uint64_t lines = 2 * 16384 * 4 / 128;  // L2 reads count requests, one per 128-byte line
+  EXPECT_EQ(off.mem.l2_reads - off.mem.l2_read_hits, lines);  // every input line misses once
+  EXPECT_EQ(on.mem.l2_reads - on.mem.l2_read_hits, 0u);
+  EXPECT_EQ(on.mem.l2_reads, off.mem.l2_reads);
+  EXPECT_LT(on.cycle, off.cycle);
+}
+
+TEST(Fidelity, CopyFillDoesNotEvictDirtyLines) {
+  CacheConfig c{true, 2 * 128, 2, 128, 32, 4, 4, 1, "write_back", "allocate", 1};  // one set, two ways
+  Cache cache(c);
+  cache.write(0, 0xf, 1);    // dirty line 0
+  cache.write(128, 0xf, 2);  // dirty line 1
+  cache.install(256, 0x1);   // would have to evict a dirty line: not installed
+  EXPECT_EQ(cache.valid_sectors(256), 0u);
+  EXPECT_TRUE(cache.evictions().empty());
+  Cache clean(c);
+  clean.install(0, 0x3);
+  clean.install(0, 0x4);
+  EXPECT_EQ(clean.valid_sectors(0), 0x7u);
+  EXPECT_EQ(clean.dirty_sectors(0), 0u);
+  uint64_t hits = clean.hits;
+  EXPECT_EQ(clean.read(0, 0x7, 0, 3).outcome, Cache::Outcome::Hit);
+  EXPECT_EQ(clean.hits, hits + 1);
 }
 
 }  // namespace

@@ -550,9 +550,10 @@ CorrelateResult run_correlate(const CorrelateOptions& opts) {
   std::set<SimKey> sim_keys;
   std::set<std::tuple<std::string, std::string, std::string, std::string>> ran;
   for (const auto& row : sim_rows) {
-    sim_keys.insert({row["workload"], row["size"], row["gpu"], row["scheduler"],
-                     kernel_match_name(row.value("kernel", std::string())), row.value("launch", uint64_t(0))});
-    ran.insert({row["workload"], row["size"], row["gpu"], row["scheduler"]});
+    auto str = [&](const char* k) { return row.value(k, std::string()); };
+    sim_keys.insert({str("workload"), str("size"), str("gpu"), str("scheduler"), kernel_match_name(str("kernel")),
+                     row.value("launch", uint64_t(0))});
+    ran.insert({str("workload"), str("size"), str("gpu"), str("scheduler")});
   }
   for (const auto& r : ref.rows) {
     if (!ran.count({r.workload, r.size, r.gpu, r.scheduler})) continue;  // the whole run is listed already

@@ -3,9 +3,6 @@
 // GPGPU-Sim logs or Nsight Compute CSV into a reference table. docs/correlate.md.
 #include <unistd.h>
 
-#include <fstream>
-#include <sstream>
-
 #include <fmt/format.h>
 
 #include "cli/options.h"
@@ -75,11 +72,7 @@ int import(const ImportArgs& a) {
   for (const auto& s : a.sources) {
     if (a.ncu) {
       if (a.workload.empty() || a.gpu.empty()) throw Error("import --ncu needs --workload and --gpu");
-      std::ifstream in(s, std::ios::binary);
-      if (!in) throw Error(fmt::format("{}: cannot read", s));
-      std::ostringstream ss;
-      ss << in.rdbuf();
-      experiment::merge_reference(t, experiment::parse_ncu_csv(ss.str(), s, a.workload, a.size, a.gpu));
+      experiment::merge_reference(t, experiment::read_ncu_csv(s, a.workload, a.size, a.gpu));
     } else {
       experiment::merge_reference(t, experiment::load_reference(s));
     }

@@ -161,16 +161,6 @@ PresetSummary summarize(const std::string& gpu, const std::vector<const Matched*
   return p;
 }
 
-std::string csv_q(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"') q += '"';
-    q += c;
-  }
-  return q + "\"";
-}
-
 std::string csv_num(double v) { return finite(v) ? fmt::format("{}", v) : ""; }
 
 }  // namespace
@@ -180,7 +170,7 @@ std::vector<Agreement> scheduler_agreement(const std::vector<Matched>& matched) 
   for (const auto& m : matched) {
     std::string s = scheduler_base(m.ref.scheduler);
     if (s != "lrr" && s != "gto" && s != "tl") continue;
-    auto& a = by[{m.ref.workload, m.ref.size, m.ref.gpu, kernel_match_name(m.ref.kernel), m.ref.launch}];
+    auto& a = by[{m.ref.gpu, m.ref.workload, m.ref.size, kernel_match_name(m.ref.kernel), m.ref.launch}];
     a.workload = m.ref.workload;
     a.size = m.ref.size;
     a.gpu = m.ref.gpu;
@@ -314,8 +304,8 @@ std::string correlation_csv(const Correlation& c) {
   for (const auto& n : c.counter_names) s += fmt::format(",ref_{0},warpsim_{0},error_pct_{0}", n);
   s += "\n";
   for (const auto& m : c.matched) {
-    s += fmt::format("{},{},{},{},{},{},{},{},{},{}", csv_q(m.ref.gpu), csv_q(m.ref.workload), csv_q(m.ref.size),
-                     csv_q(m.ref.scheduler), csv_q(m.ref.kernel), m.ref.launch, csv_num(m.ref.cycles),
+    s += fmt::format("{},{},{},{},{},{},{},{},{},{}", csv_quote(m.ref.gpu), csv_quote(m.ref.workload), csv_quote(m.ref.size),
+                     csv_quote(m.ref.scheduler), csv_quote(m.ref.kernel), m.ref.launch, csv_num(m.ref.cycles),
                      csv_num(m.sim_cycles), csv_num(m.sim_cycles / m.ref.cycles),
                      csv_num((m.sim_cycles - m.ref.cycles) / m.ref.cycles * 100));
     for (const auto& n : c.counter_names) {
@@ -342,8 +332,8 @@ std::string schedulers_csv(const Correlation& c) {
     return it == m.end() ? std::string() : csv_num(it->second);
   };
   for (const auto& a : c.agreement)
-    s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_q(a.gpu),
-                     csv_q(a.workload), csv_q(a.size), csv_q(a.kernel), a.launch, at(a.ref, "lrr"), at(a.ref, "gto"),
+    s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_quote(a.gpu),
+                     csv_quote(a.workload), csv_quote(a.size), csv_quote(a.kernel), a.launch, at(a.ref, "lrr"), at(a.ref, "gto"),
                      at(a.ref, "tl"), at(a.sim, "lrr"), at(a.sim, "gto"), at(a.sim, "tl"), csv_num(a.ref_gto_lrr),
                      csv_num(a.sim_gto_lrr), csv_num(a.sim_gto_lrr - a.ref_gto_lrr), csv_num(a.ref_tl_lrr),
                      csv_num(a.sim_tl_lrr), csv_num(a.sim_tl_lrr - a.ref_tl_lrr), a.ref_fastest, a.sim_fastest,
@@ -357,12 +347,12 @@ std::string summary_csv(const Correlation& c) {
       "preset,metric,n,mae_pct,signed_pct,pearson_log,within15,within15_share,fastest_decisive,fastest_agree,"
       "gto_lrr_max_abs_diff\n";
   for (const auto& p : c.presets) {
-    s += fmt::format("{},cycles,{},{},{},{},{},{},{},{},{}\n", csv_q(p.gpu), p.cycles.n, csv_num(p.cycles.mae_pct),
+    s += fmt::format("{},cycles,{},{},{},{},{},{},{},{},{}\n", csv_quote(p.gpu), p.cycles.n, csv_num(p.cycles.mae_pct),
                      csv_num(p.cycles.signed_pct), csv_num(p.cycles.pearson_log), p.cycles.within15,
                      csv_num(p.cycles.within15_share), p.agreement_decisive, p.agreement_agree,
                      csv_num(p.gto_lrr_max_diff));
     for (const auto& [name, e] : p.counters)
-      s += fmt::format("{},{},{},{},{},{},{},{},,,\n", csv_q(p.gpu), csv_q(name), e.n, csv_num(e.mae_pct),
+      s += fmt::format("{},{},{},{},{},{},{},{},,,\n", csv_quote(p.gpu), csv_quote(name), e.n, csv_num(e.mae_pct),
                        csv_num(e.signed_pct), csv_num(e.pearson_log), e.within15, csv_num(e.within15_share));
   }
   return s;

@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "core/error.h"
+#include "experiment/results.h"
 
 namespace warpsim::experiment {
 
@@ -65,16 +66,6 @@ std::vector<std::string> lines_of(const std::string& text) {
 using RowKey = std::tuple<std::string, std::string, std::string, std::string, std::string, uint64_t>;
 RowKey key_of(const ReferenceRow& r) {
   return {r.workload, r.size, r.gpu, r.scheduler, kernel_match_name(r.kernel), r.launch};
-}
-
-std::string csv_quote(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"') q += '"';
-    q += c;
-  }
-  return q + "\"";
 }
 
 std::string number_text(double v) {
@@ -430,6 +421,11 @@ void merge_reference(ReferenceTable& a, const ReferenceTable& b) {
   for (const auto& c : b.counter_names)
     if (std::find(a.counter_names.begin(), a.counter_names.end(), c) == a.counter_names.end())
       a.counter_names.push_back(c);
+}
+
+ReferenceTable read_ncu_csv(const std::string& path, const std::string& workload, const std::string& size,
+                            const std::string& gpu) {
+  return parse_ncu_csv(read_text(path), path, workload, size, gpu);
 }
 
 ReferenceTable load_reference(const std::string& path) {

@@ -59,6 +59,9 @@ ReferenceTable import_gpgpusim_dir(const std::string& dir);
 ReferenceTable parse_ncu_csv(const std::string& text, const std::string& name, const std::string& workload,
                              const std::string& size, const std::string& gpu);
 
+ReferenceTable read_ncu_csv(const std::string& path, const std::string& workload, const std::string& size,
+                            const std::string& gpu);
+
 // A CSV file or a GPGPU-Sim log directory.
 ReferenceTable load_reference(const std::string& path);
 

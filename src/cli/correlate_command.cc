@@ -97,8 +97,9 @@ void add_correlate_command(CLI::App& app) {
   cmd->add_option("--out", a->out, "write correlate.csv, schedulers.csv, summary.csv and correlate.html here");
   cmd->add_option("--max-mae", a->max_mae, "exit with status 1 when a preset's MAE (%) exceeds this")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--gpu", a->gpus, "only this GPU preset of the reference (repeatable)");
-  cmd->add_option("--scheduler", a->schedulers, "only this scheduler of the reference (repeatable)");
+  cmd->add_option("--gpu", a->gpus, "only this GPU preset of the reference (repeatable)")->allow_extra_args(false);
+  cmd->add_option("--scheduler", a->schedulers, "only this scheduler of the reference (repeatable)")
+      ->allow_extra_args(false);
   cmd->add_option("--hw-scheduler", a->hw_scheduler, "warpsim scheduler for reference rows of scheduler 'hw'")
       ->capture_default_str();
   cmd->add_option("--progress", a->progress, "auto | bar | lines")

@@ -339,3 +339,30 @@ TEST(CorrelateCommand, EndToEndAndMaxMae) {
 
 }  // namespace
 }  // namespace warpsim::experiment
+
+namespace warpsim::experiment {
+namespace {
+
+// `warpsim correlate import DIR` writes the table of a log directory; a truncated log fails
+// naming the file.
+TEST(CorrelateCommand, ImportLogDirectory) {
+  ScratchDir dir("correlate-import");
+  testsupport::fs::create_directories(dir / "logs/titanv/lrr");
+  testsupport::fs::copy_file(data("gpgpusim_two_kernels.log"), dir / "logs/titanv/lrr/two_kernels.small.log");
+  auto o = testsupport::run_warpsim_logged({"correlate", "import", dir / "logs"}, dir / "import.log");
+  ASSERT_EQ(o.status, 0) << o.output;
+  ReferenceTable t = parse_reference_csv(o.output, "import output");
+  ASSERT_EQ(t.rows.size(), 3u);
+  EXPECT_EQ(t.rows[1].kernel, "_Z5scalePffi");
+  EXPECT_DOUBLE_EQ(t.rows[1].cycles, 499);
+  EXPECT_DOUBLE_EQ(t.rows[1].counters.at("l1d_accesses"), 512);
+
+  std::string text = read_file(data("gpgpusim_two_kernels.log"));
+  std::ofstream(dir / "logs/titanv/lrr/cut.small.log") << text.substr(0, text.find("gpu_sim_cycle = 567"));
+  o = testsupport::run_warpsim_logged({"correlate", "import", dir / "logs"}, dir / "import2.log");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_THAT(o.output, testing::HasSubstr("cut.small.log"));
+}
+
+}  // namespace
+}  // namespace warpsim::experiment

@@ -366,3 +366,36 @@ TEST(CorrelateCommand, ImportLogDirectory) {
 
 }  // namespace
 }  // namespace warpsim::experiment
+
+namespace warpsim::experiment {
+namespace {
+
+// --backend slurm: the runs go through a one-node Slurm cluster on localhost (skipped where it
+// cannot be set up, as SlurmBackend.*) and give the same correlate.csv as local runs.
+TEST(CorrelateCommand, ThroughSlurmEqualsLocal) {
+  testsupport::LocalSlurmCluster cluster("warpsim-correlate-slurm");
+  int rc = cluster.start();
+  if (rc == 77) GTEST_SKIP() << "no local Slurm cluster: " << cluster.log();
+  ASSERT_EQ(rc, 0) << cluster.log();
+  ::setenv("SLURM_CONF", (cluster.dir() + "/cluster/slurm.conf").c_str(), 1);
+  const std::string dir = cluster.dir();
+  std::ofstream(dir + "/ref.csv") << "workload,size,gpu,scheduler,kernel,launch,cycles\n"
+                                     "vectoradd,small,gtx480,lrr,vector_add,0,1000\n"
+                                     "reduction,small,gtx480,gto,reduce_sum,1,1000\n";
+  auto s = testsupport::run_warpsim_logged({"correlate", dir + "/ref.csv", "--backend", "slurm", "--slurm-poll", "0.3",
+                                            "--cache", dir + "/slurm", "--out", dir + "/slurm/out", "--progress",
+                                            "lines"},
+                                           dir + "/slurm.log");
+  ASSERT_EQ(s.status, 0) << s.output;
+  EXPECT_THAT(s.output, testing::HasSubstr("submitted Slurm job array"));
+  auto l = testsupport::run_warpsim_logged({"correlate", dir + "/ref.csv", "--cache", dir + "/local", "--out",
+                                            dir + "/local/out", "--progress", "lines"},
+                                           dir + "/local.log");
+  ASSERT_EQ(l.status, 0) << l.output;
+  std::string csv = read_file(dir + "/slurm/out/correlate.csv");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
+  EXPECT_EQ(csv, read_file(dir + "/local/out/correlate.csv"));
+}
+
+}  // namespace
+}  // namespace warpsim::experiment

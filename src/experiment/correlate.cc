@@ -485,14 +485,14 @@ CorrelateResult run_correlate(const CorrelateOptions& opts) {
   std::string exe = opts.exe.empty() ? self_executable() : opts.exe;
   int jobs = opts.jobs > 0 ? opts.jobs : int(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
   CorrelateResult res;
-  res.pairs = runs.size();
   std::vector<std::string> failures;
   for (const auto& [gname, cfg] : gpus) {
     std::vector<Pair> pending;
     std::vector<const Run*> pending_runs;
+    std::set<std::string> keys;  // a run is made once even when two rows name it (hw and gto)
     size_t n = 0;
     for (const auto& r : runs)
-      if (r.gpu == gname) {
+      if (r.gpu == gname && keys.insert(r.pair.key).second) {
         ++n;
         if (!load_cached(layout, r.pair)) {
           pending.push_back(r.pair);
@@ -500,6 +500,7 @@ CorrelateResult run_correlate(const CorrelateOptions& opts) {
         }
       }
     if (n == 0) continue;
+    res.pairs += n;
     res.cached += n - pending.size();
     fmt::print(opts.progress_out, "{}: {} runs, {} cached, {} to run\n", gname, n, n - pending.size(), pending.size());
     std::fflush(opts.progress_out);

@@ -46,13 +46,7 @@ std::string csv_field(const json& v) {
   } else {
     s = v.dump();
   }
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"') q += '"';
-    q += c;
-  }
-  return q + "\"";
+  return csv_quote(s);
 }
 
 }  // namespace
@@ -100,6 +94,16 @@ std::vector<json> tidy_rows(const Pair& p, const json& run) {
     rows.push_back(std::move(row));
   }
   return rows;
+}
+
+std::string csv_quote(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"') q += '"';
+    q += c;
+  }
+  return q + "\"";
 }
 
 std::vector<std::string> result_columns(const std::vector<json>& rows) {

@@ -20,6 +20,9 @@ std::vector<nlohmann::json> tidy_rows(const Pair& p, const nlohmann::json& run);
 std::vector<std::string> result_columns(const std::vector<nlohmann::json>& rows);
 
 std::string to_csv(const std::vector<nlohmann::json>& rows);
+
+// A CSV field: quoted (RFC 4180) when it holds a comma, a quote or a line break.
+std::string csv_quote(const std::string& s);
 std::string to_jsonl(const std::vector<nlohmann::json>& rows);
 
 // Kernel cycles by kernel_id and scheduler, schedulers in the order given.

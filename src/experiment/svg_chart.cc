@@ -263,4 +263,70 @@ std::string line_chart(const LineChart& c) {
   return s;
 }
 
+std::string scatter_loglog(const ScatterChart& c) {
+  Frame f;
+  f.w = c.width;
+  f.h = c.height;
+  f.bottom = 50;
+  double lo = INFINITY, hi = 0;
+  for (const auto& s : c.series)
+    for (const auto& p : s.points)
+      if (p.x > 0 && p.y > 0 && finite(p.x) && finite(p.y)) {
+        lo = std::min({lo, p.x, p.y});
+        hi = std::max({hi, p.x, p.y});
+      }
+  if (!(hi > 0)) lo = 1, hi = 10;
+  // Whole decades on both axes (the same range, so that y = x is the diagonal).
+  double dlo = std::floor(std::log10(lo)), dhi = std::ceil(std::log10(hi));
+  if (dhi <= dlo) dhi = dlo + 1;
+  double side = std::min(f.x1() - f.x0(), f.y0() - f.y1());
+  auto px = [&](double v) { return f.x0() + (std::log10(v) - dlo) / (dhi - dlo) * side; };
+  auto py = [&](double v) { return f.y0() - (std::log10(v) - dlo) / (dhi - dlo) * side; };
+  std::string s = header(f, c.title);
+  double vlo = std::pow(10.0, dlo), vhi = std::pow(10.0, dhi);
+  for (double d = dlo; d <= dhi; d += 1) {
+    double v = std::pow(10.0, d);
+    s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#e0e0e0\"/>\n",
+                     px(v), f.y0(), f.y0() - side);
+    s += fmt::format("<line x1=\"{1:.1f}\" y1=\"{0:.1f}\" x2=\"{2:.1f}\" y2=\"{0:.1f}\" stroke=\"#e0e0e0\"/>\n",
+                     py(v), f.x0(), f.x0() + side);
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", px(v), f.y0() + 17,
+                     fmt_tick(v));
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", f.x0() - 6, py(v) + 4,
+                     fmt_tick(v));
+  }
+  // The +-band around y = x, clipped to the plot square, then the diagonal.
+  double b = std::clamp(c.band, 0.0, 0.9);
+  auto clip = [&](double v) { return std::clamp(v, vlo, vhi); };
+  std::string band;
+  for (auto [x, y] : {std::pair{vlo, clip(vlo * (1 + b))}, std::pair{clip(vhi / (1 + b)), vhi}, std::pair{vhi, vhi},
+                      std::pair{vhi, clip(vhi * (1 - b))}, std::pair{clip(vlo / (1 - b)), vlo}, std::pair{vlo, vlo}})
+    band += fmt::format("{:.1f},{:.1f} ", px(x), py(y));
+  s += fmt::format("<polygon points=\"{}\" fill=\"#2ca02c\" fill-opacity=\"0.12\" stroke=\"none\">"
+                   "<title>within {:.0f} %</title></polygon>\n",
+                   band, b * 100);
+  s += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#555\" "
+                   "stroke-dasharray=\"4 3\"/>\n",
+                   px(vlo), py(vlo), px(vhi), py(vhi));
+  s += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"none\" stroke=\"#333\"/>\n",
+                   f.x0(), f.y0() - side, side, side);
+  s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", f.x0() + side / 2, f.h - 10,
+                   xml_escape(c.x_label));
+  double cy = f.y0() - side / 2;
+  s += fmt::format("<text x=\"16\" y=\"{0:.1f}\" text-anchor=\"middle\" transform=\"rotate(-90 16 {0:.1f})\">{1}</text>\n",
+                   cy, xml_escape(c.y_label));
+  std::vector<std::string> names;
+  for (size_t i = 0; i < c.series.size(); ++i) {
+    names.push_back(c.series[i].name);
+    for (const auto& p : c.series[i].points)
+      if (p.x > 0 && p.y > 0 && finite(p.x) && finite(p.y))
+        s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\" fill-opacity=\"0.8\"><title>{}</title></circle>\n",
+                         px(p.x), py(p.y), colour(i), xml_escape(p.label));
+  }
+  Frame lf = f;
+  lf.right = f.w - (f.x0() + side) - 4;
+  s += legend(lf, names) + "</svg>\n";
+  return s;
+}
+
 }  // namespace warpsim::experiment::svg

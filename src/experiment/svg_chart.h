@@ -39,6 +39,27 @@ struct LineChart {
 
 std::string line_chart(const LineChart& c);
 
+struct ScatterPoint {
+  double x, y;
+  std::string label;  // tooltip (<title>)
+};
+
+struct ScatterSeries {
+  std::string name;
+  std::vector<ScatterPoint> points;
+};
+
+// Log-log scatter plot of positive (x, y) points with the line y = x and a band of +-`band`
+// around it (correlation plots: x reference, y simulated); non-positive points are not drawn.
+struct ScatterChart {
+  std::string title, x_label, y_label;
+  std::vector<ScatterSeries> series;
+  double band = 0.15;
+  int width = 620, height = 520;
+};
+
+std::string scatter_loglog(const ScatterChart& c);
+
 // "Nice" axis ticks covering [lo, hi]: about `count` round values (1, 2, 2.5, 5 x 10^k steps),
 // the first at or below lo, the last at or above hi.
 std::vector<double> nice_ticks(double lo, double hi, int count = 5);

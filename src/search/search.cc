@@ -13,6 +13,7 @@
 #include "config/config_loader.h"
 #include "core/error.h"
 #include "core/json_file.h"
+#include "experiment/results.h"
 #include "experiment/svg_chart.h"
 
 namespace warpsim::search {
@@ -38,15 +39,7 @@ std::string num(double v, int digits = 4) {
   return std::isfinite(v) ? fmt::format("{:.{}f}", v, digits) : std::string("-");
 }
 
-std::string csv_quote(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"') q += '"';
-    q += c;
-  }
-  return q + "\"";
-}
+using experiment::csv_quote;
 
 // Everything the fitness of a chromosome depends on besides its genes.
 std::string search_identity(const SearchOptions& o) {

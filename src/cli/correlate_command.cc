@@ -1,0 +1,134 @@
+// `warpsim correlate`: warpsim against reference results (GPGPU-Sim logs, a CSV table, Nsight
+// Compute), per kernel launch, per GPU preset and scheduler; `warpsim correlate import` turns
+// GPGPU-Sim logs or Nsight Compute CSV into a reference table. docs/correlate.md.
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "cli/options.h"
+#include "core/error.h"
+#include "experiment/correlate.h"
+
+namespace warpsim::cli {
+
+namespace {
+
+struct CorrelateArgs {
+  std::vector<std::string> refs;
+  int jobs = 0;
+  std::string backend = "local";
+  experiment::SlurmOptions slurm;
+  std::string cache = "results/correlate";
+  std::string out;
+  double max_mae = -1;
+  std::vector<std::string> gpus, schedulers;
+  std::string hw_scheduler = "gto";
+  std::string progress = "auto";
+};
+
+struct ImportArgs {
+  std::vector<std::string> sources;
+  bool ncu = false;
+  std::string workload, size = "default", gpu;
+};
+
+int correlate(const CorrelateArgs& a) {
+  experiment::CorrelateOptions o;
+  for (const auto& r : a.refs) experiment::merge_reference(o.reference, experiment::load_reference(r));
+  o.gpus = a.gpus;
+  o.schedulers = a.schedulers;
+  o.hw_scheduler = a.hw_scheduler;
+  o.cache_dir = a.cache;
+  o.out_dir = a.out;
+  o.jobs = a.jobs;
+  o.backend = a.backend;
+  o.slurm = a.slurm;
+  o.tty = a.progress == "bar" || (a.progress == "auto" && ::isatty(2));
+  auto res = experiment::run_correlate(o);
+  fmt::print("{}", res.text);
+  fmt::print("\nruns: {} total, {} cached, {} run, {} failed\n", res.pairs, res.cached, res.ran, res.failed);
+  if (!a.out.empty())
+    fmt::print("outputs: {0}/correlate.csv, {0}/schedulers.csv, {0}/summary.csv, {0}/correlate.html\n", a.out);
+  int rc = 0;
+  if (res.correlation.matched.empty()) {
+    fmt::print(stderr, "error: no reference kernel launch was matched by a warpsim result\n");
+    rc = 1;
+  }
+  if (a.max_mae >= 0) {
+    for (const auto& p : res.correlation.presets) {
+      if (p.gpu == "all" || p.cycles.n == 0) continue;
+      if (p.cycles.mae_pct > a.max_mae) {
+        fmt::print(stderr, "correlate: {} MAE {:.2f} % exceeds --max-mae {} %\n", p.gpu, p.cycles.mae_pct, a.max_mae);
+        rc = 1;
+      }
+    }
+    if (rc == 0) fmt::print("every preset's MAE is within --max-mae {} %\n", a.max_mae);
+  }
+  return rc;
+}
+
+int import(const ImportArgs& a) {
+  experiment::ReferenceTable t;
+  for (const auto& s : a.sources) {
+    if (a.ncu) {
+      if (a.workload.empty() || a.gpu.empty()) throw Error("import --ncu needs --workload and --gpu");
+      experiment::merge_reference(t, experiment::read_ncu_csv(s, a.workload, a.size, a.gpu));
+    } else {
+      experiment::merge_reference(t, experiment::load_reference(s));
+    }
+  }
+  fmt::print("{}", experiment::reference_to_csv(t));
+  return 0;
+}
+
+void add_correlate_command(CLI::App& app) {
+  auto a = std::make_shared<CorrelateArgs>();
+  auto* cmd = app.add_subcommand("correlate",
+                                 "compare warpsim's cycles with reference results (GPGPU-Sim logs, CSV tables)");
+  cmd->add_option("refs", a->refs,
+                  "reference: a CSV table (workload,size,gpu,scheduler,kernel,launch,cycles[,counters]) or a "
+                  "GPGPU-Sim log directory <gpu>/<scheduler>/<workload>.<size>.log");
+  cmd->add_option("--jobs,-j", a->jobs, "runs at a time (default: number of cores)");
+  cmd->add_option("--backend", a->backend, "where runs execute")
+      ->check(CLI::IsMember({"local", "slurm"}))
+      ->capture_default_str();
+  add_slurm_options(*cmd, a->slurm);
+  cmd->add_option("--cache", a->cache, "harness directory of cached runs")->capture_default_str();
+  cmd->add_option("--out", a->out, "write correlate.csv, schedulers.csv, summary.csv and correlate.html here");
+  cmd->add_option("--max-mae", a->max_mae, "exit with status 1 when a preset's MAE (%) exceeds this")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--gpu", a->gpus, "only this GPU preset of the reference (repeatable)")->allow_extra_args(false);
+  cmd->add_option("--scheduler", a->schedulers, "only this scheduler of the reference (repeatable)")
+      ->allow_extra_args(false);
+  cmd->add_option("--hw-scheduler", a->hw_scheduler, "warpsim scheduler for reference rows of scheduler 'hw'")
+      ->capture_default_str();
+  cmd->add_option("--progress", a->progress, "auto | bar | lines")
+      ->check(CLI::IsMember({"auto", "bar", "lines"}))
+      ->capture_default_str();
+
+  auto ia = std::make_shared<ImportArgs>();
+  auto* imp = cmd->add_subcommand("import", "write a reference table (CSV, stdout) from GPGPU-Sim logs or ncu CSV");
+  imp->add_option("sources", ia->sources, "GPGPU-Sim log directories or CSV tables; with --ncu, ncu CSV files")
+      ->required();
+  imp->add_flag("--ncu", ia->ncu, "the sources are `ncu --csv --metrics gpc__cycles_elapsed.max` output");
+  imp->add_option("--workload", ia->workload, "with --ncu: the workload the program ran");
+  imp->add_option("--size", ia->size, "with --ncu: its size")->capture_default_str();
+  imp->add_option("--gpu", ia->gpu, "with --ncu: the warpsim GPU preset the GPU corresponds to");
+  imp->callback([ia] {
+    int rc = import(*ia);
+    if (rc != 0) throw CLI::RuntimeError(rc);
+  });
+
+  cmd->callback([a, cmd] {
+    if (cmd->got_subcommand("import")) return;
+    if (a->refs.empty()) throw CLI::RequiredError("refs");
+    int rc = correlate(*a);
+    if (rc != 0) throw CLI::RuntimeError(rc);
+  });
+}
+
+static const CommandRegistrar reg{"correlate", add_correlate_command};
+
+}  // namespace
+
+}  // namespace warpsim::cli

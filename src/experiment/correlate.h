@@ -1,0 +1,126 @@
+// `warpsim correlate`: warpsim's cycles against reference results (GPGPU-Sim, a real GPU) per
+// kernel launch, summarised per GPU preset and overall as error statistics and scheduler
+// agreement; written as text, CSV and an HTML page with a log-log scatter plot per preset.
+// docs/correlate.md defines every statistic.
+#pragma once
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "experiment/reference.h"
+#include "experiment/slurm.h"
+#include "experiment/sweep.h"
+
+namespace warpsim::experiment {
+
+// Error statistics of (reference, warpsim) pairs; errors are (warpsim - reference) / reference.
+struct ErrorStats {
+  size_t n = 0;
+  double mae_pct = 0;        // mean |error| x 100
+  double signed_pct = 0;     // mean error x 100
+  double pearson_log = 0;    // Pearson r of (ln reference, ln warpsim); NaN when undefined
+  size_t within15 = 0;       // |error| <= 15 %
+  double within15_share = 0; // within15 / n
+};
+ErrorStats error_stats(const std::vector<std::pair<double, double>>& ref_sim);
+
+// Pearson correlation coefficient of two equally long series; NaN when fewer than two points
+// or either series is constant.
+double pearson(const std::vector<double>& x, const std::vector<double>& y);
+
+// One reference kernel launch and warpsim's result for it.
+struct Matched {
+  ReferenceRow ref;
+  double sim_cycles = 0;
+  std::map<std::string, std::pair<double, double>> counters;  // name -> (reference, warpsim)
+};
+
+// Scheduler agreement of one (workload, size, kernel, launch, gpu): cycles per scheduler
+// (base names lrr, gto, tl) in the reference and in warpsim.
+struct Agreement {
+  std::string workload, size, gpu, kernel;
+  uint64_t launch = 0;
+  std::map<std::string, double> ref, sim;  // scheduler -> cycles
+  // Speedups over LRR (cycles(lrr) / cycles(X)); NaN when a side lacks X or lrr.
+  double ref_gto_lrr = 0, sim_gto_lrr = 0, ref_tl_lrr = 0, sim_tl_lrr = 0;
+  // Fastest of lrr/gto/tl (when both sides have all three), the reference's gap between its
+  // fastest and second fastest (second / fastest - 1), and whether the gap counts (> 3 %).
+  std::string ref_fastest, sim_fastest;
+  double ref_gap = 0;
+  bool decisive = false;
+  bool agrees = false;
+};
+std::vector<Agreement> scheduler_agreement(const std::vector<Matched>& matched);
+
+// The scheduler name without parameters ("tl:active=6" -> "tl").
+std::string scheduler_base(const std::string& spec);
+// A scheduler spec of a reference row: NAME or NAME:key=value;key=value.
+SchedulerSpec parse_scheduler_spec(const std::string& spec);
+
+// The value of a reference counter in a tidy row of warpsim's results (results.h): the same
+// column, or warpsim's equivalent (l2_accesses = l2.reads + l2.writes, ...); none when absent.
+std::optional<double> warpsim_counter(const nlohmann::json& row, const std::string& name);
+
+struct PresetSummary {
+  std::string gpu;  // "all" for the overall row
+  ErrorStats cycles;
+  size_t agreement_cases = 0, agreement_decisive = 0, agreement_agree = 0;
+  double gto_lrr_max_diff = 0;  // largest |warpsim - reference| GTO/LRR speedup
+  std::map<std::string, ErrorStats> counters;  // counters present in both
+};
+
+struct Skipped {
+  std::string what;    // "workload size gpu scheduler" or one kernel launch
+  std::string reason;
+};
+
+struct Correlation {
+  std::vector<Matched> matched;
+  std::vector<Agreement> agreement;
+  std::vector<PresetSummary> presets;  // one per GPU, then "all"
+  std::vector<Skipped> skipped;
+  std::vector<std::string> counter_names;
+};
+
+// Matches reference rows with warpsim's tidy rows (results.h) by (workload, size, gpu,
+// scheduler, kernel name, launch index) and computes every statistic. Reference rows without
+// a warpsim launch are added to `skipped`.
+Correlation correlate(const ReferenceTable& ref, const std::vector<nlohmann::json>& sim_rows,
+                      std::vector<Skipped> skipped = {});
+
+std::string correlation_text(const Correlation& c);
+std::string correlation_csv(const Correlation& c);   // one row per kernel launch per scheduler
+std::string schedulers_csv(const Correlation& c);
+std::string summary_csv(const Correlation& c);
+std::string correlation_html(const Correlation& c);  // self-contained, one scatter plot per preset
+
+struct CorrelateOptions {
+  ReferenceTable reference;
+  std::vector<std::string> gpus, schedulers;  // keep only these (empty: all)
+  std::string hw_scheduler = "gto";           // warpsim scheduler for reference rows of "hw"
+  std::string cache_dir = "results/correlate";
+  std::string out_dir;                        // empty: no files
+  int jobs = 0;
+  std::string backend = "local";
+  SlurmOptions slurm;
+  std::string exe;                            // empty: this program
+  bool tty = false;
+  std::FILE* progress_out = stderr;
+};
+
+struct CorrelateResult {
+  Correlation correlation;
+  size_t pairs = 0, cached = 0, ran = 0, failed = 0;
+  std::string text;
+};
+
+// Runs warpsim (through the harness) on every (workload, size, gpu, scheduler) of the
+// reference and correlates. Writes OUT/{correlate,schedulers,summary}.csv and correlate.html
+// when out_dir is set.
+CorrelateResult run_correlate(const CorrelateOptions& opts);
+
+}  // namespace warpsim::experiment

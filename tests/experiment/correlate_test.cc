@@ -1,0 +1,401 @@
+// `warpsim correlate`: statistics on hand-made tables, the reference formats (CSV, GPGPU-Sim
+// log, Nsight Compute CSV) and an end-to-end run on two small bundled workloads.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "experiment/correlate.h"
+#include "experiment/reference.h"
+#include "support/process.h"
+
+namespace warpsim::experiment {
+namespace {
+
+using testsupport::read_file;
+using testsupport::ScratchDir;
+
+std::string data(const char* name) { return std::string(WARPSIM_SOURCE_DIR) + "/tests/experiment/data/" + name; }
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(CorrelateStats, ErrorStatisticsByHand) {
+  // errors (sim - ref) / ref: +10 %, -10 %, 0 %, +30 %
+  ErrorStats s = error_stats({{100, 110}, {200, 180}, {50, 50}, {100, 130}});
+  EXPECT_EQ(s.n, 4u);
+  EXPECT_NEAR(s.mae_pct, (10 + 10 + 0 + 30) / 4.0, 1e-9);     // 12.5
+  EXPECT_NEAR(s.signed_pct, (10 - 10 + 0 + 30) / 4.0, 1e-9);  // 7.5
+  EXPECT_EQ(s.within15, 3u);
+  EXPECT_DOUBLE_EQ(s.within15_share, 0.75);
+  // Exactly 15 % counts as within.
+  EXPECT_EQ(error_stats({{100, 115}, {100, 85}, {100, 116}}).within15, 2u);
+}
+
+TEST(CorrelateStats, PearsonByHand) {
+  // x = 1,2,3, y = 1,3,2: means 2, 2; sxy = 1, sxx = syy = 2 -> r = 0.5
+  EXPECT_NEAR(pearson({1, 2, 3}, {1, 3, 2}), 0.5, 1e-12);
+  EXPECT_TRUE(std::isnan(pearson({1, 2}, {5, 5})));  // constant series
+  EXPECT_TRUE(std::isnan(pearson({1}, {1})));
+  // Of log cycles: ln ref = 1,2,3 and ln sim = 1,3,2 -> 0.5; sim = 3 x ref -> 1.
+  ErrorStats s = error_stats({{std::exp(1.0), std::exp(1.0)}, {std::exp(2.0), std::exp(3.0)}, {std::exp(3.0), std::exp(2.0)}});
+  EXPECT_NEAR(s.pearson_log, 0.5, 1e-9);
+  EXPECT_NEAR(error_stats({{10, 30}, {200, 600}, {7, 21}}).pearson_log, 1.0, 1e-12);
+}
+
+Matched matched(const std::string& kernel, const std::string& sched, double ref, double sim, const std::string& gpu = "titanv") {
+  Matched m;
+  m.ref = ReferenceRow{std::string("w"), std::string("small"), gpu, sched, kernel, 0, ref, {}, std::string()};
+  m.sim_cycles = sim;
+  return m;
+}
+
+TEST(CorrelateStats, SchedulerAgreementByHand) {
+  std::vector<Matched> ms = {
+      // k1: reference gto fastest by 12.5 % over tl; warpsim gto fastest too
+      matched("k1", "lrr", 100, 100), matched("k1", "gto", 80, 85), matched("k1", "tl:active=6", 90, 95),
+      // k2: reference gap 100/98 - 1 = 2 % (not decisive); warpsim picks lrr
+      matched("k2", "lrr", 100, 90), matched("k2", "gto", 98, 100), matched("k2", "tl", 120, 110),
+      // k3: reference lrr fastest by 10 %; warpsim gto: disagrees
+      matched("k3", "lrr", 100, 100), matched("k3", "gto", 120, 90), matched("k3", "tl", 110, 110),
+  };
+  auto a = scheduler_agreement(ms);
+  ASSERT_EQ(a.size(), 3u);
+  EXPECT_EQ(a[0].kernel, "k1");
+  EXPECT_NEAR(a[0].ref_gto_lrr, 1.25, 1e-12);
+  EXPECT_NEAR(a[0].sim_gto_lrr, 100.0 / 85, 1e-12);
+  EXPECT_NEAR(a[0].ref_tl_lrr, 100.0 / 90, 1e-12);
+  EXPECT_NEAR(a[0].sim_tl_lrr, 100.0 / 95, 1e-12);
+  EXPECT_EQ(a[0].ref_fastest, "gto");
+  EXPECT_EQ(a[0].sim_fastest, "gto");
+  EXPECT_NEAR(a[0].ref_gap, 0.125, 1e-12);
+  EXPECT_TRUE(a[0].decisive);
+  EXPECT_TRUE(a[0].agrees);
+  EXPECT_FALSE(a[1].decisive);
+  EXPECT_EQ(a[1].sim_fastest, "lrr");
+  EXPECT_TRUE(a[2].decisive);
+  EXPECT_EQ(a[2].ref_fastest, "lrr");
+  EXPECT_EQ(a[2].sim_fastest, "gto");
+  EXPECT_FALSE(a[2].agrees);
+
+  // Through correlate(): the titanv summary counts 2 decisive cases, 1 agreeing; largest
+  // |GTO/LRR difference| is k3's |100/90 - 100/120|.
+  ReferenceTable ref;
+  std::vector<nlohmann::json> sim;
+  for (const auto& m : ms) {
+    ref.rows.push_back(m.ref);
+    auto colon = m.ref.scheduler.find(':');
+    sim.push_back({{"workload", "w"}, {"size", "small"}, {"gpu", "titanv"},
+                   {"scheduler", m.ref.scheduler.substr(0, colon)},
+                   {"sched_params", colon == std::string::npos ? "" : m.ref.scheduler.substr(colon + 1)},
+                   {"kernel", m.ref.kernel}, {"launch", 0}, {"cycles", m.sim_cycles}});
+  }
+  Correlation c = correlate(ref, sim);
+  ASSERT_EQ(c.presets.size(), 2u);  // titanv, all
+  EXPECT_EQ(c.presets[0].gpu, "titanv");
+  EXPECT_EQ(c.presets[0].cycles.n, 9u);
+  EXPECT_EQ(c.presets[0].agreement_decisive, 2u);
+  EXPECT_EQ(c.presets[0].agreement_agree, 1u);
+  EXPECT_NEAR(c.presets[0].gto_lrr_max_diff, 100.0 / 90 - 100.0 / 120, 1e-12);
+  EXPECT_EQ(c.presets[1].gpu, "all");
+  EXPECT_THAT(schedulers_csv(c), testing::HasSubstr("titanv,w,small,k3,0,100,120,110,100,90,110,"));
+  EXPECT_THAT(correlation_html(c), testing::HasSubstr("<svg"));
+}
+
+TEST(CorrelateStats, CountersSecondMetric) {
+  ReferenceTable ref = parse_reference_csv(
+      "workload,size,gpu,scheduler,kernel,launch,cycles,l2_accesses,dram_reads,my_counter\n"
+      "w,small,titanv,lrr,k,0,100,200,50,7\n",
+      "t.csv");
+  EXPECT_EQ(ref.counter_names, (std::vector<std::string>{"l2_accesses", "dram_reads", "my_counter"}));
+  nlohmann::json row = {{"workload", "w"}, {"size", "small"}, {"gpu", "titanv"}, {"scheduler", "lrr"},
+                        {"sched_params", ""}, {"kernel", "k"}, {"launch", 0}, {"cycles", 110},
+                        {"l2.reads", 150}, {"l2.writes", 70}, {"dram.reads", 40}};
+  Correlation c = correlate(ref, {row});
+  ASSERT_EQ(c.matched.size(), 1u);
+  EXPECT_EQ(c.matched[0].counters.at("l2_accesses"), std::make_pair(200.0, 220.0));
+  EXPECT_EQ(c.matched[0].counters.at("dram_reads"), std::make_pair(50.0, 40.0));
+  EXPECT_FALSE(c.matched[0].counters.count("my_counter"));  // warpsim has no such statistic
+  EXPECT_NEAR(c.presets[0].counters.at("l2_accesses").mae_pct, 10, 1e-9);
+  EXPECT_NEAR(c.presets[0].counters.at("dram_reads").signed_pct, -20, 1e-9);
+  EXPECT_THAT(correlation_csv(c), testing::HasSubstr(",200,220,10,50,40,-20,,,"));
+}
+
+TEST(CorrelateReference, CsvParsing) {
+  ReferenceTable t = parse_reference_csv(
+      "# comment\n"
+      "workload,size,gpu,scheduler,kernel,launch,cycles,warp_insts\n"
+      "vectoradd,small,gtx480,lrr,vector_add,0,1483,\n"
+      "\"reduction\",small,titanv,\"tl:active=6\",reduce_sum,1,1058.5,64\n",
+      "t.csv");
+  ASSERT_EQ(t.rows.size(), 2u);
+  EXPECT_EQ(t.rows[0].origin, "t.csv:3");
+  EXPECT_FALSE(t.rows[0].counters.count("warp_insts"));
+  EXPECT_EQ(t.rows[1].scheduler, "tl:active=6");
+  EXPECT_EQ(t.rows[1].launch, 1u);
+  EXPECT_DOUBLE_EQ(t.rows[1].cycles, 1058.5);
+  EXPECT_DOUBLE_EQ(t.rows[1].counters.at("warp_insts"), 64);
+  // Round trip.
+  ReferenceTable back = parse_reference_csv(reference_to_csv(t), "back.csv");
+  ASSERT_EQ(back.rows.size(), 2u);
+  EXPECT_EQ(back.rows[1].scheduler, "tl:active=6");
+  EXPECT_DOUBLE_EQ(back.rows[1].cycles, 1058.5);
+
+  auto scheduler = parse_scheduler_spec("tl:active=6;x=2");
+  EXPECT_EQ(scheduler.name, "tl");
+  EXPECT_EQ(scheduler.params.at("active"), "6");
+  EXPECT_EQ(scheduler.params.at("x"), "2");
+  EXPECT_EQ(kernel_match_name("_Z3addPKfS0_Pfi"), "add");
+  EXPECT_EQ(kernel_match_name("vector_add"), "vector_add");
+}
+
+TEST(CorrelateReference, CsvErrors) {
+  EXPECT_THAT(error_of([] { parse_reference_csv("workload,size,gpu,scheduler,kernel,launch\n", "t.csv"); }),
+              testing::HasSubstr("t.csv:1: missing required column 'cycles'"));
+  const std::string head = "workload,size,gpu,scheduler,kernel,launch,cycles\n";
+  EXPECT_THAT(error_of([&] { parse_reference_csv(head + "w,small,g,lrr,k,0,10\nw,small,g,lrr,k,1,abc\n", "t.csv"); }),
+              testing::HasSubstr("t.csv:3: cycles 'abc' is not a positive number"));
+  EXPECT_THAT(error_of([&] { parse_reference_csv(head + "w,small,g,lrr,k,x,10\n", "t.csv"); }),
+              testing::HasSubstr("t.csv:2: launch 'x'"));
+  EXPECT_THAT(error_of([&] { parse_reference_csv(head + "w,small,g,lrr,k,0\n", "t.csv"); }),
+              testing::HasSubstr("t.csv:2: 6 fields, the header has 7"));
+  EXPECT_THAT(error_of([&] { parse_reference_csv(head + "w,small,g,lrr,k,0,10\nw,small,g,lrr,k,0,12\n", "t.csv"); }),
+              testing::HasSubstr("t.csv:3: duplicate row for w small g lrr kernel k launch 0 (first at t.csv:2)"));
+  EXPECT_THAT(error_of([&] { parse_reference_csv(head + "w,small,g,lrr,k,0,10,5\n", "t.csv"); }),
+              testing::HasSubstr("t.csv:2: 8 fields"));
+  EXPECT_THAT(error_of([&] {
+                parse_reference_csv("workload,size,gpu,scheduler,kernel,launch,cycles,l2_accesses\nw,s,g,lrr,k,0,10,1e\n",
+                                    "t.csv");
+              }),
+              testing::HasSubstr("t.csv:2: l2_accesses '1e' is not a number"));
+  EXPECT_THAT(error_of([] { read_reference_csv("/nonexistent/ref.csv"); }),
+              testing::HasSubstr("/nonexistent/ref.csv: cannot read"));
+}
+
+TEST(CorrelateReference, GpgpusimLogFixture) {
+  std::string path = data("gpgpusim_two_kernels.log");
+  auto launches = parse_gpgpusim_log(read_file(path), path);
+  ASSERT_EQ(launches.size(), 3u);
+  EXPECT_EQ(launches[0].kernel, "_Z3addPKfS0_Pfi");
+  EXPECT_EQ(launches[1].kernel, "_Z5scalePffi");
+  EXPECT_EQ(launches[2].kernel, "_Z3addPKfS0_Pfi");
+  EXPECT_EQ(launches[0].uid, 1u);
+  EXPECT_EQ(launches[2].uid, 3u);
+  EXPECT_DOUBLE_EQ(launches[0].cycles, 722);
+  EXPECT_DOUBLE_EQ(launches[1].cycles, 499);
+  EXPECT_DOUBLE_EQ(launches[2].cycles, 567);
+  EXPECT_DOUBLE_EQ(launches[1].counters.at("thread_insts"), 30720);
+  // GPGPU-Sim's running totals (768, 1280, 2048 L2 accesses) become per launch counts.
+  EXPECT_DOUBLE_EQ(launches[0].counters.at("l2_accesses"), 768);
+  EXPECT_DOUBLE_EQ(launches[1].counters.at("l2_accesses"), 512);
+  EXPECT_DOUBLE_EQ(launches[2].counters.at("l2_accesses"), 768);
+  EXPECT_DOUBLE_EQ(launches[2].counters.at("l1d_misses"), 768);
+  EXPECT_DOUBLE_EQ(launches[0].counters.at("dram_reads"), 512);
+  EXPECT_DOUBLE_EQ(launches[1].counters.at("dram_reads"), 0);
+
+  // Cut short: no exit message.
+  std::string text = read_file(path);
+  std::string cut = text.substr(0, text.find("GPGPU-Sim: *** exit"));
+  EXPECT_THAT(error_of([&] { parse_gpgpusim_log(cut, "cut.log"); }),
+              testing::HasSubstr("cut.log: ends without GPGPU-Sim's exit message"));
+  // A kernel without gpu_sim_cycle.
+  std::string no_cycles = "kernel_name = k\nkernel_launch_uid = 1\ngpu_sim_insn = 5\nGPGPU-Sim: *** exit detected ***\n";
+  EXPECT_THAT(error_of([&] { parse_gpgpusim_log(no_cycles, "nc.log"); }),
+              testing::HasSubstr("nc.log:1: kernel 'k' (launch uid 1) has no gpu_sim_cycle"));
+
+  // A log directory imports as a table; a truncated log in it is an error naming the file.
+  ScratchDir dir("correlate-logs");
+  testsupport::fs::create_directories(dir / "titanv/lrr");
+  testsupport::fs::copy_file(path, dir / "titanv/lrr/two_kernels.small.log");
+  ReferenceTable t = import_gpgpusim_dir(dir.path());
+  ASSERT_EQ(t.rows.size(), 3u);
+  EXPECT_EQ(t.rows[2].workload, "two_kernels");
+  EXPECT_EQ(t.rows[2].size, "small");
+  EXPECT_EQ(t.rows[2].gpu, "titanv");
+  EXPECT_EQ(t.rows[2].scheduler, "lrr");
+  EXPECT_EQ(t.rows[2].launch, 2u);
+  EXPECT_DOUBLE_EQ(t.rows[2].cycles, 567);
+  testsupport::fs::create_directories(dir / "titanv/gto");
+  std::ofstream(dir / "titanv/gto/two_kernels.small.log") << cut;
+  EXPECT_THAT(error_of([&] { import_gpgpusim_dir(dir.path()); }),
+              testing::HasSubstr("titanv/gto/two_kernels.small.log: ends without"));
+}
+
+TEST(CorrelateReference, NcuCsv) {
+  std::string path = data("ncu_two_kernels.csv");
+  ReferenceTable t = parse_ncu_csv(read_file(path), path, "reduction", "small", "rtx2060");
+  ASSERT_EQ(t.rows.size(), 3u);
+  EXPECT_EQ(t.rows[0].kernel, "vector_add");
+  EXPECT_EQ(t.rows[1].kernel, "reduce_sum");
+  EXPECT_EQ(t.rows[2].kernel, "reduce_sum");
+  EXPECT_EQ(t.rows[2].launch, 2u);
+  EXPECT_DOUBLE_EQ(t.rows[0].cycles, 5210);
+  EXPECT_DOUBLE_EQ(t.rows[1].cycles, 7431);
+  EXPECT_DOUBLE_EQ(t.rows[2].cycles, 2115);
+  EXPECT_EQ(t.rows[0].scheduler, "hw");
+  EXPECT_EQ(t.rows[0].gpu, "rtx2060");
+  EXPECT_DOUBLE_EQ(t.rows[1].counters.at("dram__sectors_read.sum"), 2048);
+  EXPECT_THAT(error_of([] { parse_ncu_csv("\"ID\",\"Kernel Name\",\"Metric Name\"\n", "n.csv", "w", "s", "g"); }),
+              testing::HasSubstr("n.csv:1: missing column \"Metric Value\""));
+}
+
+// End to end: the reference cycles are fabricated from warpsim's own cycles (first obtained
+// with `warpsim run`) as reference = warpsim / (1 + e) with e = +10 % for vectoradd, -20 % for
+// reduction's first launch and 0 for its second, for lrr, gto and tl on gtx480, so the MAE is
+// exactly (10 + 20 + 0) / 3 = 10 %.
+TEST(CorrelateCommand, EndToEndAndMaxMae) {
+  ScratchDir dir("correlate-e2e");
+  struct Case {
+    const char* workload;
+    std::vector<double> error;  // per launch
+  };
+  const std::vector<Case> cases = {{"vectoradd", {0.10}}, {"reduction", {-0.20, 0.0}}};
+  std::string table = "workload,size,gpu,scheduler,kernel,launch,cycles\n";
+  for (const auto& c : cases)
+    for (const char* sched : {"lrr", "gto", "tl"}) {
+      std::string json = dir / fmt::format("{}-{}.json", c.workload, sched);
+      auto o = testsupport::run_warpsim_logged({"run", c.workload, "--size", "small", "--gpu", "gtx480", "--scheduler",
+                                                sched, "--json", json, "--quiet"},
+                                               dir / "run.log");
+      ASSERT_EQ(o.status, 0) << o.output;
+      auto j = nlohmann::json::parse(read_file(json));
+      ASSERT_EQ(j["kernels"].size(), c.error.size());
+      for (size_t i = 0; i < c.error.size(); ++i) {
+        const auto& k = j["kernels"][i];
+        double sim = k["kernel_cycles"].get<double>();
+        table += fmt::format("{},small,gtx480,{},{},{},{}\n", c.workload, sched, k["name"].get<std::string>(),
+                             k["launch"].get<uint64_t>(), sim / (1 + c.error[i]));
+      }
+    }
+  table += "no_such_workload,small,gtx480,lrr,k,0,100\n";
+  std::ofstream(dir / "ref.csv") << table;
+
+  auto o = testsupport::run_warpsim_logged({"correlate", dir / "ref.csv", "--jobs", "2", "--cache", dir / "cache",
+                                            "--out", dir / "out", "--max-mae", "10.5", "--progress", "lines"},
+                                           dir / "correlate.log");
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_THAT(o.output, testing::HasSubstr("every preset's MAE is within --max-mae 10.5 %"));
+  EXPECT_THAT(o.output, testing::HasSubstr("no_such_workload small gtx480 lrr: warpsim cannot run this workload"));
+  std::string summary = read_file(dir / "out/summary.csv");
+  // gtx480: 9 launches, MAE 10, signed (10 - 20 + 0) / 3, 6 of 9 within 15 %.
+  auto lines = summary.substr(summary.find("gtx480,cycles,"));
+  auto fields = [](const std::string& line) {
+    std::vector<std::string> f;
+    std::string cur;
+    for (char ch : line.substr(0, line.find('\n'))) {
+      if (ch == ',') {
+        f.push_back(cur);
+        cur.clear();
+      } else {
+        cur += ch;
+      }
+    }
+    f.push_back(cur);
+    return f;
+  };
+  auto f = fields(lines);
+  ASSERT_GE(f.size(), 11u);
+  EXPECT_EQ(f[2], "9");
+  EXPECT_NEAR(std::stod(f[3]), 10.0, 1e-6);
+  EXPECT_NEAR(std::stod(f[4]), -10.0 / 3, 1e-6);
+  // Pearson r of log cycles depends on warpsim's cycles (errors differ by launch): high, not exact.
+  EXPECT_GT(std::stod(f[5]), 0.95);
+  EXPECT_LE(std::stod(f[5]), 1.0);
+  EXPECT_EQ(f[6], "6");
+  EXPECT_NEAR(std::stod(f[10]), 0.0, 1e-9);  // same factor for every scheduler: same speedups
+  std::string correlate_csv = read_file(dir / "out/correlate.csv");
+  EXPECT_THAT(correlate_csv, testing::HasSubstr("gtx480,reduction,small,gto,reduce_sum,1,"));
+  EXPECT_EQ(std::count(correlate_csv.begin(), correlate_csv.end(), '\n'), 10);  // header + 9
+  EXPECT_THAT(read_file(dir / "out/schedulers.csv"), testing::HasSubstr("gtx480,vectoradd,small,vector_add,0,"));
+  std::string html = read_file(dir / "out/correlate.html");
+  EXPECT_THAT(html, testing::HasSubstr("<svg"));
+  EXPECT_THAT(html, testing::HasSubstr("no_such_workload"));
+
+  // --max-mae below the MAE fails (every run cached now).
+  o = testsupport::run_warpsim_logged({"correlate", dir / "ref.csv", "--cache", dir / "cache", "--max-mae", "9.5",
+                                       "--progress", "lines"},
+                                      dir / "correlate2.log");
+  EXPECT_EQ(o.status, 1) << o.output;
+  EXPECT_THAT(o.output, testing::HasSubstr("gtx480 MAE 10.00 % exceeds --max-mae 9.5 %"));
+  EXPECT_THAT(o.output, testing::HasSubstr("6 cached, 0 run"));
+
+  // A bad table exits non-zero with file:line.
+  std::ofstream(dir / "bad.csv") << "workload,size,gpu,scheduler,kernel,launch,cycles\nw,small,gtx480,lrr,k,0,x\n";
+  o = testsupport::run_warpsim_logged({"correlate", dir / "bad.csv", "--cache", dir / "cache"}, dir / "bad.log");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_THAT(o.output, testing::HasSubstr("bad.csv:2: cycles 'x' is not a positive number"));
+}
+
+}  // namespace
+}  // namespace warpsim::experiment
+
+namespace warpsim::experiment {
+namespace {
+
+// `warpsim correlate import DIR` writes the table of a log directory; a truncated log fails
+// naming the file.
+TEST(CorrelateCommand, ImportLogDirectory) {
+  ScratchDir dir("correlate-import");
+  testsupport::fs::create_directories(dir / "logs/titanv/lrr");
+  testsupport::fs::copy_file(data("gpgpusim_two_kernels.log"), dir / "logs/titanv/lrr/two_kernels.small.log");
+  auto o = testsupport::run_warpsim_logged({"correlate", "import", dir / "logs"}, dir / "import.log");
+  ASSERT_EQ(o.status, 0) << o.output;
+  ReferenceTable t = parse_reference_csv(o.output, "import output");
+  ASSERT_EQ(t.rows.size(), 3u);
+  EXPECT_EQ(t.rows[1].kernel, "_Z5scalePffi");
+  EXPECT_DOUBLE_EQ(t.rows[1].cycles, 499);
+  EXPECT_DOUBLE_EQ(t.rows[1].counters.at("l1d_accesses"), 512);
+
+  std::string text = read_file(data("gpgpusim_two_kernels.log"));
+  std::ofstream(dir / "logs/titanv/lrr/cut.small.log") << text.substr(0, text.find("gpu_sim_cycle = 567"));
+  o = testsupport::run_warpsim_logged({"correlate", "import", dir / "logs"}, dir / "import2.log");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_THAT(o.output, testing::HasSubstr("cut.small.log"));
+}
+
+}  // namespace
+}  // namespace warpsim::experiment
+
+namespace warpsim::experiment {
+namespace {
+
+// --backend slurm: the runs go through a one-node Slurm cluster on localhost (skipped where it
+// cannot be set up, as SlurmBackend.*) and give the same correlate.csv as local runs.
+TEST(CorrelateCommand, ThroughSlurmEqualsLocal) {
+  testsupport::LocalSlurmCluster cluster("warpsim-correlate-slurm");
+  int rc = cluster.start();
+  if (rc == 77) GTEST_SKIP() << "no local Slurm cluster: " << cluster.log();
+  ASSERT_EQ(rc, 0) << cluster.log();
+  ::setenv("SLURM_CONF", (cluster.dir() + "/cluster/slurm.conf").c_str(), 1);
+  const std::string dir = cluster.dir();
+  std::ofstream(dir + "/ref.csv") << "workload,size,gpu,scheduler,kernel,launch,cycles\n"
+                                     "vectoradd,small,gtx480,lrr,vector_add,0,1000\n"
+                                     "reduction,small,gtx480,gto,reduce_sum,1,1000\n";
+  auto s = testsupport::run_warpsim_logged({"correlate", dir + "/ref.csv", "--backend", "slurm", "--slurm-poll", "0.3",
+                                            "--cache", dir + "/slurm", "--out", dir + "/slurm/out", "--progress",
+                                            "lines"},
+                                           dir + "/slurm.log");
+  ASSERT_EQ(s.status, 0) << s.output;
+  EXPECT_THAT(s.output, testing::HasSubstr("submitted Slurm job array"));
+  auto l = testsupport::run_warpsim_logged({"correlate", dir + "/ref.csv", "--cache", dir + "/local", "--out",
+                                            dir + "/local/out", "--progress", "lines"},
+                                           dir + "/local.log");
+  ASSERT_EQ(l.status, 0) << l.output;
+  std::string csv = read_file(dir + "/slurm/out/correlate.csv");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
+  EXPECT_EQ(csv, read_file(dir + "/local/out/correlate.csv"));
+}
+
+}  // namespace
+}  // namespace warpsim::experiment

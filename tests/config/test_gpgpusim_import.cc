@@ -357,3 +357,9 @@ TEST(GpgpusimImport, OperandCollector) {
   EXPECT_EQ(gtx480.oc.collectors_mem, preset.oc.collectors_mem);
   EXPECT_EQ(gtx480.oc.writeback_latency, preset.oc.writeback_latency);
 }
+
+TEST(GpgpusimImport, CopiesFillTheL2) {
+  EXPECT_TRUE(import_text("-gpgpu_perf_sim_memcpy 1\n", nullptr).l2.fill_on_copy);
+  EXPECT_FALSE(import_text("-gpgpu_perf_sim_memcpy 0\n", nullptr).l2.fill_on_copy);
+  EXPECT_TRUE(load_preset("titanv").l2.fill_on_copy);
+}

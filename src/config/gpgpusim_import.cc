@@ -249,8 +249,10 @@ void Importer::map_cache(const std::string& name, CacheConfig& c) {
   switch (pol[1][0]) {
     case 'R':  // read-only: never written, the policy does not matter
     case 'T':
-    case 'L':  // local write-back / global write-through: warpsim models the global part
       c.write_policy = "write_through";
+      break;
+    case 'L':  // local write-back; a global write hit evicts the line (GPGPU-Sim 4.2)
+      c.write_policy = "local_write_back";
       break;
     case 'B': c.write_policy = "write_back"; break;
     case 'E': c.write_policy = "write_evict"; break;
@@ -549,6 +551,9 @@ void Importer::map_all() {
   if (Option* o = take("-gpgpu_cache:dl2_texture_only"))
     if (to_u32(*o, o->value) != 0) not_understood("-gpgpu_cache:dl2_texture_only");
 
+  if (Option* o = take("-gpgpu_flush_l1_cache")) core.l1_flush_when_idle = to_u32(*o, o->value) != 0;
+  if (Option* o = take("-gpgpu_flush_l2_cache"))
+    if (to_u32(*o, o->value) != 0) not_understood("-gpgpu_flush_l2_cache 1 (the L2 is never flushed)");
   if (Option* o = take("-gpgpu_perf_sim_memcpy")) cfg_.l2.fill_on_copy = to_u32(*o, o->value) != 0;
   u32_opt("-gpgpu_n_mem", cfg_.l2.partitions);
   u32_opt("-gpgpu_n_sub_partition_per_mchannel", cfg_.l2.slices_per_partition);

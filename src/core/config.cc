@@ -122,7 +122,7 @@ void check_pos(const std::string& key, uint64_t v) {
 bool pow2(uint64_t v) { return v && !(v & (v - 1)); }
 
 void validate_cache(const std::string& k, const CacheConfig& c) {
-  check_choice(k + ".write_policy", c.write_policy, {"write_back", "write_through", "write_evict"});
+  check_choice(k + ".write_policy", c.write_policy, {"write_back", "write_through", "write_evict", "local_write_back"});
   check_choice(k + ".write_allocate", c.write_allocate, {"allocate", "no_allocate"});
   if (!c.enabled) return;
   if (!pow2(c.line)) throw Error(fmt::format("config key '{}.line': {} is not a power of two", k, c.line));

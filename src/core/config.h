@@ -19,7 +19,7 @@ struct CacheConfig {
   uint32_t mshr_entries = 32;  // distinct lines with misses outstanding
   uint32_t mshr_merge = 8;     // requests merged into one MSHR entry
   uint32_t latency = 1;        // hit latency in core cycles
-  std::string write_policy = "write_through";  // write_back | write_through | write_evict
+  std::string write_policy = "write_through";  // write_back | write_through | write_evict | local_write_back
   std::string write_allocate = "no_allocate";  // allocate | no_allocate
   uint32_t ports = 1;          // tag lookups per cycle
   bool perfect = false;        // every access hits (GPGPU-Sim -gpgpu_perfect_inst_const_cache)
@@ -36,7 +36,8 @@ struct CacheConfig {
     v("mshr_entries", mshr_entries, "miss status holding registers (lines in flight)");
     v("mshr_merge", mshr_merge, "requests merged per MSHR entry");
     v("latency", latency, "hit latency, core cycles");
-    v("write_policy", write_policy, "write_back|write_through|write_evict");
+    v("write_policy", write_policy,
+      "write_back|write_through|write_evict|local_write_back write policy: local_write_back writes local memory back and evicts on global writes (GPGPU-Sim 'L')");
     v("write_allocate", write_allocate, "allocate|no_allocate");
     v("ports", ports, "tag lookups per cycle");
     v("perfect", perfect, "every access hits with the hit latency (no misses, no fills)");
@@ -102,6 +103,7 @@ struct CoreConfig {
   uint32_t cta_dispatch_latency = 0;  // per CTA of the grid, added to the kernel launch latency
   uint32_t kernel_launch_latency = 0; // cycles from a kernel's start to its first CTA
   bool result_slot_conflicts = false; // a unit takes no instruction whose result cycle is taken
+  bool l1_flush_when_idle = false;    // an SM left without CTAs drops its L1D contents
 
   template <class V> void visit(V& v) {
     v("num_sms", num_sms, "streaming multiprocessors");
@@ -131,6 +133,8 @@ struct CoreConfig {
       "cycles per CTA of the grid added to kernel_launch_latency before the first CTA (GPGPU-Sim -gpgpu_TB_launch_latency)");
     v("kernel_launch_latency", kernel_launch_latency,
       "cycles after a kernel starts before its first CTA is dispatched (counted in its cycles)");
+    v("l1_flush_when_idle", l1_flush_when_idle,
+      "an SM whose last CTA finished invalidates its L1 data cache (GPGPU-Sim -gpgpu_flush_l1_cache)");
     v("result_slot_conflicts", result_slot_conflicts,
       "an execution unit refuses an instruction whose result would be written back in the same cycle as an earlier one's");
   }

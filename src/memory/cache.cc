@@ -59,10 +59,12 @@ Cache::Cache(const CacheConfig& cfg) : cfg_(cfg) {
     policy_ = Policy::WriteThrough;
   else if (cfg_.write_policy == "write_evict")
     policy_ = Policy::WriteEvict;
+  else if (cfg_.write_policy == "local_write_back")
+    policy_ = Policy::LocalWriteBack;
   else
     throw Error(
         fmt::format("cache: write_policy '{}' is not one of "
-                    "write_back|write_through|write_evict",
+                    "write_back|write_through|write_evict|local_write_back",
                     cfg_.write_policy));
   if (cfg_.write_allocate == "allocate")
     allocate_ = true;
@@ -266,8 +268,10 @@ Cache::Result Cache::read(uint64_t addr, uint32_t sectors, uint32_t waiter, uint
   return {Outcome::Miss, alloc_mshr(la, sectors, waiter), sectors};
 }
 
-bool Cache::write(uint64_t addr, uint32_t sectors, uint64_t now) {
+bool Cache::write(uint64_t addr, uint32_t sectors, uint64_t now, bool local) {
   (void)now;
+  Policy policy = policy_;
+  if (policy == Policy::LocalWriteBack) policy = local ? Policy::WriteBack : Policy::WriteEvict;
   sectors = normalize(addr, sectors);
   write_forward_ = true;
   if (!cfg_.enabled) {
@@ -281,14 +285,14 @@ bool Cache::write(uint64_t addr, uint32_t sectors, uint64_t now) {
     ++write_hits;
   else
     ++write_misses;
-  if (policy_ == Policy::WriteEvict) {
+  if (policy == Policy::WriteEvict) {
     if (l) {
       l->valid = l->dirty = 0;
       if (!l->reserved) l->tag = ~0ull;
     }
     return hit;
   }
-  const bool back = policy_ == Policy::WriteBack;
+  const bool back = policy == Policy::WriteBack;
   if (!l && allocate_) {
     l = victim(la);
     if (l) {

@@ -52,7 +52,8 @@ class Cache {
   // write_back+allocate: marks sectors dirty (allocating the line; may evict, see evictions()).
   // write_through: updates a present line, forwards the write (client sends it on).
   // write_evict: invalidates a present line.
-  bool write(uint64_t addr, uint32_t sectors, uint64_t now);
+  // local_write_back: writes to local memory (`local`) are write_back, others write_evict.
+  bool write(uint64_t addr, uint32_t sectors, uint64_t now, bool local = false);
   // The next level returned `sectors` of the line of MSHR entry `mshr`: installs them (evicting
   // LRU if needed) and hands back the waiters recorded in the entry, which is freed.
   const std::vector<uint32_t>& fill(int mshr, uint64_t now);
@@ -124,7 +125,7 @@ class Cache {
   SetIndex index_ = SetIndex::Linear;
   uint32_t set_bits_ = 0;
   bool write_forward_ = false;
-  enum class Policy : uint8_t { WriteBack, WriteThrough, WriteEvict };
+  enum class Policy : uint8_t { WriteBack, WriteThrough, WriteEvict, LocalWriteBack };
   Policy policy_ = Policy::WriteThrough;
   bool allocate_ = false;
   uint64_t stamp_ = 0, mshr_seq_ = 0;

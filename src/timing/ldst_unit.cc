@@ -10,7 +10,6 @@ namespace warpsim {
 namespace {
 constexpr uint32_t kOutCap = 16;
 constexpr uint64_t kLocalBase = 1ull << 44;   // local memory lives above every global allocation
-constexpr uint64_t kLocalThreadStride = 1ull << 22;  // words interleaved over this many threads
 }  // namespace
 
 LdstUnit::LdstUnit(int sm_id, const GpuConfig& cfg, MemorySystem& mem)
@@ -94,8 +93,11 @@ void LdstUnit::expand(Op& op) {
     int lane = std::countr_zero(m);
     uint64_t a = op.addrs ? op.addrs[lane] : 0;
     if (op.space == MemSpace::Local) {
-      uint64_t tid = (op.thread_base + lane) % kLocalThreadStride;
-      a = kLocalBase + (a / 4) * 4 * kLocalThreadStride + tid * 4 + (a & 3);
+      // GPGPU-Sim's layout: word k of every resident thread of the GPU side by side, so the
+      // words of one thread are (threads x 4) bytes apart, not a power of two.
+      uint64_t threads = uint64_t(cfg_.core.num_sms) * cfg_.core.max_threads;
+      uint64_t hw = uint64_t(sm_id_) * cfg_.core.max_threads + uint64_t(op.slot) * 32 + uint64_t(lane);
+      a = kLocalBase + (a / 4) * 4 * threads + hw * 4 + (a & 3);
     }
     uint64_t end = a + width;
     while (a < end) {
@@ -294,7 +296,7 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
       // L1 absorbed it.
       bool forward = true;
       if (op.op == OpClass::STORE && cfg_.l1d.enabled) {
-        l1d_.write(a.line, to_cache_sectors(l1d_, a.sectors), now);
+        l1d_.write(a.line, to_cache_sectors(l1d_, a.sectors), now, op.space == MemSpace::Local);
         forward = l1d_.write_forwarded();
       }
       if (forward) {

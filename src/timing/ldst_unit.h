@@ -19,6 +19,12 @@ class Sm;
 class LdstUnit {
  public:
   LdstUnit(int sm_id, const GpuConfig& cfg, MemorySystem& mem);
+  // Drops every line of the L1D, dirty ones too, without writing them back (as GPGPU-Sim's
+  // flush does); call it with no access in flight.
+  void invalidate_l1() {
+    l1d_.invalidate_all();
+    l1d_.evictions().clear();
+  }
   // Copy of `o` for a copied GPU whose configuration and memory system are `cfg` and `mem`.
   // Queued operations keep pointing into the (shared, immutable) CTA instruction streams.
   LdstUnit(const LdstUnit& o, const GpuConfig& cfg, MemorySystem& mem);

@@ -111,6 +111,12 @@ uint32_t Sm::live_ctas(uint32_t kernel) const {
   return n;
 }
 
+uint64_t Sm::code_window(const std::string& kernel_name) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (unsigned char c : kernel_name) h = (h ^ c) * 1099511628211ull;
+  return h & 0xfffff;
+}
+
 void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, CtaTrace& trace, uint64_t now) {
   int c = 0;
   while (c < int(ctas_.size()) && ctas_[c].info.valid) ++c;
@@ -136,7 +142,10 @@ void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, CtaTrace& trace, uint6
     kernel_insts_.resize(kernel + 1, 0);
     kernel_thread_insts_.resize(kernel + 1, 0);
   }
-  uint64_t code_base = uint64_t(kernel) << 24;
+  // Each kernel function has its own 16 MB code window, the same for all its launches, so a
+  // relaunch finds its code in the I-cache (GPGPU-Sim keeps instructions at fixed addresses
+  // and does not flush the I-cache between kernels).
+  uint64_t code_base = code_window(k.name) << 24;
   uint32_t m = cfg_.core.schedulers;
   int slot = 0;
   for (uint32_t w = 0; w < nw; ++w) {
@@ -519,6 +528,7 @@ void Sm::maybe_finish_cta(int c, uint64_t now) {
   used_shared_ -= cta.shared;
   used_warps_ -= cta.info.warps;
   --live_ctas_;
+  if (live_ctas_ == 0 && cfg_.core.l1_flush_when_idle) ldst_.invalidate_l1();
   cta.info.valid = false;
   finished_ctas_.push_back({cta.info.kernel, cta.info.cta_id});
   stats_.ctas_done++;

@@ -143,6 +143,7 @@ class Sm {
   // core.result_slot_conflicts, `latency` > 0 also requires that no instruction issued earlier
   // to that instance writes its result back in cycle now + latency.
   int free_unit(int sched, Unit u, uint64_t now, uint32_t latency = 0);
+  static uint64_t code_window(const std::string& kernel_name);  // 20-bit window index
   bool collector_free(int sched, Unit u) const { return !oc_.enabled() || oc_.accept_cycle(sched, u, now_) <= now_; }
   // The unit config whose tables time `in`: its latency_unit, else the unit it names (not the
   // one it may be routed to: an integer add on a GPU without INT units runs on SP with the

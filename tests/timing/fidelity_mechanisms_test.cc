@@ -171,3 +171,68 @@ TEST(Fidelity, CopyFillDoesNotEvictDirtyLines) {
 
 }  // namespace
 }  // namespace warpsim::test
+
+namespace warpsim::test {
+namespace {
+
+// GPGPU-Sim's 'L' L1 policy: local stores are written back and stay; a global store that hits
+// evicts the line. Both write misses go on below (no write-allocate).
+TEST(Fidelity, LocalWriteBackPolicy) {
+  CacheConfig c{true, 4 * 128, 4, 128, 128, 4, 4, 1, "local_write_back", "no_allocate", 1};
+  Cache cache(c);
+  EXPECT_FALSE(cache.write(0, 0xf, 1, true));  // local miss: forwarded, not allocated
+  EXPECT_TRUE(cache.write_forwarded());
+  EXPECT_EQ(cache.valid_sectors(0), 0u);
+  EXPECT_EQ(cache.read(0, 0xf, 0, 2).outcome, Cache::Outcome::Miss);
+  cache.fill(0, 3);
+  EXPECT_TRUE(cache.write(0, 0xf, 4, true));  // local hit: absorbed, dirty
+  EXPECT_FALSE(cache.write_forwarded());
+  EXPECT_NE(cache.dirty_sectors(0), 0u);
+  EXPECT_EQ(cache.read(128, 0xf, 0, 5).outcome, Cache::Outcome::Miss);
+  cache.fill(0, 6);
+  EXPECT_TRUE(cache.write(128, 0xf, 7, false));  // global hit: the line is evicted
+  EXPECT_TRUE(cache.write_forwarded());
+  EXPECT_EQ(cache.valid_sectors(128), 0u);
+}
+
+// One warp stores, loads, stores and loads again 16 local words; the second loads hit only if
+// the words of a thread spread over the L1 sets (a power-of-two stride would put all 16 lines
+// in one 4-way set of the Fermi-hashed L1).
+TEST(Fidelity, LocalWordsOfAThreadSpreadOverTheL1Sets) {
+  GpuConfig cfg = load_preset("gtx480");
+  AccessPattern words = AccessPattern::broadcast();
+  words.step_set = true;
+  words.step = 4;
+  KernelBuilder b("local");
+  b.grid({1, 1, 1}).block({32, 1, 1}).local_bytes(64);
+  b.store(MemSpace::Local, words, 4, 16).load(MemSpace::Local, words, 4, 16, true);
+  b.store(MemSpace::Local, words, 4, 16).load(MemSpace::Local, words, 4, 16, true);
+  RunResult r = simulate(cfg, b.build());
+  EXPECT_EQ(r.stats.core.l1d_misses, 16u);  // the first loads; the second ones all hit
+  EXPECT_EQ(r.stats.core.l1d_hits, 16u);
+}
+
+// GPGPU-Sim's -gpgpu_flush_l1_cache: an SM left without CTAs empties its L1, so a second kernel
+// reading the same lines misses again.
+TEST(Fidelity, IdleSmFlushesItsL1) {
+  GpuConfig cfg = small_gpu(1, 1);
+  auto reader = [] {
+    KernelBuilder b("reader");
+    b.grid({1, 1, 1}).block({32, 1, 1}).load(MemSpace::Global, AccessPattern::coalesced(), 4, 4, true);
+    return b.build();
+  };
+  auto two = [&] {
+    std::vector<synth::SyntheticKernel> k;
+    k.push_back(reader());
+    k.push_back(reader());
+    return k;
+  };
+  RunResult keep = simulate(cfg, two());
+  cfg.core.l1_flush_when_idle = true;
+  RunResult flush = simulate(cfg, two());
+  EXPECT_EQ(keep.stats.core.l1d_misses, 4u);  // the second kernel hits the first one's lines
+  EXPECT_EQ(flush.stats.core.l1d_misses, 8u);
+}
+
+}  // namespace
+}  // namespace warpsim::test

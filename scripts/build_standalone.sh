@@ -19,7 +19,9 @@ host_cxx=${HOST_CXX:-g++-11}
 flags=${NVCC_FLAGS:-"-gencode arch=compute_70,code=compute_70 -Xfatbin -compress=false"}
 [ -x "$nvcc" ] || { echo "build_standalone.sh: no nvcc at $nvcc" >&2; exit 2; }
 mkdir -p "$out"; out=$(cd "$out" && pwd)
-cuda_inc=$(cd "$(dirname "$(readlink -f "$nvcc")")/../include" && pwd)
+cuda_root=$(dirname "$(dirname "$(readlink -f "$nvcc")")")
+cuda_inc=$cuda_root/include
+cuda_lib=$cuda_root/lib64; [ -d "$cuda_lib" ] || cuda_lib=$cuda_root/lib
 if [ $# -eq 0 ]; then
   set -- $(for d in "$root"/workloads/*/; do [ -f "$d/workload.toml" ] && basename "$d"; done)
 fi
@@ -29,12 +31,15 @@ obj=$out/.obj; mkdir -p "$obj"
 toml_flags=$(pkg-config --cflags tomlplusplus 2>/dev/null)
 toml_libs=$(pkg-config --libs tomlplusplus 2>/dev/null || echo -ltomlplusplus)
 common_cxx=(-std=c++20 -O2 -I"$root/src" -I"$cuda_inc" -DWARPSIM_STANDALONE $toml_flags)
+exec 9>"$obj/.lock"; flock 9  # builds into one OUTDIR may run in parallel (the tests do)
 for f in workloads/size_params workloads/standalone/cuda_device workloads/standalone/main; do
   o=$obj/$(basename $f).o
   if [ ! -f "$o" ] || [ "$root/src/$f.cc" -nt "$o" ] || [ -n "$(find "$root/src/workloads" -name '*.h' -newer "$o")" ]; then
     $host_cxx "${common_cxx[@]}" -c "$root/src/$f.cc" -o "$o" || { echo "FAILED host objects ($f)"; exit 1; }
   fi
 done
+
+flock -u 9
 
 failed=0
 for w in "$@"; do
@@ -45,7 +50,7 @@ for w in "$@"; do
   if [ -x "$out/$w" ] && [ -z "$(find "$dir" "$obj"/*.o "$0" -newer "$out/$w" 2>/dev/null | head -1)" ]; then
     echo "built $out/$w"; continue
   fi
-  {
+  (
     # The generated tables: kernels from workload.toml's list, module variables from kernel.ptx.
     kernels=$(sed -n 's/^kernels *= *\[\(.*\)\]/\1/p' "$dir/workload.toml" | tr -d '" ' | tr ',' ' ')
     symbols=$(sed -n 's/^\.\(const\|global\) .* \([A-Za-z_][A-Za-z0-9_]*\)\(\[.*\]\)\?\( = .*\)\?;$/\2/p' "$dir/kernel.ptx")
@@ -67,10 +72,11 @@ for w in "$@"; do
     set -x
     "$nvcc" -ccbin "$host_cxx" -O2 -std=c++17 -I"$root/src" $flags -c "$wd/tables.cu" -o "$wd/tables.o" &&
     $host_cxx "${common_cxx[@]}" -c "$dir/driver.cc" -o "$wd/driver.o" &&
-    "$nvcc" -ccbin "$host_cxx" -cudart shared $flags -o "$out/$w" "$wd/tables.o" "$wd/driver.o" \
-      "$obj/size_params.o" "$obj/cuda_device.o" "$obj/main.o" -lfmt $toml_libs
-    rc=$?; set +x; exit $rc
-  } > "$log" 2>&1
+    # Linked by the host compiler against the shared libcudart (nvcc -cudart shared would also
+    # link the device runtime's own fatbinary, a second module every runtime has to load).
+    $host_cxx -o "$out/$w" "$wd/tables.o" "$wd/driver.o" "$obj/size_params.o" "$obj/cuda_device.o" "$obj/main.o" \
+      -L"$cuda_lib" -lcudart -lfmt $toml_libs
+  ) > "$log" 2>&1
   if [ $? -eq 0 ]; then echo "built $out/$w"; else echo "FAILED $w (log: $log)"; failed=1; fi
 done
 exit $failed

@@ -5,18 +5,9 @@
 #include <toml++/toml.h>
 
 #include "core/error.h"
+#include "workloads/runtime_device.h"
 
 namespace warpsim {
-
-namespace {
-std::string value_text(const toml::node& n) {
-  if (auto v = n.value<int64_t>()) return std::to_string(*v);
-  if (auto v = n.value<double>()) return fmt::format("{}", *v);
-  if (auto v = n.value<std::string>()) return *v;
-  if (auto v = n.value<bool>()) return *v ? "1" : "0";
-  return "";
-}
-}  // namespace
 
 BundledMeta parse_bundled_meta(const std::string& name, const char* text) {
   std::string src = fmt::format("workloads/{}/workload.toml", name);
@@ -51,53 +42,17 @@ std::string BundledWorkload::fingerprint() const {
 }
 
 SizeParams BundledWorkload::size_params(const std::string& size) const {
-  toml::table t = toml::parse(std::string_view(toml_));
-  const toml::table* sz = t["sizes"][size].as_table();
-  if (!sz) {
-    std::string valid;
-    for (const auto& s : meta_.sizes) valid += (valid.empty() ? "" : "|") + s;
-    throw Error(fmt::format("workload '{}' has no size '{}' (valid: {})", meta_.name, size, valid));
-  }
-  SizeParams p;
-  p.size = size;
-  p.source = fmt::format("workloads/{}/workload.toml [sizes.{}]", meta_.name, size);
-  for (auto&& [k, v] : *sz) p.values.emplace_back(std::string(k.str()), value_text(v));
-  return p;
-}
-
-bool SizeParams::has(const std::string& key) const {
-  for (const auto& [k, v] : values)
-    if (k == key) return true;
-  return false;
-}
-
-int64_t SizeParams::get_int(const std::string& key) const {
-  for (const auto& [k, v] : values)
-    if (k == key) return std::stoll(v);
-  throw Error(fmt::format("{}: missing parameter '{}'", source, key));
-}
-
-double SizeParams::get_double(const std::string& key) const {
-  for (const auto& [k, v] : values)
-    if (k == key) return std::stod(v);
-  throw Error(fmt::format("{}: missing parameter '{}'", source, key));
+  return parse_size_params(meta_.name, toml_, size);
 }
 
 WorkloadOutcome BundledWorkload::run(LaunchTarget& target, const WorkloadOptions& opts) {
   SizeParams size = size_params(opts.size);
-  for (const auto& [k, v] : opts.params) {
-    bool found = false;
-    for (auto& [sk, sv] : size.values)
-      if (sk == k) {
-        sv = v;
-        found = true;
-      }
-    if (!found) throw Error(fmt::format("workload '{}' has no parameter '{}' ({})", meta_.name, k, size.source));
-  }
+  override_size_params(size, meta_.name, {opts.params.begin(), opts.params.end()});
   Runtime rt(&target);
   ModuleHandle m = rt.load_module(ptx_, fmt::format("workloads/{}/kernel.ptx", meta_.name));
-  Rng rng(opts.seed * 0x9e3779b97f4a7c15ull + std::hash<std::string>{}(meta_.name));
-  WorkloadOutcome o = execute(rt, m, size, rng);
+  Rng rng(workload_rng_seed(meta_.name, opts.seed));
+  RuntimeDevice device(rt);
+  WorkloadOutcome o = execute(device, m, size, rng);
   rt.synchronize();
   return o;
 }

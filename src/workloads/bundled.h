@@ -10,20 +10,11 @@
 
 #include "core/rng.h"
 #include "runtime/runtime.h"
+#include "workloads/device.h"
+#include "workloads/size_params.h"
 #include "workloads/workload.h"
 
 namespace warpsim {
-
-// Parameters of one size, from workload.toml's [sizes.<size>] table.
-class SizeParams {
- public:
-  int64_t get_int(const std::string& key) const;
-  double get_double(const std::string& key) const;
-  bool has(const std::string& key) const;
-  std::string size;
-  std::string source;  // for error messages
-  std::vector<std::pair<std::string, std::string>> values;
-};
 
 struct BundledMeta {
   std::string name, category, suite, program, description;
@@ -44,7 +35,9 @@ class BundledWorkload : public Workload {
 
  protected:
   // Generate inputs from `rng`, launch the kernels on `rt`, verify against a CPU reference.
-  virtual WorkloadOutcome execute(Runtime& rt, ModuleHandle module, const SizeParams& size,
+  // Written against Device, so the same driver also builds as a standalone CUDA program
+  // (docs/workloads.md, "Standalone CUDA programs").
+  virtual WorkloadOutcome execute(Device& rt, ModuleHandle module, const SizeParams& size,
                                   Rng& rng) = 0;
 
  private:

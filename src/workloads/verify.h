@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "core/rng.h"
 #include "workloads/workload.h"
 
 namespace warpsim {

@@ -1,7 +1,7 @@
 #include <array>
 
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -80,7 +80,7 @@ class AesWorkload final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
     int blocks = int(size.get_int("blocks"));
     uint32_t block = uint32_t(size.get_int("block"));
     if (blocks < 1 || block < 1) throw Error("aes: blocks and block must be positive");

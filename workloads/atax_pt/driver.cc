@@ -1,5 +1,5 @@
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -10,7 +10,7 @@ class AtaxPt final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
     int64_t nx = size.get_int("nx"), ny = size.get_int("ny"), batch = size.get_int("batch");
     int64_t grid = size.get_int("grid"), block = size.get_int("block");
     if (nx < 1 || ny < 1 || batch < 1 || nx > 16384 || ny > 16384 || nx * ny * batch > (int64_t(1) << 27))

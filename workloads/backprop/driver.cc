@@ -1,7 +1,7 @@
 #include <cmath>
 
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -17,7 +17,7 @@ class Backprop final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
     int in = int(size.get_int("in"));
     if (in < 16 || in % 16 || in > (1 << 24)) throw Error("backprop: in must be a multiple of 16 in 16..2^24");
     int blocks = in / 16;

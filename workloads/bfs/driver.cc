@@ -2,7 +2,7 @@
 #include <deque>
 
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -18,7 +18,7 @@ class Bfs final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
     int n = int(size.get_int("nodes"));
     int max_degree = int(size.get_int("max_degree"));
     uint32_t block = uint32_t(size.get_int("block"));

@@ -2,7 +2,7 @@
 #include <cmath>
 
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -13,7 +13,7 @@ class Binomial final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
     int n = int(size.get_int("options")), steps = int(size.get_int("steps"));
     uint32_t block = uint32_t(size.get_int("block"));
     if (steps < 1 || steps > 1024) throw Error("binomial: steps must be in 1..1024");

@@ -2,7 +2,7 @@
 #include <cmath>
 
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -13,7 +13,7 @@ class BinomialPt final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
     int64_t n = size.get_int("options"), steps = size.get_int("steps");
     int64_t grid = size.get_int("grid"), block = size.get_int("block");
     if (n < 1 || n > (int64_t(1) << 24)) throw Error("binomial_pt: options must be in 1..2^24");

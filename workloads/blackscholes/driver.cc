@@ -1,6 +1,6 @@
 #include <cmath>
 
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -15,7 +15,7 @@ class BlackScholes final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
     int n = int(size.get_int("options"));
     uint32_t block = uint32_t(size.get_int("block")), grid = uint32_t(size.get_int("grid"));
     const float riskfree = 0.02f, volatility = 0.30f;

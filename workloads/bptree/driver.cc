@@ -2,7 +2,7 @@
 #include <climits>
 
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -22,7 +22,7 @@ class BpTree final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
     int nrecords = int(size.get_int("records"));
     int nqueries = int(size.get_int("queries"));
     if (nrecords < 1 || nqueries < 1) throw Error("bptree: records and queries must be positive");

@@ -1,4 +1,4 @@
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "core/error.h"
 #include "workloads/verify.h"
 
@@ -10,7 +10,7 @@ class Conv2d final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
     int ni = int(size.get_int("ni")), nj = int(size.get_int("nj"));
     if (ni < 3 || nj < 3 || ni > 16384 || nj > 16384) throw Error("conv2d: ni and nj must be in 3..16384");
     size_t count = size_t(ni) * nj;

@@ -1,5 +1,5 @@
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -10,7 +10,7 @@ class Conv2dPt final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
     int64_t ni = size.get_int("ni"), nj = size.get_int("nj");
     int64_t grid = size.get_int("grid"), block = size.get_int("block");
     if (ni < 3 || nj < 3 || ni > 16384 || nj > 16384 || ni * nj > (int64_t(1) << 28))

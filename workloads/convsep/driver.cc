@@ -1,5 +1,5 @@
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -12,7 +12,7 @@ class ConvSep final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
     int w = int(size.get_int("width")), h = int(size.get_int("height"));
     // Rows blocks cover 16 x 8 = 128 columns, columns blocks 8 x 8 = 64 rows.
     if (w <= 0 || h <= 0 || w % 128 || h % 64 || w > 16384 || h > 16384)

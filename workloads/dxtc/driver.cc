@@ -2,7 +2,7 @@
 #include <cstdint>
 
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -78,7 +78,7 @@ class Dxtc final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
     int w = int(size.get_int("width")), h = int(size.get_int("height"));
     if (w <= 0 || h <= 0 || w % 16 || h % 4 || w > 16384 || h > 16384)
       throw Error("dxtc: width must be a multiple of 16 and height of 4 (at most 16384)");

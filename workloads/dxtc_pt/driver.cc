@@ -2,7 +2,7 @@
 #include <utility>
 
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -77,7 +77,7 @@ class DxtcPt final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
     int64_t w64 = size.get_int("width"), h64 = size.get_int("height");
     int64_t grid = size.get_int("grid"), block = size.get_int("block");
     if (w64 <= 0 || h64 <= 0 || w64 % 4 || h64 % 4 || w64 > 16384 || h64 > 16384 || (w64 / 4 * (h64 / 4)) % kBlocksPerItem)

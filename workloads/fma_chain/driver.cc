@@ -1,6 +1,6 @@
 #include <cmath>
 
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -11,7 +11,7 @@ class FmaChain final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
     int n = int(size.get_int("n")), iters = int(size.get_int("iters"));
     uint32_t block = uint32_t(size.get_int("block"));
     std::vector<float> in = random_floats(rng, n, -2, 2);

@@ -1,5 +1,5 @@
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -12,7 +12,7 @@ class Histogram final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
     int words = int(size.get_int("words"));
     int partials = int(size.get_int("partials"));
     if (words < 1 || partials < 1) throw Error("histogram: words and partials must be positive");

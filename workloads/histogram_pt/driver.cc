@@ -1,5 +1,5 @@
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -12,7 +12,7 @@ class HistogramPt final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
     int64_t words = size.get_int("words"), grid = size.get_int("grid"), block = size.get_int("block");
     if (words < 1 || words > (int64_t(1) << 28)) throw Error("histogram_pt: words must be in 1..2^28");
     if (grid < 1 || grid > 65535) throw Error("histogram_pt: grid must be in 1..65535");

@@ -1,7 +1,7 @@
 #include <algorithm>
 
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -14,7 +14,7 @@ class Hotspot final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
     int grid = int(size.get_int("grid"));
     int pyramid = int(size.get_int("pyramid_height"));
     int iterations = int(size.get_int("iterations"));

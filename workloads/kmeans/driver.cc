@@ -1,7 +1,7 @@
 #include <algorithm>
 
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -14,7 +14,7 @@ class Kmeans final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
     int npoints = int(size.get_int("points"));
     int nclusters = int(size.get_int("clusters"));
     int nfeatures = int(size.get_int("features"));

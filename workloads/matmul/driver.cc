@@ -1,4 +1,4 @@
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "core/error.h"
 #include "workloads/verify.h"
 
@@ -11,7 +11,7 @@ class MatMul final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
     int ha = int(size.get_int("ha")), wa = int(size.get_int("wa")), wb = int(size.get_int("wb"));
     if (ha <= 0 || wa <= 0 || wb <= 0 || ha % 16 || wa % 16 || wb % 16 || ha > 16384 || wa > 16384 || wb > 16384)
       throw Error("matmul: ha, wa and wb must be multiples of 16 in 16..16384");

@@ -1,5 +1,5 @@
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -10,7 +10,7 @@ class MatmulPt final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
     int64_t ha = size.get_int("ha"), wa = size.get_int("wa"), wb = size.get_int("wb");
     int64_t grid = size.get_int("grid"), block = size.get_int("block");
     if (ha <= 0 || wa <= 0 || wb <= 0 || ha % 16 || wa % 16 || wb % 16 || ha > 16384 || wa > 16384 || wb > 16384)

@@ -2,7 +2,7 @@
 #include <cmath>
 
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -13,7 +13,7 @@ class MonteCarlo final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
     int n = int(size.get_int("options")), paths = int(size.get_int("paths"));
     uint32_t block = uint32_t(size.get_int("block"));
     if (block == 0 || (block & (block - 1)) != 0) throw Error("montecarlo: block must be a power of two");

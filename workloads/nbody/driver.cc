@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -13,7 +13,7 @@ class NBody final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
     int n = int(size.get_int("bodies"));
     uint32_t block = uint32_t(size.get_int("block"));
     const float softening2 = 0.01f;

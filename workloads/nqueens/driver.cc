@@ -1,7 +1,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -23,7 +23,7 @@ class NQueens final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle m, const SizeParams& size, Rng&) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle m, const SizeParams& size, Rng&) override {
     int n = int(size.get_int("n")), prefix = int(size.get_int("prefix_rows"));
     uint32_t block = uint32_t(size.get_int("block"));
     if (n < 4 || n > 16 || prefix < 1 || prefix > n || prefix > 6)

@@ -1,7 +1,7 @@
 #include <algorithm>
 
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -15,7 +15,7 @@ class Nw final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
     int n = int(size.get_int("n"));
     int penalty = int(size.get_int("penalty"));
     if (n < kBlock || n % kBlock || n > 16384) throw Error("nw: n must be a multiple of 16 in 16..16384");

@@ -1,7 +1,7 @@
 #include <algorithm>
 
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -14,7 +14,7 @@ class Pathfinder final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
     int cols = int(size.get_int("cols")), rows = int(size.get_int("rows"));
     int pyramid = int(size.get_int("pyramid_height"));
     if (cols < 1 || rows < 2 || cols > (1 << 24) || int64_t(rows) * cols > (int64_t(1) << 28))

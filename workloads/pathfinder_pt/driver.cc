@@ -1,7 +1,7 @@
 #include <algorithm>
 
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -14,7 +14,7 @@ class PathfinderPt final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
     int64_t cols = size.get_int("cols"), height = size.get_int("pyramid_height");
     int64_t grid = size.get_int("grid"), block = size.get_int("block");
     if (cols < 1 || cols > (int64_t(1) << 24)) throw Error("pathfinder_pt: cols must be in 1..2^24");

@@ -1,6 +1,6 @@
 #include <cmath>
 
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -11,7 +11,7 @@ class PersistentCompute final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
     int n = int(size.get_int("n")), rounds = int(size.get_int("rounds"));
     uint32_t block = uint32_t(size.get_int("block")), grid = uint32_t(size.get_int("grid"));
     std::vector<uint32_t> in(n);

@@ -1,7 +1,7 @@
 #include <cmath>
 
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -12,7 +12,7 @@ class PersistentComputePt final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
     int64_t n = size.get_int("n"), rounds = size.get_int("rounds");
     int64_t grid = size.get_int("grid"), block = size.get_int("block");
     if (n < 1 || n > (int64_t(1) << 26) || rounds < 0 || rounds > 100000)

@@ -1,5 +1,5 @@
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -10,7 +10,7 @@ class Reduction final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
     int64_t n64 = size.get_int("n");
     if (n64 <= 0 || n64 > (int64_t(1) << 28)) throw Error("reduction: n must be in 1..2^28");
     uint32_t n = uint32_t(n64);

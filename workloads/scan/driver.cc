@@ -1,5 +1,5 @@
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -12,7 +12,7 @@ class Scan final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
     int64_t n64 = size.get_int("n");
     if (n64 <= 0 || n64 > (int64_t(1) << 28)) throw Error("scan: n must be in 1..2^28");
     int n = int(n64);
@@ -33,7 +33,7 @@ class Scan final : public BundledWorkload {
  private:
   // Exclusive scan of n values: per-block scans with block totals, the totals scanned the same
   // way (recursively while they span several blocks), then the offsets added.
-  void scan_level(Runtime& rt, ModuleHandle mod, DevPtr in, DevPtr out, int n) {
+  void scan_level(Device& rt, ModuleHandle mod, DevPtr in, DevPtr out, int n) {
     uint32_t blocks = uint32_t((n + kElems - 1) / kElems);
     DevPtr sums = blocks > 1 ? rt.malloc(uint64_t(blocks) * 4) : 0;
     KernelArgs args;

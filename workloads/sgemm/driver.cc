@@ -1,4 +1,4 @@
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "core/error.h"
 #include "workloads/verify.h"
 
@@ -11,7 +11,7 @@ class Sgemm final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
     int m = int(size.get_int("m")), n = int(size.get_int("n")), k = int(size.get_int("k"));
     if (m <= 0 || n <= 0 || k <= 0 || m % 128 || n % 16 || k % 8 || m > 16384 || n > 16384 || k > 16384)
       throw Error("sgemm: m must be a multiple of 128, n of 16 and k of 8 (each at most 16384)");

@@ -1,5 +1,5 @@
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -10,7 +10,7 @@ class ShflReduce final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
     int n = int(size.get_int("n"));
     uint32_t block = uint32_t(size.get_int("block")), grid = uint32_t(size.get_int("grid"));
     if (block % 32 != 0 || block > 1024 || block == 0) throw Error("shfl_reduce: block must be a multiple of 32 up to 1024");

@@ -2,7 +2,7 @@
 #include <cmath>
 
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -13,7 +13,7 @@ class Spmv final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
     int rows = int(size.get_int("rows"));
     int max_row = int(size.get_int("max_row"));
     int band = int(size.get_int("band"));

@@ -2,7 +2,7 @@
 #include <cmath>
 
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -31,7 +31,7 @@ class Srad final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle mod, const SizeParams& size, Rng& rng) override {
     int rows = int(size.get_int("rows")), cols = int(size.get_int("cols"));
     int iterations = int(size.get_int("iterations"));
     if (rows <= 0 || cols <= 0 || rows % kBlock || cols % kBlock || rows > 16384 || cols > 16384)

@@ -1,7 +1,7 @@
 #include <utility>
 
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -12,7 +12,7 @@ class Stencil2d final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
     int nx = int(size.get_int("nx"));
     int ny = int(size.get_int("ny"));
     int iterations = int(size.get_int("iterations"));

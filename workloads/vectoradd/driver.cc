@@ -1,4 +1,4 @@
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -9,7 +9,7 @@ class VectorAdd final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
     int n = int(size.get_int("n"));
     uint32_t block = uint32_t(size.get_int("block"));
     std::vector<float> a = random_floats(rng, n, -1, 1), b = random_floats(rng, n, -1, 1);

@@ -1,5 +1,5 @@
 #include "core/error.h"
-#include "workloads/bundled.h"
+#include "workloads/driver.h"
 #include "workloads/verify.h"
 
 namespace warpsim {
@@ -10,7 +10,7 @@ class VectorAddPt final : public BundledWorkload {
   using BundledWorkload::BundledWorkload;
 
  protected:
-  WorkloadOutcome execute(Runtime& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
+  WorkloadOutcome execute(Device& rt, ModuleHandle m, const SizeParams& size, Rng& rng) override {
     int64_t n = size.get_int("n"), grid = size.get_int("grid"), block = size.get_int("block");
     if (n < 1 || n > (int64_t(1) << 28)) throw Error("vectoradd_pt: n must be in 1..2^28");
     if (grid < 1 || grid > 65535 || block < 32 || block > 1024 || block % 32)

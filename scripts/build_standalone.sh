@@ -7,7 +7,7 @@
 #     WORKLOAD default: every workload with a workload.toml
 # Environment: NVCC_FLAGS (default: what GPGPU-Sim and `warpsim exec` both load, uncompressed
 # compute_70 PTX: "-gencode arch=compute_70,code=compute_70 -Xfatbin -compress=false"),
-# HOST_CXX (default g++-11, the host compiler nvcc 11.8 accepts).
+# HOST_CXX (default g++-11, the newest host compiler nvcc 11.8 accepts, where installed; else g++).
 # The same binary runs under `warpsim exec`, under GPGPU-Sim (its run.sh) and on a GPU.
 # Prints one line per workload: "built PATH" or "FAILED NAME (log: PATH)"; exits 1 if any failed.
 set -uo pipefail
@@ -15,7 +15,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 nvcc=${1:-${NVCC:-/usr/local/cuda/bin/nvcc}}
 out=${2:-$root/build/standalone}
 shift 2 2>/dev/null || shift $#
-host_cxx=${HOST_CXX:-g++-11}
+host_cxx=${HOST_CXX:-$(command -v g++-11 || echo g++)}
 flags=${NVCC_FLAGS:-"-gencode arch=compute_70,code=compute_70 -Xfatbin -compress=false"}
 [ -x "$nvcc" ] || { echo "build_standalone.sh: no nvcc at $nvcc" >&2; exit 2; }
 mkdir -p "$out"; out=$(cd "$out" && pwd)

@@ -23,6 +23,8 @@ struct CorrelateArgs {
   double max_mae = -1;
   std::vector<std::string> gpus, schedulers;
   std::string hw_scheduler = "gto";
+  std::vector<std::string> sets;
+  std::vector<std::string> presets;
   std::string progress = "auto";
 };
 
@@ -38,6 +40,13 @@ int correlate(const CorrelateArgs& a) {
   o.gpus = a.gpus;
   o.schedulers = a.schedulers;
   o.hw_scheduler = a.hw_scheduler;
+  o.overrides = a.sets;
+  for (const auto& p : a.presets) {
+    auto eq = p.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == p.size())
+      throw Error(fmt::format("--preset '{}': expected NAME=FILE (a reference GPU name and a GPU file or preset)", p));
+    o.presets[p.substr(0, eq)] = p.substr(eq + 1);
+  }
   o.cache_dir = a.cache;
   o.out_dir = a.out;
   o.jobs = a.jobs;
@@ -102,6 +111,14 @@ void add_correlate_command(CLI::App& app) {
       ->allow_extra_args(false);
   cmd->add_option("--hw-scheduler", a->hw_scheduler, "warpsim scheduler for reference rows of scheduler 'hw'")
       ->capture_default_str();
+  cmd->add_option("--set", a->sets,
+                  "override a configuration key of every preset, KEY=VALUE (repeatable): ablations of one "
+                  "mechanism")
+      ->allow_extra_args(false);
+  cmd->add_option("--preset", a->presets,
+                  "run the reference's GPU NAME as this GPU file or preset, NAME=FILE (repeatable; default: the "
+                  "preset named NAME)")
+      ->allow_extra_args(false);
   cmd->add_option("--progress", a->progress, "auto | bar | lines")
       ->check(CLI::IsMember({"auto", "bar", "lines"}))
       ->capture_default_str();

@@ -34,9 +34,9 @@ class LaunchTarget {
   virtual uint64_t now() const = 0;
   // Bytes of device memory a program may allocate through a runtime on this target (0: no cap).
   virtual uint64_t device_memory_limit() const { return 0; }
-  // The runtime copied `bytes` at device address `addr` to or from the host (a copy engine
-  // touched them; l2.fill_on_copy).
-  virtual void copied(uint64_t addr, uint64_t bytes) {}
+  // The runtime copied `bytes` at device address `addr` to the device (`to_device`) or from it
+  // (a copy engine touched them; l2.fill_on_copy). Targets that wrap another pass it on.
+  virtual void copied(uint64_t addr, uint64_t bytes, bool to_device) {}
   virtual const std::vector<KernelResult>& results() const = 0;
 };
 

@@ -31,8 +31,10 @@ void check_host(const void* p, size_t n, const char* what) {
   if (n && !p) throw ShimError(cudaErrorInvalidValue, fmt::format("{} pointer is null", what));
 }
 
-// One copy after its stream's earlier work; kernels on other streams keep running.
-void copy(State& s, void* dst, const void* src, size_t n, int kind, uint32_t stream) {
+// One copy after its stream's earlier work; kernels on other streams keep running. Copies
+// between host and device reach the launch target (l2.fill_on_copy) unless they are symbol
+// copies (`engine` false), which GPGPU-Sim 4.2 writes without the L2 fill.
+void copy(State& s, void* dst, const void* src, size_t n, int kind, uint32_t stream, bool engine = true) {
   kind = direction(s, kind, dst, src);
   if (n == 0) return;
   s.before_stream_op(stream);
@@ -46,10 +48,12 @@ void copy(State& s, void* dst, const void* src, size_t n, int kind, uint32_t str
     case cudaMemcpyHostToDevice:
       check_host(src, n, "source");
       m.write(dev(dst), src, n);
+      if (engine) s.rt().target().copied(dev(dst), n, true);
       break;
     case cudaMemcpyDeviceToHost:
       check_host(dst, n, "destination");
       m.read(dev(src), dst, n);
+      if (engine) s.rt().target().copied(dev(src), n, false);
       break;
     default:
       m.copy(dev(dst), dev(src), n);
@@ -287,7 +291,7 @@ CUDART_API cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, s
       return cudaErrorInvalidMemcpyDirection;
     DevPtr a;
     symbol_range(s, symbol, n, offset, "cudaMemcpyToSymbol", &a);
-    copy(s, host_ptr(a), src, n, kind, 0);
+    copy(s, host_ptr(a), src, n, kind, 0, false);
     return cudaSuccess;
   });
 }
@@ -299,7 +303,7 @@ CUDART_API cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_
       return cudaErrorInvalidMemcpyDirection;
     DevPtr a;
     symbol_range(s, symbol, n, offset, "cudaMemcpyFromSymbol", &a);
-    copy(s, dst, host_ptr(a), n, kind, 0);
+    copy(s, dst, host_ptr(a), n, kind, 0, false);
     return cudaSuccess;
   });
 }
@@ -310,7 +314,7 @@ CUDART_API cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* s
     s.check_sticky();
     DevPtr a;
     symbol_range(s, symbol, n, offset, "cudaMemcpyToSymbolAsync", &a);
-    copy(s, host_ptr(a), src, n, kind, s.stream_id(stream, "cudaMemcpyToSymbolAsync"));
+    copy(s, host_ptr(a), src, n, kind, s.stream_id(stream, "cudaMemcpyToSymbolAsync"), false);
     return cudaSuccess;
   });
 }
@@ -321,7 +325,7 @@ CUDART_API cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, 
     s.check_sticky();
     DevPtr a;
     symbol_range(s, symbol, n, offset, "cudaMemcpyFromSymbolAsync", &a);
-    copy(s, dst, host_ptr(a), n, kind, s.stream_id(stream, "cudaMemcpyFromSymbolAsync"));
+    copy(s, dst, host_ptr(a), n, kind, s.stream_id(stream, "cudaMemcpyFromSymbolAsync"), false);
     return cudaSuccess;
   });
 }

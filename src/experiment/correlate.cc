@@ -436,15 +436,25 @@ CorrelateResult run_correlate(const CorrelateOptions& opts) {
   std::map<std::string, WorkloadIdentity> workloads;
   std::map<std::string, std::string> workload_errors;
   std::set<std::tuple<std::string, std::string, std::string, std::string>> seen;
+  for (const auto& [name, file] : opts.presets)
+    if (std::none_of(ref.rows.begin(), ref.rows.end(), [&](const ReferenceRow& r) { return r.gpu == name; }))
+      throw Error(fmt::format("--preset {}={}: the reference has no GPU '{}'", name, file, name));
   for (const auto& r : ref.rows) {
     if (!seen.insert({r.workload, r.size, r.gpu, r.scheduler}).second) continue;
     std::string what = fmt::format("{} {} {} {}", r.workload, r.size, r.gpu, r.scheduler);
     if (!gpus.count(r.gpu) && !gpu_errors.count(r.gpu)) {
-      try {
-        gpus[r.gpu] = load_preset(r.gpu);
-      } catch (const std::exception& e) {
-        gpu_errors[r.gpu] = e.what();
+      auto p = opts.presets.find(r.gpu);
+      if (p != opts.presets.end()) {
+        gpus[r.gpu] = load_preset(p->second);  // a bad file is the user's error: it stops the command
+      } else {
+        try {
+          gpus[r.gpu] = load_preset(r.gpu);
+        } catch (const std::exception& e) {
+          gpu_errors[r.gpu] = e.what();
+        }
       }
+      // A bad override is the user's error, not the reference's: it stops the command.
+      if (gpus.count(r.gpu)) apply_overrides(gpus[r.gpu], opts.overrides);
     }
     if (gpu_errors.count(r.gpu)) {
       skipped.push_back({what, "unknown GPU preset: " + gpu_errors[r.gpu]});

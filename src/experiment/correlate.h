@@ -102,6 +102,10 @@ struct CorrelateOptions {
   ReferenceTable reference;
   std::vector<std::string> gpus, schedulers;  // keep only these (empty: all)
   std::string hw_scheduler = "gto";           // warpsim scheduler for reference rows of "hw"
+  std::vector<std::string> overrides;         // KEY=VALUE applied to every preset (--set)
+  // Reference GPU name -> GPU file or preset to run for it (--preset NAME=FILE); others run
+  // the preset of their name.
+  std::map<std::string, std::string> presets;
   std::string cache_dir = "results/correlate";
   std::string out_dir;                        // empty: no files
   int jobs = 0;

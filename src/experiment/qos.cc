@@ -60,6 +60,7 @@ class SideTarget final : public LaunchTarget {
   void run_until_idle() override;
   void run_until_stream_idle(uint32_t) override { run_until_idle(); }
   uint64_t now() const override;
+  void copied(uint64_t addr, uint64_t bytes, bool to_device) override;
   const std::vector<KernelResult>& results() const override;
 
  private:
@@ -198,6 +199,7 @@ void SideTarget::run_until_idle() {
 }
 
 uint64_t SideTarget::now() const { return coord_->gpu->now(); }
+void SideTarget::copied(uint64_t addr, uint64_t bytes, bool to_device) { coord_->gpu->copied(addr, bytes, to_device); }
 
 const std::vector<KernelResult>& SideTarget::results() const {
   results_.clear();

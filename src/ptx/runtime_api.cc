@@ -53,12 +53,12 @@ void Runtime::free(DevPtr p) {
 void Runtime::memcpy_h2d(DevPtr dst, const void* src, uint64_t bytes) {
   target_->run_until_idle();
   impl_->memory.write(dst, src, bytes);
-  target_->copied(dst, bytes);
+  target_->copied(dst, bytes, true);
 }
 void Runtime::memcpy_d2h(void* dst, DevPtr src, uint64_t bytes) {
   target_->run_until_idle();
   impl_->memory.read(src, dst, bytes);
-  target_->copied(src, bytes);
+  target_->copied(src, bytes, false);
 }
 void Runtime::memcpy_d2d(DevPtr dst, DevPtr src, uint64_t bytes) {
   target_->run_until_idle();
@@ -159,14 +159,17 @@ void Runtime::memcpy_to_symbol(ModuleHandle m, const std::string& name, const vo
   const auto& s = impl_->symbol(m, name);
   if (offset + bytes > s.size || offset + bytes < offset)
     throw Error("memcpy_to_symbol: " + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) + " exceed '" + name + "' (" + std::to_string(s.size) + " bytes)");
-  memcpy_h2d(s.addr + offset, src, bytes);
+  // A symbol copy writes memory without the copy engine's L2 fill (GPGPU-Sim 4.2 likewise).
+  target_->run_until_idle();
+  impl_->memory.write(s.addr + offset, src, bytes);
 }
 
 void Runtime::memcpy_from_symbol(void* dst, ModuleHandle m, const std::string& name, uint64_t bytes, uint64_t offset) {
   const auto& s = impl_->symbol(m, name);
   if (offset + bytes > s.size || offset + bytes < offset)
     throw Error("memcpy_from_symbol: " + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) + " exceed '" + name + "' (" + std::to_string(s.size) + " bytes)");
-  memcpy_d2h(dst, s.addr + offset, bytes);
+  target_->run_until_idle();
+  impl_->memory.read(s.addr + offset, dst, bytes);
 }
 
 uint64_t Runtime::create_texture(const TextureDesc& d) {

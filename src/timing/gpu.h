@@ -39,7 +39,7 @@ class Gpu final : public LaunchTarget {
   void run_until_stream_idle(uint32_t stream) override;
   uint64_t now() const override { return now_; }
   uint64_t device_memory_limit() const override { return cfg_.max_device_memory; }
-  void copied(uint64_t addr, uint64_t bytes) override {
+  void copied(uint64_t addr, uint64_t bytes, bool /*to_device*/) override {
     if (cfg_.l2.fill_on_copy) mem_->copy_fill(addr, bytes);
   }
   const std::vector<KernelResult>& results() const override { return results_; }

@@ -169,10 +169,21 @@ std::unique_ptr<KernelSource> TraceWorkload::kernel_source(size_t i) {
 
 void TraceWorkload::enqueue_all(LaunchTarget& target) {
   // Kernels recorded by warpsim carry their launch cycle: launching them at the same cycles
-  // reproduces the recorded run's host-side waits.
-  for (size_t i = 0; i < kernels_.size(); ++i) {
+  // reproduces the recorded run's host-side waits. A host-to-device copy waits, as the
+  // runtime's cudaMemcpy does, for the kernels before it, then reaches the target (the L2
+  // fill of l2.fill_on_copy).
+  bool pending = false;
+  for (const TraceCommand& c : commands_) {
+    if (c.kind == TraceCommand::Kind::MemcpyHtoD) {
+      if (pending) target.run_until_idle();
+      pending = false;
+      target.copied(c.addr, c.bytes, true);
+      continue;
+    }
+    const size_t i = c.kernel;
     const uint64_t at = kernels_[i].header.launch_cycle, now = target.now();
     target.enqueue(kernel_source(i), kernels_[i].stream, at > now ? at - now : 0);
+    pending = true;
   }
 }
 

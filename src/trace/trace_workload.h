@@ -49,7 +49,8 @@ class TraceWorkload {
   // workload must outlive it.
   std::unique_ptr<KernelSource> kernel_source(size_t i);
   // Queues every kernel on `target` in launch order, each on its stream index and, for traces
-  // recorded by warpsim, at its recorded launch cycle.
+  // recorded by warpsim, at its recorded launch cycle; a MemcpyHtoD line waits for the kernels
+  // before it and passes the copy on (LaunchTarget::copied).
   void enqueue_all(LaunchTarget& target);
 
   // Kernels in launch order.

@@ -142,7 +142,7 @@ TEST(GpgpusimImport, BothCacheSyntaxes) {
   EXPECT_EQ(c.l1d.assoc, 4u);
   EXPECT_EQ(c.l1d.line, 128u);
   EXPECT_EQ(c.l1d.sector, 128u);
-  EXPECT_EQ(c.l1d.write_policy, "write_through");
+  EXPECT_EQ(c.l1d.write_policy, "local_write_back");
   EXPECT_EQ(c.l1d.write_allocate, "no_allocate");
   EXPECT_EQ(c.l1d.mshr_entries, 128u);
   EXPECT_EQ(c.l1d.mshr_merge, 8u);

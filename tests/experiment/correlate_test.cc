@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <map>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -330,6 +333,35 @@ TEST(CorrelateCommand, EndToEndAndMaxMae) {
   EXPECT_THAT(o.output, testing::HasSubstr("gtx480 MAE 10.00 % exceeds --max-mae 9.5 %"));
   EXPECT_THAT(o.output, testing::HasSubstr("6 cached, 0 run"));
 
+  // --set runs every pair again with the key overridden (its own cache entries): 5000 more
+  // cycles of launch latency per kernel move every ratio up.
+  o = testsupport::run_warpsim_logged({"correlate", dir / "ref.csv", "--cache", dir / "cache", "--out", dir / "out-set",
+                                       "--set", "core.kernel_launch_latency=5000", "--progress", "lines"},
+                                      dir / "correlate-set.log");
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_THAT(o.output, testing::HasSubstr("0 cached, 6 run"));
+  std::string summary_set = read_file(dir / "out-set/summary.csv");
+  auto fs = fields(summary_set.substr(summary_set.find("gtx480,cycles,")));
+  ASSERT_GE(fs.size(), 11u);
+  EXPECT_GT(std::stod(fs[4]), -10.0 / 3 + 1.0);  // signed error rose
+  o = testsupport::run_warpsim_logged({"correlate", dir / "ref.csv", "--cache", dir / "cache", "--set",
+                                       "core.no_such_key=1", "--progress", "lines"},
+                                      dir / "correlate-badset.log");
+  EXPECT_NE(o.status, 0);
+  EXPECT_THAT(o.output, testing::HasSubstr("core.no_such_key"));
+
+  // --preset runs a reference GPU as another GPU file or preset; a name the reference lacks is an error.
+  o = testsupport::run_warpsim_logged({"correlate", dir / "ref.csv", "--cache", dir / "cache", "--preset",
+                                       "gtx480=titanv", "--progress", "lines"},
+                                      dir / "correlate-preset.log");
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_THAT(o.output, testing::HasSubstr("0 cached, 6 run"));
+  o = testsupport::run_warpsim_logged({"correlate", dir / "ref.csv", "--cache", dir / "cache", "--preset",
+                                       "rtx2060=titanv", "--progress", "lines"},
+                                      dir / "correlate-nopreset.log");
+  EXPECT_NE(o.status, 0);
+  EXPECT_THAT(o.output, testing::HasSubstr("the reference has no GPU 'rtx2060'"));
+
   // A bad table exits non-zero with file:line.
   std::ofstream(dir / "bad.csv") << "workload,size,gpu,scheduler,kernel,launch,cycles\nw,small,gtx480,lrr,k,0,x\n";
   o = testsupport::run_warpsim_logged({"correlate", dir / "bad.csv", "--cache", dir / "cache"}, dir / "bad.log");
@@ -395,6 +427,81 @@ TEST(CorrelateCommand, ThroughSlurmEqualsLocal) {
   std::string csv = read_file(dir + "/slurm/out/correlate.csv");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
   EXPECT_EQ(csv, read_file(dir + "/local/out/correlate.csv"));
+}
+
+}  // namespace
+}  // namespace warpsim::experiment
+
+namespace warpsim::experiment {
+namespace {
+
+// The committed GPGPU-Sim reference (data/reference/gpgpusim) on the regression subset that
+// data/reference/gpgpusim/recorded_mae.csv names: no preset's mean absolute error may rise more
+// than 2 points above the figure recorded there (scripts/reference/record_mae.sh rewrites it).
+TEST(CorrelateCommand, CommittedReferenceHasNotDrifted) {
+  namespace fs = std::filesystem;
+  const fs::path ref = fs::path(WARPSIM_SOURCE_DIR) / "data/reference/gpgpusim";
+  std::ifstream rec(ref / "recorded_mae.csv");
+  ASSERT_TRUE(rec) << "no data/reference/gpgpusim/recorded_mae.csv";
+  std::string line;
+  std::getline(rec, line);  // "# workloads: a b c"
+  std::vector<std::string> workloads;
+  std::stringstream ws(line.substr(line.find(':') + 1));
+  for (std::string w; ws >> w;) workloads.push_back(w);
+  ASSERT_FALSE(workloads.empty());
+  std::getline(rec, line);  // "# presets: NAME=FILE ..." (FILE relative to the reference directory)
+  ASSERT_EQ(line.rfind("# presets:", 0), 0u) << line;
+  std::vector<std::string> preset_args;
+  std::stringstream ps(line.substr(line.find(':') + 1));
+  for (std::string p; ps >> p;) {
+    auto eq = p.find('=');
+    ASSERT_NE(eq, std::string::npos) << p;
+    preset_args.push_back("--preset");
+    preset_args.push_back(p.substr(0, eq + 1) + (ref / p.substr(eq + 1)).string());
+  }
+  std::getline(rec, line);  // header
+  std::map<std::string, double> recorded;
+  while (std::getline(rec, line))
+    if (auto c = line.find(','); c != std::string::npos) recorded[line.substr(0, c)] = std::stod(line.substr(c + 1));
+  ASSERT_FALSE(recorded.empty());
+
+  ScratchDir dir("correlate-drift");
+  size_t logs = 0;
+  for (const auto& gpu : fs::directory_iterator(ref)) {
+    if (!gpu.is_directory()) continue;
+    for (const auto& sched : fs::directory_iterator(gpu.path()))
+      for (const auto& w : workloads) {
+        if (!sched.is_directory()) continue;
+        fs::path log = sched.path() / (w + ".small.log");
+        if (!fs::exists(log)) continue;
+        fs::path to = fs::path(dir.path()) / "ref" / gpu.path().filename() / sched.path().filename();
+        fs::create_directories(to);
+        fs::copy_file(log, to / log.filename());
+        ++logs;
+      }
+  }
+  ASSERT_EQ(logs, workloads.size() * 9) << "every subset workload has all nine GPGPU-Sim runs";
+  std::vector<std::string> args = {"correlate", dir / "ref", "--jobs", "2", "--cache", dir / "cache", "--out", dir / "out",
+                                   "--progress", "lines"};
+  args.insert(args.end(), preset_args.begin(), preset_args.end());
+  auto o = testsupport::run_warpsim_logged(args, dir / "correlate.log");
+  ASSERT_EQ(o.status, 0) << o.output;
+  std::stringstream sum(read_file(dir / "out/summary.csv"));
+  std::getline(sum, line);
+  size_t checked = 0;
+  while (std::getline(sum, line)) {
+    std::stringstream f(line);
+    std::string preset, metric, n, mae;
+    std::getline(f, preset, ',');
+    std::getline(f, metric, ',');
+    std::getline(f, n, ',');
+    std::getline(f, mae, ',');
+    if (metric != "cycles" || !recorded.count(preset)) continue;
+    ++checked;
+    EXPECT_LE(std::stod(mae), recorded[preset] + 2.0)
+        << preset << ": MAE " << mae << " % rose more than 2 points above the recorded " << recorded[preset] << " %";
+  }
+  EXPECT_EQ(checked, recorded.size());
 }
 
 }  // namespace

@@ -39,6 +39,7 @@ class ObservingTarget final : public LaunchTarget {
   void run_until_idle() override { inner_.run_until_idle(); }
   void run_until_stream_idle(uint32_t stream) override { inner_.run_until_stream_idle(stream); }
   uint64_t now() const override { return inner_.now(); }
+  void copied(uint64_t addr, uint64_t bytes, bool to_device) override { inner_.copied(addr, bytes, to_device); }
   const std::vector<KernelResult>& results() const override { return inner_.results(); }
 
  private:

@@ -229,7 +229,7 @@ struct DramConfig {
     v("queue", queue, "scheduler queue entries per channel");
     v("scheduler", scheduler, "frfcfs|fcfs");
     v("latency", latency, "fixed controller latency per access, core cycles");
-    v("atom", atom, "bytes one column command moves on the data bus; smaller requests still take a whole atom (0 = request size)");
+    v("atom", atom, "bytes one column command moves on the data bus; each L2 sector of a request takes whole atoms (0 = request size)");
   }
 };
 

@@ -31,9 +31,15 @@ void DramChannel::issue_column(size_t i, uint64_t now, MemoryStats& st) {
   Bank& b = banks_[r.bank];
   --bank_hits_[r.bank];
   --bank_queued_[r.bank];
-  // The data bus moves whole atoms: a 32-byte sector read on a 64-byte-atom channel takes as
-  // long as 64 bytes.
-  uint32_t moved = cfg_.atom ? (uint32_t(r.bytes) + cfg_.atom - 1) / cfg_.atom * cfg_.atom : uint32_t(r.bytes);
+  // The data bus moves whole atoms, and each sector of a request is its own transfer: a 32-byte
+  // sector on a 64-byte-atom channel takes as long as 64 bytes, a whole 128-byte line of a
+  // sectored L2 as long as 256 (GPGPU-Sim sends one memory request per sector).
+  uint32_t moved = r.bytes;
+  if (cfg_.atom) {
+    const uint32_t piece = r.piece ? std::min(r.piece, r.bytes) : r.bytes;
+    const uint32_t pieces = (r.bytes + piece - 1) / piece;
+    moved = pieces * ((piece + cfg_.atom - 1) / cfg_.atom * cfg_.atom);
+  }
   double dur = double(moved) * burst_per_byte_;
   double start = std::max(double(now + cfg_.tCL), bus_free_);
   bus_free_ = start + dur;

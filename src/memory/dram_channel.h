@@ -29,6 +29,7 @@ struct DramRequest {
   uint64_t addr = 0;  // partition-local address of the line
   uint32_t bank = 0, row = 0;
   uint32_t bytes = 0;
+  uint32_t piece = 0;  // bytes moved as one unit (the L2 sector; 0: the whole request)
   int32_t mshr = -1;   // L2 MSHR entry to fill (reads)
   uint16_t slice = 0;  // global L2 slice index to return read data to
   bool write = false;

@@ -47,6 +47,7 @@ void L2Slice::dram_write(uint64_t slice_line, uint32_t sectors, SlicePorts& p) {
   d.bank = p.map.bank(d.addr);
   d.row = p.map.row(d.addr);
   d.bytes = uint32_t(std::popcount(sectors)) << sector_shift_;
+  d.piece = 1u << sector_shift_;
   d.slice = uint16_t(index_);
   d.write = true;
   p.dram.enqueue(d);
@@ -97,6 +98,7 @@ void L2Slice::lookup(uint64_t now, SlicePorts& p) {
           d.bank = p.map.bank(d.addr);
           d.row = p.map.row(d.addr);
           d.bytes = uint32_t(std::popcount(r.fetch_mask)) << sector_shift_;
+          d.piece = 1u << sector_shift_;
           d.mshr = r.mshr;
           d.slice = uint16_t(index_);
           p.dram.enqueue(d);

@@ -162,6 +162,30 @@ TEST(DramChannel, RowHitStreamIsBusLimitedAtPeak) {
   for (size_t i = 1; i < out.size(); ++i) EXPECT_GE(out[i].cycle, out[i - 1].cycle);
 }
 
+// dram.atom: each sector of a request is moved in whole atoms. On a 64-byte-atom channel a
+// 128-byte line of 32-byte sectors takes the bus for 4 x 64 bytes; the same line as one piece,
+// or in 64-byte pieces, for 128 bytes.
+TEST(DramChannel, EverySectorTakesAWholeAtom) {
+  auto busy = [](uint32_t atom, uint32_t piece) {
+    DramConfig cfg = dram_cfg();
+    cfg.atom = atom;
+    DramChannel ch(cfg);
+    MemoryStats st;
+    std::vector<Served> out;
+    DramRequest r = req(1, 0, 0);
+    r.piece = piece;
+    ch.enqueue(r);
+    run(ch, 0, 200, st, out);
+    EXPECT_EQ(st.dram_bytes, 128u);  // useful bytes
+    return ch.busy_cycles();
+  };
+  EXPECT_DOUBLE_EQ(busy(64, 32), 256.0 / 32.0);
+  EXPECT_DOUBLE_EQ(busy(64, 0), 128.0 / 32.0);
+  EXPECT_DOUBLE_EQ(busy(64, 64), 128.0 / 32.0);
+  EXPECT_DOUBLE_EQ(busy(32, 32), 128.0 / 32.0);
+  EXPECT_DOUBLE_EQ(busy(0, 32), 128.0 / 32.0);  // no atom: bytes as they are
+}
+
 TEST(DramChannel, BadConfigThrows) {
   DramConfig c = dram_cfg("random");
   EXPECT_THROW(DramChannel{c}, Error);

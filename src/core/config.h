@@ -104,6 +104,7 @@ struct CoreConfig {
   uint32_t kernel_launch_latency = 0; // cycles from a kernel's start to its first CTA
   bool result_slot_conflicts = false; // a unit takes no instruction whose result cycle is taken
   bool l1_flush_when_idle = false;    // an SM left without CTAs drops its L1D contents
+  bool ifetch_through_memory = false; // I-cache misses read their line through the L2
 
   template <class V> void visit(V& v) {
     v("num_sms", num_sms, "streaming multiprocessors");
@@ -135,6 +136,9 @@ struct CoreConfig {
       "cycles after a kernel starts before its first CTA is dispatched (counted in its cycles)");
     v("l1_flush_when_idle", l1_flush_when_idle,
       "an SM whose last CTA finished invalidates its L1 data cache (GPGPU-Sim -gpgpu_flush_l1_cache)");
+    v("ifetch_through_memory", ifetch_through_memory,
+      "an I-cache miss reads its line through the interconnect, L2 and DRAM like a data load (GPGPU-Sim); false: it "
+      "takes icache_miss_latency");
     v("result_slot_conflicts", result_slot_conflicts,
       "an execution unit refuses an instruction whose result would be written back in the same cycle as an earlier one's");
   }

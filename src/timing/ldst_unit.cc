@@ -10,6 +10,7 @@ namespace warpsim {
 namespace {
 constexpr uint32_t kOutCap = 16;
 constexpr uint64_t kLocalBase = 1ull << 44;   // local memory lives above every global allocation
+constexpr uint64_t kCodeBase = 1ull << 45;    // instructions live above local memory
 }  // namespace
 
 LdstUnit::LdstUnit(int sm_id, const GpuConfig& cfg, MemorySystem& mem)
@@ -25,7 +26,7 @@ LdstUnit::LdstUnit(int sm_id, const GpuConfig& cfg, MemorySystem& mem)
 LdstUnit::LdstUnit(const LdstUnit& o, const GpuConfig& cfg, MemorySystem& mem)
     : sm_id_(o.sm_id_), cfg_(cfg), mem_(mem), l1d_(o.l1d_), const_(o.const_), ops_(o.ops_),
       free_ops_(o.free_ops_), queue_(o.queue_), queue_head_(o.queue_head_), queue_count_(o.queue_count_),
-      queue_cap_(o.queue_cap_), out_(o.out_), out_head_(o.out_head_), out_count_(o.out_count_),
+      queue_cap_(o.queue_cap_), out_(o.out_), ifetch_(o.ifetch_), out_head_(o.out_head_), out_count_(o.out_count_),
       busy_until_(o.busy_until_), in_flight_(o.in_flight_), line_bytes_(o.line_bytes_) {
   free_ops_.reserve(ops_.size());  // push() and complete() never reallocate
 }
@@ -154,6 +155,18 @@ void LdstUnit::flush_evictions(uint64_t now) {
     enqueue_request(wb);
   }
   l1d_.evictions().clear();
+}
+
+void LdstUnit::fetch_instructions(uint64_t line_addr, int mshr, uint32_t line_bytes, uint64_t now) {
+  MemRequest r;
+  r.addr = kCodeBase + line_addr;
+  r.sectors = line_bytes >= 32 * 32 ? ~0u : (1u << (line_bytes / 32)) - 1;
+  r.kind = MemKind::Read;
+  r.bytes = uint16_t(line_bytes);
+  r.token = kInstFetch | uint32_t(mshr);
+  r.sm = uint16_t(sm_id_);
+  r.issue_cycle = now;
+  ifetch_.push_back(r);
 }
 
 bool LdstUnit::enqueue_request(const MemRequest& r) {
@@ -325,6 +338,10 @@ bool LdstUnit::cycle(Sm& sm, uint64_t now, CoreStats& stats) {
   MemRequest r;
   while (mem_.pop_response(sm_id_, now, r)) {
     active = true;
+    if ((r.token & (kDirect | kWriteAck)) == 0 && (r.token & kInstFetch)) {
+      sm.instruction_arrived(int(r.token & ~kInstFetch), now);
+      continue;
+    }
     if (r.token & (kDirect | kWriteAck)) {
       uint32_t idx = r.token & 0x3fffffffu;
       if (idx == 0x3fffffffu) continue;  // write-back acknowledgement
@@ -340,7 +357,12 @@ bool LdstUnit::cycle(Sm& sm, uint64_t now, CoreStats& stats) {
     }
   }
   if (queue_count_ > 0 && busy_until_ <= now) active |= process_head(sm, now, stats);
-  if (out_count_ > 0 && mem_.can_send(sm_id_, now)) {
+  if (!ifetch_.empty() && mem_.can_send(sm_id_, now)) {
+    ifetch_.front().issue_cycle = now;
+    mem_.send(ifetch_.front(), now);
+    ifetch_.erase(ifetch_.begin());
+    active = true;
+  } else if (out_count_ > 0 && mem_.can_send(sm_id_, now)) {
     MemRequest& head = out_[out_head_];
     head.issue_cycle = now;
     mem_.send(head, now);

@@ -38,7 +38,11 @@ class LdstUnit {
   // Completions are reported to `sm`. Returns true when anything happened.
   bool cycle(Sm& sm, uint64_t now, CoreStats& stats);
   bool has_queued() const { return queue_count_ > 0; }
-  bool has_outgoing() const { return out_count_ > 0; }
+  bool has_outgoing() const { return out_count_ > 0 || !ifetch_.empty(); }
+  // Sends an I-cache miss of `line_addr` (code address space) to memory; the response calls
+  // Sm::instruction_arrived(mshr). Instruction lines live in their own region of the address
+  // space, above local memory.
+  void fetch_instructions(uint64_t line_addr, int mshr, uint32_t line_bytes, uint64_t now);
   uint64_t busy_until() const { return busy_until_; }
   uint32_t in_flight() const { return in_flight_; }
 
@@ -52,6 +56,7 @@ class LdstUnit {
  private:
   static constexpr uint32_t kDirect = 1u << 31;   // response token: op index, not an MSHR
   static constexpr uint32_t kWriteAck = 1u << 30;
+  static constexpr uint32_t kInstFetch = 1u << 29;  // response token: I-cache MSHR
   static constexpr uint32_t kMaxAccess = 64;
 
   struct Access {
@@ -91,6 +96,7 @@ class LdstUnit {
   std::vector<uint32_t> queue_;  // ring of op indices
   uint32_t queue_head_ = 0, queue_count_ = 0, queue_cap_;
   std::vector<MemRequest> out_;  // ring of requests waiting for the interconnect
+  std::vector<MemRequest> ifetch_;  // I-cache misses waiting for the interconnect (FIFO)
   uint32_t out_head_ = 0, out_count_ = 0;
   uint64_t busy_until_ = 0;
   uint32_t in_flight_ = 0;

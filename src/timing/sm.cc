@@ -63,7 +63,7 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       fetch_want_(o.fetch_want_), used_threads_(o.used_threads_), used_regs_(o.used_regs_),
       used_shared_(o.used_shared_), used_warps_(o.used_warps_), live_ctas_(o.live_ctas_),
       fetch_rr_(o.fetch_rr_), last_progress_(o.last_progress_), needs_every_cycle_(o.needs_every_cycle_),
-      issue_log_(nullptr), ifills_(o.ifills_), kernel_insts_(o.kernel_insts_),
+      issue_log_(nullptr), ifills_(o.ifills_), ifetches_out_(o.ifetches_out_), kernel_insts_(o.kernel_insts_),
       kernel_thread_insts_(o.kernel_thread_insts_) {
   schedulers_.reserve(o.schedulers_.size());
   for (const auto& s : o.schedulers_) schedulers_.push_back(s->clone());
@@ -330,6 +330,14 @@ void Sm::fill_ibuffer(Warp& w, uint64_t ready) {
   wake_at(ready);
 }
 
+void Sm::instruction_arrived(int mshr, uint64_t now) {
+  --ifetches_out_;
+  for (uint32_t slot : icache_.fill(mshr, now)) {
+    Warp& w = warps_[slot];
+    if (w.info.valid && w.fetching) fill_ibuffer(w, now + 1);
+  }
+}
+
 bool Sm::fetch(uint64_t now) {
   bool active = false;
   // I-cache fills that arrived.
@@ -378,9 +386,14 @@ bool Sm::fetch(uint64_t now) {
         counters_.icache_misses++;
         w.fetching = true;
         if (r.outcome == Cache::Outcome::Miss) {
-          uint64_t ready = now + cfg_.core.icache_miss_latency;
-          ifills_.push_back({r.mshr, ready});
-          wake_at(ready);
+          if (cfg_.core.ifetch_through_memory) {
+            ldst_.fetch_instructions(icache_.mshr_line(r.mshr), r.mshr, cfg_.icache.line, now);
+            ++ifetches_out_;
+          } else {
+            uint64_t ready = now + cfg_.core.icache_miss_latency;
+            ifills_.push_back({r.mshr, ready});
+            wake_at(ready);
+          }
         }
       }
     }

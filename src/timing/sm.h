@@ -76,7 +76,9 @@ class Sm {
   // One line per unfinished warp: where it is and what it waits for (the deadlock report);
   // kernel_names[i] names launch i.
   std::string describe_warps(uint64_t now, const std::vector<std::string>& kernel_names) const;
-  size_t fetches_in_flight() const { return ifills_.size(); }
+  size_t fetches_in_flight() const { return ifills_.size() + ifetches_out_; }
+  // The line of I-cache MSHR `mshr` arrived from memory (core.ifetch_through_memory).
+  void instruction_arrived(int mshr, uint64_t now);
   uint64_t last_progress() const { return last_progress_; }
   void set_issue_log(std::vector<IssueRecord>* log) { issue_log_ = log; }
 
@@ -212,6 +214,7 @@ class Sm {
     uint64_t ready;
   };
   std::vector<IFill> ifills_;
+  uint32_t ifetches_out_ = 0;  // I-cache misses sent to memory, not yet back
   std::vector<uint64_t> kernel_insts_, kernel_thread_insts_;  // by kernel launch index
 };
 

@@ -124,6 +124,41 @@ TEST(Fidelity, DramAtomMakesSectorReadsCostAWholeAtom) {
   EXPECT_LT(ratio, 2.05);
 }
 
+// core.ifetch_through_memory: an I-cache miss reads its line through the L2 (GPGPU-Sim). A
+// kernel whose 5 lines of code do not fit a one-line I-cache, launched twice: with the fixed
+// miss latency both launches take equally long; through memory the first launch's lines come
+// from DRAM and stay in the L2, so the second launch is faster, and every miss is an L2 read.
+TEST(Fidelity, InstructionFetchesGoThroughTheL2) {
+  GpuConfig cfg = small_gpu(1, 1);
+  cfg.icache.size = 128;
+  cfg.icache.assoc = 1;
+  cfg.icache.line = 128;
+  cfg.icache.sector = 128;
+  auto twice = [] {
+    std::vector<synth::SyntheticKernel> k;
+    for (int i = 0; i < 2; ++i) {
+      KernelBuilder b("straight");
+      b.grid({1, 1, 1}).block({32, 1, 1}).alu(Unit::SP, 64);
+      k.push_back(b.build());
+    }
+    return k;
+  };
+  auto cycles = [](const KernelResult& k) { return k.end_cycle - k.start_cycle; };
+  RunResult fixed = simulate(cfg, twice());
+  ASSERT_EQ(fixed.kernels.size(), 2u);
+  EXPECT_EQ(cycles(fixed.kernels[0]), cycles(fixed.kernels[1]));
+  EXPECT_EQ(fixed.stats.mem.l2_reads, 0u);
+  EXPECT_GE(fixed.stats.core.icache_misses, 2u * 5);
+
+  cfg.core.ifetch_through_memory = true;
+  RunResult mem = simulate(cfg, twice());
+  ASSERT_EQ(mem.kernels.size(), 2u);
+  EXPECT_LT(cycles(mem.kernels[1]), cycles(mem.kernels[0]));
+  EXPECT_EQ(mem.stats.core.icache_misses, fixed.stats.core.icache_misses);
+  EXPECT_EQ(mem.stats.mem.l2_reads, mem.stats.core.icache_misses);
+  EXPECT_GE(mem.stats.mem.l2_read_hits, mem.stats.core.icache_misses / 2);  // the second launch's
+}
+
 }  // namespace
 }  // namespace warpsim::test
 

@@ -105,6 +105,7 @@ struct CoreConfig {
   bool result_slot_conflicts = false; // a unit takes no instruction whose result cycle is taken
   bool l1_flush_when_idle = false;    // an SM left without CTAs drops its L1D contents
   bool ifetch_through_memory = false; // I-cache misses read their line through the L2
+  bool l1_miss_after_latency = false; // L1D misses and writes leave for the L2 l1d.latency cycles after the access
 
   template <class V> void visit(V& v) {
     v("num_sms", num_sms, "streaming multiprocessors");
@@ -139,6 +140,10 @@ struct CoreConfig {
     v("ifetch_through_memory", ifetch_through_memory,
       "an I-cache miss reads its line through the interconnect, L2 and DRAM like a data load (GPGPU-Sim); false: it "
       "takes icache_miss_latency");
+    v("l1_miss_after_latency", l1_miss_after_latency,
+      "every L1D access passes the l1d.latency pipeline before its tag lookup, so misses, writes and write-backs "
+      "leave for the L2 l1d.latency cycles after the access (GPGPU-Sim's L1 latency queue); false: they leave at once. "
+      "Atomics and accesses that bypass the L1 leave at once but queue behind held-back requests");
     v("result_slot_conflicts", result_slot_conflicts,
       "an execution unit refuses an instruction whose result would be written back in the same cycle as an earlier one's");
   }

@@ -194,8 +194,9 @@ uint8_t* CtaExecutor::resolve(Warp& w, const Inst& in, int lane, Space sp, uint6
     case Space::Local: {
       tspace = sp == Space::Param ? MemSpace::Param : MemSpace::Local;
       if (a + bytes > local_size_ || a + bytes < a) mem_error(w, in, lane, "out-of-bounds", sp, addr, bytes, write);
-      // Local memory is interleaved across the threads of a warp in 4-byte words.
-      taddr = kLocalWindow + (uint64_t(w.id) * local_size_ + (a & ~uint64_t(3))) * 32 + uint64_t(lane) * 4 + (a & 3);
+      // The timing model places local memory itself (LdstUnit::expand: word k of every
+      // resident thread side by side), so it gets the offset in the thread's local window.
+      taddr = a;
       return local_.data() + size_t(w.id * 32 + uint32_t(lane)) * local_size_ + a;
     }
     case Space::Param:

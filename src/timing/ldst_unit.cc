@@ -18,6 +18,7 @@ LdstUnit::LdstUnit(int sm_id, const GpuConfig& cfg, MemorySystem& mem)
       queue_cap_(cfg.core.ldst_queue), line_bytes_(cfg.l1d.line) {
   queue_.resize(queue_cap_);
   out_.resize(kOutCap);
+  out_ready_.resize(kOutCap);
   size_t pool = size_t(cfg.core.max_warps) * 4 + queue_cap_;
   ops_.resize(pool);
   for (size_t i = pool; i-- > 0;) free_ops_.push_back(uint32_t(i));
@@ -26,7 +27,7 @@ LdstUnit::LdstUnit(int sm_id, const GpuConfig& cfg, MemorySystem& mem)
 LdstUnit::LdstUnit(const LdstUnit& o, const GpuConfig& cfg, MemorySystem& mem)
     : sm_id_(o.sm_id_), cfg_(cfg), mem_(mem), l1d_(o.l1d_), const_(o.const_), ops_(o.ops_),
       free_ops_(o.free_ops_), queue_(o.queue_), queue_head_(o.queue_head_), queue_count_(o.queue_count_),
-      queue_cap_(o.queue_cap_), out_(o.out_), ifetch_(o.ifetch_), out_head_(o.out_head_), out_count_(o.out_count_),
+      queue_cap_(o.queue_cap_), out_(o.out_), out_ready_(o.out_ready_), ifetch_(o.ifetch_), out_head_(o.out_head_), out_count_(o.out_count_),
       busy_until_(o.busy_until_), in_flight_(o.in_flight_), line_bytes_(o.line_bytes_) {
   free_ops_.reserve(ops_.size());  // push() and complete() never reallocate
 }
@@ -94,8 +95,10 @@ void LdstUnit::expand(Op& op) {
     int lane = std::countr_zero(m);
     uint64_t a = op.addrs ? op.addrs[lane] : 0;
     if (op.space == MemSpace::Local) {
+      // `a` is the offset in the thread's local window (every front end hands those over).
       // GPGPU-Sim's layout: word k of every resident thread of the GPU side by side, so the
-      // words of one thread are (threads x 4) bytes apart, not a power of two.
+      // words of one thread are (threads x 4) bytes apart, not a power of two, and the lanes of
+      // a warp reading the same word share one line.
       uint64_t threads = uint64_t(cfg_.core.num_sms) * cfg_.core.max_threads;
       uint64_t hw = uint64_t(sm_id_) * cfg_.core.max_threads + uint64_t(op.slot) * 32 + uint64_t(lane);
       a = kLocalBase + (a / 4) * 4 * threads + hw * 4 + (a & 3);
@@ -142,7 +145,7 @@ uint32_t LdstUnit::to_cache_sectors(const Cache& c, uint32_t sectors32) const {
 }
 
 // Dirty lines pushed out of a write-back L1 become writes below; nobody waits for their acks.
-void LdstUnit::flush_evictions(uint64_t now) {
+void LdstUnit::flush_evictions(uint64_t now, uint64_t ready) {
   for (const auto& ev : l1d_.evictions()) {
     MemRequest wb;
     wb.addr = ev.line_addr;
@@ -152,7 +155,7 @@ void LdstUnit::flush_evictions(uint64_t now) {
     wb.token = kWriteAck | 0x3fffffffu;
     wb.sm = uint16_t(sm_id_);
     wb.issue_cycle = now;
-    enqueue_request(wb);
+    enqueue_request(wb, ready);
   }
   l1d_.evictions().clear();
 }
@@ -169,9 +172,10 @@ void LdstUnit::fetch_instructions(uint64_t line_addr, int mshr, uint32_t line_by
   ifetch_.push_back(r);
 }
 
-bool LdstUnit::enqueue_request(const MemRequest& r) {
+bool LdstUnit::enqueue_request(const MemRequest& r, uint64_t ready) {
   if (out_count_ >= kOutCap) return false;
   out_[(out_head_ + out_count_) % kOutCap] = r;
+  out_ready_[(out_head_ + out_count_) % kOutCap] = ready;
   ++out_count_;
   return true;
 }
@@ -245,6 +249,9 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
   }
   bool progressed = false;
   const bool use_l1 = cfg_.l1d.enabled && op.op != OpClass::ATOMIC;
+  // GPGPU-Sim's L1 looks an access up after its latency pipeline, so what a lookup sends below
+  // leaves that much later; warpsim looks up at once and holds the request back instead.
+  const uint64_t l1_ready = cfg_.core.l1_miss_after_latency ? now + cfg_.l1d.latency : 0;
   uint64_t banks_used = 0;
   for (uint32_t port = 0; port < cfg_.l1d.ports && op.next_access < op.n_access; ++port) {
     if (out_count_ >= kOutCap) break;
@@ -291,7 +298,7 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
             req.kind = MemKind::Read;
             req.bytes = uint16_t(std::popcount(s32) * 32);
             req.token = uint32_t(r.mshr);
-            enqueue_request(req);
+            enqueue_request(req, l1_ready);
             stats.mem_requests++;
           }
         }
@@ -317,10 +324,10 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
         req.bytes = a.bytes;
         req.token = (op.op == OpClass::ATOMIC ? kDirect : kWriteAck) | idx;
         op.outstanding++;
-        enqueue_request(req);
+        enqueue_request(req, op.op == OpClass::STORE && cfg_.l1d.enabled ? l1_ready : 0);
         stats.mem_requests++;
       }
-      flush_evictions(now);
+      flush_evictions(now, l1_ready);
     }
     op.next_access++;
     progressed = true;
@@ -353,7 +360,7 @@ bool LdstUnit::cycle(Sm& sm, uint64_t now, CoreStats& stats) {
         Op& op = ops_[idx];
         if (--op.outstanding == 0 && op.next_access == op.n_access) complete(sm, idx, std::max(op.ready, now), now);
       }
-      flush_evictions(now);
+      flush_evictions(now, 0);
     }
   }
   if (queue_count_ > 0 && busy_until_ <= now) active |= process_head(sm, now, stats);
@@ -362,7 +369,7 @@ bool LdstUnit::cycle(Sm& sm, uint64_t now, CoreStats& stats) {
     mem_.send(ifetch_.front(), now);
     ifetch_.erase(ifetch_.begin());
     active = true;
-  } else if (out_count_ > 0 && mem_.can_send(sm_id_, now)) {
+  } else if (out_count_ > 0 && out_ready_[out_head_] <= now && mem_.can_send(sm_id_, now)) {
     MemRequest& head = out_[out_head_];
     head.issue_cycle = now;
     mem_.send(head, now);

@@ -38,7 +38,10 @@ class LdstUnit {
   // Completions are reported to `sm`. Returns true when anything happened.
   bool cycle(Sm& sm, uint64_t now, CoreStats& stats);
   bool has_queued() const { return queue_count_ > 0; }
-  bool has_outgoing() const { return out_count_ > 0 || !ifetch_.empty(); }
+  // Requests that can leave for the interconnect at `now` (or wait only for it to take them).
+  bool has_outgoing(uint64_t now) const { return !ifetch_.empty() || (out_count_ > 0 && out_ready_[out_head_] <= now); }
+  // The cycle the oldest request held back by the L1 latency may leave (~0 when none waits).
+  uint64_t next_request_ready() const { return out_count_ > 0 ? out_ready_[out_head_] : ~0ull; }
   // Sends an I-cache miss of `line_addr` (code address space) to memory; the response calls
   // Sm::instruction_arrived(mshr). Instruction lines live in their own region of the address
   // space, above local memory.
@@ -82,8 +85,8 @@ class LdstUnit {
   void expand(Op& op);
   bool process_head(Sm& sm, uint64_t now, CoreStats& stats);
   void complete(Sm& sm, uint32_t idx, uint64_t ready, uint64_t now);
-  bool enqueue_request(const MemRequest& r);
-  void flush_evictions(uint64_t now);
+  bool enqueue_request(const MemRequest& r, uint64_t ready = 0);
+  void flush_evictions(uint64_t now, uint64_t ready);
   uint32_t to_cache_sectors(const Cache& c, uint32_t sectors32) const;
   uint32_t l1_bank(const Access& a) const;
 
@@ -96,6 +99,7 @@ class LdstUnit {
   std::vector<uint32_t> queue_;  // ring of op indices
   uint32_t queue_head_ = 0, queue_count_ = 0, queue_cap_;
   std::vector<MemRequest> out_;  // ring of requests waiting for the interconnect
+  std::vector<uint64_t> out_ready_;  // per entry of out_: the first cycle it may leave
   std::vector<MemRequest> ifetch_;  // I-cache misses waiting for the interconnect (FIFO)
   uint32_t out_head_ = 0, out_count_ = 0;
   uint64_t busy_until_ = 0;

@@ -678,7 +678,7 @@ bool Sm::cycle(uint64_t now) {
     policy.on_cycle_end(ctx, issued, issued ? WarpStatus::Ready : status_of_class(cls));
     active |= issued;
   }
-  return active || ldst_.has_outgoing();
+  return active || ldst_.has_outgoing(now);
 }
 
 WarpStatus Sm::status_of_class(CycleClass c) {
@@ -703,6 +703,7 @@ uint64_t Sm::next_event(uint64_t now) {
   for (size_t s = 0; s < sched_wake_.size(); ++s)
     if (sched_dirty_[s]) t = std::min(t, now + 1);
   if (ldst_.has_queued()) t = std::min(t, std::max(now + 1, ldst_.busy_until()));
+  t = std::min(t, std::max(now + 1, ldst_.next_request_ready()));
   return t;
 }
 

@@ -703,6 +703,14 @@ void TraceKernel::parse_inst(std::string_view line, bool last, WarpStream& ws) {
           in.space = MemSpace::Local;
       }
     }
+    // Local accesses are offsets into the thread's local window (the timing model lays the
+    // windows out); generic ones carry the window base.
+    if (in.space == MemSpace::Local && header_.local_base) {
+      for (uint32_t m = mask; m; m &= m - 1) {
+        uint64_t& x = a[std::countr_zero(m)];
+        if (x >= header_.local_base && x - header_.local_base < opts_.local_window) x -= header_.local_base;
+      }
+    }
     // Shared accesses are offsets into the CTA's shared memory.
     if (in.space == MemSpace::Shared && header_.shmem_base) {
       for (uint32_t m = mask; m; m &= m - 1) {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "kernel_helpers.h"
+#include "config/config_loader.h"
 #include "runtime/runtime.h"
 #include "timing/gpu.h"
 
@@ -53,6 +54,66 @@ TEST(TimingPipeline, MatmulAndDivergenceOnTheTimingModel) {
     EXPECT_GT(r.warp_insts, 0u);
     EXPECT_GT(r.end_cycle, r.start_cycle);
   }
+}
+
+// A local array read back by every thread: the lanes of a warp touching the same word share one
+// L1 line (the executor hands the timing model offsets in the thread's window, and the timing
+// model lays word k of all threads side by side), so each ld.local of a warp is one L1 access.
+TEST(TimingPipeline, LocalWordsOfAWarpShareOneLine) {
+  const char* ptx = R"(
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry locals(.param .u64 out) {
+  .local .align 4 .b8 depot[64];
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  .reg .pred %p<2>;
+  mov.u64 %rd1, depot;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, 0;
+STORE:
+  mul.wide.u32 %rd2, %r2, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  add.u32 %r3, %r1, %r2;
+  st.local.u32 [%rd3], %r3;
+  add.u32 %r2, %r2, 1;
+  setp.lt.u32 %p1, %r2, 16;
+  @%p1 bra STORE;
+  mov.u32 %r2, 0;
+  mov.u32 %r4, 0;
+LOAD:
+  mul.wide.u32 %rd2, %r2, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  ld.local.u32 %r3, [%rd3];
+  add.u32 %r4, %r4, %r3;
+  add.u32 %r2, %r2, 1;
+  setp.lt.u32 %p1, %r2, 16;
+  @%p1 bra LOAD;
+  ld.param.u64 %rd4, [out];
+  cvta.to.global.u64 %rd5, %rd4;
+  mul.wide.u32 %rd6, %r1, 4;
+  add.u64 %rd7, %rd5, %rd6;
+  st.global.u32 [%rd7], %r4;
+  ret;
+}
+)";
+  GpuConfig cfg = load_preset("gtx480");
+  Gpu gpu(cfg, "gto");
+  Runtime rt(&gpu);
+  auto m = rt.load_module(ptx, "locals.ptx");
+  DevPtr out = rt.malloc(64 * 4);
+  rt.launch(rt.get_kernel(m, "locals"), Dim3{1, 1, 1}, Dim3{64, 1, 1}, KernelArgs().add(out));
+  rt.synchronize();
+  std::vector<uint32_t> v(64);
+  rt.memcpy_d2h(v.data(), out, v.size() * 4);
+  for (uint32_t t = 0; t < 64; ++t) ASSERT_EQ(v[t], 16 * t + 120) << t;
+  const StatsSnapshot s = gpu.snapshot();
+  // 2 warps x 16 loads, one line each; the L1 is large enough to keep all 32 lines, and a
+  // local store that misses does not allocate (GPGPU-Sim 'L', no write-allocate): every load
+  // misses once.
+  EXPECT_EQ(s.core.l1d_hits + s.core.l1d_misses, 2u * 16);
+  EXPECT_EQ(s.core.l1d_misses, 2u * 16);
 }
 
 }  // namespace

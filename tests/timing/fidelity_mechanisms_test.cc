@@ -159,6 +159,30 @@ TEST(Fidelity, InstructionFetchesGoThroughTheL2) {
   EXPECT_GE(mem.stats.mem.l2_read_hits, mem.stats.core.icache_misses / 2);  // the second launch's
 }
 
+// core.l1_miss_after_latency: GPGPU-Sim looks an L1D access up after its latency queue, so a
+// miss reaches the interconnect l1d.latency cycles after the access. One warp, one load that
+// misses and its use: the kernel takes exactly l1d.latency cycles more; a load that hits takes
+// as long in both modes.
+TEST(Fidelity, L1MissesLeaveAfterTheL1Latency) {
+  GpuConfig cfg = small_gpu(1, 1);
+  cfg.l1d.latency = 35;
+  auto one_load = [](uint32_t loads) {
+    KernelBuilder b("load");
+    b.grid({1, 1, 1}).block({32, 1, 1}).load(MemSpace::Global, AccessPattern::broadcast(), 4, loads, true);
+    return std::vector<synth::SyntheticKernel>{b.build()};
+  };
+  const uint64_t at_once = kernel_cycles(simulate(cfg, one_load(1)));
+  const uint64_t at_once_hit = kernel_cycles(simulate(cfg, one_load(2))) - at_once;
+  cfg.core.l1_miss_after_latency = true;
+  RunResult after = simulate(cfg, one_load(1));
+  EXPECT_EQ(kernel_cycles(after), at_once + 35);
+  EXPECT_EQ(after.stats.core.l1d_misses, 1u);
+  EXPECT_EQ(kernel_cycles(simulate(cfg, one_load(2))) - kernel_cycles(after), at_once_hit);
+  // The kernel's cycles do not depend on the latency of a pipeline that does nothing else.
+  cfg.l1d.latency = 5;
+  EXPECT_EQ(kernel_cycles(simulate(cfg, one_load(1))), at_once + 5);
+}
+
 }  // namespace
 }  // namespace warpsim::test
 

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <sys/stat.h>
+
 #include "config/config_loader.h"
 #include "core/error.h"
 #include "core/json_file.h"
@@ -53,11 +55,31 @@ std::string hash_hex(const std::string& text) {
   return fmt::format("{:016x}{:016x}", a, b);
 }
 
+namespace {
+
+// The build that computes the results: size and modification time of the running executable.
+// A rebuilt warpsim (another timing model) gets other keys, so results cached by an earlier
+// build are never reused by a later one; an unchanged binary keeps its cache.
+const std::string& build_identity() {
+  static const std::string id = [] {
+    std::error_code ec;
+    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (ec) return std::string("unknown");
+    struct stat st {};
+    if (::stat(exe.c_str(), &st) != 0) return std::string("unknown");
+    return fmt::format("{} {}.{:09d}", uint64_t(st.st_size), int64_t(st.st_mtim.tv_sec), long(st.st_mtim.tv_nsec));
+  }();
+  return id;
+}
+
+}  // namespace
+
 std::string cache_key_text(const std::string& workload, const std::string& fingerprint, const std::string& size,
                            uint64_t seed, const SchedulerSpec& sched, const std::string& gpu_name,
                            const std::string& gpu_dump) {
   std::string t;
   t += fmt::format("warpsim {}\n", WARPSIM_VERSION);
+  t += fmt::format("build {}\n", build_identity());
   t += fmt::format("workload {}\n", workload);
   t += fmt::format("fingerprint {}\n", fingerprint);
   t += fmt::format("size {}\n", size);

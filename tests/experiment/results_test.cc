@@ -1,6 +1,8 @@
 // Cache keys, tidy rows, CSV, task chunking and chart helpers of the experiment harness.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
@@ -31,6 +33,18 @@ TEST(CacheKey, EveryInputChangesTheKey) {
   EXPECT_NE(base, key("w", "fp1", "small", 1, s, "titanv", "a = 1\n"));
   EXPECT_NE(base, key("w", "fp1", "small", 1, s, "gtx480", "a = 2\n"));
   EXPECT_NE(cache_key_text("w", "fp", "s", 1, s, "g", "").find("warpsim "), std::string::npos);
+}
+
+// The key names the build that computes the results (the running executable's size and
+// modification time), so another build of warpsim never reuses them.
+TEST(CacheKey, NamesTheBuild) {
+  SchedulerSpec s{"lrr", {}};
+  std::string text = cache_key_text("w", "fp", "s", 1, s, "g", "");
+  std::error_code ec;
+  auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  ASSERT_FALSE(ec);
+  std::string size = std::to_string(std::filesystem::file_size(exe));
+  EXPECT_NE(text.find("\nbuild " + size + " "), std::string::npos) << text;
 }
 
 TEST(CacheKey, PairsRoundTripThroughJson) {

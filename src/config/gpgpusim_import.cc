@@ -554,6 +554,7 @@ void Importer::map_all() {
   if (Option* o = take("-gpgpu_flush_l1_cache")) core.l1_flush_when_idle = to_u32(*o, o->value) != 0;
   core.ifetch_through_memory = true;  // GPGPU-Sim's L1I misses always go to the L2
   core.l1_miss_after_latency = true;  // GPGPU-Sim's L1D looks accesses up after its latency queue
+  core.const_through_memory = true;   // GPGPU-Sim's constant-cache misses go to the L2
   if (Option* o = take("-gpgpu_flush_l2_cache"))
     if (to_u32(*o, o->value) != 0) not_understood("-gpgpu_flush_l2_cache 1 (the L2 is never flushed)");
   if (Option* o = take("-gpgpu_perf_sim_memcpy")) cfg_.l2.fill_on_copy = to_u32(*o, o->value) != 0;

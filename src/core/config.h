@@ -106,6 +106,7 @@ struct CoreConfig {
   bool l1_flush_when_idle = false;    // an SM left without CTAs drops its L1D contents
   bool ifetch_through_memory = false; // I-cache misses read their line through the L2
   bool l1_miss_after_latency = false; // L1D misses and writes leave for the L2 l1d.latency cycles after the access
+  bool const_through_memory = false;  // constant-cache misses read their line through the L2
 
   template <class V> void visit(V& v) {
     v("num_sms", num_sms, "streaming multiprocessors");
@@ -144,6 +145,9 @@ struct CoreConfig {
       "every L1D access passes the l1d.latency pipeline before its tag lookup, so misses, writes and write-backs "
       "leave for the L2 l1d.latency cycles after the access (GPGPU-Sim's L1 latency queue); false: they leave at once. "
       "Atomics and accesses that bypass the L1 leave at once but queue behind held-back requests");
+    v("const_through_memory", const_through_memory,
+      "a constant-cache miss reads its line through the interconnect, L2 and DRAM and the load waits for it (GPGPU-Sim); "
+      "false: it takes const_miss_latency");
     v("result_slot_conflicts", result_slot_conflicts,
       "an execution unit refuses an instruction whose result would be written back in the same cycle as an earlier one's");
   }

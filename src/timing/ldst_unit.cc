@@ -207,8 +207,10 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
       complete(sm, idx, now + cfg_.core.shared_latency + degree - 1, now);
       return true;
     }
-    case MemSpace::Param:
-    case MemSpace::Const: {
+    case MemSpace::Const:
+      if (cfg_.core.const_through_memory) return process_const_through_memory(sm, queue_[queue_head_], now, stats);
+      [[fallthrough]];
+    case MemSpace::Param: {
       // One constant-cache access per distinct address; a miss costs the miss latency once.
       uint64_t seen[32];
       int n = 0;
@@ -340,6 +342,63 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
   return progressed;
 }
 
+// A constant load whose misses read their lines through the memory system: one access per
+// distinct address, all in one cycle unless the constant cache runs out of MSHRs (then the rest
+// wait for the next cycle); the load completes after the hit latency, or when its last line
+// arrives.
+bool LdstUnit::process_const_through_memory(Sm& sm, uint32_t idx, uint64_t now, CoreStats& stats) {
+  Op& op = ops_[idx];
+  const WarpInst& in = *op.inst;
+  if (!op.expanded) {
+    op.expanded = true;
+    int n = 0;
+    for (uint32_t m = in.active_mask; m; m &= m - 1) {
+      uint64_t a = op.addrs ? op.addrs[std::countr_zero(m)] : 0;
+      bool seen = false;
+      for (int j = 0; j < n && !seen; ++j) seen = op.acc[j].line == a;
+      if (!seen && n < int(kMaxAccess)) op.acc[n++] = {a, 0, 0};
+    }
+    op.n_access = uint8_t(std::max(n, 1));
+    if (n == 0) op.acc[0] = {0, 0, 0};
+    op.next_access = 0;
+    op.ready = now + cfg_.core.const_latency + op.n_access - 1;
+  }
+  bool progressed = false;
+  while (op.next_access < op.n_access) {
+    const uint64_t a = op.acc[op.next_access].line;
+    Cache::Result r = const_.read(a, const_.sector_mask(a, 4), idx, now);
+    if (r.outcome == Cache::Outcome::Fail) break;  // no MSHR: the rest next cycle
+    stats.const_accesses++;
+    if (r.outcome != Cache::Outcome::Hit) {
+      stats.const_misses++;
+      op.outstanding++;
+      if (r.outcome == Cache::Outcome::Miss) {
+        const uint32_t line = cfg_.constcache.line;
+        MemRequest q;
+        q.addr = const_.mshr_line(r.mshr);
+        q.sectors = line >= 32 * 32 ? ~0u : (1u << std::max<uint32_t>(1, line / 32)) - 1;
+        q.kind = MemKind::Read;
+        q.bytes = uint16_t(line);
+        q.token = kConstFetch | uint32_t(r.mshr);
+        q.sm = uint16_t(sm_id_);
+        q.issue_cycle = now;
+        ifetch_.push_back(q);
+      }
+    }
+    op.next_access++;
+    progressed = true;
+  }
+  if (op.next_access < op.n_access) {
+    busy_until_ = now + 1;
+    return progressed;
+  }
+  busy_until_ = now + op.n_access;
+  queue_head_ = (queue_head_ + 1) % queue_cap_;
+  --queue_count_;
+  if (op.outstanding == 0) complete(sm, idx, op.ready, now);
+  return true;
+}
+
 bool LdstUnit::cycle(Sm& sm, uint64_t now, CoreStats& stats) {
   bool active = false;
   MemRequest r;
@@ -347,6 +406,13 @@ bool LdstUnit::cycle(Sm& sm, uint64_t now, CoreStats& stats) {
     active = true;
     if ((r.token & (kDirect | kWriteAck)) == 0 && (r.token & kInstFetch)) {
       sm.instruction_arrived(int(r.token & ~kInstFetch), now);
+      continue;
+    }
+    if ((r.token & (kDirect | kWriteAck | kInstFetch)) == 0 && (r.token & kConstFetch)) {
+      for (uint32_t idx : const_.fill(int(r.token & ~kConstFetch), now)) {
+        Op& op = ops_[idx];
+        if (--op.outstanding == 0 && op.next_access == op.n_access) complete(sm, idx, std::max(op.ready, now), now);
+      }
       continue;
     }
     if (r.token & (kDirect | kWriteAck)) {

@@ -60,6 +60,7 @@ class LdstUnit {
   static constexpr uint32_t kDirect = 1u << 31;   // response token: op index, not an MSHR
   static constexpr uint32_t kWriteAck = 1u << 30;
   static constexpr uint32_t kInstFetch = 1u << 29;  // response token: I-cache MSHR
+  static constexpr uint32_t kConstFetch = 1u << 28;  // response token: constant-cache MSHR
   static constexpr uint32_t kMaxAccess = 64;
 
   struct Access {
@@ -84,6 +85,7 @@ class LdstUnit {
 
   void expand(Op& op);
   bool process_head(Sm& sm, uint64_t now, CoreStats& stats);
+  bool process_const_through_memory(Sm& sm, uint32_t idx, uint64_t now, CoreStats& stats);
   void complete(Sm& sm, uint32_t idx, uint64_t ready, uint64_t now);
   bool enqueue_request(const MemRequest& r, uint64_t ready = 0);
   void flush_evictions(uint64_t now, uint64_t ready);
@@ -100,7 +102,7 @@ class LdstUnit {
   uint32_t queue_head_ = 0, queue_count_ = 0, queue_cap_;
   std::vector<MemRequest> out_;  // ring of requests waiting for the interconnect
   std::vector<uint64_t> out_ready_;  // per entry of out_: the first cycle it may leave
-  std::vector<MemRequest> ifetch_;  // I-cache misses waiting for the interconnect (FIFO)
+  std::vector<MemRequest> ifetch_;  // I-cache and constant-cache misses waiting for the interconnect (FIFO)
   uint32_t out_head_ = 0, out_count_ = 0;
   uint64_t busy_until_ = 0;
   uint32_t in_flight_ = 0;

@@ -127,6 +127,7 @@ TEST(GpgpusimImport, CoreAndUnits) {
   EXPECT_TRUE(c.core.result_slot_conflicts);
   EXPECT_TRUE(c.core.ifetch_through_memory);  // L1I misses go to the L2
   EXPECT_TRUE(c.core.l1_miss_after_latency);  // the L1 latency queue comes before the lookup
+  EXPECT_TRUE(c.core.const_through_memory);   // constant-cache misses go to the L2
   EXPECT_EQ(c.l1d.set_index, "fermi");      // dl1 ...,L:L:m:N:H
   EXPECT_EQ(c.l2.cache.set_index, "ipoly");  // dl2 ...,L:B:m:L:P
   EXPECT_EQ(c.dram.atom, 64u);               // burst 8 x bus 4 x 2 chips

@@ -159,6 +159,33 @@ TEST(Fidelity, InstructionFetchesGoThroughTheL2) {
   EXPECT_GE(mem.stats.mem.l2_read_hits, mem.stats.core.icache_misses / 2);  // the second launch's
 }
 
+// core.const_through_memory: a constant-cache miss reads its line through the L2 (GPGPU-Sim).
+// Two warps read the same constant word: one miss and one request merged into its MSHR, a
+// single L2 read; with the fixed miss latency nothing reaches the L2. A second kernel reading
+// the word finds the line in the constant cache.
+TEST(Fidelity, ConstantMissesGoThroughTheL2) {
+  GpuConfig cfg = small_gpu(1, 1);
+  cfg.core.const_miss_latency = 200;
+  auto reader = [] {
+    KernelBuilder b("const_reader");
+    b.grid({1, 1, 1}).block({64, 1, 1}).load(MemSpace::Const, AccessPattern::broadcast(), 4, 1, true);
+    return b.build();
+  };
+  RunResult fixed = simulate(cfg, {reader()});
+  EXPECT_EQ(fixed.stats.mem.l2_reads, 0u);
+
+  cfg.core.const_through_memory = true;
+  RunResult mem = simulate(cfg, {reader()});
+  EXPECT_EQ(mem.stats.core.const_accesses, 2u);
+  EXPECT_EQ(mem.stats.core.const_misses, 2u);  // a miss and a pending hit
+  EXPECT_EQ(mem.stats.mem.l2_reads, 1u);
+  EXPECT_NE(kernel_cycles(mem), kernel_cycles(fixed));
+  RunResult two = simulate(cfg, {reader(), reader()});
+  ASSERT_EQ(two.kernels.size(), 2u);
+  EXPECT_EQ(two.stats.mem.l2_reads, 1u);
+  EXPECT_EQ(two.stats.core.const_misses, 2u);
+}
+
 // core.l1_miss_after_latency: GPGPU-Sim looks an L1D access up after its latency queue, so a
 // miss reaches the interconnect l1d.latency cycles after the access. One warp, one load that
 // misses and its use: the kernel takes exactly l1d.latency cycles more; a load that hits takes

@@ -27,7 +27,7 @@ LdstUnit::LdstUnit(int sm_id, const GpuConfig& cfg, MemorySystem& mem)
 LdstUnit::LdstUnit(const LdstUnit& o, const GpuConfig& cfg, MemorySystem& mem)
     : sm_id_(o.sm_id_), cfg_(cfg), mem_(mem), l1d_(o.l1d_), const_(o.const_), ops_(o.ops_),
       free_ops_(o.free_ops_), queue_(o.queue_), queue_head_(o.queue_head_), queue_count_(o.queue_count_),
-      queue_cap_(o.queue_cap_), out_(o.out_), out_ready_(o.out_ready_), ifetch_(o.ifetch_), out_head_(o.out_head_), out_count_(o.out_count_),
+      queue_cap_(o.queue_cap_), out_(o.out_), out_ready_(o.out_ready_), line_fetches_(o.line_fetches_), out_head_(o.out_head_), out_count_(o.out_count_),
       busy_until_(o.busy_until_), in_flight_(o.in_flight_), line_bytes_(o.line_bytes_) {
   free_ops_.reserve(ops_.size());  // push() and complete() never reallocate
 }
@@ -161,15 +161,21 @@ void LdstUnit::flush_evictions(uint64_t now, uint64_t ready) {
 }
 
 void LdstUnit::fetch_instructions(uint64_t line_addr, int mshr, uint32_t line_bytes, uint64_t now) {
+  fetch_line(kCodeBase + line_addr, line_bytes, kInstFetch | uint32_t(mshr), now);
+}
+
+// A whole-line read for the I-cache or the constant cache, sent ahead of the data requests.
+void LdstUnit::fetch_line(uint64_t addr, uint32_t line_bytes, uint32_t token, uint64_t now) {
   MemRequest r;
-  r.addr = kCodeBase + line_addr;
-  r.sectors = line_bytes >= 32 * 32 ? ~0u : (1u << (line_bytes / 32)) - 1;
+  r.addr = addr;
+  const uint32_t sectors = std::max<uint32_t>(1, line_bytes / 32);
+  r.sectors = sectors >= 32 ? ~0u : (1u << sectors) - 1;
   r.kind = MemKind::Read;
   r.bytes = uint16_t(line_bytes);
-  r.token = kInstFetch | uint32_t(mshr);
+  r.token = token;
   r.sm = uint16_t(sm_id_);
   r.issue_cycle = now;
-  ifetch_.push_back(r);
+  line_fetches_.push_back(r);
 }
 
 bool LdstUnit::enqueue_request(const MemRequest& r, uint64_t ready) {
@@ -358,10 +364,9 @@ bool LdstUnit::process_const_through_memory(Sm& sm, uint32_t idx, uint64_t now, 
       for (int j = 0; j < n && !seen; ++j) seen = op.acc[j].line == a;
       if (!seen && n < int(kMaxAccess)) op.acc[n++] = {a, 0, 0};
     }
-    op.n_access = uint8_t(std::max(n, 1));
-    if (n == 0) op.acc[0] = {0, 0, 0};
+    op.n_access = uint8_t(n);
     op.next_access = 0;
-    op.ready = now + cfg_.core.const_latency + op.n_access - 1;
+    op.ready = now + cfg_.core.const_latency + std::max(n, 1) - 1;
   }
   bool progressed = false;
   while (op.next_access < op.n_access) {
@@ -372,18 +377,8 @@ bool LdstUnit::process_const_through_memory(Sm& sm, uint32_t idx, uint64_t now, 
     if (r.outcome != Cache::Outcome::Hit) {
       stats.const_misses++;
       op.outstanding++;
-      if (r.outcome == Cache::Outcome::Miss) {
-        const uint32_t line = cfg_.constcache.line;
-        MemRequest q;
-        q.addr = const_.mshr_line(r.mshr);
-        q.sectors = line >= 32 * 32 ? ~0u : (1u << std::max<uint32_t>(1, line / 32)) - 1;
-        q.kind = MemKind::Read;
-        q.bytes = uint16_t(line);
-        q.token = kConstFetch | uint32_t(r.mshr);
-        q.sm = uint16_t(sm_id_);
-        q.issue_cycle = now;
-        ifetch_.push_back(q);
-      }
+      if (r.outcome == Cache::Outcome::Miss)
+        fetch_line(const_.mshr_line(r.mshr), cfg_.constcache.line, kConstFetch | uint32_t(r.mshr), now);
     }
     op.next_access++;
     progressed = true;
@@ -392,7 +387,7 @@ bool LdstUnit::process_const_through_memory(Sm& sm, uint32_t idx, uint64_t now, 
     busy_until_ = now + 1;
     return progressed;
   }
-  busy_until_ = now + op.n_access;
+  busy_until_ = now + std::max<uint32_t>(1, op.n_access);
   queue_head_ = (queue_head_ + 1) % queue_cap_;
   --queue_count_;
   if (op.outstanding == 0) complete(sm, idx, op.ready, now);
@@ -430,10 +425,10 @@ bool LdstUnit::cycle(Sm& sm, uint64_t now, CoreStats& stats) {
     }
   }
   if (queue_count_ > 0 && busy_until_ <= now) active |= process_head(sm, now, stats);
-  if (!ifetch_.empty() && mem_.can_send(sm_id_, now)) {
-    ifetch_.front().issue_cycle = now;
-    mem_.send(ifetch_.front(), now);
-    ifetch_.erase(ifetch_.begin());
+  if (!line_fetches_.empty() && mem_.can_send(sm_id_, now)) {
+    line_fetches_.front().issue_cycle = now;
+    mem_.send(line_fetches_.front(), now);
+    line_fetches_.erase(line_fetches_.begin());
     active = true;
   } else if (out_count_ > 0 && out_ready_[out_head_] <= now && mem_.can_send(sm_id_, now)) {
     MemRequest& head = out_[out_head_];

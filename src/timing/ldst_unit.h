@@ -39,7 +39,7 @@ class LdstUnit {
   bool cycle(Sm& sm, uint64_t now, CoreStats& stats);
   bool has_queued() const { return queue_count_ > 0; }
   // Requests that can leave for the interconnect at `now` (or wait only for it to take them).
-  bool has_outgoing(uint64_t now) const { return !ifetch_.empty() || (out_count_ > 0 && out_ready_[out_head_] <= now); }
+  bool has_outgoing(uint64_t now) const { return !line_fetches_.empty() || (out_count_ > 0 && out_ready_[out_head_] <= now); }
   // The cycle the oldest request held back by the L1 latency may leave (~0 when none waits).
   uint64_t next_request_ready() const { return out_count_ > 0 ? out_ready_[out_head_] : ~0ull; }
   // Sends an I-cache miss of `line_addr` (code address space) to memory; the response calls
@@ -88,6 +88,7 @@ class LdstUnit {
   bool process_const_through_memory(Sm& sm, uint32_t idx, uint64_t now, CoreStats& stats);
   void complete(Sm& sm, uint32_t idx, uint64_t ready, uint64_t now);
   bool enqueue_request(const MemRequest& r, uint64_t ready = 0);
+  void fetch_line(uint64_t addr, uint32_t line_bytes, uint32_t token, uint64_t now);
   void flush_evictions(uint64_t now, uint64_t ready);
   uint32_t to_cache_sectors(const Cache& c, uint32_t sectors32) const;
   uint32_t l1_bank(const Access& a) const;
@@ -102,7 +103,7 @@ class LdstUnit {
   uint32_t queue_head_ = 0, queue_count_ = 0, queue_cap_;
   std::vector<MemRequest> out_;  // ring of requests waiting for the interconnect
   std::vector<uint64_t> out_ready_;  // per entry of out_: the first cycle it may leave
-  std::vector<MemRequest> ifetch_;  // I-cache and constant-cache misses waiting for the interconnect (FIFO)
+  std::vector<MemRequest> line_fetches_;  // I-cache and constant-cache misses waiting for the interconnect (FIFO)
   uint32_t out_head_ = 0, out_count_ = 0;
   uint64_t busy_until_ = 0;
   uint32_t in_flight_ = 0;

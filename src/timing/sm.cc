@@ -332,6 +332,11 @@ void Sm::fill_ibuffer(Warp& w, uint64_t ready) {
 
 void Sm::instruction_arrived(int mshr, uint64_t now) {
   --ifetches_out_;
+  icache_filled(mshr, now);
+}
+
+// The warps waiting on I-cache MSHR `mshr` get their instructions in the next cycle.
+void Sm::icache_filled(int mshr, uint64_t now) {
   for (uint32_t slot : icache_.fill(mshr, now)) {
     Warp& w = warps_[slot];
     if (w.info.valid && w.fetching) fill_ibuffer(w, now + 1);
@@ -343,10 +348,7 @@ bool Sm::fetch(uint64_t now) {
   // I-cache fills that arrived.
   for (size_t i = 0; i < ifills_.size();) {
     if (ifills_[i].ready <= now) {
-      for (uint32_t slot : icache_.fill(ifills_[i].mshr, now)) {
-        Warp& w = warps_[slot];
-        if (w.info.valid && w.fetching) fill_ibuffer(w, now + 1);
-      }
+      icache_filled(ifills_[i].mshr, now);
       ifills_[i] = ifills_.back();
       ifills_.pop_back();
       active = true;

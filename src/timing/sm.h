@@ -136,6 +136,7 @@ class Sm {
   bool fetch(uint64_t now);
   void compute_local_status(Warp& w);
   void fill_ibuffer(Warp& w, uint64_t ready);
+  void icache_filled(int mshr, uint64_t now);
   void issue(int sched, int slot, uint64_t now);
   void arrive_barrier(uint32_t cta_slot, uint64_t now);
   void warp_finished(int slot, uint64_t now);

@@ -31,7 +31,9 @@ work=${WORK:-/tmp/warpsim-gpgpusim-ref.$$}
 mkdir -p "$out" "$work"
 
 gpu_of() { case $1 in SM2_GTX480) echo gtx480;; SM7_TITANV) echo titanv;; SM75_RTX2060) echo rtx2060;; *) echo "$1" | tr 'A-Z' 'a-z';; esac; }
-sched_of() { case $1 in two_level_active:6:0:1) echo tl;; *) echo "$1";; esac; }
+# The log directory names warpsim's scheduler spec, which correlate runs: two_level_active:N:0:1
+# (LRR inside an active set of N, SRR outside) is tl with active=N.
+sched_of() { case $1 in two_level_active:*:0:1) n=${1#two_level_active:}; echo "tl:active=${n%%:*}";; *) echo "$1";; esac; }
 
 # Programs: nvcc 11.8 of the GPGPU-Sim install, with the flags of its build.sh.
 if [ $# -eq 0 ]; then

@@ -530,6 +530,8 @@ void Importer::map_all() {
   map_cache("-gpgpu_cache:il1", cfg_.icache);
   map_cache("-gpgpu_const_cache:l1", cfg_.constcache);
   map_cache("-gpgpu_cache:dl2", cfg_.l2.cache);
+  // A sectored L2 ('S') gets every request as one request per sector (l2cache.cc).
+  cfg_.l2.sector_lookups = cfg_.l2.cache.sector < cfg_.l2.cache.line;
   u32_opt("-gpgpu_l1_latency", cfg_.l1d.latency);
   // One access per bank per cycle, up to one per bank (shader.cc's L1 latency queue).
   if (u32_opt("-gpgpu_l1_banks", cfg_.l1d.ports)) cfg_.l1d.banks = cfg_.l1d.ports;
@@ -555,6 +557,8 @@ void Importer::map_all() {
   core.ifetch_through_memory = true;  // GPGPU-Sim's L1I misses always go to the L2
   core.l1_miss_after_latency = true;  // GPGPU-Sim's L1D looks accesses up after its latency queue
   core.const_through_memory = true;   // GPGPU-Sim's constant-cache misses go to the L2
+  core.atomic_waits = true;           // GPGPU-Sim's warps wait while an atomic is outstanding
+  core.mem_writeback_per_cycle = 1;   // GPGPU-Sim's LD/ST unit writes back one memory response per cycle
   if (Option* o = take("-gpgpu_flush_l2_cache"))
     if (to_u32(*o, o->value) != 0) not_understood("-gpgpu_flush_l2_cache 1 (the L2 is never flushed)");
   if (Option* o = take("-gpgpu_perf_sim_memcpy")) cfg_.l2.fill_on_copy = to_u32(*o, o->value) != 0;

@@ -107,6 +107,8 @@ struct CoreConfig {
   bool ifetch_through_memory = false; // I-cache misses read their line through the L2
   bool l1_miss_after_latency = false; // L1D misses and writes leave for the L2 l1d.latency cycles after the access
   bool const_through_memory = false;  // constant-cache misses read their line through the L2
+  bool atomic_waits = false;          // a warp with an atomic in flight issues nothing until it completes
+  uint32_t mem_writeback_per_cycle = 0; // memory responses written back per cycle per SM (0: no limit)
 
   template <class V> void visit(V& v) {
     v("num_sms", num_sms, "streaming multiprocessors");
@@ -148,6 +150,14 @@ struct CoreConfig {
     v("const_through_memory", const_through_memory,
       "a constant-cache miss reads its line through the interconnect, L2 and DRAM and the load waits for it (GPGPU-Sim); "
       "false: it takes const_miss_latency");
+    v("atomic_waits", atomic_waits,
+      "a warp that issued an atomic (shared or global) issues nothing more until the atomic has completed, and the "
+      "two-level scheduler demotes it meanwhile (GPGPU-Sim's outstanding-atomic count); false: only the atomic's "
+      "destination register waits");
+    v("mem_writeback_per_cycle", mem_writeback_per_cycle,
+      "line accesses of global, local and atomic operations whose data came back from below the L1 (misses, "
+      "accesses merged into a pending miss, L1 bypasses) written back per cycle per SM, in arrival order; an "
+      "instruction completes with its last one (GPGPU-Sim's LD/ST writeback, one response per cycle). 0: no limit");
     v("result_slot_conflicts", result_slot_conflicts,
       "an execution unit refuses an instruction whose result would be written back in the same cycle as an earlier one's");
   }
@@ -205,6 +215,7 @@ struct L2Config {
   uint32_t interleave = 256;      // bytes mapped to one partition before moving on
   std::string slice_select = "line";  // line | chunk: which address bit picks the slice
   bool fill_on_copy = false;      // host<->device copies leave their sectors in the L2
+  bool sector_lookups = false;    // a request takes one lookup slot per L2 sector it covers
 
   template <class V> void visit(V& v) {
     v("partitions", partitions, "memory partitions (one DRAM channel each)");
@@ -215,6 +226,9 @@ struct L2Config {
       "line|chunk slice selection: by the line-index bits (line) or by the bits just above the partition digit (chunk)");
     v("fill_on_copy", fill_on_copy,
       "copies between host and device leave the copied sectors in the L2, clean (GPGPU-Sim -gpgpu_perf_sim_memcpy)");
+    v("sector_lookups", sector_lookups,
+      "a request takes one tag-lookup slot per L2 sector it covers, answers after its last one, and counts as that "
+      "many accesses (GPGPU-Sim splits requests into sector requests at a sectored L2); false: one slot per request");
     v.group("cache", cache, "one L2 slice");
   }
 };

@@ -12,7 +12,8 @@ L2Slice::L2Slice(const GpuConfig& cfg, uint32_t index, uint32_t local_index, uin
       ports_(cfg.l2.cache.ports ? cfg.l2.cache.ports : 1),
       line_(cache_.config().line),
       sector_shift_(uint32_t(std::countr_zero(cache_.config().sector))),
-      inq_(size_t(cfg.icnt.input_queue) + senders) {
+      inq_(size_t(cfg.icnt.input_queue) + senders),
+      sector_lookups_(cfg.l2.sector_lookups) {
   uint32_t n = cache_.config().mshr_entries * cache_.config().mshr_merge;
   waiters_.resize(n);
   free_waiters_.reserve(n);
@@ -60,19 +61,26 @@ void L2Slice::write_line(uint64_t slice_addr, uint32_t sectors, uint64_t now, Sl
 }
 
 void L2Slice::lookup(uint64_t now, SlicePorts& p) {
-  for (uint32_t k = 0; k < ports_ && !blocked_ && !inq_.empty(); ++k) {
+  if (free_at_ > now) return;
+  // Lookup slots of this cycle; with l2.sector_lookups a request takes one per sector and may
+  // hold the slice for the following cycles.
+  int64_t slots = ports_;
+  while (slots > 0 && !blocked_ && !inq_.empty()) {
     const Entry& e = inq_.front();
     if (e.ready > now) break;
     if (!p.dram.has_room(2)) {
       blocked_ = true;
       break;
     }
+    const uint32_t n = sector_lookups_ ? std::max(1, std::popcount(e.sectors)) : 1;
+    const uint64_t answer = now + latency_ + (n - 1) / ports_;  // after its last sector's lookup
+    slots -= n;
     if (e.req.kind == MemKind::Write) {
       bool hit = cache_.write(e.slice_addr, e.sectors, now);
-      ++p.stats.l2_writes;
-      if (hit) ++p.stats.l2_write_hits;
+      p.stats.l2_writes += n;
+      if (hit) p.stats.l2_write_hits += n;
       if (cache_.write_forwarded()) dram_write(e.slice_addr, e.sectors, p);
-      respond(e.req, now + latency_, p);
+      respond(e.req, answer, p);
     } else {
       if (free_waiters_.empty()) {
         blocked_ = true;
@@ -84,11 +92,11 @@ void L2Slice::lookup(uint64_t now, SlicePorts& p) {
         blocked_ = true;
         break;
       }
-      ++p.stats.l2_reads;
+      p.stats.l2_reads += n;
       if (r.outcome == Cache::Outcome::Hit) {
-        ++p.stats.l2_read_hits;
+        p.stats.l2_read_hits += n;
         if (e.req.kind == MemKind::Atomic) write_line(e.slice_addr, e.sectors, now, p);
-        respond(e.req, now + latency_, p);
+        respond(e.req, answer, p);
       } else {
         free_waiters_.pop_back();
         waiters_[w] = {e.req, e.slice_addr, e.sectors};
@@ -110,6 +118,7 @@ void L2Slice::lookup(uint64_t now, SlicePorts& p) {
     ev.clear();
     inq_.pop_front();
   }
+  if (slots < 0) free_at_ = now + 1 + (uint64_t(-slots) + ports_ - 1) / ports_;
 }
 
 void L2Slice::fill(int mshr, uint64_t now, SlicePorts& p) {

@@ -12,6 +12,7 @@
 // entries (a miss may need a read and a write-back). A stalled slice tries again only after a
 // fill or after its DRAM channel served a request, which are the only events that can unblock it.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -52,7 +53,9 @@ class L2Slice {
   void unblock() { blocked_ = false; }
   bool blocked() const { return blocked_; }
   // Cycle the head request can be looked up (UINT64_MAX: empty or stalled).
-  uint64_t next_event() const { return blocked_ || inq_.empty() ? UINT64_MAX : inq_.front().ready; }
+  uint64_t next_event() const {
+    return blocked_ || inq_.empty() ? UINT64_MAX : std::max(inq_.front().ready, free_at_);
+  }
   const Cache& cache() const { return cache_; }
   // A copy engine wrote the 32-byte sectors `sectors32` of the line at `slice_addr`.
   void install(uint64_t slice_addr, uint32_t sectors32) { cache_.install(slice_addr, l2_sectors(slice_addr, sectors32)); }
@@ -80,6 +83,8 @@ class L2Slice {
   std::vector<Waiter> waiters_;
   std::vector<uint32_t> free_waiters_;
   bool blocked_ = false;
+  bool sector_lookups_;
+  uint64_t free_at_ = 0;  // first cycle with a free lookup slot (l2.sector_lookups)
 };
 
 }  // namespace warpsim

@@ -85,9 +85,7 @@ class Juggler final : public WarpScheduler {
     last_event_ = e;
   }
 
-  void on_warp_added(int slot) override { tl_.add(slot); }
   void on_warp_removed(int slot) override {
-    tl_.remove(slot);
     if (greedy_ == slot) greedy_ = -1;
   }
 

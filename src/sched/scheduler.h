@@ -39,7 +39,9 @@ class SchedulerContext {
   // The same warps in slot order (round-robin policies walk this).
   std::span<const uint16_t> slots() const;
   WarpStatus status(int slot) const;
-  // True when the warp is blocked on a register a memory load has not yet returned.
+  // True when the warp waits on a long-latency memory operation: its next instruction reads a
+  // register that a global, local, parameter or texture load has not yet written back, it waits
+  // at a memory barrier, or (core.atomic_waits) an atomic of the warp is in flight.
   bool waiting_on_memory(int slot) const;
   // Next instruction of the warp (valid when status is Ready, UnitBusy or RAW).
   const WarpInst& next_inst(int slot) const;
@@ -50,6 +52,7 @@ class SchedulerContext {
   int sm_id() const;
   int num_ctas_slots() const;
   int warps_per_scheduler() const;  // warp slots per scheduler (max warps / schedulers)
+  int num_schedulers() const;       // schedulers of the SM (slot i belongs to scheduler i mod this)
   int num_sms() const;
 
  private:

@@ -1,7 +1,7 @@
-// Two-level (TL) warp scheduling: an active set of at most N warps is scheduled round robin;
-// a warp that waits on a long-latency (memory) dependency, reaches a barrier or finishes is
-// demoted to the pending queue, and the oldest pending warp is promoted in its place. The
-// state lives in TwoLevelState, which Juggler shares.
+// Two-level (TL) warp scheduling: an active list of at most N warps is scheduled round robin;
+// a warp that waits on a long-latency (memory) operation, reaches a barrier or finishes is
+// demoted to the pending FIFO, and the oldest pending warp is promoted in its place. The
+// state and its exact rules live in TwoLevelState, which Juggler shares.
 #include "core/error.h"
 #include "sched/policies.h"
 #include "sched/two_level_state.h"
@@ -15,8 +15,6 @@ class TwoLevel final : public WarpScheduler {
 
   int select(const SchedulerContext& ctx) override { return state_.select(ctx); }
   void on_issue(const SchedulerContext&, int slot, const WarpInst&) override { state_.on_issue(slot); }
-  void on_warp_added(int slot) override { state_.add(slot); }
-  void on_warp_removed(int slot) override { state_.remove(slot); }
   std::unique_ptr<WarpScheduler> clone() const override { return std::make_unique<TwoLevel>(*this); }
 
  private:

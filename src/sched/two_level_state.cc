@@ -9,55 +9,61 @@ TwoLevelState::TwoLevelState(size_t active, size_t max_warps) : capacity_(active
   pending_.reserve(max_warps);
 }
 
-int TwoLevelState::select(const SchedulerContext& ctx) {
-  demote_blocked(ctx);
-  refill();
-  size_t n = active_.size();
-  for (size_t k = 0; k < n; ++k) {
-    size_t i = (rr_ + k) % n;
-    if (ctx.status(active_[i]) == WarpStatus::Ready) return active_[i];
+// Every slot of the scheduler, in slot order: the first N active, the rest pending.
+void TwoLevelState::start(const SchedulerContext& ctx) {
+  started_ = true;
+  const int m = ctx.num_schedulers();
+  const int n = ctx.warps_per_scheduler();
+  for (int k = 0; k < n; ++k) {
+    uint16_t slot = uint16_t(ctx.scheduler_id() + k * m);
+    (active_.size() < capacity_ ? active_ : pending_).push_back(slot);
   }
+  ordered_at_ = ctx.now();
+}
+
+bool TwoLevelState::order_once(const SchedulerContext& ctx) {
+  bool demoted = false;
+  for (size_t i = 0; i < active_.size();) {
+    uint16_t w = active_[i];
+    WarpStatus s = ctx.status(w);
+    bool waits = s == WarpStatus::Finished || s == WarpStatus::Barrier ||
+                 (s == WarpStatus::RAW && ctx.waiting_on_memory(w));
+    if (waits) {
+      active_.erase(active_.begin() + ptrdiff_t(i));
+      pending_.push_back(w);
+      demoted = true;
+    } else {
+      ++i;
+    }
+  }
+  size_t take = std::min(capacity_ - std::min(capacity_, active_.size()), pending_.size());
+  if (take > 0) {
+    active_.insert(active_.end(), pending_.begin(), pending_.begin() + ptrdiff_t(take));
+    pending_.erase(pending_.begin(), pending_.begin() + ptrdiff_t(take));
+  }
+  return demoted;
+}
+
+int TwoLevelState::select(const SchedulerContext& ctx) {
+  if (!started_) {
+    start(ctx);
+    order_once(ctx);
+  } else if (ctx.now() > ordered_at_) {
+    // One reordering per cycle. While the SM skipped cycles no warp changed state, so the
+    // skipped reorderings only cycle waiting warps (empty slots among them) through the FIFO.
+    uint64_t steps = std::min<uint64_t>(ctx.now() - ordered_at_, 2 * (active_.size() + pending_.size()) + 1);
+    for (uint64_t k = 0; k < steps; ++k)
+      if (!order_once(ctx)) break;
+    ordered_at_ = ctx.now();
+  }
+  for (uint16_t w : active_)
+    if (ctx.status(w) == WarpStatus::Ready) return w;
   return -1;
 }
 
 void TwoLevelState::on_issue(int slot) {
   auto it = std::find(active_.begin(), active_.end(), slot);
-  if (it != active_.end()) rr_ = size_t(it - active_.begin()) + 1;
-}
-
-void TwoLevelState::add(int slot) { pending_.push_back(uint16_t(slot)); }
-
-void TwoLevelState::remove(int slot) {
-  auto a = std::find(active_.begin(), active_.end(), slot);
-  if (a != active_.end()) active_.erase(a);
-  auto p = std::find(pending_.begin(), pending_.end(), slot);
-  if (p != pending_.end()) pending_.erase(p);
-}
-
-// Each active warp is examined once per decision; demoted warps go to the back of the queue.
-void TwoLevelState::demote_blocked(const SchedulerContext& ctx) {
-  if (pending_.empty()) return;  // nobody could take the place
-  size_t examined = active_.size();
-  for (size_t k = 0, i = 0; k < examined; ++k) {
-    uint16_t w = active_[i];
-    WarpStatus s = ctx.status(w);
-    bool demote = s == WarpStatus::Barrier || s == WarpStatus::Finished ||
-                  (s == WarpStatus::RAW && ctx.waiting_on_memory(w));
-    if (demote) {
-      active_.erase(active_.begin() + ptrdiff_t(i));
-      pending_.push_back(w);
-      if (rr_ > i) --rr_;
-    } else {
-      ++i;
-    }
-  }
-}
-
-void TwoLevelState::refill() {
-  size_t take = std::min(capacity_ - std::min(capacity_, active_.size()), pending_.size());
-  if (take == 0) return;
-  active_.insert(active_.end(), pending_.begin(), pending_.begin() + ptrdiff_t(take));
-  pending_.erase(pending_.begin(), pending_.begin() + ptrdiff_t(take));
+  if (it != active_.end()) std::rotate(active_.begin(), it + 1, active_.end());
 }
 
 }  // namespace warpsim

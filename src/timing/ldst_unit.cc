@@ -28,7 +28,8 @@ LdstUnit::LdstUnit(const LdstUnit& o, const GpuConfig& cfg, MemorySystem& mem)
     : sm_id_(o.sm_id_), cfg_(cfg), mem_(mem), l1d_(o.l1d_), const_(o.const_), ops_(o.ops_),
       free_ops_(o.free_ops_), queue_(o.queue_), queue_head_(o.queue_head_), queue_count_(o.queue_count_),
       queue_cap_(o.queue_cap_), out_(o.out_), out_ready_(o.out_ready_), line_fetches_(o.line_fetches_), out_head_(o.out_head_), out_count_(o.out_count_),
-      busy_until_(o.busy_until_), in_flight_(o.in_flight_), line_bytes_(o.line_bytes_) {
+      writebacks_(o.writebacks_), wb_head_(o.wb_head_), busy_until_(o.busy_until_), in_flight_(o.in_flight_),
+      line_bytes_(o.line_bytes_) {
   free_ops_.reserve(ops_.size());  // push() and complete() never reallocate
 }
 
@@ -186,10 +187,16 @@ bool LdstUnit::enqueue_request(const MemRequest& r, uint64_t ready) {
   return true;
 }
 
+// The data of one line access of op `idx` is back; the op completes with its last one.
+void LdstUnit::access_arrived(Sm& sm, uint32_t idx, uint64_t now) {
+  Op& op = ops_[idx];
+  if (--op.outstanding == 0 && op.next_access == op.n_access) complete(sm, idx, std::max(op.ready, now), now);
+}
+
 void LdstUnit::complete(Sm& sm, uint32_t idx, uint64_t ready, uint64_t now) {
   Op& op = ops_[idx];
   int nd = (op.op == OpClass::STORE) ? 0 : kMaxDst;
-  sm.mem_done(op.slot, op.dst, nd, std::max(ready, now), now);
+  sm.mem_done(op.slot, op.dst, nd, op.op == OpClass::ATOMIC, std::max(ready, now), now);
   free_ops_.push_back(idx);
   --in_flight_;
 }
@@ -404,25 +411,33 @@ bool LdstUnit::cycle(Sm& sm, uint64_t now, CoreStats& stats) {
       continue;
     }
     if ((r.token & (kDirect | kWriteAck | kInstFetch)) == 0 && (r.token & kConstFetch)) {
-      for (uint32_t idx : const_.fill(int(r.token & ~kConstFetch), now)) {
-        Op& op = ops_[idx];
-        if (--op.outstanding == 0 && op.next_access == op.n_access) complete(sm, idx, std::max(op.ready, now), now);
-      }
+      for (uint32_t idx : const_.fill(int(r.token & ~kConstFetch), now)) access_arrived(sm, idx, now);
       continue;
     }
     if (r.token & (kDirect | kWriteAck)) {
       uint32_t idx = r.token & 0x3fffffffu;
       if (idx == 0x3fffffffu) continue;  // write-back acknowledgement
-      Op& op = ops_[idx];
-      if (--op.outstanding == 0 && op.next_access == op.n_access) complete(sm, idx, std::max(op.ready, now), now);
+      if (cfg_.core.mem_writeback_per_cycle && ops_[idx].op != OpClass::STORE) writebacks_.push_back(idx);
+      else access_arrived(sm, idx, now);
     } else {
       const std::vector<uint32_t>& waiters = l1d_.fill(int(r.token), now);
-      for (uint32_t idx : waiters) {
-        Op& op = ops_[idx];
-        if (--op.outstanding == 0 && op.next_access == op.n_access) complete(sm, idx, std::max(op.ready, now), now);
+      if (cfg_.core.mem_writeback_per_cycle) {
+        writebacks_.insert(writebacks_.end(), waiters.begin(), waiters.end());
+      } else {
+        for (uint32_t idx : waiters) access_arrived(sm, idx, now);
       }
       flush_evictions(now, 0);
     }
+  }
+  // The writeback port takes core.mem_writeback_per_cycle line accesses per cycle, in arrival
+  // order (GPGPU-Sim writes back one memory response per cycle; L1 hits do not use it).
+  for (uint32_t k = 0; k < cfg_.core.mem_writeback_per_cycle && wb_head_ < writebacks_.size(); ++k) {
+    access_arrived(sm, writebacks_[wb_head_++], now);
+    active = true;
+  }
+  if (wb_head_ == writebacks_.size()) {
+    writebacks_.clear();
+    wb_head_ = 0;
   }
   if (queue_count_ > 0 && busy_until_ <= now) active |= process_head(sm, now, stats);
   if (!line_fetches_.empty() && mem_.can_send(sm_id_, now)) {

@@ -38,6 +38,8 @@ class LdstUnit {
   // Completions are reported to `sm`. Returns true when anything happened.
   bool cycle(Sm& sm, uint64_t now, CoreStats& stats);
   bool has_queued() const { return queue_count_ > 0; }
+  // Line accesses whose data arrived and that wait for the writeback port.
+  bool has_writebacks() const { return wb_head_ < writebacks_.size(); }
   // Requests that can leave for the interconnect at `now` (or wait only for it to take them).
   bool has_outgoing(uint64_t now) const { return !line_fetches_.empty() || (out_count_ > 0 && out_ready_[out_head_] <= now); }
   // The cycle the oldest request held back by the L1 latency may leave (~0 when none waits).
@@ -87,6 +89,7 @@ class LdstUnit {
   bool process_head(Sm& sm, uint64_t now, CoreStats& stats);
   bool process_const_through_memory(Sm& sm, uint32_t idx, uint64_t now, CoreStats& stats);
   void complete(Sm& sm, uint32_t idx, uint64_t ready, uint64_t now);
+  void access_arrived(Sm& sm, uint32_t idx, uint64_t now);
   bool enqueue_request(const MemRequest& r, uint64_t ready = 0);
   void fetch_line(uint64_t addr, uint32_t line_bytes, uint32_t token, uint64_t now);
   void flush_evictions(uint64_t now, uint64_t ready);
@@ -105,6 +108,10 @@ class LdstUnit {
   std::vector<uint64_t> out_ready_;  // per entry of out_: the first cycle it may leave
   std::vector<MemRequest> line_fetches_;  // I-cache and constant-cache misses waiting for the interconnect (FIFO)
   uint32_t out_head_ = 0, out_count_ = 0;
+  // Line accesses whose data arrived (MSHR waiters in fill order, direct responses), waiting
+  // for the writeback port (core.mem_writeback_per_cycle); FIFO from wb_head_.
+  std::vector<uint32_t> writebacks_;
+  size_t wb_head_ = 0;
   uint64_t busy_until_ = 0;
   uint32_t in_flight_ = 0;
   uint32_t line_bytes_;

@@ -31,16 +31,30 @@ class Scoreboard {
     return latest != 0;
   }
 
-  // Record a write of `reg` ready at `ready` (kPending: until release()).
-  void reserve(RegId reg, uint64_t ready, uint64_t now) {
+  // True when a source register of `inst` is still to be written by a long-latency operation
+  // (a load from global, local, parameter or texture memory: GPGPU-Sim's "long op").
+  bool reads_long_op(const WarpInst& inst, uint64_t now) const {
+    for (int i = 0; i < count_; ++i) {
+      const Entry& e = entries_[i];
+      if (!e.long_op || e.ready <= now) continue;
+      RegId r = e.reg;
+      if (r == inst.src[0] || r == inst.src[1] || r == inst.src[2] || r == inst.src[3]) return true;
+    }
+    return false;
+  }
+
+  // Record a write of `reg` ready at `ready` (kPending: until release()); `long_op` marks the
+  // write of a long-latency operation.
+  void reserve(RegId reg, uint64_t ready, uint64_t now, bool long_op = false) {
     if (reg == kNoReg) return;
     compact(now);
     for (int i = 0; i < count_; ++i)
       if (entries_[i].reg == reg) {
         entries_[i].ready = ready;
+        entries_[i].long_op = long_op;
         return;
       }
-    if (count_ < kCapacity) entries_[count_++] = {reg, ready};
+    if (count_ < kCapacity) entries_[count_++] = {reg, long_op, ready};
   }
 
   // A pending register becomes ready at `ready`.
@@ -68,6 +82,7 @@ class Scoreboard {
  private:
   struct Entry {
     RegId reg;
+    bool long_op;
     uint64_t ready;
   };
   void compact(uint64_t now) {

@@ -24,6 +24,7 @@ const GpuCounters& SchedulerContext::gpu() const { return sm_.gpu(); }
 int SchedulerContext::sm_id() const { return sm_.id(); }
 int SchedulerContext::num_ctas_slots() const { return sm_.num_cta_slots(); }
 int SchedulerContext::warps_per_scheduler() const { return sm_.warps_per_scheduler(); }
+int SchedulerContext::num_schedulers() const { return sm_.num_schedulers(); }
 int SchedulerContext::num_sms() const { return sm_.num_sms(); }
 
 // --- construction ---------------------------------------------------------------------------
@@ -162,6 +163,8 @@ void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, CtaTrace& trace, uint6
     wp.branch_wait = 0;
     wp.control = false;
     wp.pending_mem = 0;
+    wp.atomics = 0;
+    wp.atomic_done = 0;
     wp.code_base = code_base;
     wp.inst_bytes = k.inst_bytes;
     wp.thread_base = uint64_t(ct.cta_id) * k.threads_per_cta() + w * 32;
@@ -243,6 +246,11 @@ void Sm::compute_local_status(Warp& w) {
   } else if (w.info.at_barrier) {
     w.status = WarpStatus::Barrier;
     w.blocked_until = kUntilEvent;  // released by arrive_barrier()
+  } else if (w.atomics > 0 || w.atomic_done > now_) {
+    // core.atomic_waits: nothing issues until the warp's atomics have written back.
+    w.status = WarpStatus::RAW;
+    w.on_memory = true;
+    w.blocked_until = w.atomics > 0 ? kUntilEvent : w.atomic_done;  // mem_done() invalidates
   } else if (w.ibuf == 0 || w.ibuf_ready > now_) {
     w.status = w.control ? WarpStatus::Control : WarpStatus::Idle;
     // Fetch, fills and branch resolution invalidate; a decoded buffer appears at ibuf_ready.
@@ -252,7 +260,7 @@ void Sm::compute_local_status(Warp& w) {
     uint64_t until = 0;
     if (w.sb.blocks(in, now_, &until)) {
       w.status = WarpStatus::RAW;
-      w.on_memory = until == Scoreboard::kPending;
+      w.on_memory = w.sb.reads_long_op(in, now_);
       w.blocked_until = until;  // kPending == kUntilEvent: mem_done() invalidates
       return;
     }
@@ -467,9 +475,13 @@ void Sm::issue(int sched, int slot, uint64_t now) {
       stats_.issued_by_unit[int(Unit::MEM)]++;
       if (oc_.enabled()) oc_.collect(sched, slot, Unit::MEM, in.src, kMaxSrc, now, &stats_.reg_bank_conflicts);
       ldst_.push(slot, in, in.addr_index == kNoAddr ? nullptr : w.addrs + in.addr_index, w.thread_base);
-      if (in.op != OpClass::STORE)
+      if (in.op != OpClass::STORE) {
+        const bool long_op = in.space == MemSpace::Global || in.space == MemSpace::Local ||
+                             in.space == MemSpace::Param || in.space == MemSpace::Tex;
         for (RegId d : in.dst)
-          if (d != kNoReg) w.sb.reserve(d, Scoreboard::kPending, now);
+          if (d != kNoReg) w.sb.reserve(d, Scoreboard::kPending, now, long_op);
+      }
+      if (in.op == OpClass::ATOMIC && cfg_.core.atomic_waits) ++w.atomics;
       ++w.pending_mem;
       counters_.mem_issued++;
       counters_.mem_in_flight++;
@@ -551,7 +563,7 @@ void Sm::maybe_finish_cta(int c, uint64_t now) {
   last_progress_ = now;
 }
 
-void Sm::mem_done(int slot, const RegId* dst, int ndst, uint64_t ready, uint64_t now) {
+void Sm::mem_done(int slot, const RegId* dst, int ndst, bool atomic, uint64_t ready, uint64_t now) {
   Warp& w = warps_[slot];
   touch(slot);
   // Memory instructions pass the operand collector before the LD/ST unit and write back after
@@ -559,6 +571,10 @@ void Sm::mem_done(int slot, const RegId* dst, int ndst, uint64_t ready, uint64_t
   if (oc_.enabled()) ready += oc_.base_delay() + oc_.writeback_latency();
   for (int i = 0; i < ndst; ++i)
     if (dst[i] != kNoReg) w.sb.release(dst[i], ready);
+  if (atomic && w.atomics > 0) {
+    --w.atomics;
+    w.atomic_done = std::max(w.atomic_done, ready);
+  }
   --w.pending_mem;
   --counters_.mem_in_flight;
   wake_at(ready);
@@ -586,7 +602,14 @@ CycleClass Sm::classify(int sched, Unit* busy_unit, uint64_t* wake) {
     int rank;
     CycleClass c;
     switch (s) {
-      case WarpStatus::Ready: rank = 0; c = CycleClass::Declined; w_at = now_ + 1; break;
+      case WarpStatus::Ready:
+        // The policy passed over a ready warp (a two-level active set, a throttle): it decides
+        // again next cycle, so the SM must not sleep past it.
+        rank = 0;
+        c = CycleClass::Declined;
+        w_at = now_ + 1;
+        wake_at(now_ + 1);
+        break;
       case WarpStatus::UnitBusy: {
         rank = 1;
         c = CycleClass::UnitBusy;
@@ -705,6 +728,7 @@ uint64_t Sm::next_event(uint64_t now) {
   for (size_t s = 0; s < sched_wake_.size(); ++s)
     if (sched_dirty_[s]) t = std::min(t, now + 1);
   if (ldst_.has_queued()) t = std::min(t, std::max(now + 1, ldst_.busy_until()));
+  if (ldst_.has_writebacks()) t = std::min(t, now + 1);
   t = std::min(t, std::max(now + 1, ldst_.next_request_ready()));
   return t;
 }

@@ -94,6 +94,7 @@ class Sm {
   uint64_t now() const { return now_; }
   int num_cta_slots() const { return int(ctas_.size()); }
   int warps_per_scheduler() const { return int(cfg_.core.max_warps / cfg_.core.schedulers); }
+  int num_schedulers() const { return int(cfg_.core.schedulers); }
   int num_sms() const { return int(cfg_.core.num_sms); }
 
  private:
@@ -113,6 +114,8 @@ class Sm {
     bool fetching = false;     // waiting for an I-cache fill
     bool control = false;      // the empty ibuffer is due to a taken branch
     uint32_t pending_mem = 0;  // memory instructions in flight
+    uint32_t atomics = 0;      // atomics in flight (core.atomic_waits)
+    uint64_t atomic_done = 0;  // cycle the last atomic's result is written back
     Scoreboard sb;
     WarpInfo info;
     // Warp-local status (Ready meaning "ready but for its unit"), valid until cycle
@@ -169,7 +172,7 @@ class Sm {
   }
   static WarpStatus status_of_class(CycleClass c);
   void wake_at(uint64_t t);
-  void mem_done(int slot, const RegId* dst, int ndst, uint64_t ready, uint64_t now);
+  void mem_done(int slot, const RegId* dst, int ndst, bool atomic, uint64_t ready, uint64_t now);
   friend class SchedulerContext;
 
   int id_;

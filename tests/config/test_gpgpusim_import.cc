@@ -128,6 +128,8 @@ TEST(GpgpusimImport, CoreAndUnits) {
   EXPECT_TRUE(c.core.ifetch_through_memory);  // L1I misses go to the L2
   EXPECT_TRUE(c.core.l1_miss_after_latency);  // the L1 latency queue comes before the lookup
   EXPECT_TRUE(c.core.const_through_memory);   // constant-cache misses go to the L2
+  EXPECT_TRUE(c.core.atomic_waits);           // warps wait for their atomics
+  EXPECT_EQ(c.core.mem_writeback_per_cycle, 1u);  // one memory response written back per cycle
   EXPECT_EQ(c.l1d.set_index, "fermi");      // dl1 ...,L:L:m:N:H
   EXPECT_EQ(c.l2.cache.set_index, "ipoly");  // dl2 ...,L:B:m:L:P
   EXPECT_EQ(c.dram.atom, 64u);               // burst 8 x bus 4 x 2 chips
@@ -365,4 +367,12 @@ TEST(GpgpusimImport, CopiesFillTheL2) {
   EXPECT_TRUE(import_text("-gpgpu_perf_sim_memcpy 1\n", nullptr).l2.fill_on_copy);
   EXPECT_FALSE(import_text("-gpgpu_perf_sim_memcpy 0\n", nullptr).l2.fill_on_copy);
   EXPECT_TRUE(load_preset("titanv").l2.fill_on_copy);
+}
+
+// A sectored L2 ('S' cache string with 32-byte sectors in 128-byte lines) gets one request per
+// sector; a line-granular one ('N') one per request.
+TEST(GpgpusimImport, SectoredL2LooksUpSectors) {
+  EXPECT_TRUE(import_text("-gpgpu_cache:dl2 S:32:128:24,L:B:m:L:P,A:192:4,32:0,32\n", nullptr).l2.sector_lookups);
+  EXPECT_FALSE(import_text("-gpgpu_cache:dl2 N:32:128:24,L:B:m:L:P,A:192:4,32:0,32\n", nullptr).l2.sector_lookups);
+  EXPECT_TRUE(load_preset("gtx480").l2.sector_lookups);
 }

@@ -230,8 +230,9 @@ TEST(Fidelity, CopiesLeaveTheirSectorsInTheL2) {
     return gpu.snapshot();
   };
   StatsSnapshot off = run(false), on = run(true);
-  const uint64_t lines = 2 * 16384 * 4 / 128;  // L2 reads count requests, one per 128-byte line
-  EXPECT_EQ(off.mem.l2_reads - off.mem.l2_read_hits, lines);  // every input line misses once
+  // TITAN V's L2 counts one read per 32-byte sector (l2.sector_lookups): four per input line.
+  const uint64_t lines = 2 * 16384 * 4 / 128, sectors = 4 * lines;
+  EXPECT_EQ(off.mem.l2_reads - off.mem.l2_read_hits, sectors);  // every input line misses once
   EXPECT_EQ(on.mem.l2_reads - on.mem.l2_read_hits, 0u);
   EXPECT_EQ(on.mem.l2_reads, off.mem.l2_reads);
   EXPECT_LT(on.cycle, off.cycle);
@@ -318,6 +319,103 @@ TEST(Fidelity, IdleSmFlushesItsL1) {
   RunResult flush = simulate(cfg, two());
   EXPECT_EQ(keep.stats.core.l1d_misses, 4u);  // the second kernel hits the first one's lines
   EXPECT_EQ(flush.stats.core.l1d_misses, 8u);
+}
+
+}  // namespace
+}  // namespace warpsim::test
+
+namespace warpsim::test {
+namespace {
+
+// core.atomic_waits: a GPGPU-Sim warp with an atomic outstanding issues nothing (its
+// outstanding-atomic count). One warp, one global atomic whose result is never read, then 40
+// independent ALU instructions: without the wait they run under the atomic's round trip; with
+// it they start only after the atomic returned, so the kernel takes at least the atomic's own
+// time plus one issue per instruction.
+TEST(Fidelity, AWarpWaitsForItsAtomic) {
+  GpuConfig cfg = small_gpu(1, 1);
+  cfg.icache.perfect = true;
+  auto kernel = [](uint32_t alus) {
+    KernelBuilder b("atomic_then_alu");
+    b.grid({1, 1, 1}).block({32, 1, 1}).atomic(MemSpace::Global, AccessPattern::broadcast(), 4, 1);
+    if (alus) b.alu(Unit::SP, alus);
+    return b.build();
+  };
+  const uint64_t atomic_only = kernel_cycles(simulate(cfg, kernel(0)));
+  ASSERT_GT(atomic_only, 60u);  // a round trip to the L2 and DRAM
+  const uint64_t overlapped = kernel_cycles(simulate(cfg, kernel(40)));
+  EXPECT_LT(overlapped, atomic_only + 40);  // the ALU work hides under the round trip
+  cfg.core.atomic_waits = true;
+  EXPECT_EQ(kernel_cycles(simulate(cfg, kernel(0))), atomic_only);
+  EXPECT_GE(kernel_cycles(simulate(cfg, kernel(40))), atomic_only + 40);
+}
+
+// core.mem_writeback_per_cycle: the LD/ST unit writes back one memory response per cycle. Eight
+// warps load the same line: one miss and seven accesses merged into its MSHR, all answered by
+// the same fill. Each warp has a scheduler of its own, so without the limit the eight uses of
+// the loaded value issue in one cycle; with one write-back per cycle they issue on eight
+// consecutive cycles, in the order the loads merged.
+TEST(Fidelity, MemoryResponsesWriteBackOnePerCycle) {
+  GpuConfig cfg = small_gpu(1, 8);
+  cfg.icache.perfect = true;
+  KernelBuilder b("shared_line");
+  b.grid({1, 1, 1}).block({256, 1, 1}).load(MemSpace::Global, AccessPattern::broadcast(), 4, 1, true);
+  const synth::SyntheticKernel k = b.build();
+  // Issue cycle of each warp's second instruction (the use).
+  auto use_cycles = [&] {
+    RunResult r = simulate(cfg, k, "gto", {}, /*log=*/true);
+    EXPECT_EQ(r.stats.core.l1d_misses, 8u);  // one miss, seven merged (pending hits)
+    EXPECT_EQ(r.stats.mem.l2_reads, 1u);
+    std::vector<uint64_t> use(8, 0);
+    std::vector<int> seen(8, 0);
+    for (const auto& d : r.log)
+      if (d.slot >= 0 && d.slot < 8 && ++seen[d.slot] == 2) use[d.slot] = d.cycle;
+    return use;
+  };
+  const std::vector<uint64_t> free_wb = use_cycles();
+  for (int w = 1; w < 8; ++w) EXPECT_EQ(free_wb[w], free_wb[0]) << "warp " << w;
+  cfg.core.mem_writeback_per_cycle = 1;
+  const std::vector<uint64_t> one = use_cycles();
+  for (int w = 0; w < 8; ++w) EXPECT_EQ(one[w], free_wb[0] + w) << "warp " << w;
+  cfg.core.mem_writeback_per_cycle = 8;  // enough for all of them
+  EXPECT_EQ(use_cycles(), free_wb);
+}
+
+// l2.sector_lookups: GPGPU-Sim splits a request into one request per sector at a sectored L2.
+// One warp reads one whole 128-byte line (four 32-byte sectors) through a one-port L2 and no
+// L1, in two kernels. The first kernel misses: the slice sends one DRAM read for the four
+// sectors, as before. The second hits: its four lookups take four cycles, so the answer comes
+// three cycles later. Each request counts as four L2 reads.
+TEST(Fidelity, SectoredL2LooksUpEachSector) {
+  GpuConfig cfg = small_gpu(1, 1);
+  cfg.icache.perfect = true;
+  cfg.l1d.enabled = false;
+  cfg.l2.partitions = 1;
+  cfg.l2.slices_per_partition = 1;
+  cfg.l2.cache.ports = 1;
+  cfg.l2.cache.sector = 32;
+  auto twice = [] {
+    std::vector<synth::SyntheticKernel> ks;
+    for (int i = 0; i < 2; ++i) {
+      KernelBuilder b("line");
+      b.grid({1, 1, 1}).block({32, 1, 1}).load(MemSpace::Global, AccessPattern::coalesced(), 4, 1, true);
+      ks.push_back(b.build());
+    }
+    return ks;
+  };
+  RunResult whole = simulate(cfg, twice());
+  ASSERT_EQ(whole.kernels.size(), 2u);
+  EXPECT_EQ(whole.stats.mem.l2_reads, 2u);
+  EXPECT_EQ(whole.stats.mem.l2_read_hits, 1u);
+  cfg.l2.sector_lookups = true;
+  RunResult sectors = simulate(cfg, twice());
+  ASSERT_EQ(sectors.kernels.size(), 2u);
+  EXPECT_EQ(sectors.stats.mem.l2_reads, 8u);
+  EXPECT_EQ(sectors.stats.mem.l2_read_hits, 4u);
+  EXPECT_EQ(sectors.stats.mem.dram_reads, whole.stats.mem.dram_reads);
+  auto cycles = [](const KernelResult& k) { return k.end_cycle - k.start_cycle; };
+  EXPECT_EQ(cycles(sectors.kernels[0]), cycles(whole.kernels[0]));
+  EXPECT_EQ(cycles(sectors.kernels[1]), cycles(whole.kernels[1]) + 3);
 }
 
 }  // namespace

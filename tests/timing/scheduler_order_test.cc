@@ -102,6 +102,31 @@ TEST(SchedulerOrder, TwoLevelKeepsItsActiveSet) {
   EXPECT_EQ(issued_in_set, kInstsPerWarp * 3);  // every instruction of warps 0-2 before any other warp
 }
 
+TEST(SchedulerOrder, TwoLevelDemotesWarpsWaitingForMemory) {
+  // Four warps, an active set of two: each warp loads from global memory and then uses the
+  // value. Warps 0 and 1 issue their loads, wait on a long-latency result and are demoted, so
+  // warps 2 and 3 issue theirs long before the first load returns; the demoted warps come back
+  // in the order they left.
+  KernelBuilder b("loads");
+  b.grid({1, 1, 1}).block({128, 1, 1}).load(MemSpace::Global, synth::AccessPattern::coalesced(), 4, 1, true);
+  SchedulerParams p;
+  p.set("active", "2");
+  RunResult r = simulate(small_gpu(1, 1), b.build(), "tl", p, /*log=*/true);
+  std::vector<int> loads, uses, seen(4, 0);
+  std::vector<uint64_t> load_at;
+  for (const auto& d : r.log) {
+    if (d.slot < 0) continue;
+    ASSERT_LT(d.slot, 4);
+    int n = ++seen[d.slot];
+    if (n == 1) loads.push_back(d.slot), load_at.push_back(d.cycle);
+    if (n == 2) uses.push_back(d.slot);
+  }
+  EXPECT_EQ(loads, (std::vector<int>{0, 1, 2, 3}));
+  ASSERT_EQ(load_at.size(), 4u);
+  EXPECT_LT(load_at[3], load_at[0] + 10);  // no load has returned yet
+  EXPECT_EQ(uses, (std::vector<int>{0, 1, 2, 3}));
+}
+
 TEST(SchedulerOrder, UnknownSchedulerAndParameterAreErrors) {
   GpuConfig cfg = small_gpu();
   EXPECT_THROW(Gpu(cfg, "nonesuch"), Error);

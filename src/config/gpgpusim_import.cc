@@ -305,6 +305,9 @@ void Importer::map_operand_collector() {
   if (any) {
     oc.enabled = true;
     oc.writeback_latency = 2;  // calibrated against GPGPU-Sim (docs/fidelity.md)
+    // Issue goes into the ID_OC registers and units take instructions from the OC_EX ones;
+    // their widths are one slot per unit instance in the tested configs.
+    oc.queued_dispatch = true;
   }
 }
 

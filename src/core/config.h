@@ -176,6 +176,7 @@ struct OperandCollectorConfig {
   uint32_t collectors = 0;      // general collector units per SM
   uint32_t collectors_sp = 4, collectors_int = 0, collectors_dp = 0, collectors_sfu = 4, collectors_mem = 2;
   uint32_t writeback_latency = 2;  // cycles from a result leaving its unit to dependents issuing
+  bool queued_dispatch = false;    // issue needs a free issue slot; the unit is taken when the instruction reaches it
 
   template <class V> void visit(V& v) {
     v("enabled", enabled, "model the operand collector and register banks between issue and execution");
@@ -188,6 +189,12 @@ struct OperandCollectorConfig {
     v("collectors_sfu", collectors_sfu, "collector units for SFU instructions (0 = general set)");
     v("collectors_mem", collectors_mem, "collector units for memory instructions (0 = general set)");
     v("writeback_latency", writeback_latency, "cycles from a result leaving its unit to a dependent instruction issuing");
+    v("queued_dispatch", queued_dispatch,
+      "ALU and SFU instructions issue into a slot of their unit type's issue register (one per unit instance, per "
+      "SM or per scheduler in sub-core mode), move into a collector unit, read their operands, wait in the "
+      "collector-to-unit register and take a unit instance (initiation interval, result slot) when they reach it, "
+      "so a busy unit backs up the collectors and then issue (GPGPU-Sim's ID_OC and OC_EX registers); false: an "
+      "instruction issues only when a unit instance is free for it at issue");
   }
 };
 

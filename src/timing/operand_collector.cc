@@ -12,6 +12,7 @@ OperandCollector::OperandCollector(const GpuConfig& cfg) {
   const OperandCollectorConfig& oc = cfg.oc;
   enabled_ = oc.enabled;
   if (!enabled_) return;
+  queued_ = oc.queued_dispatch;
   steps_ = oc.port_throughput;
   parts_ = cfg.core.subcore ? cfg.core.schedulers : 1;
   banks_ = oc.banks;
@@ -55,13 +56,8 @@ uint64_t OperandCollector::accept_cycle(int sched, Unit unit, uint64_t now) cons
   return std::max(now + 1, std::min(by_unit, by_slot));
 }
 
-uint32_t OperandCollector::collect(int sched, int warp_slot, Unit unit, const RegId* src, int nsrc,
-                                   uint64_t now, uint64_t* conflicts) {
-  Share& sh = share(sched, unit);
-  if (sh.free_step.empty()) return base_delay_;  // not reached: validate() requires a set
-  auto cu = std::min_element(sh.free_step.begin(), sh.free_step.end());
-  uint64_t alloc = std::max((now + 1) * steps_, *cu);
-  if (alloc > (now + 2) * steps_ - 1) sh.waiting_until[int(unit)] = alloc;
+uint64_t OperandCollector::reserve_reads(int sched, int warp_slot, const RegId* src, int nsrc, uint64_t now,
+                                         uint64_t alloc, uint64_t* conflicts) {
   uint64_t ready = alloc;
   for (int i = 0; i < nsrc; ++i) {
     RegId r = src[i];
@@ -74,9 +70,40 @@ uint32_t OperandCollector::collect(int sched, int warp_slot, Unit unit, const Re
     if (bank.in_window(s)) bank.take(s);
     ready = std::max(ready, s);
   }
-  uint64_t dispatch = ready + 1;
+  return ready;
+}
+
+uint32_t OperandCollector::collect(int sched, int warp_slot, Unit unit, const RegId* src, int nsrc,
+                                   uint64_t now, uint64_t* conflicts) {
+  Share& sh = share(sched, unit);
+  if (sh.free_step.empty()) return base_delay_;  // not reached: validate() requires a set
+  auto cu = std::min_element(sh.free_step.begin(), sh.free_step.end());
+  uint64_t alloc = std::max((now + 1) * steps_, *cu);
+  if (alloc > (now + 2) * steps_ - 1) sh.waiting_until[int(unit)] = alloc;
+  uint64_t dispatch = reserve_reads(sched, warp_slot, src, nsrc, now, alloc, conflicts) + 1;
   *cu = dispatch;
   return uint32_t(dispatch / steps_ + 1 - now);
+}
+
+OperandCollector::Route OperandCollector::collect_queued(int sched, int warp_slot, Unit unit, const RegId* src,
+                                                         int nsrc, uint64_t now, uint64_t out_free,
+                                                         uint64_t* conflicts) {
+  Share& sh = share(sched, unit);
+  Route r;
+  if (sh.free_step.empty()) {  // not reached: validate() requires a set
+    r.alloc = now + 1;
+    r.dispatch = now + base_delay_ - 1;
+    return r;
+  }
+  // The collector step runs before issue in a cycle: a unit dispatched in step d is allocated
+  // again in step d, and the instruction leaves its issue slot in the cycle of its allocation.
+  auto cu = std::min_element(sh.free_step.begin(), sh.free_step.end());
+  uint64_t alloc = std::max((now + 1) * steps_, *cu);
+  uint64_t dispatch = std::max(reserve_reads(sched, warp_slot, src, nsrc, now, alloc, conflicts) + 1, out_free * steps_);
+  *cu = dispatch;
+  r.alloc = alloc / steps_;
+  r.dispatch = dispatch / steps_;
+  return r;
 }
 
 void OperandCollector::write_back(int sched, int warp_slot, const RegId* dst, int ndst, uint64_t cycle) {

@@ -19,6 +19,7 @@ class OperandCollector {
   explicit OperandCollector(const GpuConfig& cfg);
 
   bool enabled() const { return enabled_; }
+  bool queued_dispatch() const { return queued_; }
   // The first cycle >= now at which an instruction for `unit` from scheduler `sched` can issue:
   // a collector unit of its share frees during the next cycle, or the scheduler's waiting slot
   // for that unit is empty.
@@ -28,6 +29,17 @@ class OperandCollector {
   // that found their bank taken in *conflicts.
   uint32_t collect(int sched, int warp_slot, Unit unit, const RegId* src, int nsrc, uint64_t now,
                    uint64_t* conflicts);
+  // oc.queued_dispatch: reserves a collector unit allocated at `alloc_cycle` or later (the
+  // instruction left its issue slot then) and the register reads of an instruction issued at
+  // `now`; it is dispatched towards its unit no earlier than `out_free`, the cycle a slot of the
+  // collector-to-unit register frees. Returns the allocation and dispatch cycles; the collector
+  // unit is free again from the dispatch.
+  struct Route {
+    uint64_t alloc = 0;     // cycle the instruction moved from its issue slot into a collector
+    uint64_t dispatch = 0;  // cycle it moved into the collector-to-unit register
+  };
+  Route collect_queued(int sched, int warp_slot, Unit unit, const RegId* src, int nsrc, uint64_t now,
+                       uint64_t out_free, uint64_t* conflicts);
   // A result written back to `dst` registers at cycle `cycle` takes the bank's first step then.
   void write_back(int sched, int warp_slot, const RegId* dst, int ndst, uint64_t cycle);
   // Issue-to-unit cycles of an instruction that meets no conflict (and has a source register).
@@ -42,12 +54,16 @@ class OperandCollector {
   };
   uint32_t set_of(Unit u) const;
   uint32_t bank_of(int sched, int warp_slot, RegId r) const;
+  // Reserves the reads of `src` for a collector allocated at step `alloc`; the last read's step.
+  uint64_t reserve_reads(int sched, int warp_slot, const RegId* src, int nsrc, uint64_t now, uint64_t alloc,
+                         uint64_t* conflicts);
   Share& share(int sched, Unit u) { return shares_[set_of(u) * parts_ + uint32_t(parts_ > 1 ? sched : 0)]; }
   const Share& share(int sched, Unit u) const {
     return shares_[set_of(u) * parts_ + uint32_t(parts_ > 1 ? sched : 0)];
   }
 
   bool enabled_ = false;
+  bool queued_ = false;
   uint32_t steps_ = 1;           // collector steps per cycle
   uint32_t banks_ = 1, banks_per_part_ = 1;
   uint32_t parts_ = 1;           // schedulers in sub-core mode, else 1

@@ -44,6 +44,10 @@ Sm::Sm(int id, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu,
   unit_stride_ = kNumUnits * 8;
   unit_free_.assign(size_t(cfg.core.subcore ? m : 1) * unit_stride_, 0);
   if (cfg.core.result_slot_conflicts) result_slots_.resize(unit_free_.size());
+  if (oc_.queued_dispatch()) {
+    issue_slot_free_.assign(unit_free_.size(), 0);
+    unit_slot_free_.assign(unit_free_.size(), 0);
+  }
   last_class_.assign(m, CycleClass::NoWarp);
   last_busy_unit_.assign(m, Unit::SP);
   sched_dirty_.assign(m, 1);
@@ -55,7 +59,8 @@ Sm::Sm(int id, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu,
 Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu)
     : id_(o.id_), cfg_(cfg), mem_(mem), gpu_(gpu), warps_(o.warps_), ctas_(o.ctas_),
       sched_age_(o.sched_age_), sched_slot_(o.sched_slot_), unit_free_(o.unit_free_),
-      unit_stride_(o.unit_stride_), result_slots_(o.result_slots_), oc_(o.oc_), mem_issued_this_cycle_(o.mem_issued_this_cycle_),
+      unit_stride_(o.unit_stride_), result_slots_(o.result_slots_), issue_slot_free_(o.issue_slot_free_),
+      unit_slot_free_(o.unit_slot_free_), oc_(o.oc_), mem_issued_this_cycle_(o.mem_issued_this_cycle_),
       sfu_issued_this_cycle_(o.sfu_issued_this_cycle_), icache_(o.icache_), ldst_(o.ldst_, cfg, mem),
       stats_(o.stats_), counters_(o.counters_), last_class_(o.last_class_),
       last_busy_unit_(o.last_busy_unit_), sched_dirty_(o.sched_dirty_), sched_wake_(o.sched_wake_),
@@ -165,6 +170,7 @@ void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, CtaTrace& trace, uint6
     wp.pending_mem = 0;
     wp.atomics = 0;
     wp.atomic_done = 0;
+    wp.results_at = 0;
     wp.code_base = code_base;
     wp.inst_bytes = k.inst_bytes;
     wp.thread_base = uint64_t(ct.cta_id) * k.threads_per_cta() + w * 32;
@@ -226,6 +232,66 @@ int Sm::free_unit(int sched, Unit u, uint64_t now, uint32_t latency) {
   return -1;
 }
 
+int Sm::free_issue_slot(int sched, Unit u, uint64_t now) const {
+  uint32_t base = (cfg_.core.subcore ? sched : 0) * unit_stride_ + uint32_t(u) * 8;
+  int best = -1;
+  for (uint32_t i = 0; i < cfg_.units[int(u)].count; ++i)
+    if (issue_slot_free_[base + i] <= now && (best < 0 || issue_slot_free_[base + i] < issue_slot_free_[size_t(best)]))
+      best = int(base + i);
+  return best;
+}
+
+uint64_t Sm::issue_slot_next_free(int sched, Unit u) const {
+  uint32_t base = (cfg_.core.subcore ? sched : 0) * unit_stride_ + uint32_t(u) * 8;
+  uint64_t t = ~0ull;
+  for (uint32_t i = 0; i < cfg_.units[int(u)].count; ++i) t = std::min(t, issue_slot_free_[base + i]);
+  return t;
+}
+
+// GPGPU-Sim's path from issue to a unit: the instruction takes a slot of its unit type's
+// issue register (ID_OC), moves into a collector unit when one is free (leaving the slot),
+// reads its operands, moves into a slot of the collector-to-unit register (OC_EX) when one is
+// free, and the cycle after that is taken by the first unit instance whose initiation interval
+// has passed and whose result slot is free. Reservations are made in issue order.
+uint64_t Sm::issue_queued(int sched, int slot, Unit u, const WarpInst& in, uint32_t latency, uint32_t initiation,
+                          uint64_t now) {
+  const uint32_t base = (cfg_.core.subcore ? sched : 0) * unit_stride_ + uint32_t(u) * 8;
+  const uint32_t n = cfg_.units[int(u)].count;
+  int in_slot = free_issue_slot(sched, u, now);
+  uint32_t out = base;
+  for (uint32_t i = 1; i < n; ++i)
+    if (unit_slot_free_[base + i] < unit_slot_free_[out]) out = base + i;
+  OperandCollector::Route r =
+      oc_.collect_queued(sched, slot, u, in.src, kMaxSrc, now, unit_slot_free_[out], &stats_.reg_bank_conflicts);
+  if (in_slot >= 0) issue_slot_free_[size_t(in_slot)] = r.alloc;
+  const bool slots = latency > 0 && latency < kResultRing && !result_slots_.empty();
+  // The first cycle after the dispatch at which an instance takes it (bounded: a unit frees
+  // within its initiation interval, and result slots only delay within the ring).
+  uint64_t at = r.dispatch + 1;
+  int unit = -1;
+  for (uint64_t tries = 0; unit < 0; ++tries, ++at) {
+    for (uint32_t i = 0; i < n && unit < 0; ++i) {
+      if (unit_free_[base + i] > at) continue;
+      if (slots && tries < kResultRing / 2) {
+        ResultSlots& rs = result_slots_[base + i];
+        rs.advance(now);
+        if (!rs.in_window(at + latency) || rs.taken(at + latency)) continue;
+      }
+      unit = int(base + i);
+    }
+    if (unit >= 0) break;
+  }
+  unit_free_[size_t(unit)] = at + initiation;
+  if (slots) {
+    ResultSlots& rs = result_slots_[size_t(unit)];
+    if (rs.in_window(at + latency)) rs.take(at + latency);
+  }
+  unit_slot_free_[out] = at;
+  wake_at(r.alloc);
+  wake_at(unit_free_[size_t(unit)]);
+  return at;
+}
+
 void Sm::wake_at(uint64_t t) {
   if (t <= now_) return;
   wake_heap_.push_back(t);
@@ -270,6 +336,12 @@ void Sm::compute_local_status(Warp& w) {
     switch (in.op) {
       case OpClass::BARRIER:
       case OpClass::EXIT:
+        // Queued dispatch: the warp ends once its last instruction has left the pipeline.
+        if (w.results_at > now_) {
+          w.status = WarpStatus::RAW;
+          w.blocked_until = w.results_at;
+        }
+        break;
       case OpClass::NOP:
         break;
       case OpClass::MEMBAR:
@@ -307,6 +379,8 @@ WarpStatus Sm::status(int slot) {
         return WarpStatus::UnitBusy;
       [[fallthrough]];
     default:
+      if (oc_.queued_dispatch())
+        return free_issue_slot(sched, w.unit, now_) < 0 ? WarpStatus::UnitBusy : WarpStatus::Ready;
       return free_unit(sched, w.unit, now_, result_latency(w.insts[w.next], w.unit)) < 0 ||
                      !collector_free(sched, w.unit)
                  ? WarpStatus::UnitBusy
@@ -435,24 +509,32 @@ void Sm::issue(int sched, int slot, uint64_t now) {
       Unit u = route(in.unit);
       uint32_t lat = result_latency(in, u);
       uint32_t ii = initiation_interval(in, u);
-      int i = free_unit(sched, u, now, lat);
-      if (i >= 0) {
-        unit_free_[i] = now + ii;
-        if (!result_slots_.empty() && lat < kResultRing) result_slots_[size_t(i)].take(now + lat);
+      uint64_t ready = now + lat;
+      if (oc_.queued_dispatch()) {
+        uint64_t unit_at = issue_queued(sched, slot, u, in, lat, ii, now);
+        oc_.write_back(sched, slot, in.dst, kMaxDst, unit_at + lat);
+        ready = unit_at + lat + oc_.writeback_latency();
+        w.results_at = std::max(w.results_at, unit_at + lat);
+        wake_at(unit_at + lat);
+      } else {
+        int i = free_unit(sched, u, now, lat);
+        if (i >= 0) {
+          unit_free_[i] = now + ii;
+          if (!result_slots_.empty() && lat < kResultRing) result_slots_[size_t(i)].take(now + lat);
+        }
+        wake_at(now + ii);
+        if (oc_.enabled()) {
+          uint64_t unit_at = now + oc_.collect(sched, slot, u, in.src, kMaxSrc, now, &stats_.reg_bank_conflicts);
+          oc_.write_back(sched, slot, in.dst, kMaxDst, unit_at + lat);
+          ready = unit_at + lat + oc_.writeback_latency();
+        }
       }
-      wake_at(now + ii);
       if (u == Unit::SFU) {
         ++sfu_issued_this_cycle_;
         mem_port_used_last_cycle_ = true;
       }
       stats_.issued_by_unit[int(u)]++;
       counters_.alu_issued++;
-      uint64_t ready = now + lat;
-      if (oc_.enabled()) {
-        uint64_t unit_at = now + oc_.collect(sched, slot, u, in.src, kMaxSrc, now, &stats_.reg_bank_conflicts);
-        oc_.write_back(sched, slot, in.dst, kMaxDst, unit_at + lat);
-        ready = unit_at + lat + oc_.writeback_latency();
-      }
       for (RegId d : in.dst)
         if (d != kNoReg) w.sb.reserve(d, ready, now);
       wake_at(ready);
@@ -614,6 +696,13 @@ CycleClass Sm::classify(int sched, Unit* busy_unit, uint64_t* wake) {
         rank = 1;
         c = CycleClass::UnitBusy;
         Unit u = w.needs_unit == NeedsUnit::Mem ? Unit::MEM : w.unit;
+        if (w.needs_unit != NeedsUnit::Mem && oc_.queued_dispatch()) {
+          // The issue slot frees when its instruction moves into a collector unit.
+          uint64_t slot_at = std::max(now_ + 1, issue_slot_next_free(sched, u));
+          wake_at(slot_at);
+          w_at = std::min(w_at, slot_at);
+          break;
+        }
         // A collector unit frees by itself: no event marks it.
         uint64_t oc_at = oc_.enabled() ? oc_.accept_cycle(sched, u, now_) : 0;
         if (oc_at > now_) wake_at(oc_at);

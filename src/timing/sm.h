@@ -116,6 +116,7 @@ class Sm {
     uint32_t pending_mem = 0;  // memory instructions in flight
     uint32_t atomics = 0;      // atomics in flight (core.atomic_waits)
     uint64_t atomic_done = 0;  // cycle the last atomic's result is written back
+    uint64_t results_at = 0;   // oc.queued_dispatch: cycle the last ALU result is written back
     Scoreboard sb;
     WarpInfo info;
     // Warp-local status (Ready meaning "ready but for its unit"), valid until cycle
@@ -149,6 +150,14 @@ class Sm {
   // core.result_slot_conflicts, `latency` > 0 also requires that no instruction issued earlier
   // to that instance writes its result back in cycle now + latency.
   int free_unit(int sched, Unit u, uint64_t now, uint32_t latency = 0);
+  // oc.queued_dispatch: the instance index of a free issue slot of unit type `u` for `sched`
+  // (the one free longest), or -1; the first cycle one is free.
+  int free_issue_slot(int sched, Unit u, uint64_t now) const;
+  uint64_t issue_slot_next_free(int sched, Unit u) const;
+  // oc.queued_dispatch: an ALU or SFU instruction issued now to unit type `u`; returns the cycle
+  // it reaches a unit instance.
+  uint64_t issue_queued(int sched, int slot, Unit u, const WarpInst& in, uint32_t latency, uint32_t initiation,
+                        uint64_t now);
   static uint64_t code_window(const std::string& kernel_name);  // 20-bit window index
   bool collector_free(int sched, Unit u) const { return !oc_.enabled() || oc_.accept_cycle(sched, u, now_) <= now_; }
   // The unit config whose tables time `in`: its latency_unit, else the unit it names (not the
@@ -191,6 +200,9 @@ class Sm {
   static constexpr uint32_t kResultRing = 512;
   using ResultSlots = SlotRing<kResultRing>;
   std::vector<ResultSlots> result_slots_;
+  // oc.queued_dispatch: per unit instance (indexed as unit_free_), the cycle its slot of the
+  // issue-to-collector register and of the collector-to-unit register is free again.
+  std::vector<uint64_t> issue_slot_free_, unit_slot_free_;
   OperandCollector oc_;
   uint32_t mem_issued_this_cycle_ = 0, sfu_issued_this_cycle_ = 0;
   Cache icache_;

@@ -342,6 +342,7 @@ TEST(GpgpusimImport, OperandCollector) {
                                  &nu);
   EXPECT_TRUE(nu.empty()) << nu.front();
   EXPECT_TRUE(titanv.oc.enabled);
+  EXPECT_TRUE(titanv.oc.queued_dispatch);  // ID_OC -> collector -> OC_EX -> unit
   EXPECT_EQ(titanv.oc.collectors, 8u);
   EXPECT_EQ(titanv.oc.collectors_sp, 0u);  // specialized sets off: everything uses the general set
   EXPECT_EQ(titanv.oc.collectors_mem, 0u);

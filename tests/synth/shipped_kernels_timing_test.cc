@@ -27,7 +27,7 @@ TEST(ShippedKernels, ThrashGtoFavoursGreedyScheduling) {
 
 // The lock-step effect the kernel was written for holds without Fermi's result-slot conflicts;
 // with them, round robin's interleaving of 1- and 4-cycle results on the two shared SP units
-// costs it as much as it gains, and GTO is as fast (the file's header has the figures).
+// costs it more than GTO (the file's header has the figures).
 TEST(ShippedKernels, LrrFriendlyFavoursRoundRobin) {
   const uint64_t lrr = cycles("lrr_friendly", "lrr", {}, false);
   const uint64_t gto = cycles("lrr_friendly", "gto", {}, false);
@@ -37,7 +37,7 @@ TEST(ShippedKernels, LrrFriendlyFavoursRoundRobin) {
   const double lrr_cost = double(lrr_slots) / double(lrr);
   const double gto_cost = double(gto_slots) / double(gto);
   EXPECT_GT(lrr_cost, 1.03) << "result slots cost lrr " << lrr_slots << " vs " << lrr;
-  EXPECT_GT(lrr_cost, gto_cost + 0.05) << "gto " << gto_slots << " vs " << gto;
+  EXPECT_GT(lrr_cost, gto_cost + 0.02) << "gto " << gto_slots << " vs " << gto;
   EXPECT_LT(gto_cost, 1.03) << "gto " << gto_slots << " vs " << gto;
 }
 

@@ -124,3 +124,51 @@ TEST(OperandCollector, ConfigNeedsCollectorsForSpInstructions) {
 
 }  // namespace
 }  // namespace warpsim::test
+
+namespace warpsim::test {
+namespace {
+
+// oc.queued_dispatch: GPGPU-Sim's path from issue to a unit is a queue (issue slot, collector
+// units, collector-to-unit slot), so a busy unit stops issue only once the queue is full. One
+// warp of independent SP instructions on one SP unit with an initiation interval of 8 and two
+// SP collectors: the unit takes one instruction every 8 cycles either way. Issuing only into a
+// free unit spaces every issue 8 cycles apart; queued, the first five issue on consecutive
+// cycles (the issue slot, two collectors and the collector-to-unit slot fill up behind the unit)
+// and the rest follow the unit, so the unit's timeline is the same.
+TEST(OperandCollector, QueuedDispatchIssuesAheadOfABusyUnit) {
+  GpuConfig cfg = small_gpu(1, 1);
+  cfg.icache.perfect = true;
+  cfg.core.ibuffer = 8;
+  cfg.core.decode_width = 8;
+  cfg.units[int(Unit::SP)] = uniform_unit(1, 1, 8);
+  cfg.oc.enabled = true;
+  cfg.oc.banks = 8;
+  cfg.oc.collectors_sp = 2;
+  synth::KernelBuilder b("independent");
+  b.grid({1, 1, 1}).block({32, 1, 1}).alu(Unit::SP, 12);
+  const synth::SyntheticKernel k = b.build();
+  auto issues = [&](RunResult& r) {
+    r = simulate(cfg, k, "gto", {}, /*log=*/true);
+    std::vector<uint64_t> at;
+    for (const auto& d : r.log)
+      if (d.slot >= 0) at.push_back(d.cycle);
+    return at;
+  };
+  RunResult unit_free, queued;
+  const std::vector<uint64_t> a = issues(unit_free);
+  ASSERT_GE(a.size(), 12u);
+  for (size_t i = 1; i < 12; ++i) EXPECT_EQ(a[i], a[i - 1] + 8) << "instruction " << i;
+  cfg.oc.queued_dispatch = true;
+  const std::vector<uint64_t> q = issues(queued);
+  ASSERT_GE(q.size(), 12u);
+  for (size_t i = 1; i < 5; ++i) EXPECT_EQ(q[i], q[0] + i) << "instruction " << i;
+  EXPECT_GE(q[5], q[0] + 8);
+  EXPECT_EQ(q[11] - q[5], 6u * 8);  // behind the unit, one every 8 cycles
+  // The last instruction reaches the unit when it would have issued in the other model plus the
+  // four cycles from issue to the unit, and its result comes one cycle later; the queued warp
+  // exits only after it (the other model lets EXIT issue the cycle after the last instruction).
+  EXPECT_EQ(queued.stats.cycle, unit_free.stats.cycle + 4);
+}
+
+}  // namespace
+}  // namespace warpsim::test

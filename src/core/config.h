@@ -108,6 +108,7 @@ struct CoreConfig {
   bool l1_miss_after_latency = false; // L1D misses and writes leave for the L2 l1d.latency cycles after the access
   bool const_through_memory = false;  // constant-cache misses read their line through the L2
   bool atomic_waits = false;          // a warp with an atomic in flight issues nothing until it completes
+  bool param_through_const_cache = false;  // kernel-parameter loads are constant-cache accesses
   uint32_t mem_writeback_per_cycle = 0; // memory responses written back per cycle per SM (0: no limit)
 
   template <class V> void visit(V& v) {
@@ -150,6 +151,9 @@ struct CoreConfig {
     v("const_through_memory", const_through_memory,
       "a constant-cache miss reads its line through the interconnect, L2 and DRAM and the load waits for it (GPGPU-Sim); "
       "false: it takes const_miss_latency");
+    v("param_through_const_cache", param_through_const_cache,
+      "a load of a kernel parameter is a constant-cache access (a miss reads its line as const_through_memory "
+      "says); every kernel's parameters lie at the same addresses, as in GPGPU-Sim. false: it takes const_latency");
     v("atomic_waits", atomic_waits,
       "a warp that issued an atomic (shared or global) issues nothing more until the atomic has completed, and the "
       "two-level scheduler demotes it meanwhile (GPGPU-Sim's outstanding-atomic count); false: only the atomic's "

@@ -39,6 +39,7 @@ enum InstFlags : uint8_t {
   kFlagLongLatency = 1 << 0,  // front end hint (e.g. a division macro expansion)
   kFlagDiverged = 1 << 1,     // the warp runs with a partial mask because of divergence
   kFlagBarrierArrive = 1 << 2,  // bar.arrive: does not wait
+  kFlagCallParam = 1 << 3,      // a .param access to a call frame (local memory), not a kernel parameter
 };
 
 // A plain struct, 32 bytes; per-lane addresses live in the warp stream's address pool.

@@ -1199,7 +1199,10 @@ class Decoder {
           case Space::Shared: w.space = MemSpace::Shared; break;
           case Space::Local: w.space = MemSpace::Local; break;
           case Space::Const: w.space = MemSpace::Const; break;
-          case Space::Param: w.space = MemSpace::Param; break;
+          case Space::Param:
+            w.space = MemSpace::Param;
+            if (in.param_frame) w.flags |= kFlagCallParam;
+            break;
           default: w.space = MemSpace::Global; break;  // generic: refined per execution
         }
         if (in.op == Op::Tex) w.space = MemSpace::Tex;

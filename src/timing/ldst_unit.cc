@@ -221,18 +221,20 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
       return true;
     }
     case MemSpace::Const:
-      if (cfg_.core.const_through_memory) return process_const_through_memory(sm, queue_[queue_head_], now, stats);
-      [[fallthrough]];
     case MemSpace::Param: {
+      // Constant loads, and kernel-parameter loads with core.param_through_const_cache, are
+      // constant-cache accesses; call-frame parameters take the constant-cache hit latency.
+      const bool cached = op.space == MemSpace::Const || const_cached_param(in);
+      if (cached && cfg_.core.const_through_memory) return process_const_through_memory(sm, queue_[queue_head_], now, stats);
       // One constant-cache access per distinct address; a miss costs the miss latency once.
       uint64_t seen[32];
       int n = 0;
       bool miss = false;
       for (uint32_t m = in.active_mask; m; m &= m - 1) {
-        uint64_t a = op.addrs ? op.addrs[std::countr_zero(m)] : 0;
+        uint64_t a = const_address(op, m);
         if (std::find(seen, seen + n, a) != seen + n) continue;
         seen[n++] = a;
-        if (op.space == MemSpace::Const) {
+        if (cached) {
           stats.const_accesses++;
           uint32_t sec = const_.sector_mask(a, 4);
           Cache::Result r = const_.read(a, sec, 0, now);
@@ -248,8 +250,7 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
       uint32_t degree = std::max(1, n);
       busy_until_ = now + degree;
       pop();
-      uint32_t lat = op.space == MemSpace::Param ? cfg_.core.const_latency
-                     : miss ? cfg_.core.const_miss_latency : cfg_.core.const_latency;
+      uint32_t lat = miss ? cfg_.core.const_miss_latency : cfg_.core.const_latency;
       complete(sm, idx, now + lat + degree - 1, now);
       return true;
     }
@@ -366,7 +367,7 @@ bool LdstUnit::process_const_through_memory(Sm& sm, uint32_t idx, uint64_t now, 
     op.expanded = true;
     int n = 0;
     for (uint32_t m = in.active_mask; m; m &= m - 1) {
-      uint64_t a = op.addrs ? op.addrs[std::countr_zero(m)] : 0;
+      uint64_t a = const_address(op, m);
       bool seen = false;
       for (int j = 0; j < n && !seen; ++j) seen = op.acc[j].line == a;
       if (!seen && n < int(kMaxAccess)) op.acc[n++] = {a, 0, 0};

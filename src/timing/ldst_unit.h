@@ -88,6 +88,17 @@ class LdstUnit {
   void expand(Op& op);
   bool process_head(Sm& sm, uint64_t now, CoreStats& stats);
   bool process_const_through_memory(Sm& sm, uint32_t idx, uint64_t now, CoreStats& stats);
+  // Kernel parameters live at kParamBase + their offset in the parameter buffer, the same
+  // lines for every kernel (GPGPU-Sim's parameter memory), clear of device memory and code.
+  static constexpr uint64_t kParamBase = uint64_t(1) << 45;
+  bool const_cached_param(const WarpInst& in) const {
+    return in.space == MemSpace::Param && !(in.flags & kFlagCallParam) && cfg_.core.param_through_const_cache;
+  }
+  // The constant-cache address of the lowest lane in `mask` of constant or parameter load `op`.
+  uint64_t const_address(const Op& op, uint32_t mask) const {
+    uint64_t a = op.addrs ? op.addrs[std::countr_zero(mask)] : 0;
+    return const_cached_param(*op.inst) ? kParamBase + a : a;
+  }
   void complete(Sm& sm, uint32_t idx, uint64_t ready, uint64_t now);
   void access_arrived(Sm& sm, uint32_t idx, uint64_t now);
   bool enqueue_request(const MemRequest& r, uint64_t ready = 0);

@@ -129,6 +129,7 @@ TEST(GpgpusimImport, CoreAndUnits) {
   EXPECT_TRUE(c.core.l1_miss_after_latency);  // the L1 latency queue comes before the lookup
   EXPECT_TRUE(c.core.const_through_memory);   // constant-cache misses go to the L2
   EXPECT_TRUE(c.core.atomic_waits);           // warps wait for their atomics
+  EXPECT_TRUE(c.core.param_through_const_cache);  // ld.param reads the constant cache
   EXPECT_EQ(c.core.mem_writeback_per_cycle, 1u);  // one memory response written back per cycle
   EXPECT_EQ(c.l1d.set_index, "fermi");      // dl1 ...,L:L:m:N:H
   EXPECT_EQ(c.l2.cache.set_index, "ipoly");  // dl2 ...,L:B:m:L:P

@@ -420,3 +420,38 @@ TEST(Fidelity, SectoredL2LooksUpEachSector) {
 
 }  // namespace
 }  // namespace warpsim::test
+
+namespace warpsim::test {
+namespace {
+
+// core.param_through_const_cache: GPGPU-Sim reads kernel parameters through the constant cache,
+// and every kernel's parameters lie at the same addresses. Two warps load the same parameter:
+// without the key both take the hit latency and nothing reaches the L2; with it (and misses
+// through the L2) there is one miss, one request merged into its MSHR and one L2 read, and a
+// second kernel finds the line in the constant cache.
+TEST(Fidelity, KernelParametersGoThroughTheConstantCache) {
+  GpuConfig cfg = small_gpu(1, 1);
+  cfg.icache.perfect = true;
+  cfg.core.const_through_memory = true;
+  auto reader = [] {
+    KernelBuilder b("param_reader");
+    b.grid({1, 1, 1}).block({64, 1, 1}).load(MemSpace::Param, AccessPattern::broadcast(), 8, 1, true);
+    return b.build();
+  };
+  RunResult fixed = simulate(cfg, {reader()});
+  EXPECT_EQ(fixed.stats.core.const_accesses, 0u);
+  EXPECT_EQ(fixed.stats.mem.l2_reads, 0u);
+  cfg.core.param_through_const_cache = true;
+  RunResult cached = simulate(cfg, {reader()});
+  EXPECT_EQ(cached.stats.core.const_accesses, 2u);
+  EXPECT_EQ(cached.stats.core.const_misses, 2u);  // a miss and a pending hit
+  EXPECT_EQ(cached.stats.mem.l2_reads, 1u);
+  EXPECT_GT(kernel_cycles(cached), kernel_cycles(fixed));  // the miss went to the L2 and DRAM
+  RunResult two = simulate(cfg, {reader(), reader()});
+  ASSERT_EQ(two.kernels.size(), 2u);
+  EXPECT_EQ(two.stats.mem.l2_reads, 1u);
+  EXPECT_EQ(two.stats.core.const_misses, 2u);
+}
+
+}  // namespace
+}  // namespace warpsim::test

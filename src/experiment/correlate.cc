@@ -105,8 +105,14 @@ std::optional<double> warpsim_counter(const json& row, const std::string& name) 
     }
     return s;
   };
-  if (name == "l1d_accesses") return sum({"l1d.hits", "l1d.misses"});
-  if (name == "l1d_misses") return get("l1d.misses");
+  // GPGPU-Sim's L1D counters count stores (write-evict or write-back) with the loads, and keep
+  // accesses merged into a pending miss (HIT_RESERVED) out of the misses.
+  if (name == "l1d_accesses") return sum({"l1d.hits", "l1d.misses", "l1d.writes"});
+  if (name == "l1d_misses") {
+    auto m = sum({"l1d.misses", "l1d.write_misses"}), p = get("l1d.pending_hits");
+    if (!m || !p) return std::nullopt;
+    return *m - *p;
+  }
   if (name == "l2_accesses") return sum({"l2.reads", "l2.writes"});
   if (name == "l2_misses") {
     auto a = sum({"l2.reads", "l2.writes"}), h = sum({"l2.read_hits", "l2.write_hits"});

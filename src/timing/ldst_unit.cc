@@ -332,8 +332,10 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
       // L1 absorbed it.
       bool forward = true;
       if (op.op == OpClass::STORE && cfg_.l1d.enabled) {
-        l1d_.write(a.line, to_cache_sectors(l1d_, a.sectors), now, op.space == MemSpace::Local);
+        const bool hit = l1d_.write(a.line, to_cache_sectors(l1d_, a.sectors), now, op.space == MemSpace::Local);
         forward = l1d_.write_forwarded();
+        stats.l1d_writes++;
+        if (!hit) stats.l1d_write_misses++;
       }
       if (forward) {
         req.kind = op.op == OpClass::ATOMIC ? MemKind::Atomic : MemKind::Write;

@@ -33,7 +33,7 @@ nlohmann::json stats_json(const StatsSnapshot& s, double clock_mhz, uint32_t cha
   j["issued_by_unit"] = issued;
   j["operand_collector"] = {{"bank_conflicts", c.reg_bank_conflicts}};
   j["l1d"] = {{"hits", c.l1d_hits}, {"misses", c.l1d_misses}, {"pending_hits", c.l1d_pending_hits},
-              {"reservation_fails", c.l1d_fails}, {"bank_conflicts", c.l1d_bank_conflicts}, {"miss_rate", ratio(c.l1d_misses, c.l1d_hits + c.l1d_misses)}};
+              {"reservation_fails", c.l1d_fails}, {"writes", c.l1d_writes}, {"write_misses", c.l1d_write_misses}, {"bank_conflicts", c.l1d_bank_conflicts}, {"miss_rate", ratio(c.l1d_misses, c.l1d_hits + c.l1d_misses)}};
   j["icache"] = {{"hits", c.icache_hits}, {"misses", c.icache_misses},
                  {"miss_rate", ratio(c.icache_misses, c.icache_hits + c.icache_misses)}};
   j["const"] = {{"accesses", c.const_accesses}, {"misses", c.const_misses}};

@@ -31,6 +31,7 @@ struct CoreStats {
   uint64_t unit_busy[kNumUnits] = {};   // UnitBusy cycles by the unit waited for
   uint64_t issued_by_unit[kNumUnits] = {};
   uint64_t l1d_hits = 0, l1d_misses = 0, l1d_pending_hits = 0, l1d_fails = 0;
+  uint64_t l1d_writes = 0, l1d_write_misses = 0;  // store line accesses through the L1D, and those that missed
   uint64_t l1d_bank_conflicts = 0;  // cycles an access waited because its L1 bank was taken
   uint64_t reg_bank_conflicts = 0;  // operand reads that found their register bank taken (oc.*)
   uint64_t icache_hits = 0, icache_misses = 0;

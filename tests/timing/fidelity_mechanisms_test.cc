@@ -455,3 +455,26 @@ TEST(Fidelity, KernelParametersGoThroughTheConstantCache) {
 
 }  // namespace
 }  // namespace warpsim::test
+
+namespace warpsim::test {
+namespace {
+
+// Stores through the L1D are counted as L1D writes (GPGPU-Sim's L1D counters include them): a
+// warp storing 32 words to 32 lines makes 32 write accesses, all misses of a write-through,
+// no-allocate L1; loads of those lines afterwards are not affected.
+TEST(Fidelity, StoresAreCountedAsL1Writes) {
+  GpuConfig cfg = small_gpu(1, 1);
+  cfg.l1d.write_policy = "write_through";
+  cfg.l1d.write_allocate = "no_allocate";
+  KernelBuilder b("column_store");
+  b.grid({1, 1, 1}).block({32, 1, 1}).store(MemSpace::Global, AccessPattern::strided(1024), 4, 1);
+  RunResult r = simulate(cfg, b.build());
+  EXPECT_EQ(r.stats.core.l1d_writes, 32u);
+  EXPECT_EQ(r.stats.core.l1d_write_misses, 32u);
+  EXPECT_EQ(r.stats.core.l1d_hits + r.stats.core.l1d_misses, 0u);
+  cfg.l1d.enabled = false;
+  EXPECT_EQ(simulate(cfg, b.build()).stats.core.l1d_writes, 0u);
+}
+
+}  // namespace
+}  // namespace warpsim::test

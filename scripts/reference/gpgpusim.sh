@@ -30,7 +30,7 @@ warpsim=${WARPSIM:-$root/build/warpsim}
 work=${WORK:-/tmp/warpsim-gpgpusim-ref.$$}
 mkdir -p "$out" "$work"
 
-gpu_of() { case $1 in SM2_GTX480) echo gtx480;; SM7_TITANV) echo titanv;; SM75_RTX2060) echo rtx2060;; *) echo "$1" | tr 'A-Z' 'a-z';; esac; }
+gpu_of() { case $1 in SM2_GTX480) echo gtx480;; SM7_TITANV) echo titanv;; SM75_RTX2060) echo rtx2060;; SM6_TITANX) echo titanx;; SM7_QV100) echo qv100;; SM86_RTX3070) echo rtx3070;; *) echo "$1" | tr 'A-Z' 'a-z';; esac; }
 # The log directory names warpsim's scheduler spec, which correlate runs: two_level_active:N:0:1
 # (LRR inside an active set of N, SRR outside) is tl with active=N.
 sched_of() { case $1 in two_level_active:*:0:1) n=${1#two_level_active:}; echo "tl:active=${n%%:*}";; *) echo "$1";; esac; }

@@ -11,11 +11,17 @@ namespace warpsim::cli {
 void add_list_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("list", "list GPU presets, schedulers or workloads");
   auto what = std::make_shared<std::string>();
-  cmd->add_option("what", *what, "gpus | schedulers | workloads | keys (every configuration key, as a markdown table)")
+  auto gpu = std::make_shared<GpuOptions>();
+  cmd->add_option("what", *what,
+                  "gpus | schedulers | workloads | keys (every configuration key, as a markdown table) | "
+                  "config (the GPU chosen by --gpu, --gpgpusim-config and --set, as a complete TOML file)")
       ->required()
-      ->check(CLI::IsMember({"gpus", "schedulers", "workloads", "keys"}));
-  cmd->callback([what] {
-    if (*what == "gpus") {
+      ->check(CLI::IsMember({"gpus", "schedulers", "workloads", "keys", "config"}));
+  gpu->add(*cmd);
+  cmd->callback([what, gpu] {
+    if (*what == "config") {
+      fmt::print("{}", dump_toml(gpu->load()));
+    } else if (*what == "gpus") {
       for (const auto& name : list_presets()) {
         GpuConfig c = load_preset(name);
         fmt::print("{:<10} {:>3} SMs x {} schedulers, {} warps/SM, L1D {} KB, L2 {} KB, {} MHz\n", name,

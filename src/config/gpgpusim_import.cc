@@ -485,6 +485,7 @@ void Importer::map_dram() {
     if (v == 0) cfg_.l2.hash = "linear";
     else if (v == 1) cfg_.l2.hash = "xor";  // bitwise XOR
     else if (v == 2) cfg_.l2.hash = "ipoly";
+    else if (v == 4) cfg_.l2.hash = "random";
     else not_understood(fmt::format("-gpgpu_memory_partition_indexing {}", v));
   }
 }
@@ -535,6 +536,7 @@ void Importer::map_all() {
   map_cache("-gpgpu_cache:dl2", cfg_.l2.cache);
   // A sectored L2 ('S') gets every request as one request per sector (l2cache.cc).
   cfg_.l2.sector_lookups = cfg_.l2.cache.sector < cfg_.l2.cache.line;
+  cfg_.l2.sector_replies = cfg_.l2.sector_lookups;
   u32_opt("-gpgpu_l1_latency", cfg_.l1d.latency);
   // One access per bank per cycle, up to one per bank (shader.cc's L1 latency queue).
   if (u32_opt("-gpgpu_l1_banks", cfg_.l1d.ports)) cfg_.l1d.banks = cfg_.l1d.ports;
@@ -571,6 +573,17 @@ void Importer::map_all() {
   if (Option* o = take("-gpgpu_l2_rop_latency")) cfg_.l2.cache.latency = to_u32(*o, o->value);  // core cycles
   if (Option* o = take("-gpgpu_dram_partition_queues")) cfg_.icnt.input_queue = u32_list(*o, ':', 1)[0];
   u32_opt("-icnt_flit_size", cfg_.icnt.flit);
+  // Both of GPGPU-Sim's crossbars (booksim with one virtual channel, and the local crossbar) queue
+  // packets at their inputs: head-of-line blocking, round-robin (iSLIP) grants.
+  if (Option* o = take("-network_mode")) {
+    uint32_t v = to_u32(*o, o->value);
+    if (v == 1 || v == 2) cfg_.icnt.input_queued = true;
+    else not_understood(fmt::format("-network_mode {}", v));
+  }
+  if (Option* o = take("-icnt_arbiter_algo")) {
+    uint32_t v = to_u32(*o, o->value);
+    if (v > 1) not_understood(fmt::format("-icnt_arbiter_algo {}", v));  // 0 round robin, 1 iSLIP: both
+  }
 
   map_dram();
 

@@ -197,7 +197,7 @@ void validate(const GpuConfig& c) {
   validate_cache("l2.cache", c.l2.cache);
   check_pos("l2.partitions", c.l2.partitions);
   check_pos("l2.slices_per_partition", c.l2.slices_per_partition);
-  check_choice("l2.hash", c.l2.hash, {"linear", "xor", "ipoly"});
+  check_choice("l2.hash", c.l2.hash, {"linear", "xor", "ipoly", "random"});
   check_choice("l2.slice_select", c.l2.slice_select, {"line", "chunk"});
   if (c.l2.hash == "ipoly") {
     uint32_t n = 1;

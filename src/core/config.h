@@ -208,6 +208,7 @@ struct IcntConfig {
   uint32_t sm_flits_per_cycle = 1;    // flits an SM injects / ejects per cycle
   uint32_t slice_flits_per_cycle = 1; // flits an L2 slice accepts / returns per cycle
   uint32_t input_queue = 64;      // requests buffered at each L2 slice
+  bool input_queued = false;      // replies cross in order per slice, head-of-line blocking
 
   template <class V> void visit(V& v) {
     v("latency", latency, "one-way interconnect latency, core cycles");
@@ -215,6 +216,11 @@ struct IcntConfig {
     v("sm_flits_per_cycle", sm_flits_per_cycle, "flits per cycle per SM port");
     v("slice_flits_per_cycle", slice_flits_per_cycle, "flits per cycle per L2 slice port");
     v("input_queue", input_queue, "requests queued at each L2 slice");
+    v("input_queued", input_queued,
+      "replies wait in a FIFO at their L2 slice and cross the crossbar in that order: each SM takes one slice's "
+      "head packet at a time, round robin over the slices, and a head packet whose SM is busy holds back the "
+      "packets behind it (head-of-line blocking, as in GPGPU-Sim's one-virtual-channel crossbars); false: every "
+      "packet reaches its SM's ejection port independently");
   }
 };
 
@@ -222,16 +228,17 @@ struct L2Config {
   uint32_t partitions = 6;        // memory partitions (= DRAM channels)
   uint32_t slices_per_partition = 2;
   CacheConfig cache{true, 64 * 1024, 8, 128, 32, 32, 8, 10, "write_back", "allocate", 1};
-  std::string hash = "xor";       // linear | xor | ipoly: how addresses map to partitions
+  std::string hash = "xor";       // linear | xor | ipoly | random: how addresses map to partitions
   uint32_t interleave = 256;      // bytes mapped to one partition before moving on
   std::string slice_select = "line";  // line | chunk: which address bit picks the slice
   bool fill_on_copy = false;      // host<->device copies leave their sectors in the L2
   bool sector_lookups = false;    // a request takes one lookup slot per L2 sector it covers
+  bool sector_replies = false;    // each L2 sector of a reply or write acknowledgement is a packet
 
   template <class V> void visit(V& v) {
     v("partitions", partitions, "memory partitions (one DRAM channel each)");
     v("slices_per_partition", slices_per_partition, "L2 slices per partition");
-    v("hash", hash, "linear|xor|ipoly partition address hashing");
+    v("hash", hash, "linear|xor|ipoly|random partition address hashing");
     v("interleave", interleave, "bytes per partition interleave chunk");
     v("slice_select", slice_select,
       "line|chunk slice selection: by the line-index bits (line) or by the bits just above the partition digit (chunk)");
@@ -240,6 +247,10 @@ struct L2Config {
     v("sector_lookups", sector_lookups,
       "a request takes one tag-lookup slot per L2 sector it covers, answers after its last one, and counts as that "
       "many accesses (GPGPU-Sim splits requests into sector requests at a sectored L2); false: one slot per request");
+    v("sector_replies", sector_replies,
+      "an answer leaves the slice as one packet per L2 sector it covers (data of reads, acknowledgements of writes), "
+      "each after its own lookup; the request completes with the last (GPGPU-Sim answers each sector request of a "
+      "sectored L2 separately); false: one packet per request");
     v.group("cache", cache, "one L2 slice");
   }
 };

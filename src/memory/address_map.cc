@@ -22,7 +22,8 @@ AddressMap::AddressMap(const GpuConfig& cfg) {
   if (cfg.l2.hash == "linear") mode_ = Mode::Linear;
   else if (cfg.l2.hash == "xor") mode_ = Mode::Xor;
   else if (cfg.l2.hash == "ipoly") mode_ = Mode::Ipoly;
-  else throw Error("memory: l2.hash '" + cfg.l2.hash + "' is not one of linear|xor|ipoly");
+  else if (cfg.l2.hash == "random") mode_ = Mode::Random;
+  else throw Error("memory: l2.hash '" + cfg.l2.hash + "' is not one of linear|xor|ipoly|random");
   chunk_slices_ = cfg.l2.slice_select == "chunk";
   uint32_t line = is_pow2(cfg.l2.cache.line) ? cfg.l2.cache.line : 128;
   if (cfg.l2.interleave < line)
@@ -40,6 +41,21 @@ AddressMap::AddressMap(const GpuConfig& cfg) {
       throw Error("memory: l2.hash 'ipoly' needs 16, 32 or 64 slices once the partitions are rounded up to a power of two");
     ipoly_bits_ = uint32_t(std::countr_zero(n));
   }
+  if (mode_ == Mode::Random) {
+    // One draw per 1/S of a chunk: GPGPU-Sim draws per address above its chip digit less the
+    // sub-partition bits.
+    uint32_t sub_bits = is_pow2(slices_) ? uint32_t(std::countr_zero(uint64_t(slices_))) : 0;
+    random_shift_ = chunk_shift_ > sub_bits ? chunk_shift_ - sub_bits : 0;
+  }
+}
+
+uint32_t AddressMap::random_slice(uint64_t addr) const {
+  // splitmix64 finaliser of the block number: a fixed, uniformly spread choice per block.
+  uint64_t z = (addr >> random_shift_) + 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  z ^= z >> 31;
+  return uint32_t(z % (uint64_t(partitions_) * slices_));
 }
 
 uint32_t AddressMap::ipoly_slice(uint64_t chunk) const {
@@ -52,6 +68,7 @@ uint32_t AddressMap::ipoly_slice(uint64_t chunk) const {
 uint32_t AddressMap::partition(uint64_t addr) const {
   uint64_t chunk = addr >> chunk_shift_;
   if (mode_ == Mode::Ipoly) return ipoly_slice(chunk) / slices_;
+  if (mode_ == Mode::Random) return random_slice(addr) / slices_;
   uint32_t r = uint32_t(chunk % partitions_);
   if (mode_ != Mode::Xor || fold_bits_ == 0) return r;
   uint64_t q = chunk / partitions_;
@@ -64,9 +81,9 @@ uint32_t AddressMap::partition(uint64_t addr) const {
 MemLocation AddressMap::locate(uint64_t addr) const {
   MemLocation loc;
   loc.partition_addr = partition_addr(addr);
-  if (mode_ == Mode::Ipoly) {
+  if (mode_ == Mode::Ipoly || mode_ == Mode::Random) {
     uint64_t chunk = addr >> chunk_shift_;
-    loc.slice = ipoly_slice(chunk);
+    loc.slice = mode_ == Mode::Ipoly ? ipoly_slice(chunk) : random_slice(addr);
     loc.partition = loc.slice / slices_;
     loc.slice_addr = loc.partition_addr | (uint64_t(chunk % partitions_) << kRawShift);
     return loc;

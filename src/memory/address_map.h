@@ -10,6 +10,12 @@
 //                multiples of P chunks (which "linear" sends to a single partition) spread.
 //    - "ipoly":  partition and slice together (below): GPGPU-Sim's IPOLY indexing
 //                (-gpgpu_memory_partition_indexing 2).
+//    - "random": every block of interleave / S bytes (S = l2.slices_per_partition, a power of
+//                two; else interleave) goes to a slice drawn from a fixed hash of its block
+//                number (splitmix64), uniform over all P * S slices: GPGPU-Sim's RANDOM
+//                indexing (-gpgpu_memory_partition_indexing 4), which draws rand() on first
+//                touch, without its dependence on the order of first touches. Slice-local
+//                addresses as for "ipoly".
 //    The partition-local address drops the partition digit: pa = q * interleave + offset.
 // 2. Slice. Within a partition, with l2.slice_select = "line" the line index
 //    li = pa >> log2(line) goes to slice li % S (S = l2.slices_per_partition) and the slice's
@@ -53,7 +59,7 @@ class AddressMap {
   MemLocation locate(uint64_t addr) const;
   // Inverse of the slice step: slice-local address of local slice `s` -> partition address.
   uint64_t partition_addr_of_slice(uint32_t local_slice, uint64_t slice_addr) const {
-    if (mode_ == Mode::Ipoly) return slice_addr & ((uint64_t(1) << kRawShift) - 1);
+    if (mode_ == Mode::Ipoly || mode_ == Mode::Random) return slice_addr & ((uint64_t(1) << kRawShift) - 1);
     if (chunk_slices_) {
       uint64_t q = (slice_addr >> chunk_shift_) * slices_ + local_slice;
       return (q << chunk_shift_) | (slice_addr & chunk_mask_);
@@ -71,11 +77,12 @@ class AddressMap {
   uint32_t slices_per_partition() const { return slices_; }
 
  private:
-  enum class Mode : uint8_t { Linear, Xor, Ipoly };
+  enum class Mode : uint8_t { Linear, Xor, Ipoly, Random };
   static constexpr uint32_t kRawShift = 56;
   uint32_t ipoly_slice(uint64_t chunk) const;
+  uint32_t random_slice(uint64_t addr) const;
   uint32_t partitions_, slices_, banks_;
-  uint32_t chunk_shift_, line_shift_, row_shift_, fold_bits_;
+  uint32_t chunk_shift_, line_shift_, row_shift_, fold_bits_, random_shift_ = 0;
   uint64_t chunk_mask_, line_mask_;
   Mode mode_ = Mode::Linear;
   bool pow2_, chunk_slices_ = false;

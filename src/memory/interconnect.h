@@ -14,6 +14,13 @@
 // (slice -> SM) packets can leave slices in any order, so they wait in a heap ordered by head
 // arrival and reserve the SM ejection port in that order; an SM receives its packets oldest
 // first.
+//
+// With icnt.input_queued the down direction is an input-queued crossbar instead: each slice
+// keeps its packets in a FIFO; in every cycle each SM whose ejection port is free grants one of
+// the slices whose head packet is ready and addressed to it, the first at or after its
+// round-robin pointer (which then moves past the granted slice). The granted packet occupies
+// the slice port and the SM port for its flits and arrives icnt.latency cycles later; a head
+// packet that is not granted holds back every packet behind it in its slice.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -44,21 +51,26 @@ class Interconnect {
   // Sends `flits` from SM `sm` to slice `slice` in cycle `now`; returns the cycle the whole
   // packet has been received by the slice.
   uint64_t send_up(uint32_t sm, uint32_t slice, uint32_t flits, uint64_t now);
-  // Queues a response of `flits` at slice `slice`, ready to leave at cycle `ready`.
-  void send_down(uint32_t slice, const MemRequest& resp, uint32_t flits, uint64_t ready);
+  // Queues a response of `flits` at slice `slice`, ready to leave at cycle `ready`. A packet that
+  // does not `complete` its request (an earlier sector of a reply sent sector by sector) takes
+  // its slots at both ports and is dropped on delivery; the request is delivered with its last
+  // packet, which leaves the slice after the others and so reaches the SM after them.
+  void send_down(uint32_t slice, const MemRequest& resp, uint32_t flits, uint64_t ready,
+                 bool complete = true);
   // Moves down packets whose head reached their SM by `now` through the SM ejection port.
   void tick(uint64_t now);
   // Oldest response delivered to `sm` by `now`; `done` is its delivery cycle.
   bool pop(uint32_t sm, uint64_t now, MemRequest& out, uint64_t& done);
   // Earliest cycle at which tick() or pop() has something to do (UINT64_MAX: nothing).
   uint64_t next_event() const;
-  uint64_t packets_in_transit() const { return heap_.size() + delivered_; }
+  uint64_t packets_in_transit() const { return heap_.size() + queued_ + delivered_; }
 
  private:
   struct Packet {
     MemRequest req;
     uint64_t head = 0, tail = 0, seq = 0;  // cycles the first / last flit reach the SM
     uint32_t flits = 0;
+    bool complete = true;
   };
   struct Delivery {
     MemRequest req;
@@ -68,7 +80,18 @@ class Interconnect {
     return a.head != b.head ? a.head > b.head : a.seq > b.seq;
   }
 
+  void arbitrate(uint64_t now);  // one cycle of the input-queued crossbar
+  void deliver(const Packet& p, uint64_t done);
+
   uint32_t latency_, flit_, sm_rate_, slice_rate_;
+  bool input_queued_;
+  std::vector<Ring<Packet>> slice_q_;          // input-queued: each slice's packets in order
+  std::vector<uint64_t> slice_free_, sm_free_;  // input-queued: cycle each port is free again
+  std::vector<uint32_t> rr_;                    // input-queued: each SM's round-robin pointer
+  std::vector<int32_t> grant_;                  // input-queued: scratch, chosen slice per SM
+  std::vector<uint32_t> granted_sms_;
+  uint64_t queued_ = 0;
+  uint64_t next_try_ = UINT64_MAX;              // input-queued: earliest cycle a head may cross
   std::vector<uint64_t> sm_up_, sm_down_;       // next free slot of each SM's ports
   std::vector<uint64_t> slice_in_, slice_out_;  // next free slot of each slice's ports
   std::vector<uint64_t> sm_last_done_;

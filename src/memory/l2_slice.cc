@@ -13,7 +13,8 @@ L2Slice::L2Slice(const GpuConfig& cfg, uint32_t index, uint32_t local_index, uin
       line_(cache_.config().line),
       sector_shift_(uint32_t(std::countr_zero(cache_.config().sector))),
       inq_(size_t(cfg.icnt.input_queue) + senders),
-      sector_lookups_(cfg.l2.sector_lookups) {
+      sector_lookups_(cfg.l2.sector_lookups),
+      sector_replies_(cfg.l2.sector_replies) {
   uint32_t n = cache_.config().mshr_entries * cache_.config().mshr_merge;
   waiters_.resize(n);
   free_waiters_.reserve(n);
@@ -31,15 +32,20 @@ uint32_t L2Slice::l2_sectors(uint64_t addr, uint32_t sectors32) const {
   return mask ? mask : cache_.full_mask();
 }
 
-void L2Slice::respond(const MemRequest& req, uint64_t ready, SlicePorts& p) {
-  uint32_t flits = 1;
+void L2Slice::respond(const MemRequest& req, uint32_t sectors, uint64_t first, uint32_t spread,
+                      SlicePorts& p) {
+  uint32_t bytes = 0;  // a write acknowledgement carries no data: one flit
   if (req.kind != MemKind::Write) {
-    uint32_t bytes = req.bytes;
+    bytes = req.bytes;
     if (!bytes) bytes = req.sectors ? 32u * uint32_t(std::popcount(req.sectors)) : line_;
-    flits = p.icnt.flits(bytes);
   }
-  p.icnt.send_down(index_, req, flits, ready);
-  p.stats.icnt_flits_down += flits;
+  const uint32_t n = sector_replies_ ? std::max(1, std::popcount(sectors)) : 1;
+  const uint32_t flits = p.icnt.flits(std::max(1u, bytes / n));
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint64_t ready = first + (spread ? i / spread : 0);
+    p.icnt.send_down(index_, req, flits, ready, i + 1 == n);
+  }
+  p.stats.icnt_flits_down += uint64_t(flits) * n;
 }
 
 void L2Slice::dram_write(uint64_t slice_line, uint32_t sectors, SlicePorts& p) {
@@ -74,13 +80,17 @@ void L2Slice::lookup(uint64_t now, SlicePorts& p) {
     }
     const uint32_t n = sector_lookups_ ? std::max(1, std::popcount(e.sectors)) : 1;
     const uint64_t answer = now + latency_ + (n - 1) / ports_;  // after its last sector's lookup
+    // Sector by sector, the i-th reply follows its own lookup, i / ports cycles after the first.
+    const bool staggered = sector_replies_ && sector_lookups_;
+    const uint64_t first = staggered ? now + latency_ : answer;
+    const uint32_t spread = staggered ? ports_ : 0;
     slots -= n;
     if (e.req.kind == MemKind::Write) {
       bool hit = cache_.write(e.slice_addr, e.sectors, now);
       p.stats.l2_writes += n;
       if (hit) p.stats.l2_write_hits += n;
       if (cache_.write_forwarded()) dram_write(e.slice_addr, e.sectors, p);
-      respond(e.req, answer, p);
+      respond(e.req, e.sectors, first, spread, p);
     } else {
       if (free_waiters_.empty()) {
         blocked_ = true;
@@ -96,7 +106,7 @@ void L2Slice::lookup(uint64_t now, SlicePorts& p) {
       if (r.outcome == Cache::Outcome::Hit) {
         p.stats.l2_read_hits += n;
         if (e.req.kind == MemKind::Atomic) write_line(e.slice_addr, e.sectors, now, p);
-        respond(e.req, answer, p);
+        respond(e.req, e.sectors, first, spread, p);
       } else {
         free_waiters_.pop_back();
         waiters_[w] = {e.req, e.slice_addr, e.sectors};
@@ -126,7 +136,7 @@ void L2Slice::fill(int mshr, uint64_t now, SlicePorts& p) {
   for (uint32_t w : ws) {
     const Waiter& x = waiters_[w];
     if (x.req.kind == MemKind::Atomic) write_line(x.slice_addr, x.sectors, now, p);
-    respond(x.req, now + latency_, p);
+    respond(x.req, x.sectors, now + latency_, 0, p);
     free_waiters_.push_back(w);
   }
   auto& ev = cache_.evictions();

@@ -72,7 +72,9 @@ class L2Slice {
     uint64_t slice_addr = 0;
     uint32_t sectors = 0;
   };
-  void respond(const MemRequest& req, uint64_t ready, SlicePorts& p);
+  // Answers `req` (covering L2 sectors `sectors`); with l2.sector_replies one packet per sector,
+  // the i-th ready at `first + i / spread` (spread 0: all at `first`).
+  void respond(const MemRequest& req, uint32_t sectors, uint64_t first, uint32_t spread, SlicePorts& p);
   void dram_write(uint64_t slice_line, uint32_t sectors, SlicePorts& p);
   void write_line(uint64_t slice_addr, uint32_t sectors, uint64_t now, SlicePorts& p);
 
@@ -83,7 +85,7 @@ class L2Slice {
   std::vector<Waiter> waiters_;
   std::vector<uint32_t> free_waiters_;
   bool blocked_ = false;
-  bool sector_lookups_;
+  bool sector_lookups_, sector_replies_;
   uint64_t free_at_ = 0;  // first cycle with a free lookup slot (l2.sector_lookups)
 };
 

@@ -260,6 +260,17 @@ TEST(GpgpusimImport, FetchLaunchBanksAndHashing) {
   import_text("-gpgpu_l1_banks_hashing_function 1\n-gpgpu_memory_partition_indexing 3\n", &nu2);
   EXPECT_TRUE(has(nu2, "-gpgpu_l1_banks_hashing_function"));
   EXPECT_TRUE(has(nu2, "-gpgpu_memory_partition_indexing 3"));
+  std::vector<std::string> nu3;
+  EXPECT_EQ(import_text("-gpgpu_memory_partition_indexing 4\n", &nu3).l2.hash, "random");  // SM6_TITANX
+  EXPECT_TRUE(nu3.empty());
+  // Both of GPGPU-Sim's crossbars are input-queued.
+  std::vector<std::string> nu4;
+  EXPECT_FALSE(GpuConfig{}.icnt.input_queued);
+  EXPECT_TRUE(import_text("-network_mode 1\n", &nu4).icnt.input_queued);
+  EXPECT_TRUE(import_text("-network_mode 2\n-icnt_arbiter_algo 1\n", &nu4).icnt.input_queued);
+  EXPECT_TRUE(nu4.empty());
+  import_text("-network_mode 3\n", &nu4);
+  EXPECT_TRUE(has(nu4, "-network_mode 3"));
 }
 
 TEST(GpgpusimImport, AppliesOnTopOfAPreset) {

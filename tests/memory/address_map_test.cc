@@ -104,6 +104,33 @@ TEST(AddressMap, SlicesAndRoundTrip) {
   }
 }
 
+TEST(AddressMap, RandomSpreadsBlocksOverAllSlicesWithoutCollisions) {
+  // GPGPU-Sim's RANDOM indexing: each block of interleave / S = 128 bytes goes to any of the
+  // P * S slices, the same one every time; no two addresses share a slice-local address.
+  AddressMap m(map_cfg(6, "random", 2));
+  AddressMap again(map_cfg(6, "random", 2));
+  std::vector<int> per_slice(12);
+  std::set<std::tuple<uint32_t, uint64_t>> seen;
+  for (uint64_t line = 0; line < 12000; ++line) {
+    uint64_t a = line * 128 + 9;
+    MemLocation loc = m.locate(a);
+    EXPECT_EQ(loc.partition, m.partition(a));
+    EXPECT_EQ(loc.slice / 2, loc.partition);
+    EXPECT_EQ(m.locate(line * 128 + 127).slice, loc.slice);  // one draw per block
+    EXPECT_EQ(again.locate(a).slice, loc.slice);            // deterministic
+    EXPECT_EQ(m.partition_addr_of_slice(loc.slice % 2, loc.slice_addr), loc.partition_addr);
+    EXPECT_TRUE(seen.insert({loc.slice, loc.slice_addr}).second) << "address collision";
+    ++per_slice[loc.slice];
+  }
+  // Uniform: 1000 expected per slice; a linear or XOR map of consecutive lines would be exact,
+  // a random one is within a few standard deviations (~30).
+  for (int n : per_slice) EXPECT_NEAR(n, 1000, 150);
+  // Unlike linear interleaving, a stride of P * interleave bytes does not stay on one partition.
+  std::set<uint32_t> parts;
+  for (uint64_t i = 0; i < 64; ++i) parts.insert(m.partition(i * 6 * 256));
+  EXPECT_GE(parts.size(), 5u);
+}
+
 TEST(AddressMap, DramBankAndRow) {
   AddressMap m(map_cfg(1, "linear"));
   // 2048-byte rows: the 16 lines of a row share a bank; rows rotate over the 16 banks.

@@ -263,6 +263,111 @@ TEST(MemorySystem, SmEjectionPortSerializesResponsesFromTwoSlices) {
   EXPECT_EQ(got[1], 433u);
 }
 
+// Replies from two slices to two SMs through the input-queued crossbar (icnt.input_queued):
+// slice A answers SM 0; slice B answers SM 0 and then SM 1. SM 0 takes A first (round robin
+// from slice 0), so B's head waits for SM 0's port, and B's packet for SM 1 waits behind it
+// although SM 1 is idle: head-of-line blocking. Without it the SM 1 packet leaves slice B
+// right after the first one.
+TEST(MemorySystem, InputQueuedCrossbarBlocksBehindABusySm) {
+  auto run = [](bool iq) {
+    GpuConfig c = tiny_cfg();
+    c.core.num_sms = 2;
+    c.l2.slices_per_partition = 2;
+    c.icnt.input_queued = iq;
+    MemorySystem m(c);
+    // Lines 0 and 128 live in different slices (A and B); 384 in B.
+    EXPECT_NE(m.slice_of(0), m.slice_of(128));
+    EXPECT_EQ(m.slice_of(128), m.slice_of(384));
+    round_trip(m, read_req(0), 0);
+    round_trip(m, read_req(128), 200);
+    round_trip(m, read_req(384), 400);
+    // All hit now: SM 0 reads 0 (A) then 128 (B); SM 1 reads 384 (B) a cycle later.
+    std::vector<uint64_t> got(3, 0);
+    for (uint64_t t = 1000; t < 1200; ++t) {
+      m.tick(t);
+      if (t == 1000) m.send(read_req(0, 0, 1), t);
+      if (t == 1001) m.send(read_req(128, 0, 2), t);
+      if (t == 1002) m.send(read_req(384, 1, 3), t);
+      MemRequest out;
+      for (uint16_t sm = 0; sm < 2; ++sm)
+        while (m.pop_response(sm, t, out)) got[out.token - 1] = t;
+    }
+    return got;
+  };
+  std::vector<uint64_t> oq = run(false), iq = run(true);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_GT(oq[i], 0u);
+    EXPECT_GT(iq[i], 0u);
+  }
+  EXPECT_EQ(iq[0], oq[0]);  // the first packet crosses at once either way
+  // B's packet for SM 0 waits for A's packet at SM 0's port (4 flits) ...
+  EXPECT_EQ(iq[1], iq[0] + 4);
+  // ... and B's packet for the idle SM 1 waits behind it, until B's port has sent it.
+  EXPECT_EQ(iq[2], iq[1] + 4);
+  EXPECT_GT(iq[2], oq[2]);
+}
+
+// l2.sector_replies: a hit on four 32-byte sectors answers as four one-flit packets (64-byte
+// flits: two flits as one packet otherwise), each after its own lookup, and a write of four
+// sectors is acknowledged four times; the request completes with its last packet.
+TEST(MemorySystem, SectorRepliesAnswerSectorBySector) {
+  auto run = [](bool sector_replies) {
+    GpuConfig c = tiny_cfg();
+    c.icnt.flit = 64;
+    c.l2.sector_lookups = true;
+    c.l2.sector_replies = sector_replies;
+    MemorySystem m(c);
+    round_trip(m, read_req(0), 0);  // a miss: the line is in the L2 from now on
+    uint64_t down0 = m.stats().icnt_flits_down;
+    uint64_t hit = round_trip(m, read_req(0), 500) - 500;
+    uint64_t read_flits = m.stats().icnt_flits_down - down0;
+    MemRequest w = read_req(0);
+    w.kind = MemKind::Write;
+    down0 = m.stats().icnt_flits_down;
+    round_trip(m, w, 1000);
+    uint64_t ack_flits = m.stats().icnt_flits_down - down0;
+    return std::vector<uint64_t>{hit, read_flits, ack_flits};
+  };
+  std::vector<uint64_t> one = run(false), each = run(true);
+  EXPECT_EQ(one[1], 2u);
+  EXPECT_EQ(each[1], 4u);
+  EXPECT_EQ(one[2], 1u);
+  EXPECT_EQ(each[2], 4u);
+  // One packet leaves after the last lookup (3 cycles after the first) and takes 2 flit slots;
+  // four packets leave one per lookup, the last at the same time, one flit each.
+  EXPECT_EQ(each[0], one[0] - 1);
+}
+
+// Two slices keep answering one SM: it takes them in turn (one packet at a time, round robin).
+TEST(MemorySystem, InputQueuedCrossbarAlternatesBetweenSlices) {
+  GpuConfig c = tiny_cfg();
+  c.l2.slices_per_partition = 2;
+  c.icnt.input_queued = true;
+  MemorySystem m(c);
+  uint64_t lines[2] = {0, 128};
+  ASSERT_NE(m.slice_of(lines[0]), m.slice_of(lines[1]));
+  round_trip(m, read_req(lines[0]), 0);
+  round_trip(m, read_req(lines[1]), 200);
+  std::vector<std::pair<uint64_t, uint32_t>> order;
+  uint32_t token = 0, sent = 0;
+  for (uint64_t t = 400; t < 800; ++t) {
+    m.tick(t);
+    if (sent < 8 && m.can_send(0, t)) {
+      m.send(read_req(lines[sent % 2], 0, ++token), t);
+      ++sent;
+    }
+    MemRequest out;
+    while (m.pop_response(0, t, out)) order.push_back({t, out.token});
+  }
+  ASSERT_EQ(order.size(), 8u);
+  // Each reply is 4 flits; the SM port takes one at a time, so deliveries are >= 4 cycles apart.
+  for (size_t i = 1; i < order.size(); ++i) EXPECT_GE(order[i].first, order[i - 1].first + 4);
+  // Both slices are served throughout: no slice's replies all come before the other's.
+  int switches = 0;
+  for (size_t i = 1; i < order.size(); ++i) switches += (order[i].second % 2) != (order[i - 1].second % 2);
+  EXPECT_GE(switches, 4);
+}
+
 TEST(MemorySystem, WriteThroughL2ForwardsWritesToDram) {
   GpuConfig c = tiny_cfg();
   c.l2.cache.write_policy = "write_through";
@@ -416,12 +521,18 @@ GpuConfig stress_cfg(int variant) {
     c.l2.cache.write_allocate = "no_allocate";
     c.l2.cache.sector = 128;
   }
+  if (variant & 16) {  // GPGPU-Sim's crossbar and sector-by-sector L2
+    c.icnt.input_queued = true;
+    c.l2.sector_lookups = true;
+    c.l2.sector_replies = true;
+    if (variant & 2) c.l2.hash = "random";
+  }
   return c;
 }
 
 TEST(MemorySystem, NextEventSkippingMatchesTickingEveryCycle) {
   uint64_t total_fails = 0;
-  for (int variant = 0; variant < 16; ++variant) {
+  for (int variant = 0; variant < 32; ++variant) {
     SCOPED_TRACE(variant);
     GpuConfig c = stress_cfg(variant);
     std::vector<Scheduled> sched = random_traffic(int(c.core.num_sms), 3000, 42 + variant);

@@ -106,8 +106,17 @@ class State {
   Function& function(const void* host_fun, const char* api);
   Function& function_by_handle(const void* handle, const char* api);
   Variable& variable(const void* host_var, const char* api);
-  Module& loaded(Module& m);  // loads the module into the runtime if needed
-  const ptx::Program& program(Function& f);
+  // Loads the module into the runtime if needed. A module warpsim cannot load (no PTX, PTX the
+  // front end refuses) stops the program with a located message and exit status 3: whatever
+  // needs it would otherwise fail only because of warpsim, and a program that ignores the
+  // error would end as if it had succeeded.
+  Module& loaded(Module& m);
+  // The same, for loads nothing asked for yet (at registration): false on failure, no stop.
+  bool try_load(Module& m);
+  // Says why the program cannot go on in the simulator and exits with status 3; the exit
+  // handlers write the statistics of what ran.
+  [[noreturn]] void stop(const char* api, const std::string& why);
+  const ptx::Program& program(Function& f);  // decodes the kernel; stop()s when it cannot
   Stream* stream(const void* handle, const char* api);  // null = the legacy default stream
   uint32_t stream_id(const void* handle, const char* api);
   Event& event(const void* handle, const char* api);
@@ -127,6 +136,7 @@ class State {
   cudaError_t fail(const char* api, cudaError_t code, const std::string& message);
   cudaError_t sticky = cudaSuccess;  // a device fault: every later call returns it
   std::string sticky_message;
+  std::string stopped;  // why stop() ended the program (empty: it did not)
   cudaError_t last_error = cudaSuccess;
   std::vector<std::string> errors;   // every error message, for the statistics file
   void check_sticky();

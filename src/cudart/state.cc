@@ -169,12 +169,7 @@ void State::register_fatbin_end(void** handle) {
   auto it = by_handle_.find(handle);
   if (it == by_handle_.end()) return;
   Module& m = *it->second;
-  if (rt_ && m.has_symbols && !m.loaded && m.load_error.empty()) {
-    try {
-      loaded(m);
-    } catch (const Error&) {
-    }
-  }
+  if (rt_ && m.has_symbols && !m.loaded && m.load_error.empty()) try_load(m);
 }
 
 void State::register_function(void** handle, const void* host_fun, const char* device_name) {
@@ -242,12 +237,7 @@ void State::init_simulator() {
   std::atexit(at_exit_handler);
   // Place the variables of every module registered so far, as a driver loads its module first.
   for (auto& m : modules_)
-    if (m->has_symbols) {
-      try {
-        loaded(*m);
-      } catch (const Error&) {
-      }
-    }
+    if (m->has_symbols) try_load(*m);
 }
 
 Runtime& State::rt() {
@@ -265,32 +255,43 @@ Gpu& State::gpu() { rt(); return *gpu_; }
 const GpuConfig& State::config() { rt(); return *cfg_; }
 DeviceMemory& State::mem() { return rt().device_memory(); }
 
-Module& State::loaded(Module& m) {
-  if (m.loaded) return m;
+bool State::try_load(Module& m) {
+  if (m.loaded) return true;
+  if (!m.load_error.empty()) return false;
   rt();
-  if (!m.load_error.empty()) throw ShimError(cudaErrorNoKernelImageForDevice, m.load_error);
   try {
     if (m.ptx.empty())
-      throw ShimError(cudaErrorNoKernelImageForDevice, fmt::format("{}: {}", m.label, m.extract_error.empty() ? "no PTX" : m.extract_error));
+      throw Error(fmt::format("{}: {}", m.label, m.extract_error.empty() ? "no PTX" : m.extract_error));
     std::string file = m.label;
     m.ast = ptx::parse_module(m.ptx, file);
     m.handle = rt_->load_module(m.ptx, file);
     m.loaded = true;
-  } catch (const ShimError& e) {
-    m.load_error = e.what();
-    report("module load", m.load_error);
-    throw;
   } catch (const Error& e) {
-    m.load_error = fmt::format("{}: the embedded PTX cannot be loaded: {}", m.label, e.what());
-    report("module load", m.load_error);
-    throw ShimError(cudaErrorInvalidPtx, m.load_error);
+    m.load_error = m.ptx.empty() ? std::string(e.what())
+                                 : fmt::format("{}: the embedded PTX cannot be loaded: {}", m.label, e.what());
+    report("module load", m.load_error + " (anything that needs this module stops the program)");
+    return false;
   }
+  return true;
+}
+
+Module& State::loaded(Module& m) {
+  if (!try_load(m)) stop("module load", m.load_error);
   return m;
+}
+
+void State::stop(const char* api, const std::string& why) {
+  std::string msg = fmt::format("{}; the program cannot go on in the simulator (see docs/cuda-programs.md)", why);
+  errors.push_back(fmt::format("{}: {}", api, msg));
+  stopped = msg;
+  report(api, msg + ": stopping");
+  std::exit(3);
 }
 
 const ptx::Program& State::program(Function& f) {
   if (f.program) return *f.program;
   Module& m = loaded(*f.module);
+  try {
   ptx::SymbolMap symbols;
   for (const auto& v : m.ast.globals) {
     if (v.space != ptx::Space::Global && v.space != ptx::Space::Const) continue;
@@ -299,6 +300,9 @@ const ptx::Program& State::program(Function& f) {
     symbols[v.name] = ptx::ModuleSymbol{v.space, a, size};
   }
   f.program = ptx::decode_kernel(m.ast, f.name, symbols);
+  } catch (const Error& e) {
+    stop("launch", fmt::format("kernel '{}' of {} cannot be decoded: {}", f.name, m.label, e.what()));
+  }
   return *f.program;
 }
 
@@ -401,8 +405,8 @@ void State::launch(Function& f, dim3 grid, dim3 block, void** args, size_t share
   uint32_t sid = stream_id(stream_handle, "launch");
   Module& m = loaded(*f.module);
   const ptx::Function* fn = m.ast.find_function(f.name);
-  if (!fn || !fn->is_entry)
-    throw ShimError(cudaErrorInvalidDeviceFunction, fmt::format("{}: no kernel '{}' in the PTX", m.label, f.name));
+  if (!fn || !fn->is_entry) stop("launch", fmt::format("{}: no kernel '{}' in the PTX", m.label, f.name));
+  program(f);  // a kernel the front end cannot decode stops here, not as a launch error
   if (!fn->params.empty() && !args)
     throw ShimError(cudaErrorInvalidValue, fmt::format("launch of '{}': null argument array", f.name));
   KernelArgs ka;
@@ -515,6 +519,7 @@ void State::write_statistics() {
   j["host_seconds"] = gpu_ ? now_seconds() - start_seconds_ : 0.0;
   j["errors"] = errors;
   if (sticky != cudaSuccess) j["error"] = sticky_message;
+  if (!stopped.empty()) j["stopped"] = stopped;
   try {
     write_json_atomic(json_path_, j);
   } catch (const std::exception& e) {

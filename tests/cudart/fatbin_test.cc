@@ -11,9 +11,15 @@
 
 #include "core/error.h"
 #include "fatbin/fatbin.h"
+#include "support/fatbin_builder.h"
 
 using namespace warpsim;
 using namespace warpsim::fatbin;
+using warpsim::testsupport::container;
+using warpsim::testsupport::entry;
+using warpsim::testsupport::put16;
+using warpsim::testsupport::put32;
+using warpsim::testsupport::put64;
 
 namespace {
 
@@ -25,43 +31,6 @@ std::vector<uint8_t> load(const std::string& name) {
 }
 
 std::vector<Entry> parse_blob(const std::vector<uint8_t>& b) { return parse(b.data(), b.size()); }
-
-void put16(std::vector<uint8_t>& v, size_t at, uint16_t x) {
-  v[at] = uint8_t(x);
-  v[at + 1] = uint8_t(x >> 8);
-}
-void put32(std::vector<uint8_t>& v, size_t at, uint32_t x) {
-  put16(v, at, uint16_t(x));
-  put16(v, at + 2, uint16_t(x >> 16));
-}
-void put64(std::vector<uint8_t>& v, size_t at, uint64_t x) {
-  put32(v, at, uint32_t(x));
-  put32(v, at + 4, uint32_t(x >> 32));
-}
-
-// One uncompressed entry: kind 1 = PTX, 2 = ELF.
-std::vector<uint8_t> entry(uint16_t kind, uint32_t arch, const std::string& payload) {
-  size_t padded = (payload.size() + 7) / 8 * 8;
-  std::vector<uint8_t> e(64 + padded, 0);
-  put16(e, 0, kind);
-  put16(e, 2, 0x0101);
-  put32(e, 4, 64);
-  put64(e, 8, padded);
-  put32(e, 28, arch);
-  put64(e, 40, 0x11);
-  std::memcpy(e.data() + 64, payload.data(), payload.size());
-  return e;
-}
-
-std::vector<uint8_t> container(const std::vector<std::vector<uint8_t>>& entries) {
-  std::vector<uint8_t> c(16, 0);
-  put32(c, 0, 0xBA55ED50u);
-  put16(c, 4, 1);
-  put16(c, 6, 16);
-  for (const auto& e : entries) c.insert(c.end(), e.begin(), e.end());
-  put64(c, 8, c.size() - 16);
-  return c;
-}
 
 const Entry* find_ptx(const std::vector<Entry>& es) {
   for (const auto& e : es)

@@ -279,6 +279,22 @@ TEST(CudaPrograms, UnimplementedCallStopsWithItsName) {
   EXPECT_EQ(r.out.find("returned"), std::string::npos) << "the program must not continue";
 }
 
+TEST(CudaPrograms, UnloadableKernelStopsTheProgramAtItsLaunch) {
+  NVCC_OR_SKIP();
+  std::string err;
+  std::string exe = compile("unloadable", "zstd", kPtx, &err);
+  ASSERT_FALSE(exe.empty()) << err;
+  Result r = run(exec_cmd(exe, exe + ".json"));
+  EXPECT_EQ(r.rc, 3) << r.err;
+  EXPECT_NE(r.err.find(".callprototype"), std::string::npos) << r.err;  // what, and where
+  EXPECT_NE(r.err.find("fatbinary 0:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("stopping"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("done"), std::string::npos) << "the program must not continue: " << r.out;
+  nlohmann::json j = load_json(exe + ".json");  // the statistics are still written
+  ASSERT_TRUE(j.contains("stopped"));
+  EXPECT_NE(j["stopped"].get<std::string>().find(".callprototype"), std::string::npos);
+}
+
 TEST(CudaPrograms, KernelFaultFailsTheRunEvenWhenIgnored) {
   NVCC_OR_SKIP();
   std::string err;

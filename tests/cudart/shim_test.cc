@@ -13,6 +13,7 @@
 
 #include "config/config_loader.h"
 #include "cudart/cuda_abi.h"
+#include "support/fatbin_builder.h"
 
 using namespace warpsim::cudart;
 
@@ -199,6 +200,43 @@ TEST(CudartShim, UnimplementedEntryPointsExistAndStopTheProgram) {
   EXPECT_NE(shim.fn<void*>("cudaBindTexture"), nullptr);
   void* p = nullptr;
   EXPECT_EXIT(managed(&p, 16, 1), ::testing::ExitedWithCode(3), "cudaMallocManaged");
+}
+
+// A module whose PTX the front end refuses, registered as nvcc's code does, and a program that
+// ignores the launch's result: the launch stops the program (exit status 3, the module and the
+// place named), so it cannot end as if the kernel had run. A module without PTX does the same.
+TEST(CudartShim, KernelOfAModuleWarpsimCannotLoadStopsTheProgram) {
+  SHIM_OR_SKIP();
+  auto reg = shim.fn<void** (*)(void*)>("__cudaRegisterFatBinary");
+  auto reg_fn = shim.fn<void (*)(void**, const char*, char*, const char*, int, void*, void*, void*, void*, int*)>(
+      "__cudaRegisterFunction");
+  auto reg_end = shim.fn<void (*)(void**)>("__cudaRegisterFatBinaryEnd");
+  auto launch = shim.fn<LaunchFn>("cudaLaunchKernel");
+  // `frobnicate` stands for any instruction the front end does not know.
+  const std::string ptx =
+      ".version 7.8\n.target sm_75\n.address_size 64\n.visible .entry bad()\n{\n"
+      "  .reg .b32 %r<2>;\n  frobnicate.b32 %r1, %r0;\n  ret;\n}\n";
+  static std::vector<uint8_t> with_ptx = warpsim::testsupport::container({warpsim::testsupport::entry(1, 75, ptx)});
+  static std::vector<uint8_t> sass_only =
+      warpsim::testsupport::container({warpsim::testsupport::entry(2, 75, std::string(64, '\0'))});
+  static const char bad_stub = 0, sass_stub = 0;
+  static Wrapper w1{0x466243b1, 1, with_ptx.data(), nullptr}, w2{0x466243b1, 1, sass_only.data(), nullptr};
+  char bad_name[] = "bad", sass_name[] = "sass_kernel";
+  void** h1 = reg(&w1);
+  reg_fn(h1, &bad_stub, bad_name, bad_name, -1, nullptr, nullptr, nullptr, nullptr, nullptr);
+  reg_end(h1);
+  void** h2 = reg(&w2);
+  reg_fn(h2, &sass_stub, sass_name, sass_name, -1, nullptr, nullptr, nullptr, nullptr, nullptr);
+  reg_end(h2);
+  EXPECT_EXIT(launch(&bad_stub, dim3{1, 1, 1}, dim3{32, 1, 1}, nullptr, 0, nullptr), ::testing::ExitedWithCode(3),
+              "unknown instruction 'frobnicate.b32'.*stopping");
+  EXPECT_EXIT(launch(&sass_stub, dim3{1, 1, 1}, dim3{32, 1, 1}, nullptr, 0, nullptr), ::testing::ExitedWithCode(3),
+              "stopping");
+  // The program's own module is unaffected.
+  int rc = -1;
+  std::vector<float> c = run_vector_add(shim, 100, nullptr, &rc);
+  EXPECT_EQ(rc, 0);
+  EXPECT_EQ(c[7], 7.0f + 22.0f);
 }
 
 TEST(CudartShim, DriverCallsOfTheCensusAnswerFromTheSameGpu) {

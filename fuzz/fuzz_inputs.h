@@ -32,7 +32,8 @@ inline void ptx_input(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);
   FunctionalTarget target;
   Runtime rt(&target);
-  rt.load_module(text, "fuzz.ptx");
+  ModuleHandle m = rt.load_module(text, "fuzz.ptx");
+  for (const auto& k : rt.kernel_names(m)) rt.get_kernel(m, k);  // decoding errors surface here
 }
 
 // An Accel-Sim kernel trace, plain or compressed (the reader tells them apart by their magic

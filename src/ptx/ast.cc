@@ -80,11 +80,14 @@ uint32_t VarDecl::alignment() const {
 }
 
 const Function* Module::find_function(const std::string& name) const {
-  for (const auto& f : functions)
-    if (f.name == name && (f.has_body || !f.is_extern)) return &f;
-  for (const auto& f : functions)
-    if (f.name == name) return &f;
-  return nullptr;
+  // The definition wherever it is: nvcc declares a .func first and defines it further down.
+  const Function* decl = nullptr;
+  for (const auto& f : functions) {
+    if (f.name != name) continue;
+    if (f.has_body) return &f;
+    if (!decl) decl = &f;
+  }
+  return decl;
 }
 
 }  // namespace warpsim::ptx

@@ -360,6 +360,13 @@ class Decoder {
       case Operand::Int: case Operand::F32Bits: case Operand::F64Bits: case Operand::Float:
         return const_slot(imm_value(o, want));
       case Operand::Sym: {
+        // A register declared without '%' (nvcc's inline-assembly scopes: `.reg .b16 low;`).
+        if (const Entity* e = lookup(o.name); e && e->kind == Entity::Reg) return reg(o, want, relaxed);
+        // WARP_SZ: PTX's predefined constant for the warp size (what device-side warpSize becomes).
+        if (o.name == "WARP_SZ" && !lookup(o.name) && !globals_.count(o.name)) {
+          if (type_is_float(want) || want == Type::Pred) fail(o.loc, "WARP_SZ used as a " + std::string(type_name(want)) + " value");
+          return const_slot(32);
+        }
         Entity e = symbol(o);
         if (type_is_float(want) || want == Type::Pred) fail(o.loc, "symbol address used as a " + std::string(type_name(want)) + " value");
         uint64_t a = e.addr + uint64_t(o.ival);
@@ -377,8 +384,10 @@ class Decoder {
       if (sink_reg_ == kNone) sink_reg_ = new_reg("_");
       return sink_reg_;
     }
-    if (o.kind != Operand::Reg) fail(o.loc, is_dst ? "expected a destination register" : "expected a register");
     const Entity* e = lookup(o.name);
+    // Registers may be named without '%'; the parser cannot tell them from symbols.
+    if (o.kind != Operand::Reg && !(o.kind == Operand::Sym && e && e->kind == Entity::Reg && !o.ival))
+      fail(o.loc, is_dst ? "expected a destination register" : "expected a register");
     if (!e) {
       for (const auto& s : kSpecials)
         if (o.name == s.name) {
@@ -606,7 +615,7 @@ class Decoder {
     switch (op) {
       case Op::Ld: case Op::St: case Op::Bra: case Op::Call: case Op::Ret: case Op::Exit: case Op::FuncExit:
       case Op::Bar: case Op::BarWarp: case Op::Membar: case Op::Atom: case Op::Red: case Op::Shfl: case Op::Vote:
-      case Op::Tex: case Op::Trap: case Op::Activemask: case Op::Clock: case Op::Nop:
+      case Op::Match: case Op::Tex: case Op::Trap: case Op::Activemask: case Op::Clock: case Op::Nop:
         return false;
       default:
         return true;
@@ -735,6 +744,19 @@ class Decoder {
       set_dsts(in, {dst(o[0], t)});
       if (r == "bfe") set_srcs(in, {src(o[1], t), src(o[2], Type::U32), src(o[3], Type::U32)});
       else set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], Type::U32), src(o[4], Type::U32)});
+      return;
+    }
+    if (r == "bmsk" || r == "szext") {
+      const bool bmsk = r == "bmsk";
+      in.op = bmsk ? Op::Bmsk : Op::Szext;
+      in.type = one_type(s, m);
+      if (bmsk ? in.type != Type::B32 : (in.type != Type::U32 && in.type != Type::S32))
+        fail(s.loc, bmsk ? "bmsk takes .b32" : "szext takes .u32 or .s32");
+      if (m.has("wrap")) in.sub |= 1;
+      else if (!m.has("clamp")) fail(s.loc, r + " needs .clamp or .wrap");
+      need_ops(s, 3);
+      set_dsts(in, {dst(o[0], in.type)});
+      set_srcs(in, {src(o[1], in.type), src(o[2], Type::U32)});
       return;
     }
     if (r == "shf") {
@@ -1086,6 +1108,28 @@ class Decoder {
         in.ndst = 2;
       }
       set_srcs(in, {src(o[1], Type::B32), src(o[2], Type::U32), src(o[3], Type::U32), src(o[4], Type::B32)});
+      return;
+    }
+    if (r == "match") {
+      // match.any.sync.type d, a, membermask; match.all.sync.type d[|p], a, membermask
+      in.op = Op::Match;
+      if (!m.has("sync")) fail(s.loc, "match needs .sync");
+      if (m.has("any")) in.sub = 0;
+      else if (m.has("all")) in.sub = 1;
+      else fail(s.loc, "match needs a mode (.any, .all)");
+      in.type = one_type(s, m);
+      if (in.type != Type::B32 && in.type != Type::B64) fail(s.loc, "match takes .b32 or .b64");
+      need_ops(s, 3);
+      in.d[0] = dst(o[0], Type::B32);
+      in.ndst = 1;
+      if (!o[0].name2.empty()) {
+        if (in.sub == 0) fail(s.loc, "match.any has no predicate destination");
+        Operand q = o[0];
+        q.name = q.name2;
+        in.d[1] = dst(q, Type::Pred);
+        in.ndst = 2;
+      }
+      set_srcs(in, {src(o[1], in.type), src(o[2], Type::B32)});
       return;
     }
     if (r == "vote") {

@@ -629,6 +629,34 @@ void CtaExecutor::exec_vote(Warp& w, const Inst& in, uint32_t exec) {
   for_lanes(exec, [&](int l) { d[l] = v; });
 }
 
+// match.any: each lane gets the lanes (of the executing ones in membermask) holding its value;
+// match.all: all of them when every one holds the same value (and the predicate says so), else 0.
+void CtaExecutor::exec_match(Warp& w, const Inst& in, uint32_t exec) {
+  uint64_t* R = w.regs;
+  const uint64_t *a = R + size_t(in.s[0]) * 32, *mm = R + size_t(in.s[1]) * 32;
+  const uint64_t vmask = in.type == Type::B64 ? ~uint64_t(0) : 0xffffffffull;
+  uint64_t* d = R + size_t(in.d[0]) * 32;
+  uint64_t* p = in.d[1] != kNone ? R + size_t(in.d[1]) * 32 : nullptr;
+  const uint32_t group = exec ? exec & uint32_t(mm[std::countr_zero(exec)]) : 0;
+  if (in.sub == 0) {
+    for_lanes(exec, [&](int l) {
+      uint32_t same = 0;
+      for_lanes(group, [&](int k) {
+        if (((a[k] ^ a[l]) & vmask) == 0) same |= 1u << k;
+      });
+      d[l] = same;
+    });
+    return;
+  }
+  bool all = true;
+  const uint64_t first = group ? a[std::countr_zero(group)] : 0;
+  for_lanes(group, [&](int k) { all = all && ((a[k] ^ first) & vmask) == 0; });
+  for_lanes(exec, [&](int l) {
+    d[l] = all ? group : 0;
+    if (p) p[l] = all;
+  });
+}
+
 void CtaExecutor::run_warp(Warp& w) {
   const Inst* insts = prog_->insts.data();
   uint64_t* R = w.regs;
@@ -797,6 +825,11 @@ void CtaExecutor::run_warp(Warp& w) {
         break;
       case Op::Vote:
         exec_vote(w, in, exec);
+        emit(w, in, exec, m);
+        e.pc = pc + 1;
+        break;
+      case Op::Match:
+        exec_match(w, in, exec);
         emit(w, in, exec, m);
         e.pc = pc + 1;
         break;

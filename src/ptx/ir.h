@@ -19,7 +19,7 @@ enum class Op : uint8_t {
   Shl, Shr, Setp, Selp, Set, Cvt, Cvta, Ld, St, Bra, Call, Ret, Exit, FuncExit, Bar, BarWarp,
   Membar, Atom, Red, Shfl, Vote, Tex, Sqrt, Rsqrt, Rcp, Ex2, Lg2, Sin, Cos, Tanh, Prmt, Bfi, Bfe,
   Bfind, Brev, Clz, Popc, Copysign, Addc, Subc, Madc, Mul24, Mad24, Sad, Testp, Trap, Activemask,
-  Clock, Isspacep, PackMov, UnpackMov, Shf, kCount
+  Clock, Isspacep, PackMov, UnpackMov, Shf, Bmsk, Szext, Match, kCount
 };
 const char* op_name(Op op);
 

@@ -527,6 +527,40 @@ void h_shf(uint64_t* R, const Inst& in, uint32_t m) {
   });
 }
 
+// bmsk.mode.b32 d, a, b: b bits of ones from bit a (PTX ISA semantics, .clamp and .wrap).
+void h_bmsk(uint64_t* R, const Inst& in, uint32_t m) {
+  uint64_t* d = dst(R, in);
+  const uint64_t *a = src(R, in, 0), *b = src(R, in, 1);
+  const bool wrap = in.sub & 1;
+  for_lanes(m, [&](int l) {
+    const uint32_t av = uint32_t(a[l]), bv = uint32_t(b[l]);
+    const uint32_t a1 = av & 31, b1 = bv & 31, sum = a1 + b1;
+    uint32_t mask0 = ~0u << a1;
+    bool overflow = sum >= 32;
+    if (!wrap) {
+      if (av >= 32) overflow = true, mask0 = 0;
+      if (bv >= 32) overflow = true;
+    }
+    const uint32_t mask1 = overflow ? 0u : b1 == 0 ? ~0u : ~0u << sum;
+    d[l] = mask0 & ~mask1;
+  });
+}
+// szext.mode.type d, a, b: the low b bits of a, sign- (.s32) or zero-extended (.u32).
+void h_szext(uint64_t* R, const Inst& in, uint32_t m) {
+  uint64_t* d = dst(R, in);
+  const uint64_t *a = src(R, in, 0), *b = src(R, in, 1);
+  const bool wrap = in.sub & 1, sign = in.type == Type::S32;
+  for_lanes(m, [&](int l) {
+    const uint32_t av = uint32_t(a[l]), bv = uint32_t(b[l]);
+    const uint32_t b1 = bv & 31;
+    const bool too_large = bv >= 32 && !wrap;
+    const uint32_t mask = too_large ? 0u : ~0u << b1;
+    const bool sign_bit = sign && b1 != 0 && !too_large && ((av >> ((b1 - 1) & 31)) & 1);
+    const uint32_t r = (av & ~mask) | (sign_bit ? mask : 0u);
+    d[l] = r;
+  });
+}
+
 // ---------------------------------------------------------------- floating point
 inline float sat32(float f) {
   if (std::isnan(f)) return 0.0f;
@@ -1120,6 +1154,8 @@ Handler select_alu_handler(const Inst& in) {
     case Op::Bfi: return pick_int<WBfi>(t);
     case Op::Prmt: return &h_prmt;
     case Op::Shf: return &h_shf;
+    case Op::Bmsk: return &h_bmsk;
+    case Op::Szext: return &h_szext;
     case Op::Addc: case Op::Subc: return pick_int<WAddc>(t);
     case Op::Set: {
       if (t != Type::U32 && t != Type::S32 && t != Type::F32) return nullptr;

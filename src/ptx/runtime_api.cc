@@ -1,6 +1,7 @@
 #include "runtime/runtime.h"
 
 #include <algorithm>
+#include <exception>
 #include <cmath>
 #include <map>
 
@@ -12,13 +13,26 @@
 
 namespace warpsim {
 
+namespace {
+// Where module initializers place function addresses: above every device allocation.
+constexpr uint64_t kFunctionAddressBase = uint64_t(0xfe) << 48;
+}  // namespace
+
 struct Runtime::Impl {
   struct Module {
     std::string file;
     ptx::Module ast;
     ptx::SymbolMap symbols;
     std::vector<std::string> kernels;
-    std::vector<std::shared_ptr<const ptx::Program>> programs;
+    std::vector<std::shared_ptr<const ptx::Program>> programs;  // null: it could not be decoded
+    std::vector<std::exception_ptr> decode_errors;               // why, per kernel
+    // The decoded kernel; one the front end could not decode fails here, where it is used, so
+    // that the module's other kernels and variables stay usable.
+    const ptx::Program& program(uint32_t index) const {
+      if (index >= programs.size()) throw Error("invalid kernel handle");
+      if (!programs[index]) std::rethrow_exception(decode_errors[index]);
+      return *programs[index];
+    }
   };
   DeviceMemory memory;
   std::vector<std::unique_ptr<Module>> modules;
@@ -100,8 +114,16 @@ ModuleHandle Runtime::load_module(const std::string& ptx_text, const std::string
         uint64_t bits = e.bits;
         if (!e.sym.empty()) {
           auto it = mod->symbols.find(e.sym);
-          if (it == mod->symbols.end()) throw LocatedError(file_name, v.loc.line, v.loc.col, "initializer refers to unknown symbol '" + e.sym + "'");
-          bits = it->second.addr + e.bits;
+          if (it != mod->symbols.end()) {
+            bits = it->second.addr + e.bits;
+          } else if (const ptx::Function* f = mod->ast.find_function(e.sym)) {
+            // A function's address (tables of device functions, wherever the function is
+            // defined): a distinct value per function. warpsim has no indirect calls, so
+            // nothing can call through it; a program that only stores or compares it runs.
+            bits = kFunctionAddressBase + uint64_t(f - mod->ast.functions.data()) * 16 + e.bits;
+          } else {
+            throw LocatedError(file_name, v.loc.line, v.loc.col, "initializer refers to unknown symbol '" + e.sym + "'");
+          }
         } else if (e.is_float_lit) {
           if (v.type == ptx::Type::F32) { float f = float(e.fval); std::memcpy(&bits, &f, 4); }
           else if (v.type == ptx::Type::F64) { double d = e.fval; std::memcpy(&bits, &d, 8); }
@@ -114,7 +136,13 @@ ModuleHandle Runtime::load_module(const std::string& ptx_text, const std::string
     for (const auto& f : mod->ast.functions) {
       if (!f.is_entry || !f.has_body) continue;
       mod->kernels.push_back(f.name);
-      mod->programs.push_back(ptx::decode_kernel(mod->ast, f.name, mod->symbols));
+      try {
+        mod->programs.push_back(ptx::decode_kernel(mod->ast, f.name, mod->symbols));
+        mod->decode_errors.emplace_back();
+      } catch (const Error&) {
+        mod->programs.push_back(nullptr);
+        mod->decode_errors.push_back(std::current_exception());
+      }
     }
   } catch (...) {
     for (DevPtr p : placed) impl_->memory.free(p);
@@ -127,7 +155,10 @@ ModuleHandle Runtime::load_module(const std::string& ptx_text, const std::string
 KernelHandle Runtime::get_kernel(ModuleHandle m, const std::string& name) {
   auto& mod = impl_->module(m);
   for (uint32_t i = 0; i < mod.kernels.size(); ++i)
-    if (mod.kernels[i] == name) return KernelHandle{m.id, i};
+    if (mod.kernels[i] == name) {
+      mod.program(i);  // a kernel the front end could not decode says why here
+      return KernelHandle{m.id, i};
+    }
   std::string known;
   for (const auto& k : mod.kernels) known += (known.empty() ? "" : ", ") + k;
   throw Error(mod.file + ": no kernel named '" + name + "' (kernels: " + known + ")");
@@ -137,16 +168,14 @@ std::vector<std::string> Runtime::kernel_names(ModuleHandle m) { return impl_->m
 
 std::vector<std::pair<std::string, uint32_t>> Runtime::kernel_params(KernelHandle k) {
   auto& mod = impl_->module(ModuleHandle{k.module});
-  if (k.index >= mod.programs.size()) throw Error("invalid kernel handle");
   std::vector<std::pair<std::string, uint32_t>> v;
-  for (const auto& p : mod.programs[k.index]->params) v.emplace_back(p.name, p.size);
+  for (const auto& p : mod.program(k.index).params) v.emplace_back(p.name, p.size);
   return v;
 }
 
 CtaDemand Runtime::kernel_demand(KernelHandle k, uint32_t block_threads, uint32_t dynamic_shared) {
   auto& mod = impl_->module(ModuleHandle{k.module});
-  if (k.index >= mod.programs.size()) throw Error("invalid kernel handle");
-  return ptx::cta_demand(*mod.programs[k.index], block_threads, dynamic_shared);
+  return ptx::cta_demand(mod.program(k.index), block_threads, dynamic_shared);
 }
 
 DevPtr Runtime::symbol_address(ModuleHandle m, const std::string& name, uint64_t* size) {
@@ -195,7 +224,7 @@ uint32_t Runtime::create_stream() { return impl_->streams++; }
 
 void Runtime::launch(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& args, uint32_t dynamic_shared, uint32_t stream) {
   auto& mod = impl_->module(ModuleHandle{k.module});
-  if (k.index >= mod.programs.size()) throw Error("invalid kernel handle");
+  mod.program(k.index);  // throws for a kernel that could not be decoded
   const auto& prog = mod.programs[k.index];
   const std::string& name = mod.kernels[k.index];
   if (grid.count() == 0 || block.count() == 0) throw Error("launch of '" + name + "': grid and block dimensions must be non-zero");

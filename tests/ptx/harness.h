@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "runtime/functional_target.h"
 #include "runtime/runtime.h"
 
@@ -55,5 +56,24 @@ inline uint64_t r64(const std::string& body) { return run1(body + "\nst.global.u
 inline uint32_t f32bits(const std::string& body) { return uint32_t(run1(body + "\nst.global.f32 [%rd99], %f1;")); }
 inline double f64v(const std::string& body) { return u2d(run1(body + "\nst.global.f64 [%rd99], %fd1;")); }
 inline uint32_t pred(const std::string& body) { return r32(body + "\nselp.u32 %r1, 1, 0, %p1;"); }
+
+// Loads a module and asks for each of its kernels (a kernel the front end cannot decode fails
+// when it is asked for); returns the error message, "" when everything loaded.
+inline std::string load_error(const std::string& text, const std::string& file = "bad.ptx", int* line = nullptr,
+                              int* col = nullptr) {
+  FunctionalTarget target;
+  Runtime rt(&target);
+  try {
+    ModuleHandle m = rt.load_module(text, file);
+    for (const auto& k : rt.kernel_names(m)) rt.get_kernel(m, k);
+  } catch (const LocatedError& e) {
+    if (line) *line = e.line();
+    if (col) *col = e.col();
+    return e.what();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
 
 }  // namespace warpsim::test

@@ -13,16 +13,7 @@ namespace {
 // Computes into %rs1 and returns its 16 bits.
 uint16_t h16(const std::string& body) { return uint16_t(run1(body + "\nst.global.b16 [%rd99], %rs1;")); }
 
-std::string load_error(const std::string& body) {
-  FunctionalTarget target;
-  Runtime rt(&target);
-  try {
-    rt.load_module(wrap_kernel(body), "snippet.ptx");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string load_error(const std::string& body) { return test::load_error(wrap_kernel(body), "snippet.ptx"); }
 
 TEST(IsaHalf, ArithmeticRoundsToNearestEven) {
   EXPECT_EQ(h16("mov.b16 %rs2, 0x3c00; add.f16 %rs1, %rs2, %rs2;"), 0x4000);

@@ -86,6 +86,57 @@ TEST(IsaInt, BitManipulation) {
   EXPECT_EQ(r32("mov.u32 %r2, 0x00008000; prmt.b32 %r1, %r2, 0, 0x9999;"), 0xffffffffu);
 }
 
+// bmsk and szext (CUB/Thrust radix sort): the PTX ISA's .clamp and .wrap rules.
+TEST(IsaInt, BitMaskAndSignZeroExtend) {
+  EXPECT_EQ(r32("bmsk.wrap.b32 %r1, 1, 2;"), 0x6u);
+  EXPECT_EQ(r32("bmsk.clamp.b32 %r1, 3, 3;"), 0x38u);
+  EXPECT_EQ(r32("bmsk.clamp.b32 %r1, 4, 0;"), 0u);            // width 0: empty
+  EXPECT_EQ(r32("bmsk.clamp.b32 %r1, 28, 8;"), 0xf0000000u);  // runs past bit 31
+  EXPECT_EQ(r32("bmsk.clamp.b32 %r1, 40, 2;"), 0u);           // position >= 32
+  EXPECT_EQ(r32("bmsk.wrap.b32 %r1, 33, 2;"), 0x6u);          // 33 & 31 = 1
+  EXPECT_EQ(r32("bmsk.clamp.b32 %r1, 0, 32;"), 0xffffffffu);
+  EXPECT_EQ(r32("szext.clamp.s32 %r1, 0x0000000c, 4;"), 0xfffffffcu);
+  EXPECT_EQ(r32("szext.clamp.u32 %r1, 0xfffffffc, 4;"), 0xcu);
+  EXPECT_EQ(r32("szext.clamp.s32 %r1, 0x00000004, 4;"), 4u);
+  EXPECT_EQ(r32("szext.wrap.u32 %r1, 0xffffffff, 0;"), 0u);
+  EXPECT_EQ(r32("szext.clamp.s32 %r1, 0x80000001, 40;"), 0x80000001u);  // N >= 32: a unchanged
+  EXPECT_EQ(r32("szext.wrap.s32 %r1, 0x000000ff, 40;"), 0xffffffffu);   // 40 & 31 = 8 bits
+}
+
+// Forms nvcc emits that the front end once refused: a .func declared before the kernel and
+// defined after it (double pow/sin/cos helpers), WARP_SZ (device-side warpSize), and registers
+// declared without '%' inside a brace scope (inline assembly of cuda_fp16.hpp).
+TEST(IsaInt, NvccModuleForms) {
+  const std::string ptx =
+      ".version 7.8\n.target sm_75\n.address_size 64\n"
+      ".func (.param .b64 func_retval0) twice(.param .b64 twice_param_0);\n"
+      ".visible .entry t(.param .u64 out_param)\n{\n"
+      "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n  .reg .f32 %f<2>;\n  .reg .f64 %fd<3>;\n"
+      "  ld.param.u64 %rd1, [out_param];\n"
+      "  mov.f64 %fd1, 0d4008000000000000;\n"  // 3.0
+      "  { .param .b64 param0;\n  st.param.f64 [param0+0], %fd1;\n  .param .b64 retval0;\n"
+      "  call.uni (retval0), twice, (param0);\n  ld.param.f64 %fd2, [retval0+0];\n  }\n"
+      "  st.global.f64 [%rd1], %fd2;\n"
+      "  mov.u32 %r1, WARP_SZ;\n  st.global.u32 [%rd1+8], %r1;\n"
+      "  mov.f32 %f1, 0f3F800000;\n"
+      "  { .reg .b16 low;\n  cvt.rn.f16.f32 low, %f1;\n  mov.b32 %r2, {low, low};\n  }\n"
+      "  st.global.u32 [%rd1+16], %r2;\n"
+      "  ret;\n}\n"
+      ".func (.param .b64 func_retval0) twice(.param .b64 twice_param_0)\n{\n"
+      "  .reg .f64 %fd<3>;\n  ld.param.f64 %fd1, [twice_param_0];\n  add.f64 %fd2, %fd1, %fd1;\n"
+      "  st.param.f64 [func_retval0+0], %fd2;\n  ret;\n}\n";
+  FunctionalTarget target;
+  Runtime rt{&target};
+  auto m = rt.load_module(ptx, "forms.ptx");
+  DevPtr buf = rt.malloc(24);
+  rt.launch(rt.get_kernel(m, "t"), Dim3{1, 1, 1}, Dim3{1, 1, 1}, KernelArgs().add(buf));
+  uint64_t out[3] = {};
+  rt.memcpy_d2h(out, buf, 24);
+  EXPECT_EQ(u2d(out[0]), 6.0);
+  EXPECT_EQ(uint32_t(out[1]), 32u);
+  EXPECT_EQ(uint32_t(out[2]), 0x3C003C00u);  // half 1.0 twice
+}
+
 TEST(IsaInt, CarryChains) {
   EXPECT_EQ(r32("mov.u32 %r2, -1; add.cc.u32 %r3, %r2, 1; addc.u32 %r1, 0, 0;"), 1u);
   EXPECT_EQ(r32("mov.u32 %r2, 5; add.cc.u32 %r3, %r2, 1; addc.u32 %r1, 0, 0;"), 0u);

@@ -180,6 +180,34 @@ TEST(IsaMem, ShuffleClamping) {
   }
 }
 
+// match.any / match.all (cooperative groups' labeled partitions and coalesced groups).
+TEST(IsaMem, MatchGroupsLanesByValue) {
+  SnippetRun r;
+  auto& out = r.run(
+      "mov.u32 %r2, %laneid; and.b32 %r3, %r2, 3;"
+      "match.any.sync.b32 %r1, %r3, -1; st.global.u32 [%rd99], %r1;"
+      "cvt.u64.u32 %rd2, %r3; shl.b64 %rd2, %rd2, 40;"  // values that differ only above bit 31
+      "match.any.sync.b64 %r1, %rd2, -1; st.global.u32 [%rd99+8], %r1;"
+      "shr.u32 %r4, %r2, 5; match.all.sync.b32 %r1|%p1, %r4, -1; st.global.u32 [%rd99+16], %r1;"
+      "selp.u32 %r5, 1, 0, %p1; st.global.u32 [%rd99+24], %r5;"
+      "match.all.sync.b32 %r1|%p1, %r3, -1; st.global.u32 [%rd99+32], %r1;"
+      "selp.u32 %r5, 1, 0, %p1; st.global.u32 [%rd99+40], %r5;"
+      "setp.lt.u32 %p2, %r2, 8; @!%p2 bra SKIP;"  // only lanes 0-7 take part
+      "match.any.sync.b32 %r1, %r3, 0xff; st.global.u32 [%rd99+48], %r1;"
+      "SKIP: ",
+      32);
+  for (uint32_t l = 0; l < 32; ++l) {
+    const uint64_t* o = out.data() + l * 16;
+    EXPECT_EQ(o[0], 0x11111111u << (l & 3)) << l;
+    EXPECT_EQ(o[1], 0x11111111u << (l & 3)) << l;
+    EXPECT_EQ(o[2], 0xffffffffu);
+    EXPECT_EQ(o[3], 1u);
+    EXPECT_EQ(o[4], 0u);
+    EXPECT_EQ(o[5], 0u);
+    EXPECT_EQ(o[6], l < 8 ? 0x11u << (l & 3) : 0u) << l;
+  }
+}
+
 TEST(IsaMem, VotesWithDivergence) {
   SnippetRun r;
   auto& out = r.run(

@@ -22,18 +22,7 @@ std::string kernel_text(const char* name) {
 
 // Loads text as a module; returns the error message ("" when it loads).
 std::string load_error(const std::string& text, int* line = nullptr, int* col = nullptr) {
-  FunctionalTarget target;
-  Runtime rt(&target);
-  try {
-    rt.load_module(text, "bad.ptx");
-  } catch (const LocatedError& e) {
-    if (line) *line = e.line();
-    if (col) *col = e.col();
-    return e.what();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return test::load_error(text, "bad.ptx", line, col);
 }
 
 TEST(Parser, ParsesEveryTestKernel) {
@@ -166,6 +155,57 @@ TEST(Parser, ResolutionErrors) {
       ".version 9.0\n.target sm_75\n.address_size 64\n.func f() { call.uni f, (); ret; }\n"
       ".entry k() { call.uni f, (); ret; }\n";
   EXPECT_NE(load_error(rec).find("recursive call"), std::string::npos);
+}
+
+// A kernel the front end cannot decode does not take its module down: the module's variables
+// and other kernels stay usable, and asking for that kernel gives its located error.
+TEST(Parser, UndecodableKernelFailsAloneWhenAskedFor) {
+  const std::string text =
+      ".version 9.0\n.target sm_75\n.address_size 64\n.global .u32 g = 7;\n"
+      ".entry good(.param .u64 out) { .reg .b64 %rd<2>; .reg .b32 %r<2>;\n"
+      "  ld.param.u64 %rd1, [out]; ld.global.u32 %r1, [g]; st.global.u32 [%rd1], %r1; ret; }\n"
+      ".entry bad() { .reg .b32 %r<2>;\n  frobnicate.b32 %r1, %r1; ret; }\n";
+  FunctionalTarget target;
+  Runtime rt(&target);
+  ModuleHandle m = rt.load_module(text, "two.ptx");
+  DevPtr buf = rt.malloc(4);
+  rt.launch(rt.get_kernel(m, "good"), Dim3{1, 1, 1}, Dim3{1, 1, 1}, KernelArgs().add(buf));
+  uint32_t v = 0;
+  rt.memcpy_d2h(&v, buf, 4);
+  EXPECT_EQ(v, 7u);
+  try {
+    rt.get_kernel(m, "bad");
+    ADD_FAILURE() << "no error for the undecodable kernel";
+  } catch (const LocatedError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown instruction 'frobnicate.b32'"), std::string::npos) << e.what();
+    EXPECT_EQ(e.line(), 8);
+  }
+}
+
+// nvcc's device-runtime module (in every CUDA 11.8 binary) initializes a table with functions
+// defined further down: the module loads, each function gets a distinct address.
+TEST(Parser, InitializerMayNameAFunctionDefinedLater) {
+  const std::string text =
+      ".version 9.0\n.target sm_75\n.address_size 64\n.func later(.param .b64 x);\n.func other();\n"
+      ".global .align 8 .u64 table[3] = {later, other, later};\n"
+      ".entry k(.param .u64 out) { .reg .b64 %rd<5>;\n  ld.param.u64 %rd1, [out];\n"
+      "  ld.global.u64 %rd2, [table]; ld.global.u64 %rd3, [table+8]; ld.global.u64 %rd4, [table+16];\n"
+      "  st.global.u64 [%rd1], %rd2; st.global.u64 [%rd1+8], %rd3; st.global.u64 [%rd1+16], %rd4; ret; }\n"
+      ".func later(.param .b64 x) { ret; }\n.func other() { ret; }\n";
+  EXPECT_EQ(load_error(text), "");
+  FunctionalTarget target;
+  Runtime rt(&target);
+  ModuleHandle m = rt.load_module(text, "table.ptx");
+  DevPtr buf = rt.malloc(24);
+  rt.launch(rt.get_kernel(m, "k"), Dim3{1, 1, 1}, Dim3{1, 1, 1}, KernelArgs().add(buf));
+  uint64_t v[3] = {};
+  rt.memcpy_d2h(v, buf, 24);
+  EXPECT_NE(v[0], 0u);
+  EXPECT_NE(v[0], v[1]);
+  EXPECT_EQ(v[0], v[2]);
+  EXPECT_NE(load_error(".version 9.0\n.target sm_75\n.address_size 64\n.global .u64 t = nosuch;\n")
+                .find("unknown symbol 'nosuch'"),
+            std::string::npos);
 }
 
 }  // namespace

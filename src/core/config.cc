@@ -146,6 +146,9 @@ void validate_cache(const std::string& k, const CacheConfig& c) {
 }  // namespace
 
 void validate(const GpuConfig& c) {
+  if (c.compute_capability < 10 || c.compute_capability > 199 || c.compute_capability % 10 > 9)
+    throw Error(fmt::format("config key 'compute_capability': {} is not major * 10 + minor (e.g. 75 for 7.5)",
+                            c.compute_capability));
   check_pos("core.num_sms", c.core.num_sms);
   check_pos("core.schedulers", c.core.schedulers);
   check_pos("core.max_warps", c.core.max_warps);

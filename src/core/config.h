@@ -285,6 +285,7 @@ struct DramConfig {
 struct GpuConfig {
   std::string name = "custom";
   double clock_mhz = 700.0;       // core clock, used for seconds and bandwidth figures
+  uint32_t compute_capability = 75;  // major * 10 + minor, as the CUDA runtime reports it
   CoreConfig core;
   UnitConfig units[kNumUnits];
   OperandCollectorConfig oc;
@@ -305,6 +306,9 @@ struct GpuConfig {
   template <class V> void visit(V& v) {
     v("name", name, "preset name");
     v("clock_mhz", clock_mhz, "core clock in MHz");
+    v("compute_capability", compute_capability,
+      "compute capability of the GPU modelled, major * 10 + minor; the CUDA runtime reports it, or the highest PTX "
+      "target of the program's fatbinaries when that is higher (docs/cuda-programs.md)");
     v.group("core", core, "streaming multiprocessor");
     v.group("sp", units[int(Unit::SP)], "single-precision / integer ALU pipeline");
     v.group("int", units[int(Unit::INT)], "integer pipeline (Volta+; on Fermi share SP)");

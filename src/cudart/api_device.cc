@@ -52,21 +52,6 @@ const ErrorInfo* find_error(int code) {
   return nullptr;
 }
 
-// Compute capability reported for a preset: the generation it models.
-void capability(const std::string& name, int* major, int* minor) {
-  struct Cap { const char* prefix; int major, minor; };
-  static const Cap caps[] = {{"gtx480", 2, 0}, {"gtx", 2, 0}, {"titanv", 7, 0}, {"v100", 7, 0},
-                             {"rtx2060", 7, 5}, {"rtx20", 7, 5}, {"a100", 8, 0}, {"rtx30", 8, 6}, {"h100", 9, 0}};
-  for (const auto& c : caps)
-    if (name.rfind(c.prefix, 0) == 0) {
-      *major = c.major;
-      *minor = c.minor;
-      return;
-    }
-  *major = 7;
-  *minor = 5;
-}
-
 constexpr uint64_t kGlobalMemory = uint64_t(8) << 30;
 
 }  // namespace
@@ -93,7 +78,9 @@ void fill_properties(State& s, cudaDeviceProp* p) {
   p->maxGridSize[1] = 65535;
   p->maxGridSize[2] = 65535;
   p->totalConstMem = 65536;
-  capability(cfg.name, &p->major, &p->minor);
+  const uint32_t cc = s.reported_capability();
+  p->major = int(cc / 10);
+  p->minor = int(cc % 10);
   p->textureAlignment = 512;
   p->texturePitchAlignment = 32;
   p->multiProcessorCount = int(c.num_sms);

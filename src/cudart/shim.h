@@ -58,6 +58,7 @@ struct Module {
   std::string label;            // "fatbinary N" for messages
   std::string ptx;              // extracted PTX text
   std::string extract_error;    // why no PTX could be extracted
+  uint32_t ptx_arch = 0;        // the PTX's target, e.g. 75 for compute_75
   bool has_symbols = false;     // functions or variables were registered against it
   bool loaded = false;
   std::string load_error;
@@ -116,6 +117,9 @@ class State {
   // Says why the program cannot go on in the simulator and exits with status 3; the exit
   // handlers write the statistics of what ran.
   [[noreturn]] void stop(const char* api, const std::string& why);
+  // The preset's compute capability, or the highest PTX target of the registered fatbinaries
+  // when that is higher: what the program needs to be told to run.
+  uint32_t reported_capability();
   const ptx::Program& program(Function& f);  // decodes the kernel; stop()s when it cannot
   Stream* stream(const void* handle, const char* api);  // null = the legacy default stream
   uint32_t stream_id(const void* handle, const char* api);

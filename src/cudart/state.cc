@@ -141,6 +141,7 @@ void** State::register_fatbin(const void* wrapper) {
         for (const auto& e : es)
           if (e.kind == fatbin::EntryKind::Ptx) {
             ptx.push_back(fatbin::select_ptx(es).payload);
+            m->ptx_arch = std::max(m->ptx_arch, fatbin::select_ptx(es).arch);
             break;
           }
       }
@@ -153,7 +154,10 @@ void** State::register_fatbin(const void* wrapper) {
       }
     }
     if (m->ptx.empty()) {
-      if (!entries.empty()) m->ptx = fatbin::select_ptx(entries).payload;
+      if (!entries.empty()) {
+        m->ptx = fatbin::select_ptx(entries).payload;
+        m->ptx_arch = fatbin::select_ptx(entries).arch;
+      }
       else m->extract_error = "the fatbinary is empty";
     }
   } catch (const Error& e) {
@@ -273,6 +277,13 @@ bool State::try_load(Module& m) {
     return false;
   }
   return true;
+}
+
+uint32_t State::reported_capability() {
+  uint32_t cc = config().compute_capability;
+  for (const auto& m : modules_)
+    if (!m->ptx.empty()) cc = std::max(cc, m->ptx_arch);
+  return cc;
 }
 
 Module& State::loaded(Module& m) {

@@ -130,6 +130,10 @@ TEST(CudartShim, DevicePropertiesComeFromThePreset) {
   EXPECT_EQ(p.regsPerMultiprocessor, int(cfg.core.registers));
   EXPECT_EQ(p.maxThreadsPerMultiProcessor, int(cfg.core.max_threads));
   EXPECT_EQ(p.warpSize, 32);
+  // The preset models a compute capability 2.0 GPU; the program's PTX targets compute_75, so
+  // the runtime says 7.5: what the program needs to be told to run (docs/cuda-programs.md).
+  EXPECT_EQ(cfg.compute_capability, 20u);
+  EXPECT_EQ(p.major * 10 + p.minor, 75);
   int clock = 0, count = 0;
   ASSERT_EQ(shim.fn<int (*)(int*, int, int)>("cudaDeviceGetAttribute")(&clock, cudaDevAttrClockRate, 0), 0);
   EXPECT_EQ(clock, int(cfg.clock_mhz * 1000));

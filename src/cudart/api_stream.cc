@@ -50,6 +50,47 @@ CUDART_API cudaError_t cudaStreamSynchronize(void* stream) {
   });
 }
 
+// Host functions in a stream: the function runs once the work enqueued on the stream before it
+// is done, and later work on the stream waits for it. The shim finishes that work (simulating
+// it) and calls the function from the enqueuing thread before returning, which keeps both
+// orders; the function runs without the runtime's lock held.
+namespace {
+using HostFn = void (*)(void*);
+using StreamCallback = void (*)(void*, cudaError_t, void*);
+
+cudaError_t run_host_function(const char* api, void* stream, bool valid, cudaError_t* status) {
+  return guarded(api, [&](State& s) {
+    if (!valid) return cudaErrorInvalidValue;
+    s.sync_stream(s.stream_id(stream, api));
+    *status = s.sticky;
+    return cudaSuccess;
+  });
+}
+}  // namespace
+
+CUDART_API cudaError_t cudaLaunchHostFunc(void* stream, HostFn fn, void* user_data) {
+  cudaError_t status = cudaSuccess;
+  cudaError_t rc = run_host_function("cudaLaunchHostFunc", stream, fn != nullptr, &status);
+  if (rc == cudaSuccess) fn(user_data);
+  return rc;
+}
+
+CUDART_API cudaError_t cudaLaunchHostFunc_ptsz(void* stream, HostFn fn, void* user_data) {
+  return cudaLaunchHostFunc(stream, fn, user_data);
+}
+
+// The older form: the callback also gets the stream and the stream's error status; flags must be 0.
+CUDART_API cudaError_t cudaStreamAddCallback(void* stream, StreamCallback cb, void* user_data, unsigned flags) {
+  cudaError_t status = cudaSuccess;
+  cudaError_t rc = run_host_function("cudaStreamAddCallback", stream, cb != nullptr && flags == 0, &status);
+  if (rc == cudaSuccess) cb(stream, status, user_data);
+  return rc;
+}
+
+CUDART_API cudaError_t cudaStreamAddCallback_ptsz(void* stream, StreamCallback cb, void* user_data, unsigned flags) {
+  return cudaStreamAddCallback(stream, cb, user_data, flags);
+}
+
 // The simulation advances only when the host waits, so a query waits: a polling loop ends.
 CUDART_API cudaError_t cudaStreamQuery(void* stream) { return cudaStreamSynchronize(stream); }
 

@@ -243,6 +243,37 @@ TEST(CudartShim, KernelOfAModuleWarpsimCannotLoadStopsTheProgram) {
   EXPECT_EQ(c[7], 7.0f + 22.0f);
 }
 
+// Host functions and stream callbacks run once, in the order they were enqueued, after the
+// stream's earlier work (a kernel here); the callback gets its stream and a success status.
+TEST(CudartShim, HostFunctionsRunInStreamOrder) {
+  SHIM_OR_SKIP();
+  using HostFn = void (*)(void*);
+  using Callback = void (*)(void*, int, void*);
+  auto host_func = shim.fn<int (*)(void*, HostFn, void*)>("cudaLaunchHostFunc");
+  auto add_callback = shim.fn<int (*)(void*, Callback, void*, unsigned)>("cudaStreamAddCallback");
+  auto stream_create = shim.fn<int (*)(void**)>("cudaStreamCreate");
+  void* stream = nullptr;
+  ASSERT_EQ(stream_create(&stream), 0);
+  struct Log {
+    std::vector<int> order;
+  } log;
+  static Log* current = nullptr;
+  current = &log;
+  static int one = 1, two = 2, three = 3;
+  int rc = -1;
+  run_vector_add(shim, 256, stream, &rc);  // queued on `stream`, copied back synchronously
+  ASSERT_EQ(rc, 0);
+  EXPECT_EQ(host_func(stream, [](void* p) { current->order.push_back(*static_cast<int*>(p)); }, &one), 0);
+  EXPECT_EQ(add_callback(stream, [](void* s, int status, void* p) {
+    current->order.push_back(status == 0 && s != nullptr ? *static_cast<int*>(p) : -1);
+  }, &two, 0), 0);
+  EXPECT_EQ(host_func(nullptr, [](void* p) { current->order.push_back(*static_cast<int*>(p)); }, &three), 0);
+  EXPECT_EQ(log.order, (std::vector<int>{1, 2, 3}));
+  EXPECT_EQ(add_callback(stream, [](void*, int, void*) {}, nullptr, 1), cudaErrorInvalidValue);  // flags must be 0
+  EXPECT_EQ(host_func(stream, nullptr, nullptr), cudaErrorInvalidValue);
+  shim.fn<int (*)()>("cudaGetLastError")();
+}
+
 TEST(CudartShim, DriverCallsOfTheCensusAnswerFromTheSameGpu) {
   SHIM_OR_SKIP();
   std::string path = shim_path();

@@ -139,7 +139,9 @@ int run_exec(ExecArgs& a) {
 
   std::string json = a.json;
   std::string tmp_json;
-  if (json.empty() && a.summary) {
+  // Always collect the statistics: they say whether a kernel faulted or warpsim stopped the
+  // program, which decides the exit status even when the program ignored its errors.
+  if (json.empty()) {
     tmp_json = (fs::temp_directory_path() / fmt::format("warpsim-exec-{}.json", getpid())).string();
     json = tmp_json;
   }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "core/error.h"
@@ -150,6 +151,7 @@ class Decoder {
         if (func_index_.count(callee->name)) continue;
         const Function* f = m_.find_function(callee->name);
         if (!f) fail(callee->loc, "call to undeclared function '" + callee->name + "'");
+        if (!f->has_body && builtin(f->name)) continue;
         if (!f->has_body) fail(callee->loc, "call to external function '" + callee->name + "' which has no body in this module");
         if (f->is_entry) fail(callee->loc, "call to kernel '" + callee->name + "'");
         uint32_t idx = uint32_t(funcs_.size());
@@ -164,7 +166,10 @@ class Decoder {
       for (const auto& st : fc.fn->body)
         if (st.kind == Statement::Inst && st.inst.opcode.rfind("call", 0) == 0)
           for (const auto& o : st.inst.ops)
-            if (o.kind == Operand::Sym) { callees[fc.index].insert(func_index_[o.name]); break; }
+            if (o.kind == Operand::Sym) {
+              if (auto it = func_index_.find(o.name); it != func_index_.end()) callees[fc.index].insert(it->second);
+              break;  // a builtin (vprintf, __assertfail) calls nothing
+            }
     std::vector<int> state(funcs_.size(), 0);
     std::function<void(uint32_t)> dfs = [&](uint32_t v) {
       state[v] = 1;
@@ -611,11 +616,18 @@ class Decoder {
     }
   }
 
+  // The external functions the runtime provides.
+  static std::optional<BuiltinFn> builtin(const std::string& name) {
+    if (name == "vprintf") return BuiltinFn::Vprintf;
+    if (name == "__assertfail") return BuiltinFn::AssertFail;
+    return std::nullopt;
+  }
+
   static bool needs_handler(Op op) {
     switch (op) {
       case Op::Ld: case Op::St: case Op::Bra: case Op::Call: case Op::Ret: case Op::Exit: case Op::FuncExit:
       case Op::Bar: case Op::BarWarp: case Op::Membar: case Op::Atom: case Op::Red: case Op::Shfl: case Op::Vote:
-      case Op::Match: case Op::Tex: case Op::Trap: case Op::Activemask: case Op::Clock: case Op::Nop:
+      case Op::Match: case Op::Builtin: case Op::Tex: case Op::Trap: case Op::Activemask: case Op::Clock: case Op::Nop:
         return false;
       default:
         return true;
@@ -1018,6 +1030,35 @@ class Decoder {
       const Operand& callee = o[k++];
       if (k < o.size() && o[k].kind == Operand::List) args = &o[k++];
       if (k != o.size()) fail(o[k].loc, "unexpected operand in call (indirect calls are not supported)");
+      auto frame_sym = [&](const Operand& a) {
+        if (a.kind != Operand::Sym) fail(a.loc, "call arguments must be .param variables");
+        Entity e = symbol(a);
+        if (!e.frame_param) fail(a.loc, "'" + a.name + "' is not a .param variable of this function");
+        return e;
+      };
+      if (!func_index_.count(callee.name)) {
+        // vprintf / __assertfail: the executor reads the arguments from the caller's frame.
+        const Function* f = m_.find_function(callee.name);
+        auto which = f ? builtin(f->name) : std::nullopt;
+        if (!which) fail(callee.loc, "call to undeclared function '" + callee.name + "'");
+        size_t nr = rets ? rets->elems.size() : 0, na = args ? args->elems.size() : 0;
+        if (nr != f->rets.size() || na != f->params.size())
+          fail(callee.loc, "call to '" + f->name + "' does not match its declaration");
+        in.op = Op::Builtin;
+        in.sub = uint8_t(*which);
+        CallInfo ci;
+        for (size_t i = 0; i < na; ++i) {
+          Entity e = frame_sym(args->elems[i]);
+          ci.args.push_back({uint32_t(e.addr), 0, uint32_t(e.size)});
+        }
+        for (size_t i = 0; i < nr; ++i) {
+          Entity e = frame_sym(rets->elems[i]);
+          ci.rets.push_back({0, uint32_t(e.addr), uint32_t(e.size)});
+        }
+        in.call_index = uint32_t(prog_->calls.size());
+        prog_->calls.push_back(std::move(ci));
+        return;
+      }
       uint32_t fidx = func_index_.at(callee.name);
       FuncCtx& cf = funcs_[fidx];
       const Function& f = *cf.fn;
@@ -1025,12 +1066,6 @@ class Decoder {
       if (nr != f.rets.size()) fail(callee.loc, "call to '" + f.name + "' passes " + std::to_string(nr) + " return values, function declares " + std::to_string(f.rets.size()));
       if (na != f.params.size()) fail(callee.loc, "call to '" + f.name + "' passes " + std::to_string(na) + " arguments, function declares " + std::to_string(f.params.size()));
       CallInfo ci;
-      auto frame_sym = [&](const Operand& a) {
-        if (a.kind != Operand::Sym) fail(a.loc, "call arguments must be .param variables");
-        Entity e = symbol(a);
-        if (!e.frame_param) fail(a.loc, "'" + a.name + "' is not a .param variable of this function");
-        return e;
-      };
       for (size_t i = 0; i < na; ++i) {
         Entity e = frame_sym(args->elems[i]);
         const Entity& p = cf.params.at(f.params[i].name);

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "core/error.h"
+#include "ptx/device_printf.h"
 #include "ptx/ops.h"
 
 namespace warpsim::ptx {
@@ -657,6 +658,47 @@ void CtaExecutor::exec_match(Warp& w, const Inst& in, uint32_t exec) {
   });
 }
 
+// vprintf and __assertfail, lane by lane in lane order. Their arguments are in each thread's
+// call frame (local memory), as a call would pass them.
+void CtaExecutor::exec_builtin(Warp& w, const Inst& in, uint32_t exec) {
+  const CallInfo& ci = prog_->calls[in.call_index];
+  for_lanes(exec, [&](int l) {
+    uint8_t* frame = local_.data() + size_t(w.id * 32 + uint32_t(l)) * local_size_;
+    auto arg = [&](size_t i) {
+      uint64_t v = 0;
+      if (i < ci.args.size()) std::memcpy(&v, frame + ci.args[i].from, std::min<uint32_t>(8, ci.args[i].bytes));
+      return v;
+    };
+    DeviceReader read = [&](uint64_t addr, void* out, uint32_t bytes) {
+      MemSpace ts;
+      uint64_t ta;
+      std::memcpy(out, resolve(w, in, l, Space::Generic, addr, bytes, false, ts, ta), bytes);
+    };
+    if (BuiltinFn(in.sub) == BuiltinFn::Vprintf) {
+      int count = 0;
+      std::string text = format_device_printf(read_device_string(arg(0), read), arg(1), read, &count);
+      std::fwrite(text.data(), 1, text.size(), stdout);
+      for (const auto& r : ci.rets) {
+        int32_t v = count;
+        std::memcpy(frame + r.to, &v, std::min<uint32_t>(4, r.bytes));
+      }
+      return;
+    }
+    // __assertfail(message, file, line, function, char size): the device's assert message, then
+    // the kernel stops as the hardware's trap does.
+    const uint32_t t = w.id * 32 + uint32_t(l);
+    const Dim3& b = launch_->block;
+    char head[160];
+    std::snprintf(head, sizeof head, ": block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `", ctaid_[0], ctaid_[1],
+                  ctaid_[2], t % b.x, (t / b.x) % b.y, t / (b.x * b.y));
+    std::string msg = read_device_string(arg(1), read) + ":" + std::to_string(uint32_t(arg(2))) + ": " +
+                      read_device_string(arg(3), read) + head + read_device_string(arg(0), read) + "` failed.";
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s\n", msg.c_str());
+    throw Error(where(w, in, l) + ": device-side assertion failed: " + msg);
+  });
+}
+
 void CtaExecutor::run_warp(Warp& w) {
   const Inst* insts = prog_->insts.data();
   uint64_t* R = w.regs;
@@ -778,6 +820,11 @@ void CtaExecutor::run_warp(Warp& w) {
         }
         break;
       }
+      case Op::Builtin:
+        emit(w, in, exec, m);
+        exec_builtin(w, in, exec);
+        e.pc = pc + 1;
+        break;
       case Op::Trap:
         if (exec) throw Error(where(w, in, std::countr_zero(exec)) + ": trap instruction executed");
         emit(w, in, exec, m);

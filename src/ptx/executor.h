@@ -77,6 +77,7 @@ class CtaExecutor {
   void exec_shfl(Warp& w, const Inst& in, uint32_t exec);
   void exec_vote(Warp& w, const Inst& in, uint32_t exec);
   void exec_match(Warp& w, const Inst& in, uint32_t exec);
+  void exec_builtin(Warp& w, const Inst& in, uint32_t exec);
   void do_call_copies(Warp& w, const CallInfo& ci, bool rets, uint32_t lanes);
   uint8_t* resolve(Warp& w, const Inst& in, int lane, Space sp, uint64_t addr, uint32_t bytes, bool write,
                    MemSpace& tspace, uint64_t& taddr);

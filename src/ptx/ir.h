@@ -19,7 +19,7 @@ enum class Op : uint8_t {
   Shl, Shr, Setp, Selp, Set, Cvt, Cvta, Ld, St, Bra, Call, Ret, Exit, FuncExit, Bar, BarWarp,
   Membar, Atom, Red, Shfl, Vote, Tex, Sqrt, Rsqrt, Rcp, Ex2, Lg2, Sin, Cos, Tanh, Prmt, Bfi, Bfe,
   Bfind, Brev, Clz, Popc, Copysign, Addc, Subc, Madc, Mul24, Mad24, Sad, Testp, Trap, Activemask,
-  Clock, Isspacep, PackMov, UnpackMov, Shf, Bmsk, Szext, Match, kCount
+  Clock, Isspacep, PackMov, UnpackMov, Shf, Bmsk, Szext, Match, Builtin, kCount
 };
 const char* op_name(Op op);
 
@@ -91,6 +91,10 @@ struct Inst {
 };
 
 // Copies performed by a call: caller frame bytes -> callee frame bytes (args), and back (ret).
+// Functions the runtime provides instead of the module (Op::Builtin, Inst::sub): device-side
+// printf and assert.
+enum class BuiltinFn : uint8_t { Vprintf, AssertFail };
+
 struct CallInfo {
   struct Copy { uint32_t from, to, bytes; };
   std::vector<Copy> args, rets;

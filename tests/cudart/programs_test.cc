@@ -295,6 +295,28 @@ TEST(CudaPrograms, UnloadableKernelStopsTheProgramAtItsLaunch) {
   EXPECT_NE(j["stopped"].get<std::string>().find(".callprototype"), std::string::npos);
 }
 
+TEST(CudaPrograms, DevicePrintfAndAssert) {
+  NVCC_OR_SKIP();
+  std::string err;
+  std::string exe = compile("device_printf", "zstd", kPtx, &err);
+  ASSERT_FALSE(exe.empty()) << err;
+  Result ok = run(exec_cmd(exe, exe + ".json"));
+  EXPECT_EQ(ok.rc, 0) << ok.err;
+  EXPECT_NE(ok.out.find("thread 0 of 3: x=0.000 tag=hi A   0.0 -1234567890123|0   |ff\n"
+                        "thread 1 of 3: x=1.500 tag=hi B   2.5 -1234567890123|1   |100\n"
+                        "thread 2 of 3: x=3.000 tag=hi C   5.0 -1234567890123|2   |101\n"),
+            std::string::npos)
+      << ok.out;
+  EXPECT_NE(ok.out.find("after assert kernel: cudaSuccess"), std::string::npos) << ok.out;
+  // The failing assertion: its message, an error for the program, and a failed run although the
+  // program ignores the error (no --json: exec checks the statistics anyway).
+  Result bad = run(std::string(WARPSIM_BINARY) + " exec -- " + exe + " fail");
+  EXPECT_NE(bad.rc, 0);
+  EXPECT_NE(bad.err.find("Assertion `threadIdx.x < limit` failed."), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("thread: [7,0,0]"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.out.find("after assert kernel: cudaErrorLaunchFailure"), std::string::npos) << bad.out;
+}
+
 TEST(CudaPrograms, KernelFaultFailsTheRunEvenWhenIgnored) {
   NVCC_OR_SKIP();
   std::string err;

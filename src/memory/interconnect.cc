@@ -48,6 +48,7 @@ void Interconnect::send_down(uint32_t slice, const MemRequest& resp, uint32_t fl
     p.seq = seq_++;
     p.flits = flits;
     p.complete = complete;
+    if (slice_q_[slice].empty()) busy_slices_.push_back(slice);
     slice_q_[slice].push_back(p);
     ++queued_;
     next_try_ = std::min(next_try_, ready);
@@ -76,8 +77,8 @@ void Interconnect::arbitrate(uint64_t now) {
   const uint32_t nslices = uint32_t(slice_q_.size());
   granted_sms_.clear();
   uint64_t next = UINT64_MAX;
-  for (uint32_t s = 0; s < nslices; ++s) {
-    if (slice_q_[s].empty()) continue;
+  // The grants do not depend on the order the slices are visited in.
+  for (uint32_t s : busy_slices_) {
     const Packet& h = slice_q_[s].front();
     const uint32_t sm = h.req.sm;
     const uint64_t at = std::max({h.head, slice_free_[s], sm_free_[sm]});
@@ -111,6 +112,10 @@ void Interconnect::arbitrate(uint64_t now) {
       next = std::min(next, std::max({h.head, slice_free_[s], sm_free_[h.req.sm]}));
     }
   }
+  if (!granted_sms_.empty())
+    busy_slices_.erase(std::remove_if(busy_slices_.begin(), busy_slices_.end(),
+                                      [&](uint32_t s) { return slice_q_[s].empty(); }),
+                       busy_slices_.end());
   next_try_ = next;
 }
 

@@ -90,6 +90,7 @@ class Interconnect {
   std::vector<uint32_t> rr_;                    // input-queued: each SM's round-robin pointer
   std::vector<int32_t> grant_;                  // input-queued: scratch, chosen slice per SM
   std::vector<uint32_t> granted_sms_;
+  std::vector<uint32_t> busy_slices_;           // input-queued: the slices with packets queued
   uint64_t queued_ = 0;
   uint64_t next_try_ = UINT64_MAX;              // input-queued: earliest cycle a head may cross
   std::vector<uint64_t> sm_up_, sm_down_;       // next free slot of each SM's ports

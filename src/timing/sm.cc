@@ -65,7 +65,8 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       stats_(o.stats_), counters_(o.counters_), last_class_(o.last_class_),
       last_busy_unit_(o.last_busy_unit_), sched_dirty_(o.sched_dirty_), sched_wake_(o.sched_wake_),
       ldst_full_at_start_(o.ldst_full_at_start_), mem_port_used_last_cycle_(o.mem_port_used_last_cycle_),
-      wake_heap_(o.wake_heap_), finished_ctas_(o.finished_ctas_), now_(o.now_), next_age_(o.next_age_),
+      wake_heap_(o.wake_heap_), recent_wakes_(o.recent_wakes_), recent_wake_next_(o.recent_wake_next_),
+      finished_ctas_(o.finished_ctas_), now_(o.now_), next_age_(o.next_age_),
       fetch_want_(o.fetch_want_), used_threads_(o.used_threads_), used_regs_(o.used_regs_),
       used_shared_(o.used_shared_), used_warps_(o.used_warps_), live_ctas_(o.live_ctas_),
       fetch_rr_(o.fetch_rr_), last_progress_(o.last_progress_), needs_every_cycle_(o.needs_every_cycle_),
@@ -294,6 +295,9 @@ uint64_t Sm::issue_queued(int sched, int slot, Unit u, const WarpInst& in, uint3
 
 void Sm::wake_at(uint64_t t) {
   if (t <= now_) return;
+  for (uint64_t r : recent_wakes_)
+    if (r == t) return;
+  recent_wakes_[recent_wake_next_++ & 3] = t;
   wake_heap_.push_back(t);
   std::push_heap(wake_heap_.begin(), wake_heap_.end(), std::greater<uint64_t>());
 }

@@ -2,6 +2,7 @@
 // M warp schedulers, execution units, and the LD/ST unit with shared memory, constant cache and
 // L1D in front of the memory system.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -216,6 +217,10 @@ class Sm {
   bool ldst_full_at_start_ = false;
   bool mem_port_used_last_cycle_ = false;
   std::vector<uint64_t> wake_heap_;  // min-heap of future cycles at which something changes
+  // The last cycles pushed: only the heap's minimum is ever used, and a pushed cycle stays in it
+  // until it has passed, so pushing a future cycle again changes nothing.
+  std::array<uint64_t, 4> recent_wakes_{};
+  uint32_t recent_wake_next_ = 0;
   std::vector<std::pair<uint32_t, uint32_t>> finished_ctas_;
   uint64_t now_ = 0;
   uint64_t next_age_ = 0;

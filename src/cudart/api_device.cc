@@ -52,6 +52,7 @@ const ErrorInfo* find_error(int code) {
   return nullptr;
 }
 
+// Reported device memory when the GPU's max_device_memory sets no limit.
 constexpr uint64_t kGlobalMemory = uint64_t(8) << 30;
 
 }  // namespace
@@ -65,7 +66,7 @@ void fill_properties(State& s, cudaDeviceProp* p) {
   std::string name = "warpsim " + cfg.name;
   std::snprintf(p->name, sizeof(p->name), "%s", name.c_str());
   std::memcpy(p->uuid.bytes, "warpsim-device-0", 16);
-  p->totalGlobalMem = kGlobalMemory;
+  p->totalGlobalMem = cfg.max_device_memory ? cfg.max_device_memory : kGlobalMemory;
   p->sharedMemPerBlock = std::min<uint64_t>(48 * 1024, c.shared_mem);
   p->regsPerBlock = int(std::min<uint32_t>(65536, c.registers));
   p->warpSize = 32;

@@ -563,6 +563,7 @@ void Importer::map_all() {
   core.l1_miss_after_latency = true;  // GPGPU-Sim's L1D looks accesses up after its latency queue
   core.const_through_memory = true;   // GPGPU-Sim's constant-cache misses go to the L2
   core.param_through_const_cache = true;  // GPGPU-Sim reads kernel parameters through the constant cache
+  core.cache_global_bypasses_l1 = true;   // GPGPU-Sim's ldst_unit sends CACHE_GLOBAL accesses past the L1
   core.atomic_waits = true;           // GPGPU-Sim's warps wait while an atomic is outstanding
   core.mem_writeback_per_cycle = 1;   // GPGPU-Sim's LD/ST unit writes back one memory response per cycle
   if (Option* o = take("-gpgpu_flush_l2_cache"))

@@ -109,6 +109,7 @@ struct CoreConfig {
   bool const_through_memory = false;  // constant-cache misses read their line through the L2
   bool atomic_waits = false;          // a warp with an atomic in flight issues nothing until it completes
   bool param_through_const_cache = false;  // kernel-parameter loads are constant-cache accesses
+  bool cache_global_bypasses_l1 = false;   // ld/st.global.cg go past the L1
   uint32_t mem_writeback_per_cycle = 0; // memory responses written back per cycle per SM (0: no limit)
 
   template <class V> void visit(V& v) {
@@ -154,6 +155,9 @@ struct CoreConfig {
     v("param_through_const_cache", param_through_const_cache,
       "a load of a kernel parameter is a constant-cache access (a miss reads its line as const_through_memory "
       "says); every kernel's parameters lie at the same addresses, as in GPGPU-Sim. false: it takes const_latency");
+    v("cache_global_bypasses_l1", cache_global_bypasses_l1,
+      "a global load or store with the .cg cache operator goes past the L1 to the L2 at once, as GPGPU-Sim's "
+      "CACHE_GLOBAL accesses do (no L1 lookup, allocation or latency); false: it is an L1 access like any other");
     v("atomic_waits", atomic_waits,
       "a warp that issued an atomic (shared or global) issues nothing more until the atomic has completed, and the "
       "two-level scheduler demotes it meanwhile (GPGPU-Sim's outstanding-atomic count); false: only the atomic's "

@@ -40,6 +40,7 @@ enum InstFlags : uint8_t {
   kFlagDiverged = 1 << 1,     // the warp runs with a partial mask because of divergence
   kFlagBarrierArrive = 1 << 2,  // bar.arrive: does not wait
   kFlagCallParam = 1 << 3,      // a .param access to a call frame (local memory), not a kernel parameter
+  kFlagCacheGlobal = 1 << 4,    // .cg cache operator: cache in the L2, not the L1
 };
 
 // A plain struct, 32 bytes; per-lane addresses live in the warp stream's address pool.

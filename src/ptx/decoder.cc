@@ -966,6 +966,7 @@ class Decoder {
     if (r == "ld" || r == "st" || r == "ldu") {
       in.op = r == "st" ? Op::St : Op::Ld;
       in.space = parse_space_mod(m);
+      in.cache_global = m.has("cg");
       if (m.has("v2")) in.vec = 2;
       else if (m.has("v4")) in.vec = 4;
       Type t = in.type = one_type(s, m);
@@ -1285,6 +1286,7 @@ class Decoder {
           default: w.space = MemSpace::Global; break;  // generic: refined per execution
         }
         if (in.op == Op::Tex) w.space = MemSpace::Tex;
+        if (in.cache_global) w.flags |= kFlagCacheGlobal;
         w.width = uint8_t(std::min(255, type_bytes(in.type) * in.vec));
         break;
       }

@@ -82,6 +82,7 @@ struct Inst {
   uint32_t addr_reg = kNone;
   int64_t offset = 0;
   bool param_frame = false;  // ld/st.param addressing the thread's call frame (in local memory)
+  bool cache_global = false; // the .cg cache operator
   uint32_t target = kNone;   // branch target / callee entry / function exit instruction
   uint32_t call_index = kNone;  // Program::calls
   uint32_t func = 0;         // function the instruction belongs to

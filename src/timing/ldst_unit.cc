@@ -264,7 +264,9 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
     else stats.global_loads++;
   }
   bool progressed = false;
-  const bool use_l1 = cfg_.l1d.enabled && op.op != OpClass::ATOMIC;
+  const bool past_l1 = cfg_.core.cache_global_bypasses_l1 && (op.inst->flags & kFlagCacheGlobal) &&
+                       op.space == MemSpace::Global;
+  const bool use_l1 = cfg_.l1d.enabled && op.op != OpClass::ATOMIC && !past_l1;
   // GPGPU-Sim's L1 looks an access up after its latency pipeline, so what a lookup sends below
   // leaves that much later; warpsim looks up at once and holds the request back instead.
   const uint64_t l1_ready = cfg_.core.l1_miss_after_latency ? now + cfg_.l1d.latency : 0;
@@ -331,7 +333,7 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
       // The L1 applies its write policy; the write continues below it unless a write-back
       // L1 absorbed it.
       bool forward = true;
-      if (op.op == OpClass::STORE && cfg_.l1d.enabled) {
+      if (op.op == OpClass::STORE && cfg_.l1d.enabled && !past_l1) {
         const bool hit = l1d_.write(a.line, to_cache_sectors(l1d_, a.sectors), now, op.space == MemSpace::Local);
         forward = l1d_.write_forwarded();
         stats.l1d_writes++;
@@ -342,7 +344,7 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
         req.bytes = a.bytes;
         req.token = (op.op == OpClass::ATOMIC ? kDirect : kWriteAck) | idx;
         op.outstanding++;
-        enqueue_request(req, op.op == OpClass::STORE && cfg_.l1d.enabled ? l1_ready : 0);
+        enqueue_request(req, op.op == OpClass::STORE && cfg_.l1d.enabled && !past_l1 ? l1_ready : 0);
         stats.mem_requests++;
       }
       flush_evictions(now, l1_ready);

@@ -116,5 +116,62 @@ LOAD:
   EXPECT_EQ(s.core.l1d_misses, 2u * 16);
 }
 
+// core.cache_global_bypasses_l1: a warp loads the same line 16 times with ld.global.cg. With
+// the key (GPGPU-Sim's CACHE_GLOBAL) no load looks at the L1: 16 line reads (4 sectors each)
+// reach the L2. Without it the first load misses and the other 15 hit in the L1.
+TEST(TimingPipeline, CacheGlobalLoadsGoPastTheL1) {
+  const char* ptx = R"(
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry cg(.param .u64 in, .param .u64 out) {
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [in];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.u64 %rd4, %rd2, %rd3;
+  mov.u32 %r2, 0;
+  mov.u32 %r4, 0;
+LOOP:
+  ld.global.cg.u32 %r3, [%rd4];
+  add.u32 %r4, %r4, %r3;
+  add.u32 %r2, %r2, 1;
+  setp.lt.u32 %p1, %r2, 16;
+  @%p1 bra LOOP;
+  ld.param.u64 %rd5, [out];
+  cvta.to.global.u64 %rd6, %rd5;
+  add.u64 %rd7, %rd6, %rd3;
+  st.global.u32 [%rd7], %r4;
+  ret;
+}
+)";
+  auto run = [&](bool bypass) {
+    GpuConfig cfg = load_preset("gtx480");
+    cfg.core.cache_global_bypasses_l1 = bypass;
+    cfg.l2.fill_on_copy = false;
+    Gpu gpu(cfg, "gto");
+    Runtime rt(&gpu);
+    auto m = rt.load_module(ptx, "cg.ptx");
+    DevPtr in = rt.malloc(32 * 4), out = rt.malloc(32 * 4);
+    std::vector<uint32_t> v(32);
+    for (uint32_t t = 0; t < 32; ++t) v[t] = t;
+    rt.memcpy_h2d(in, v.data(), v.size() * 4);
+    rt.launch(rt.get_kernel(m, "cg"), Dim3{1, 1, 1}, Dim3{32, 1, 1}, KernelArgs().add(in).add(out));
+    rt.synchronize();
+    rt.memcpy_d2h(v.data(), out, v.size() * 4);
+    for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(v[t], 16 * t) << t;
+    return gpu.snapshot();
+  };
+  const StatsSnapshot past = run(true), through = run(false);
+  EXPECT_EQ(past.core.l1d_hits + past.core.l1d_misses, 0u);
+  EXPECT_EQ(through.core.l1d_hits, 15u);
+  EXPECT_EQ(through.core.l1d_misses, 1u);
+  // Global data reads at the L2 (the sector count of 16 line reads against one).
+  EXPECT_EQ(past.mem.l2_reads - through.mem.l2_reads, 15u * 4);
+}
+
 }  // namespace
 }  // namespace warpsim

@@ -177,6 +177,7 @@ class State {
   uint32_t launches_ = 0;
   std::vector<uint32_t> last_kernel_;     // per stream id: last launch id + 1 (0 = none)
   std::vector<uint8_t> done_;             // per launch id
+  std::vector<uint64_t> end_cycle_;       // per launch id: its end cycle, once done
   size_t results_seen_ = 0;
   double start_seconds_ = 0;
 };

@@ -370,8 +370,12 @@ void State::refresh_done() {
   const auto& res = gpu_->results();
   for (; results_seen_ < res.size(); ++results_seen_) {
     uint32_t id = res[results_seen_].launch_index;
-    if (id >= done_.size()) done_.resize(id + 1, 0);
+    if (id >= done_.size()) {
+      done_.resize(id + 1, 0);
+      end_cycle_.resize(id + 1, 0);
+    }
     done_[id] = 1;
+    end_cycle_[id] = res[results_seen_].end_cycle;
   }
 }
 
@@ -489,9 +493,10 @@ uint64_t State::event_cycle(Event& e) {
   bool all_done = true;
   for (uint32_t k : e.wait_for) all_done &= kernel_done(k);
   if (!all_done) sync_all();
+  refresh_done();
   uint64_t t = e.base_cycle;
-  for (const auto& r : gpu_->results())
-    if (std::find(e.wait_for.begin(), e.wait_for.end(), r.launch_index) != e.wait_for.end()) t = std::max(t, r.end_cycle);
+  for (uint32_t k : e.wait_for)
+    if (k < done_.size() && done_[k]) t = std::max(t, end_cycle_[k]);
   return t;
 }
 

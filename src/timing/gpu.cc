@@ -37,8 +37,9 @@ std::vector<std::unique_ptr<WarpScheduler>> Gpu::make_schedulers(const Scheduler
 // --- snapshots ------------------------------------------------------------------------------
 Gpu::Gpu(const Gpu& o, CloneTag)
     : cfg_(o.cfg_), scheduler_(o.scheduler_), params_(o.params_),
-      mem_(std::make_unique<MemorySystem>(*o.mem_)), counters_(o.counters_), results_(o.results_),
-      kernel_stats_(o.kernel_stats_), ipc_(o.ipc_), now_(o.now_), sample_start_(o.sample_start_),
+      mem_(std::make_unique<MemorySystem>(*o.mem_)), counters_(o.counters_), queue_(o.queue_),
+      ctas_waiting_(o.ctas_waiting_), results_(o.results_), kernel_stats_(o.kernel_stats_), ipc_(o.ipc_),
+      now_(o.now_), sample_start_(o.sample_start_),
       sample_insts_(o.sample_insts_), dispatch_rr_(o.dispatch_rr_), sm_kernel_rr_(o.sm_kernel_rr_),
       every_cycle_(o.every_cycle_), progress_mark_(o.progress_mark_), resume_(o.resume_) {
   // Kernel sources first: the one that cannot be copied fails before anything big is copied.
@@ -79,9 +80,10 @@ void Gpu::set_scheduler(const std::string& scheduler, const SchedulerParams& par
     throw;
   }
   std::vector<KernelLaunch> running;
-  for (const auto& k : kernels_)
-    if (k->state == Kernel::Running)
-      running.push_back({k->id, k->info.name, k->stream, k->launch_cycle, k->start_cycle});
+  for (uint32_t id : queue_.running()) {
+    const Kernel& k = *kernels_[id];
+    running.push_back({k.id, k.info.name, k.stream, k.launch_cycle, k.start_cycle});
+  }
   scheduler_ = scheduler;
   every_cycle_ = false;
   for (size_t i = 0; i < sms_.size(); ++i) {
@@ -96,23 +98,14 @@ uint64_t Gpu::warp_insts() const {
   return n;
 }
 
-std::vector<uint32_t> Gpu::stream_kernels(int stream) const {
-  std::vector<uint32_t> ids;
-  for (const auto& k : kernels_)
-    if (k->stream == uint32_t(stream)) ids.push_back(k->id);
-  return ids;
-}
-
 bool Gpu::done(int stream) const {
-  for (const auto& k : kernels_)
-    if (k->state != Kernel::Done && (stream < 0 || k->stream == uint32_t(stream))) return false;
-  return true;
+  return stream < 0 ? queue_.empty() : !queue_.last_of(uint32_t(stream));
 }
 
 bool Gpu::run_until_cycle(uint64_t cycle, int stream) {
-  if (stream < 0) return step_until({}, cycle);
-  std::vector<uint32_t> ids = stream_kernels(stream);
-  return ids.empty() || step_until(ids, cycle);
+  if (stream < 0) return step_until(kAllLaunches, cycle);
+  std::optional<uint32_t> last = queue_.last_of(uint32_t(stream));
+  return !last || step_until(*last, cycle);
 }
 
 uint32_t Gpu::enqueue(std::unique_ptr<KernelSource> kernel, uint32_t stream, uint64_t delay) {
@@ -133,6 +126,8 @@ uint32_t Gpu::enqueue(std::unique_ptr<KernelSource> kernel, uint32_t stream, uin
   k->id = uint32_t(kernels_.size());
   k->stream = stream;
   k->launch_cycle = now_ + delay;
+  queue_.push(k->id, k->stream, k->launch_cycle);
+  ctas_waiting_ += k->info.num_ctas();
   kernels_.push_back(std::move(k));
   return kernels_.back()->id;
 }
@@ -145,16 +140,13 @@ StatsSnapshot Gpu::snapshot() const {
   return s;
 }
 
+// A launch starts at its launch cycle once every earlier launch of its stream has finished;
+// launches of different streams that become ready in the same cycle start in launch order.
 void Gpu::start_eligible_kernels() {
-  for (auto& kp : kernels_) {
-    Kernel& k = *kp;
-    if (k.state != Kernel::Queued || k.launch_cycle > now_) continue;
-    bool blocked = false;
-    for (auto& other : kernels_) {
-      if (other->id >= k.id) break;
-      if (other->stream == k.stream && other->state != Kernel::Done) blocked = true;
-    }
-    if (blocked) continue;
+  started_.clear();
+  queue_.start_due(now_, started_);
+  for (uint32_t id : started_) {
+    Kernel& k = *kernels_[id];
     k.state = Kernel::Running;
     k.start_cycle = now_;
     k.first_cta_cycle = now_ + cfg_.core.kernel_launch_latency +
@@ -169,11 +161,12 @@ void Gpu::start_eligible_kernels() {
 // order of `dispatch`: fifo (oldest kernel first) or round_robin (alternating per SM).
 bool Gpu::dispatch() {
   bool any = false;
-  std::vector<Kernel*>& running = running_;
+  std::vector<Kernel*>& running = dispatchable_;
   running.clear();
-  for (auto& k : kernels_)
-    if (k->state == Kernel::Running && k->next_cta < k->info.num_ctas() && k->first_cta_cycle <= now_)
-      running.push_back(k.get());
+  for (uint32_t id : queue_.running()) {
+    Kernel* k = kernels_[id].get();
+    if (k->next_cta < k->info.num_ctas() && k->first_cta_cycle <= now_) running.push_back(k);
+  }
   if (running.empty()) return false;
   uint32_t n = uint32_t(sms_.size());
   for (uint32_t i = 0; i < n; ++i) {
@@ -185,6 +178,7 @@ bool Gpu::dispatch() {
       Kernel& k = *running[(first + j) % nk];
       if (k.next_cta >= k.info.num_ctas() || !sm.can_host(k.info)) continue;
       uint32_t cta = k.next_cta++;
+      --ctas_waiting_;
       cta_buf_.warps.clear();
       cta_buf_.cta_id = cta;
       k.source->produce_cta(cta, uint32_t(smi), cta_buf_);
@@ -201,6 +195,7 @@ bool Gpu::dispatch() {
 
 void Gpu::finish_kernel(Kernel& k) {
   k.state = Kernel::Done;
+  queue_.finish(k.id, k.stream);
   KernelResult r;
   r.name = k.info.name;
   r.launch_index = k.id;
@@ -236,10 +231,7 @@ void Gpu::retire_ctas() {
 }
 
 void Gpu::refresh_gpu_counters() {
-  uint64_t waiting = 0;
-  for (auto& k : kernels_)
-    if (k->state != Kernel::Done) waiting += k->info.num_ctas() - k->next_cta;
-  counters_.ctas_waiting = waiting;
+  counters_.ctas_waiting = ctas_waiting_;
   const MemoryStats& ms = mem_->stats();
   counters_.l2_hits = ms.l2_read_hits + ms.l2_write_hits;
   counters_.l2_misses = (ms.l2_reads + ms.l2_writes) - counters_.l2_hits;
@@ -285,24 +277,20 @@ void Gpu::deadlock() {
     fetches += sm->fetches_in_flight();
   }
   std::string kernels;
-  for (auto& k : kernels_)
-    if (k->state == Kernel::Running)
-      kernels += fmt::format("{}{} (launch {}, {} of {} CTAs done)", kernels.empty() ? "" : ", ", k->info.name, k->id,
-                             k->ctas_done, k->info.num_ctas());
+  for (uint32_t id : queue_.running()) {
+    const Kernel& k = *kernels_[id];
+    kernels += fmt::format("{}{} (launch {}, {} of {} CTAs done)", kernels.empty() ? "" : ", ", k.info.name, k.id,
+                           k.ctas_done, k.info.num_ctas());
+  }
   throw DeadlockError(fmt::format(
       "deadlock: no warp made progress for {} cycles (cycle {}); running kernels: {}; "
       "memory requests in flight: {}; instruction fetches in flight: {}\nstuck warps:\n{}",
       cfg_.watchdog_cycles, now_, kernels.empty() ? "none" : kernels, mem_->in_flight(), fetches, warps));
 }
 
-bool Gpu::step_until(const std::vector<uint32_t>& wait_for, uint64_t until) {
+bool Gpu::step_until(uint32_t wait_for, uint64_t until) {
   auto pending = [&] {
-    for (auto& k : kernels_) {
-      if (k->state == Kernel::Done) continue;
-      if (wait_for.empty() || std::find(wait_for.begin(), wait_for.end(), k->id) != wait_for.end())
-        return true;
-    }
-    return false;
+    return wait_for == kAllLaunches ? !queue_.empty() : kernels_[wait_for]->state != Kernel::Done;
   };
   // A run stopped at `until` continues with its watchdog state, so that stopping changes nothing.
   // (A call with nothing to wait for leaves that state alone.)
@@ -329,9 +317,9 @@ bool Gpu::step_until(const std::vector<uint32_t>& wait_for, uint64_t until) {
       // Nothing changed this cycle: jump to the next cycle at which something can.
       uint64_t t = mem_->next_event(now_);
       for (auto& sm : sms_) t = std::min(t, sm->next_event(now_));
-      for (auto& k : kernels_)
-        if (k->state == Kernel::Queued && k->launch_cycle > now_) t = std::min(t, k->launch_cycle);
-        else if (k->state == Kernel::Running && k->first_cta_cycle > now_) t = std::min(t, k->first_cta_cycle);
+      t = std::min(t, queue_.next_launch_cycle(now_));
+      for (uint32_t id : queue_.running())
+        if (kernels_[id]->first_cta_cycle > now_) t = std::min(t, kernels_[id]->first_cta_cycle);
       // Stop the jump where the watchdog or the cycle cap fires, so that each fires on time.
       const uint64_t horizon = last_progress + cfg_.watchdog_cycles + 1;
       if (t == ~0ull) {
@@ -355,11 +343,10 @@ bool Gpu::step_until(const std::vector<uint32_t>& wait_for, uint64_t until) {
   return true;
 }
 
-void Gpu::run_until_idle() { step_until({}); }
+void Gpu::run_until_idle() { step_until(kAllLaunches); }
 
 void Gpu::run_until_stream_idle(uint32_t stream) {
-  std::vector<uint32_t> ids = stream_kernels(int(stream));
-  if (!ids.empty()) step_until(ids);
+  if (std::optional<uint32_t> last = queue_.last_of(stream)) step_until(*last);
 }
 
 nlohmann::json Gpu::scheduler_report() const {

@@ -12,6 +12,7 @@
 #include "core/launch_target.h"
 #include "memory/memory_system.h"
 #include "sched/scheduler.h"
+#include "timing/launch_queue.h"
 #include "timing/sm.h"
 #include "timing/stats.h"
 
@@ -99,10 +100,11 @@ class Gpu final : public LaunchTarget {
   struct CloneTag {};
   Gpu(const Gpu& o, CloneTag);
   std::vector<std::unique_ptr<WarpScheduler>> make_schedulers(const SchedulerFactory& f, int sm) const;
-  std::vector<uint32_t> stream_kernels(int stream) const;
-  // Advance until every kernel in `wait_for` (all kernels when empty) is done (true), or until
-  // now_ >= until at a step boundary (false).
-  bool step_until(const std::vector<uint32_t>& wait_for, uint64_t until = ~0ull);
+  static constexpr uint32_t kAllLaunches = ~0u;
+  // Advance until launch `wait_for` is done (every launch when kAllLaunches) (true), or until
+  // now_ >= until at a step boundary (false). Launches of a stream finish in order: waiting for
+  // a stream's last launch waits for the whole stream.
+  bool step_until(uint32_t wait_for, uint64_t until = ~0ull);
   void start_eligible_kernels();
   bool dispatch();
   void retire_ctas();
@@ -118,7 +120,9 @@ class Gpu final : public LaunchTarget {
   std::unique_ptr<MemorySystem> mem_;
   GpuCounters counters_;
   std::vector<std::unique_ptr<Sm>> sms_;
-  std::vector<std::unique_ptr<Kernel>> kernels_;
+  std::vector<std::unique_ptr<Kernel>> kernels_;  // every launch, by id
+  LaunchQueue queue_;                             // the unfinished ones
+  uint64_t ctas_waiting_ = 0;                     // CTAs of unfinished launches not dispatched
   std::vector<KernelResult> results_;
   std::vector<KernelStats> kernel_stats_;
   std::vector<IpcSample> ipc_;
@@ -127,7 +131,8 @@ class Gpu final : public LaunchTarget {
   uint64_t sample_start_ = 0, sample_insts_ = 0;
   uint32_t dispatch_rr_ = 0;
   std::vector<uint32_t> sm_kernel_rr_;
-  std::vector<Kernel*> running_;
+  std::vector<Kernel*> dispatchable_;  // scratch of dispatch()
+  std::vector<uint32_t> started_;      // scratch of start_eligible_kernels()
   bool every_cycle_ = false;
   // Watchdog state kept across a run_until_cycle() stop, so that continuing is exact.
   uint64_t progress_mark_ = 0;

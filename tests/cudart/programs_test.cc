@@ -310,7 +310,7 @@ TEST(CudaPrograms, DevicePrintfAndAssert) {
   EXPECT_NE(ok.out.find("after assert kernel: cudaSuccess"), std::string::npos) << ok.out;
   // The failing assertion: its message, an error for the program, and a failed run although the
   // program ignores the error (no --json: exec checks the statistics anyway).
-  Result bad = run(std::string(WARPSIM_BINARY) + " exec -- " + exe + " fail");
+  Result bad = run(sanitizer_preload() + std::string(WARPSIM_BINARY) + " exec -- " + exe + " fail");
   EXPECT_NE(bad.rc, 0);
   EXPECT_NE(bad.err.find("Assertion `threadIdx.x < limit` failed."), std::string::npos) << bad.err;
   EXPECT_NE(bad.err.find("thread: [7,0,0]"), std::string::npos) << bad.err;

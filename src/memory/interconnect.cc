@@ -38,8 +38,6 @@ uint64_t Interconnect::send_up(uint32_t sm, uint32_t slice, uint32_t flits, uint
 
 void Interconnect::send_down(uint32_t slice, const MemRequest& resp, uint32_t flits,
                              uint64_t ready, bool complete) {
-  uint64_t s0 = std::max(slice_out_[slice], ready * slice_rate_);
-  slice_out_[slice] = s0 + flits;
   Packet p;
   p.req = resp;
   if (input_queued_) {
@@ -54,6 +52,8 @@ void Interconnect::send_down(uint32_t slice, const MemRequest& resp, uint32_t fl
     next_try_ = std::min(next_try_, ready);
     return;
   }
+  uint64_t s0 = std::max(slice_out_[slice], ready * slice_rate_);
+  slice_out_[slice] = s0 + flits;
   p.head = s0 / slice_rate_ + latency_;
   p.tail = (s0 + flits - 1) / slice_rate_ + latency_;
   p.seq = seq_++;

@@ -82,11 +82,16 @@ struct VarDecl {
   uint32_t alignment() const;
 };
 
+struct Function;
+
 struct Statement {
-  enum Kind : uint8_t { Inst, Label, Decl, BlockBegin, BlockEnd } kind = Inst;
+  // Proto: `label: .callprototype ...` (label holds its name, proto the return values and
+  // parameters it declares).
+  enum Kind : uint8_t { Inst, Label, Decl, BlockBegin, BlockEnd, Proto } kind = Inst;
   Instr inst;
   std::string label;
   VarDecl decl;
+  std::shared_ptr<const Function> proto;
   SrcLoc loc;
 };
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -40,13 +39,14 @@ constexpr SpecialName kSpecials[] = {
 };
 
 uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
+std::string count(size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
 
 constexpr uint64_t kMaxShared = 228 * 1024;  // per CTA, static
 constexpr uint64_t kMaxLocal = 512 * 1024;   // per thread, all frames
 
 struct Entity {
-  enum Kind { Reg, Sym } kind = Reg;
-  uint32_t index = 0;     // register index
+  enum Kind { Reg, Sym, Proto } kind = Reg;
+  uint32_t index = 0;     // register index; Proto: index into Decoder::protos_
   Type type = Type::None;
   Space space = Space::None;
   uint64_t addr = 0;      // symbol address in its space
@@ -130,6 +130,7 @@ class Decoder {
   std::map<Special, uint32_t> special_slots_;
   uint32_t sink_reg_ = kNone;
   std::vector<char> fixed_;  // constant/special register slots
+  std::vector<const Function*> protos_;  // .callprototype declarations seen in pass 2
   // pass 2 state
   std::vector<std::map<std::string, Entity>> scopes_;
   FuncCtx* cur_ = nullptr;
@@ -137,53 +138,113 @@ class Decoder {
 
   [[noreturn]] void fail(SrcLoc l, const std::string& msg) const { throw LocatedError(m_.file, l.line, l.col, msg); }
 
+  // The operands of a call: call{.uni} [(rets),] func|%reg [, (args)] [, proto];
+  struct CallShape {
+    const Operand* rets = nullptr;
+    const Operand* callee = nullptr;  // a function name (direct) or a register (indirect)
+    const Operand* args = nullptr;
+    const Operand* proto = nullptr;   // indirect calls: the .callprototype label
+    bool indirect() const { return callee->kind == Operand::Reg; }
+  };
+  CallShape call_shape(const Instr& s) const {
+    CallShape c;
+    const auto& o = s.ops;
+    size_t k = 0;
+    if (k < o.size() && o[k].kind == Operand::List) c.rets = &o[k++];
+    if (k >= o.size() || (o[k].kind != Operand::Sym && o[k].kind != Operand::Reg))
+      fail(s.loc, "expected a function name, or a register holding a function address, in call");
+    c.callee = &o[k++];
+    if (k < o.size() && o[k].kind == Operand::List) c.args = &o[k++];
+    if (c.indirect()) {
+      if (k >= o.size() || o[k].kind != Operand::Sym)
+        fail(s.loc, "indirect call without a .callprototype label after its arguments");
+      c.proto = &o[k++];
+    }
+    if (k != o.size()) fail(o[k].loc, "unexpected operand in call");
+    return c;
+  }
+  static bool is_call(const Statement& st) { return st.kind == Statement::Inst && st.inst.opcode.rfind("call", 0) == 0; }
+
+  // Functions whose address the module takes: named in an initializer of a module variable or
+  // as an operand of an instruction other than a branch or a direct call (`mov.u64 %rd, f;`).
+  // Indirect calls may reach any of them. Sorted by module index.
+  std::vector<size_t> address_taken() const {
+    std::map<std::string, size_t> funcs;  // name -> module index of its definition (else declaration)
+    for (size_t i = 0; i < m_.functions.size(); ++i) {
+      auto [it, fresh] = funcs.emplace(m_.functions[i].name, i);
+      if (!fresh && !m_.functions[it->second].has_body && m_.functions[i].has_body) it->second = i;
+    }
+    for (const auto& g : m_.globals) funcs.erase(g.name);
+    std::set<size_t> idx;
+    auto note = [&](const std::string& name) {
+      if (auto it = funcs.find(name); it != funcs.end()) idx.insert(it->second);
+    };
+    for (const auto& g : m_.globals)
+      for (const auto& e : g.init)
+        if (!e.sym.empty()) note(e.sym);
+    for (const auto& f : m_.functions)
+      for (const auto& st : f.body) {
+        if (st.kind != Statement::Inst || st.inst.opcode.rfind("bra", 0) == 0 || is_call(st)) continue;
+        for (const auto& o : st.inst.ops)
+          if (o.kind == Operand::Sym) note(o.name);
+      }
+    return {idx.begin(), idx.end()};
+  }
+
   void collect_functions(const Function* entry) {
     std::vector<const Function*> work{entry};
     func_index_[entry->name] = 0;
     funcs_.push_back(FuncCtx{entry, 0, {}, {}, {}});
+    auto add = [&](const Function* f) {
+      uint32_t idx = uint32_t(funcs_.size());
+      func_index_[f->name] = idx;
+      funcs_.push_back(FuncCtx{f, idx, {}, {}, {}});
+      work.push_back(f);
+    };
+    bool indirect = false;
+    std::vector<size_t> taken;
     for (size_t k = 0; k < work.size(); ++k) {
       for (const auto& st : work[k]->body) {
-        if (st.kind != Statement::Inst || st.inst.opcode.rfind("call", 0) != 0) continue;
-        const Operand* callee = nullptr;
-        for (const auto& o : st.inst.ops)
-          if (o.kind == Operand::Sym) { callee = &o; break; }
-        if (!callee) fail(st.loc, "call without a function name");
+        if (!is_call(st)) continue;
+        CallShape c = call_shape(st.inst);
+        if (c.indirect()) {
+          // Any function whose address the module takes may be called from here: they are
+          // decoded with the kernel.
+          if (indirect) continue;
+          indirect = true;
+          taken = address_taken();
+          for (size_t i : taken) {
+            const Function& f = m_.functions[i];
+            if (f.has_body && !f.is_entry && !func_index_.count(f.name)) add(&f);
+          }
+          continue;
+        }
+        const Operand* callee = c.callee;
         if (func_index_.count(callee->name)) continue;
         const Function* f = m_.find_function(callee->name);
         if (!f) fail(callee->loc, "call to undeclared function '" + callee->name + "'");
         if (!f->has_body && builtin(f->name)) continue;
         if (!f->has_body) fail(callee->loc, "call to external function '" + callee->name + "' which has no body in this module");
         if (f->is_entry) fail(callee->loc, "call to kernel '" + callee->name + "'");
-        uint32_t idx = uint32_t(funcs_.size());
-        func_index_[f->name] = idx;
-        funcs_.push_back(FuncCtx{f, idx, {}, {}, {}});
-        work.push_back(f);
+        add(f);
       }
     }
-    // Recursion is not supported: frames and registers are allocated statically.
-    std::vector<std::set<uint32_t>> callees(funcs_.size());
-    for (auto& fc : funcs_)
-      for (const auto& st : fc.fn->body)
-        if (st.kind == Statement::Inst && st.inst.opcode.rfind("call", 0) == 0)
-          for (const auto& o : st.inst.ops)
-            if (o.kind == Operand::Sym) {
-              if (auto it = func_index_.find(o.name); it != func_index_.end()) callees[fc.index].insert(it->second);
-              break;  // a builtin (vprintf, __assertfail) calls nothing
-            }
-    std::vector<int> state(funcs_.size(), 0);
-    std::function<void(uint32_t)> dfs = [&](uint32_t v) {
-      state[v] = 1;
-      for (uint32_t w : callees[v]) {
-        if (state[w] == 1) fail(funcs_[w].fn->loc, "recursive call to '" + funcs_[w].fn->name + "' is not supported");
-        if (state[w] == 0) dfs(w);
-      }
-      state[v] = 2;
-    };
-    dfs(0);
+    // Recursion needs nothing here: a function entered again while it is active saves its
+    // registers and frame on the warp's call stack (executor).
     prog_->funcs.resize(funcs_.size());
     for (auto& fc : funcs_) {
       prog_->funcs[fc.index].name = fc.fn->name;
       prog_->funcs[fc.index].is_entry = fc.fn->is_entry;
+    }
+    for (size_t i : taken) {
+      const Function& f = m_.functions[i];
+      FuncTarget t;
+      t.addr = function_address(m_, f);
+      t.name = f.name;
+      if (f.is_entry) t.why = "which is a kernel";
+      else if (!f.has_body) t.why = "which has no body in this module";
+      else t.func = func_index_.at(f.name);
+      prog_->targets.push_back(std::move(t));
     }
   }
 
@@ -240,6 +301,8 @@ class Decoder {
       };
       for (const auto& p : f.rets) add(p);
       for (const auto& p : f.params) add(p);
+      fi.nrets = uint32_t(f.rets.size());
+      fi.nparams = uint32_t(f.params.size());
       if (frame > kMaxLocal) fail(f.loc, "parameters of '" + f.name + "' are too large");
     }
     fc.decl_offset.assign(f.body.size(), 0);
@@ -301,7 +364,7 @@ class Decoder {
   Entity symbol(const Operand& o) const {
     if (const Entity* e = lookup(o.name)) {
       if (e->kind == Entity::Sym) return *e;
-      fail(o.loc, "'" + o.name + "' is a register, expected a symbol");
+      fail(o.loc, "'" + o.name + "' is a " + (e->kind == Entity::Reg ? "register" : "call prototype") + ", expected a symbol");
     }
     auto s = shared_syms_.find(o.name);
     if (s != shared_syms_.end()) return s->second;
@@ -314,8 +377,17 @@ class Decoder {
           e.kernel_param = true;
           return e;
         }
-    if (func_index_.count(o.name) || m_.find_function(o.name)) fail(o.loc, "function addresses ('" + o.name + "') are not supported");
+    if (m_.find_function(o.name)) fail(o.loc, "'" + o.name + "' is a function, expected a variable");
     fail(o.loc, "undefined symbol '" + o.name + "'");
+  }
+
+  // The function `name` denotes where it is used as a value: no variable or parameter hides it.
+  const Function* function_named(const std::string& name) const {
+    if (lookup(name) || shared_syms_.count(name) || globals_.count(name)) return nullptr;
+    if (cur_->fn->is_entry)
+      for (const auto& p : prog_->params)
+        if (p.name == name) return nullptr;
+    return m_.find_function(name);
   }
 
   static bool size_ok(Type reg, Type want, bool relaxed) {
@@ -371,6 +443,11 @@ class Decoder {
         if (o.name == "WARP_SZ" && !lookup(o.name) && !globals_.count(o.name)) {
           if (type_is_float(want) || want == Type::Pred) fail(o.loc, "WARP_SZ used as a " + std::string(type_name(want)) + " value");
           return const_slot(32);
+        }
+        if (const Function* f = function_named(o.name)) {
+          // A function's address: what an indirect call goes through.
+          if (type_bytes(want) != 8 || type_is_float(want)) fail(o.loc, "the address of function '" + o.name + "' needs a 64-bit integer operand");
+          return const_slot(function_address(m_, *f) + uint64_t(o.ival));
         }
         Entity e = symbol(o);
         if (type_is_float(want) || want == Type::Pred) fail(o.loc, "symbol address used as a " + std::string(type_name(want)) + " value");
@@ -455,6 +532,7 @@ class Decoder {
     scopes_.emplace_back();
     FuncInfo& fi = prog_->funcs[fc.index];
     uint32_t pc = fi.first;
+    fi.reg_first = next_reg_;
     const auto& body = fc.fn->body;
     for (size_t i = 0; i < body.size(); ++i) {
       const Statement& st = body[i];
@@ -463,6 +541,12 @@ class Decoder {
         case Statement::BlockEnd: scopes_.pop_back(); break;
         case Statement::Decl: declare(st, i); break;
         case Statement::Label: break;
+        case Statement::Proto: {
+          Entity e{Entity::Proto, uint32_t(protos_.size())};
+          protos_.push_back(st.proto.get());
+          scopes_.back()[st.label] = e;
+          break;
+        }
         case Statement::Inst: {
           Inst& in = prog_->insts[pc];
           in.func = fc.index;
@@ -473,6 +557,7 @@ class Decoder {
         }
       }
     }
+    fi.reg_end = next_reg_;
     Inst& ex = prog_->insts[fi.exit];
     ex.op = Op::FuncExit;
     ex.func = fc.index;
@@ -1023,26 +1108,72 @@ class Decoder {
     if (r == "call") {
       in.op = Op::Call;
       m.has("uni");
-      size_t k = 0;
-      const Operand* rets = nullptr;
-      const Operand* args = nullptr;
-      if (k < o.size() && o[k].kind == Operand::List) rets = &o[k++];
-      if (k >= o.size() || o[k].kind != Operand::Sym) fail(s.loc, "expected a function name in call");
-      const Operand& callee = o[k++];
-      if (k < o.size() && o[k].kind == Operand::List) args = &o[k++];
-      if (k != o.size()) fail(o[k].loc, "unexpected operand in call (indirect calls are not supported)");
+      CallShape c = call_shape(s);
+      const Operand* rets = c.rets;
+      const Operand* args = c.args;
+      const Operand& callee = *c.callee;
+      size_t nr = rets ? rets->elems.size() : 0, na = args ? args->elems.size() : 0;
       auto frame_sym = [&](const Operand& a) {
         if (a.kind != Operand::Sym) fail(a.loc, "call arguments must be .param variables");
         Entity e = symbol(a);
         if (!e.frame_param) fail(a.loc, "'" + a.name + "' is not a .param variable of this function");
         return e;
       };
+      // The copies of a call to function `fidx`: arguments into its parameters, its return
+      // values back.
+      auto call_info = [&](uint32_t fidx) {
+        FuncCtx& cf = funcs_[fidx];
+        const Function& f = *cf.fn;
+        CallInfo ci;
+        for (size_t i = 0; i < na; ++i) {
+          Entity e = frame_sym(args->elems[i]);
+          const Entity& p = cf.params.at(f.params[i].name);
+          ci.args.push_back({uint32_t(e.addr), uint32_t(p.addr), uint32_t(std::min(e.size, p.size))});
+        }
+        for (size_t i = 0; i < nr; ++i) {
+          Entity e = frame_sym(rets->elems[i]);
+          const Entity& p = cf.params.at(f.rets[i].name);
+          ci.rets.push_back({uint32_t(p.addr), uint32_t(e.addr), uint32_t(std::min(e.size, p.size))});
+        }
+        prog_->calls.push_back(std::move(ci));
+        return uint32_t(prog_->calls.size() - 1);
+      };
+      if (c.indirect()) {
+        // call (rets), %rd, (args), prototype: the target is the function whose address the
+        // register holds, lane by lane (executor).
+        const Operand& pr = *c.proto;
+        const Entity* pe = lookup(pr.name);
+        if (!pe || pe->kind != Entity::Proto) {
+          if (globals_.count(pr.name) || cur_->labels.count(pr.name))
+            fail(pr.loc, "indirect calls with a list of call targets ('" + pr.name + "') are not supported; expected a .callprototype label");
+          fail(pr.loc, "undefined call prototype '" + pr.name + "'");
+        }
+        const Function& proto = *protos_[pe->index];
+        if (nr != proto.rets.size() || na != proto.params.size())
+          fail(s.loc, "call passes " + count(na, "argument") + " and " + count(nr, "return value") + ", prototype '" + pr.name +
+                          "' declares " + count(proto.params.size(), "parameter") + " and " + count(proto.rets.size(), "return value"));
+        for (size_t i = 0; i < na; ++i) frame_sym(args->elems[i]);
+        for (size_t i = 0; i < nr; ++i) frame_sym(rets->elems[i]);
+        in.s[0] = reg(callee, Type::B64);
+        in.nsrc = 1;
+        IndirectCall ic;
+        ic.nargs = uint32_t(na);
+        ic.nrets = uint32_t(nr);
+        ic.call_of.assign(funcs_.size(), kNone);
+        for (const auto& t : prog_->targets) {
+          if (t.func == kNone) continue;
+          const Function& f = *funcs_[t.func].fn;
+          if (f.params.size() == na && f.rets.size() == nr) ic.call_of[t.func] = call_info(t.func);
+        }
+        in.call_index = uint32_t(prog_->indirect.size());
+        prog_->indirect.push_back(std::move(ic));
+        return;
+      }
       if (!func_index_.count(callee.name)) {
         // vprintf / __assertfail: the executor reads the arguments from the caller's frame.
         const Function* f = m_.find_function(callee.name);
         auto which = f ? builtin(f->name) : std::nullopt;
         if (!which) fail(callee.loc, "call to undeclared function '" + callee.name + "'");
-        size_t nr = rets ? rets->elems.size() : 0, na = args ? args->elems.size() : 0;
         if (nr != f->rets.size() || na != f->params.size())
           fail(callee.loc, "call to '" + f->name + "' does not match its declaration");
         in.op = Op::Builtin;
@@ -1061,25 +1192,10 @@ class Decoder {
         return;
       }
       uint32_t fidx = func_index_.at(callee.name);
-      FuncCtx& cf = funcs_[fidx];
-      const Function& f = *cf.fn;
-      size_t nr = rets ? rets->elems.size() : 0, na = args ? args->elems.size() : 0;
+      const Function& f = *funcs_[fidx].fn;
       if (nr != f.rets.size()) fail(callee.loc, "call to '" + f.name + "' passes " + std::to_string(nr) + " return values, function declares " + std::to_string(f.rets.size()));
       if (na != f.params.size()) fail(callee.loc, "call to '" + f.name + "' passes " + std::to_string(na) + " arguments, function declares " + std::to_string(f.params.size()));
-      CallInfo ci;
-      for (size_t i = 0; i < na; ++i) {
-        Entity e = frame_sym(args->elems[i]);
-        const Entity& p = cf.params.at(f.params[i].name);
-        ci.args.push_back({uint32_t(e.addr), uint32_t(p.addr), uint32_t(std::min(e.size, p.size))});
-      }
-      for (size_t i = 0; i < nr; ++i) {
-        Entity e = frame_sym(rets->elems[i]);
-        const Entity& p = cf.params.at(f.rets[i].name);
-        ci.rets.push_back({uint32_t(p.addr), uint32_t(e.addr), uint32_t(std::min(e.size, p.size))});
-      }
-      in.call_index = uint32_t(prog_->calls.size());
-      prog_->calls.push_back(std::move(ci));
-      in.target = fidx;  // function index; resolved to its first instruction below
+      in.call_index = call_info(fidx);
       in.target = prog_->funcs[fidx].first;
       return;
     }
@@ -1354,6 +1470,12 @@ class Decoder {
 };
 
 }  // namespace
+
+uint64_t function_address(const Module& m, const Function& f) {
+  const Function* d = m.find_function(f.name);
+  if (!d) d = &f;
+  return kFunctionAddressBase + uint64_t(d - m.functions.data()) * 16;
+}
 
 std::shared_ptr<const Program> decode_kernel(const Module& m, const std::string& kernel, const SymbolMap& globals) {
   Decoder d(m, globals);

@@ -21,6 +21,10 @@ using SymbolMap = std::unordered_map<std::string, ModuleSymbol>;
 
 // Decodes `kernel` (an .entry of `m`) and every function it calls. Throws LocatedError for
 // unknown opcodes, bad operands, type mismatches, undefined labels/registers/symbols.
+// The address of function `f` of `m` (its definition where it has one): kFunctionAddressBase
+// + 16 * its index in m.functions.
+uint64_t function_address(const Module& m, const Function& f);
+
 std::shared_ptr<const Program> decode_kernel(const Module& m, const std::string& kernel, const SymbolMap& globals);
 
 }  // namespace warpsim::ptx

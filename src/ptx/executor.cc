@@ -12,6 +12,15 @@
 namespace warpsim::ptx {
 
 namespace {
+// Calls nested deeper than this stop the kernel (unbounded recursion), as does a warp's saved
+// state of re-entered functions (registers and frames) beyond kMaxSavedBytes.
+constexpr uint32_t kMaxCallDepth = 1024;
+constexpr size_t kMaxSavedBytes = size_t(64) << 20;
+
+std::string count(uint32_t n, const char* what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+
 std::string hex(uint64_t v) {
   char b[32];
   std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
@@ -35,6 +44,7 @@ CtaExecutor::CtaExecutor(std::shared_ptr<const Program> prog, const Launch* laun
     warps_[w].regs = regs_.data() + size_t(w) * prog_->num_regs * 32;
     warps_[w].stack.reserve(16);
     warps_[w].frames.reserve(8);
+    warps_[w].active.assign(prog_->funcs.size(), 0);
     for (const auto& c : prog_->consts)
       for (int l = 0; l < 32; ++l) warps_[w].regs[size_t(c.index) * 32 + l] = c.value;
   }
@@ -46,6 +56,9 @@ void CtaExecutor::init_warp(Warp& w, uint32_t idx, uint32_t sm_id) {
   w.id = idx;
   w.stack.clear();
   w.frames.clear();
+  std::fill(w.active.begin(), w.active.end(), 0);
+  w.saved_regs.clear();
+  w.saved_local.clear();
   w.count = 0;
   w.state = Warp::Running;
   w.last_exit = false;
@@ -231,6 +244,135 @@ void CtaExecutor::do_call_copies(Warp& w, const CallInfo& ci, bool rets, uint32_
       uint8_t* base = local_.data() + size_t(w.id * 32 + uint32_t(l)) * local_size_;
       std::memmove(base + c.to, base + c.from, c.bytes);
     });
+}
+
+// A call executed by `exec` (not empty). The caller's entry already points after the call; each
+// callee runs on an entry of its own pushed above it, so the caller resumes when every callee
+// has returned. Lanes of an indirect call that reach different functions run one function after
+// the other (the lowest lane's first), as a divergent branch does.
+void CtaExecutor::exec_call(Warp& w, const Inst& in, uint32_t exec) {
+  if (in.target != kNone) {
+    enter(w, in, prog_->insts[in.target].func, in.call_index, exec);
+    return;
+  }
+  const uint64_t* t = w.regs + size_t(in.s[0]) * 32;
+  const int l0 = std::countr_zero(exec);
+  const uint64_t a0 = t[l0];
+  uint32_t same = 0;
+  for_lanes(exec, [&](int l) { same |= uint32_t(t[l] == a0) << l; });
+  uint32_t call = kNone;
+  if (same == exec) {
+    uint32_t f = indirect_callee(w, in, l0, call);
+    enter(w, in, f, call, exec);
+    return;
+  }
+  struct Group { uint32_t func, call, lanes; };
+  Group groups[32];
+  int n = 0;
+  for (uint32_t rest = exec; rest;) {
+    const int l = std::countr_zero(rest);
+    const uint64_t a = t[l];
+    uint32_t lanes = 0;
+    for_lanes(rest, [&](int k) { lanes |= uint32_t(t[k] == a) << k; });
+    rest &= ~lanes;
+    uint32_t f = indirect_callee(w, in, l, call);
+    groups[n++] = {f, call, lanes};
+  }
+  for (int i = n; i-- > 0;) enter(w, in, groups[i].func, groups[i].call, groups[i].lanes);
+}
+
+// The function lane `lane` of indirect call `in` reaches, and the copies of that call.
+uint32_t CtaExecutor::indirect_callee(Warp& w, const Inst& in, int lane, uint32_t& call) {
+  const uint64_t a = w.regs[size_t(in.s[0]) * 32 + uint32_t(lane)];
+  const auto& targets = prog_->targets;
+  auto it = std::lower_bound(targets.begin(), targets.end(), a, [](const FuncTarget& t, uint64_t v) { return t.addr < v; });
+  if (it == targets.end() || it->addr != a)
+    throw Error(where(w, in, lane) + ": indirect call through " + hex(a) + (a == 0 ? " (a null function pointer)" : "") +
+                ", which is not the address of a function");
+  if (it->func == kNone) throw Error(where(w, in, lane) + ": indirect call to '" + it->name + "', " + it->why);
+  const IndirectCall& ic = prog_->indirect[in.call_index];
+  call = ic.call_of[it->func];
+  if (call == kNone) {
+    const FuncInfo& fi = prog_->funcs[it->func];
+    throw Error(where(w, in, lane) + ": indirect call to '" + it->name + "' passes " + count(ic.nargs, "argument") + " and " +
+                count(ic.nrets, "return value") + ", the function declares " + count(fi.nparams, "parameter") + " and " +
+                count(fi.nrets, "return value"));
+  }
+  return it->func;
+}
+
+// Starts an activation of `func` for `lanes`: saves the function's registers and frame when it
+// is already active, copies the arguments, and pushes the frame and the callee's entry.
+void CtaExecutor::enter(Warp& w, const Inst& in, uint32_t func, uint32_t call, uint32_t lanes) {
+  const FuncInfo& fi = prog_->funcs[func];
+  if (w.frames.size() >= kMaxCallDepth)
+    throw Error(where(w, in, std::countr_zero(lanes)) + ": call depth limit of " + std::to_string(kMaxCallDepth) +
+                " exceeded calling '" + fi.name + "' (unbounded recursion?)");
+  Frame f{call, func, uint32_t(w.stack.size()), lanes, kNoSave, 0};
+  if (w.active[func] != 0) {
+    const size_t nregs = size_t(fi.reg_end - fi.reg_first) * 32;
+    f.saved_regs = w.saved_regs.size();
+    f.saved_local = w.saved_local.size();
+    if ((f.saved_regs + nregs) * 8 + f.saved_local + size_t(popc32(lanes)) * fi.frame_size > kMaxSavedBytes)
+      throw Error(where(w, in, std::countr_zero(lanes)) + ": recursion too deep calling '" + fi.name + "': the saved registers and frames of " +
+                  std::to_string(w.frames.size()) + " active calls exceed " + std::to_string(kMaxSavedBytes >> 20) + " MiB");
+    const uint64_t* r = w.regs + size_t(fi.reg_first) * 32;
+    w.saved_regs.insert(w.saved_regs.end(), r, r + nregs);
+    for_lanes(lanes, [&](int l) {
+      const uint8_t* p = local_.data() + size_t(w.id * 32 + uint32_t(l)) * local_size_ + fi.frame_base;
+      w.saved_local.insert(w.saved_local.end(), p, p + fi.frame_size);
+    });
+  }
+  ++w.active[func];
+  do_call_copies(w, prog_->calls[call], false, lanes);
+  w.frames.push_back(f);
+  w.stack.push_back({fi.first, kNone, lanes});
+}
+
+// Ends activation `f`: copies the return values of `lanes` back (copy_rets) and restores what
+// entering it saved.
+void CtaExecutor::leave(Warp& w, const Frame& f, uint32_t lanes, bool copy_rets) {
+  const CallInfo& ci = prog_->calls[f.call];
+  --w.active[f.func];
+  if (f.saved_regs == kNoSave) {
+    if (copy_rets) do_call_copies(w, ci, true, lanes);
+    return;
+  }
+  // The return values leave the callee's frame before it is restored: the caller may be an
+  // older activation of the same function, whose frame is the same memory.
+  auto lane_base = [&](int l) { return local_.data() + size_t(w.id * 32 + uint32_t(l)) * local_size_; };
+  ret_buf_.clear();
+  if (copy_rets)
+    for_lanes(lanes, [&](int l) {
+      for (const auto& c : ci.rets) ret_buf_.insert(ret_buf_.end(), lane_base(l) + c.from, lane_base(l) + c.from + c.bytes);
+    });
+  const FuncInfo& fi = prog_->funcs[f.func];
+  std::copy(w.saved_regs.begin() + ptrdiff_t(f.saved_regs), w.saved_regs.end(), w.regs + size_t(fi.reg_first) * 32);
+  w.saved_regs.resize(f.saved_regs);
+  size_t k = f.saved_local;
+  for_lanes(f.lanes, [&](int l) {
+    std::memcpy(lane_base(l) + fi.frame_base, w.saved_local.data() + k, fi.frame_size);
+    k += fi.frame_size;
+  });
+  w.saved_local.resize(f.saved_local);
+  if (copy_rets) {
+    size_t off = 0;
+    for_lanes(lanes, [&](int l) {
+      for (const auto& c : ci.rets) {
+        std::memcpy(lane_base(l) + c.to, ret_buf_.data() + off, c.bytes);
+        off += c.bytes;
+      }
+    });
+  }
+}
+
+// Activations whose entry is gone (every lane exited inside them): restored, no return values.
+void CtaExecutor::drop_frames(Warp& w) {
+  while (!w.frames.empty() && w.frames.back().depth >= w.stack.size()) {
+    Frame f = w.frames.back();
+    w.frames.pop_back();
+    leave(w, f, 0, false);
+  }
 }
 
 template <uint32_t ES, bool LOAD, Space SP>
@@ -711,6 +853,7 @@ void CtaExecutor::run_warp(Warp& w) {
     Entry& e = w.stack.back();
     if (e.mask == 0 || e.pc == e.rpc) {
       w.stack.pop_back();
+      if (!w.frames.empty() && w.frames.back().depth >= w.stack.size()) drop_frames(w);
       continue;
     }
     const uint32_t pc = e.pc;
@@ -759,19 +902,11 @@ void CtaExecutor::run_warp(Warp& w) {
         }
         break;
       }
-      case Op::Call: {
+      case Op::Call:
         emit(w, in, exec, m);
-        if (exec == 0) {
-          e.pc = pc + 1;
-          break;
-        }
-        if (exec != m) throw Error(where(w, in, std::countr_zero(m)) + ": predicated call with a divergent predicate is not supported");
-        if (w.frames.size() > 64) throw Error(where(w, in, std::countr_zero(m)) + ": call depth limit exceeded");
-        do_call_copies(w, prog_->calls[in.call_index], false, exec);
-        w.frames.push_back({pc + 1, in.call_index});
-        e.pc = in.target;
+        e.pc = pc + 1;  // where the caller's lanes go on once every callee has returned
+        if (exec) exec_call(w, in, exec);  // pushes entries: `e` is stale after it
         break;
-      }
       case Op::FuncExit: {
         if (prog_->funcs[in.func].is_entry || w.frames.empty()) {
           remove_lanes(w, m);
@@ -791,10 +926,15 @@ void CtaExecutor::run_warp(Warp& w) {
           }
           break;
         }
+        // Only the activation's own entry reaches its exit (every branch inside the callee
+        // reconverges before it).
         Frame f = w.frames.back();
+        if (f.depth + 1 != w.stack.size())
+          throw Error(where(w, in, std::countr_zero(m)) + ": internal error: return from '" + prog_->funcs[in.func].name +
+                      "' on the wrong SIMT stack entry");
         w.frames.pop_back();
-        do_call_copies(w, prog_->calls[f.call], true, m);
-        e.pc = f.ret_pc;
+        leave(w, f, m, true);
+        w.stack.pop_back();
         break;
       }
       case Op::Exit: {

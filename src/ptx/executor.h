@@ -39,10 +39,20 @@ class CtaExecutor {
 
  private:
   struct Entry { uint32_t pc, rpc, mask; };
-  struct Frame { uint32_t ret_pc, call; };
+  // One activation of a function: its lanes run on their own SIMT stack entry (`depth`), above
+  // the caller's, which waits after the call. A function entered again while it is active (an
+  // older activation is on the stack) saves its registers and frame first (`saved_regs`).
+  struct Frame {
+    uint32_t call, func, depth, lanes;
+    size_t saved_regs, saved_local;  // offsets in Warp::saved_regs/saved_local; kNoSave: nothing saved
+  };
+  static constexpr size_t kNoSave = ~size_t(0);
   struct Warp {
     std::vector<Entry> stack;
     std::vector<Frame> frames;
+    std::vector<uint32_t> active;       // activations per function (frames on the call stack)
+    std::vector<uint64_t> saved_regs;   // registers of re-entered functions, 32 lanes each
+    std::vector<uint8_t> saved_local;   // their frames, for the lanes that entered
     uint64_t* regs = nullptr;
     WarpStream* out = nullptr;
     uint32_t live = 0;
@@ -79,6 +89,11 @@ class CtaExecutor {
   void exec_match(Warp& w, const Inst& in, uint32_t exec);
   void exec_builtin(Warp& w, const Inst& in, uint32_t exec);
   void do_call_copies(Warp& w, const CallInfo& ci, bool rets, uint32_t lanes);
+  void exec_call(Warp& w, const Inst& in, uint32_t exec);
+  uint32_t indirect_callee(Warp& w, const Inst& in, int lane, uint32_t& call);
+  void enter(Warp& w, const Inst& in, uint32_t func, uint32_t call, uint32_t lanes);
+  void leave(Warp& w, const Frame& f, uint32_t lanes, bool copy_rets);
+  void drop_frames(Warp& w);
   uint8_t* resolve(Warp& w, const Inst& in, int lane, Space sp, uint64_t addr, uint32_t bytes, bool write,
                    MemSpace& tspace, uint64_t& taddr);
   [[noreturn]] void mem_error(Warp& w, const Inst& in, int lane, const char* what, Space sp, uint64_t addr, uint32_t bytes, bool write);
@@ -105,6 +120,7 @@ class CtaExecutor {
   std::vector<uint64_t> pf_last_;
   uint64_t last_tex_handle_ = 0;
   const TextureDesc* last_tex_ = nullptr;
+  std::vector<uint8_t> ret_buf_;  // return values in flight while a frame is restored
 };
 
 }  // namespace warpsim::ptx

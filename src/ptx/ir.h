@@ -54,6 +54,10 @@ inline constexpr uint32_t kNone = 0xffffffffu;
 inline constexpr uint64_t kSharedWindow = uint64_t(1) << 44;
 inline constexpr uint64_t kLocalWindow = uint64_t(1) << 45;
 inline constexpr uint64_t kWindowSize = uint64_t(1) << 32;
+// Function addresses (`mov.u64 %rd, func;`, function names in module initializers): function
+// i of the module (Module::functions, its definition where it has one) is at
+// kFunctionAddressBase + 16 * i, above all device memory; indirect calls go through them.
+inline constexpr uint64_t kFunctionAddressBase = uint64_t(0xfe) << 48;
 
 struct Warp;
 struct Inst;
@@ -83,8 +87,8 @@ struct Inst {
   int64_t offset = 0;
   bool param_frame = false;  // ld/st.param addressing the thread's call frame (in local memory)
   bool cache_global = false; // the .cg cache operator
-  uint32_t target = kNone;   // branch target / callee entry / function exit instruction
-  uint32_t call_index = kNone;  // Program::calls
+  uint32_t target = kNone;   // branch target / callee entry (kNone: indirect call) / function exit instruction
+  uint32_t call_index = kNone;  // Program::calls (Program::indirect for an indirect call, whose s[0] is the target register)
   uint32_t func = 0;         // function the instruction belongs to
   uint32_t reconv = kNone;   // branch: immediate post-dominator instruction
   int line = 0;              // PTX source line
@@ -105,7 +109,26 @@ struct FuncInfo {
   std::string name;
   uint32_t first = 0, exit = 0;  // first instruction; FuncExit pseudo instruction index
   uint32_t frame_base = 0, frame_size = 0;  // in local memory
+  // Registers allocated while decoding the function (its own, and constant slots first used
+  // in it): what a recursive activation saves and restores, with the frame.
+  uint32_t reg_first = 0, reg_end = 0;
+  uint32_t nparams = 0, nrets = 0;
   bool is_entry = false;
+};
+
+// An indirect call site: for each function of the program, the copies of a call to it
+// (Program::calls index), kNone where it cannot be called from here (not address-taken, or its
+// parameters do not match the call's).
+struct IndirectCall {
+  std::vector<uint32_t> call_of;
+  uint32_t nargs = 0, nrets = 0;
+};
+
+// A function whose address the program may hold (an indirect call target).
+struct FuncTarget {
+  uint64_t addr = 0;
+  uint32_t func = kNone;  // program function; kNone: not callable, `why` says why
+  std::string name, why;
 };
 
 // Registers with fixed contents in every lane.
@@ -125,6 +148,8 @@ struct Program {
   std::vector<Inst> insts;
   std::vector<FuncInfo> funcs;   // funcs[0] is the entry
   std::vector<CallInfo> calls;
+  std::vector<IndirectCall> indirect;  // indirect call sites
+  std::vector<FuncTarget> targets;     // by address; filled when the program has indirect calls
   std::vector<std::string> reg_names;  // per register index (for diagnostics)
   std::vector<uint8_t> reg_bytes;      // per register index: 4 or 8 (0: predicate, constant, special)
   uint32_t est_regs = 0;               // estimated 32-bit registers per thread (peak live values)

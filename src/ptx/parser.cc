@@ -366,6 +366,10 @@ class Parser {
           continue;
         }
         if (t.text == ".loc" || t.text == ".file") { skip_loc_file(); continue; }
+        if (t.text == ".callprototype") {
+          call_prototype(f);
+          continue;
+        }
         Space sp = parse_space(t.text);
         if (sp == Space::Reg || sp == Space::Local || sp == Space::Shared || sp == Space::Param ||
             sp == Space::Const || sp == Space::Global) {
@@ -392,6 +396,34 @@ class Parser {
       instruction(st.inst);
       f.body.push_back(std::move(st));
     }
+  }
+
+  // `name: .callprototype (ret-params) _ (params) [.noreturn] [.abi_preserve N] ...;` in a
+  // function body: the label just parsed becomes the prototype's name.
+  void call_prototype(Function& f) {
+    const Token& t = cur();
+    if (f.body.empty() || f.body.back().kind != Statement::Label)
+      fail(t, ".callprototype needs a label naming it ('name: .callprototype ...')");
+    adv();
+    auto proto = std::make_shared<Function>();
+    Statement& st = f.body.back();
+    proto->name = st.label;
+    proto->loc = st.loc;
+    if (cur().punct('(')) param_list(proto->rets);
+    if (cur().kind != Tok::Ident || cur().text != "_") expected("'_' standing for the function name in .callprototype");
+    adv();
+    if (cur().punct('(')) param_list(proto->params);
+    while (cur().kind == Tok::Directive) {
+      if (accept_dir(".noreturn")) continue;
+      if (accept_dir(".abi_preserve") || accept_dir(".abi_preserve_control")) {
+        expect_int();
+        continue;
+      }
+      fail(cur(), "unexpected directive '" + cur().text + "' in .callprototype");
+    }
+    expect_punct(';');
+    st.kind = Statement::Proto;
+    st.proto = std::move(proto);
   }
 
   void instruction(Instr& in) {

@@ -13,11 +13,6 @@
 
 namespace warpsim {
 
-namespace {
-// Where module initializers place function addresses: above every device allocation.
-constexpr uint64_t kFunctionAddressBase = uint64_t(0xfe) << 48;
-}  // namespace
-
 struct Runtime::Impl {
   struct Module {
     std::string file;
@@ -117,10 +112,9 @@ ModuleHandle Runtime::load_module(const std::string& ptx_text, const std::string
           if (it != mod->symbols.end()) {
             bits = it->second.addr + e.bits;
           } else if (const ptx::Function* f = mod->ast.find_function(e.sym)) {
-            // A function's address (tables of device functions, wherever the function is
-            // defined): a distinct value per function. warpsim has no indirect calls, so
-            // nothing can call through it; a program that only stores or compares it runs.
-            bits = kFunctionAddressBase + uint64_t(f - mod->ast.functions.data()) * 16 + e.bits;
+            // A function's address (tables of device functions, virtual function tables),
+            // the value `mov.u64 %rd, f;` gives: indirect calls go through it.
+            bits = ptx::function_address(mod->ast, *f) + e.bits;
           } else {
             throw LocatedError(file_name, v.loc.line, v.loc.col, "initializer refers to unknown symbol '" + e.sym + "'");
           }

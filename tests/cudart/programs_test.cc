@@ -141,7 +141,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Case{"vector_add", "zstd", 1}, Case{"vector_add", "plain", 1}, Case{"reduction", "zstd", 2},
                       Case{"reduction", "plain", 2}, Case{"constant", "zstd", 1}, Case{"constant", "plain", 1},
                       Case{"streams", "zstd", 2}, Case{"streams", "plain", 2}, Case{"texture", "zstd", 2},
-                      Case{"texture", "plain", 2}, Case{"device_call", "zstd", 1}, Case{"device_call", "plain", 1}),
+                      Case{"texture", "plain", 2}, Case{"device_call", "zstd", 1}, Case{"device_call", "plain", 1},
+                      Case{"calls", "zstd", 2}, Case{"calls", "plain", 2}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.program) + "_" + i.param.variant; });
 
 TEST(CudaPrograms, VectorAddGridAndStatistics) {

@@ -27,7 +27,7 @@ std::string load_error(const std::string& text, int* line = nullptr, int* col = 
 
 TEST(Parser, ParsesEveryTestKernel) {
   for (const char* k : {"vecadd", "divergence", "reduce_shared", "atomics", "warp_ops", "device_call", "local_array",
-                        "doubles", "texture", "matmul", "math_funcs", "const_mem"}) {
+                        "doubles", "texture", "matmul", "math_funcs", "const_mem", "indirect_calls"}) {
     ptx::Module m = ptx::parse_module(kernel_text(k), k);
     EXPECT_EQ(m.version_major, 9) << k;
     EXPECT_EQ(m.target, "sm_75") << k;

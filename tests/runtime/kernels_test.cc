@@ -228,6 +228,44 @@ TEST_P(KernelTest, NoinlineDeviceFunctionCall) {
   EXPECT_GT(branches, 0u);
 }
 
+// Virtual functions of objects built on the device, a table of device function pointers and
+// recursive device functions (one keeping a local array across its recursive call), with the
+// lanes of each warp reaching different functions and recursing to different depths.
+int host_fib(int n) { return n < 2 ? n : host_fib(n - 1) + host_fib(n - 2); }
+int host_digit_sum(unsigned v) { return int(v % 10) + (v >= 10 ? host_digit_sum(v / 10) : 0); }
+
+TEST_P(KernelTest, IndirectCallsAndRecursion) {
+  auto m = load("indirect_calls");
+  const int n = 150;
+  std::vector<int> in(n);
+  for (int i = 0; i < n; ++i) in[i] = (i * 7919) % 100000;
+  DevPtr din = upload(in), dout = rt.malloc(n * 4), storage = rt.malloc(n * 16), objs = rt.malloc(n * 8);
+  uint64_t diverged_branches = 0;
+  target.set_observer([&](const KernelInfo&, const CtaTrace& t) {
+    for (const auto& w : t.warps)
+      for (const auto& i : w.insts) diverged_branches += i.op == OpClass::BRANCH && (i.flags & kFlagDiverged);
+  });
+  const Dim3 grid{3, 1, 1}, block{64, 1, 1};
+  rt.launch(rt.get_kernel(m, "build_objects"), grid, block, KernelArgs().add(storage).add(objs).add(n));
+  rt.launch(rt.get_kernel(m, "virtual_calls"), grid, block, KernelArgs().add(objs).add(din).add(dout).add(n));
+  auto out = download<int>(dout, n);
+  for (int i = 0; i < n; ++i) {
+    int want = i % 3 == 0 ? in[i] + i : i % 3 == 1 ? in[i] * (i % 5) : in[i];
+    EXPECT_EQ(out[i], want) << i;
+  }
+  rt.launch(rt.get_kernel(m, "pointer_calls"), grid, block, KernelArgs().add(din).add(dout).add(n));
+  out = download<int>(dout, n);
+  for (int i = 0; i < n; ++i) {
+    int x = in[i];
+    int want = i % 4 == 0 ? host_fib(x % 18) : i % 4 == 1 ? 3 * x : i % 4 == 2 ? -x : host_digit_sum(unsigned(x));
+    EXPECT_EQ(out[i], want) << i;
+  }
+  rt.launch(rt.get_kernel(m, "recursion"), grid, block, KernelArgs().add(din).add(dout).add(n));
+  out = download<int>(dout, n);
+  for (int i = 0; i < n; ++i) EXPECT_EQ(out[i], host_fib(in[i] % 16) + 1000 * host_digit_sum(unsigned(in[i]))) << i;
+  EXPECT_GT(diverged_branches, 0u);
+}
+
 TEST_P(KernelTest, LocalMemoryArrays) {
   auto m = load("local_array");
   const int n = 150;

@@ -404,6 +404,16 @@ void Importer::map_dram() {
       else if (k == "RP") d.tRP = to_core_cycles(v, dram_clk);
       else if (k == "RAS") d.tRAS = to_core_cycles(v, dram_clk);
       else if (k == "WR") d.tWR = to_core_cycles(v, dram_clk);
+      else if (k == "WL") d.tWL = to_core_cycles(v, dram_clk);
+      else if (k == "RRD") d.tRRD = to_core_cycles(v, dram_clk);
+      else if (k == "RC") d.tRC = to_core_cycles(v, dram_clk);
+      else if (k == "CDLR") d.tCDLR = to_core_cycles(v, dram_clk);
+      else if (k == "RTPL") d.tRTPL = to_core_cycles(v, dram_clk);
+      else if (k == "nbkgrp") {
+        if (v == 0) fail(*o, "nbkgrp must be at least 1");
+        d.bank_groups = v;
+      } else if (k == "CCDL")  // exact: it binds below the data-bus rate
+        d.tCCDL = std::round(double(v) * core_mhz_ / dram_clk * 1e4) / 1e4;
       else if (k == "CCD") {
         // Rounded down: the data-bus rate (dram.bytes_per_cycle) already bounds column
         // throughput exactly; rounding tCCD up would undercut it.
@@ -435,6 +445,23 @@ void Importer::map_dram() {
     uint64_t atom = w * n * b;
     if (atom == 0 || atom > 4096) fail(burst ? *burst : bw ? *bw : *chips, "gives an atom of 0 or more than 4096 bytes");
     d.atom = uint32_t(atom);
+  }
+  // GPGPU-Sim's DRAM issues commands at its own clock; one row or column command per DRAM cycle
+  // unless the dual bus interface (HBM) gives each its own bus.
+  if (dram_mhz_ > 0) d.command_rate = std::round(dram_mhz_ / core_mhz_ * 1e4) / 1e4;
+  if (Option* o = take("-dram_dual_bus_interface")) d.dual_command_bus = to_u32(*o, o->value) != 0;
+  else if (index_.count("-gpgpu_dram_timing_opt")) d.dual_command_bus = false;  // GPGPU-Sim's default
+  if (Option* o = take("-dram_bnk_indexing_policy")) {
+    uint32_t v = to_u32(*o, o->value);
+    if (v == 0) d.bank_hash = "linear";
+    else if (v == 1) d.bank_hash = "xor";
+    else not_understood(fmt::format("-dram_bnk_indexing_policy {}", v));
+  }
+  if (Option* o = take("-dram_bnkgrp_indexing_policy")) {
+    uint32_t v = to_u32(*o, o->value);
+    if (v == 0) d.bank_group_select = "high";
+    else if (v == 1) d.bank_group_select = "low";
+    else fail(*o, "expected 0 (higher bits) or 1 (lower bits)");
   }
   if (Option* o = take("-gpgpu_dram_scheduler")) {
     uint32_t v = to_u32(*o, o->value);
@@ -522,8 +549,8 @@ void Importer::map_all() {
   }
   u32_opt("-gpgpu_shader_cta", core.max_ctas);
   u32_opt("-gpgpu_shmem_size", core.shared_mem);
-  if (Option* o = take("-gpgpu_shmem_sizeDefault"))
-    if (to_u32(*o, o->value) != core.shared_mem) not_understood("-gpgpu_shmem_sizeDefault (differs from -gpgpu_shmem_size)");
+  // Every launch copies -gpgpu_shmem_sizeDefault over -gpgpu_shmem_size (no cache preference set).
+  u32_opt("-gpgpu_shmem_sizeDefault", core.shared_mem);
   u32_opt("-gpgpu_shmem_num_banks", core.shared_banks);
   u32_opt("-gpgpu_smem_latency", core.shared_latency);
 
@@ -553,8 +580,15 @@ void Importer::map_all() {
   // Every pipelined unit of GPGPU-Sim refuses an instruction whose result cycle is taken.
   core.result_slot_conflicts = true;
   if (Option* o = take("-gpgpu_gmem_skip_L1D")) cfg_.l1d.enabled = to_u32(*o, o->value) == 0;
-  if (Option* o = take("-gpgpu_adaptive_cache_config"))
-    if (to_u32(*o, o->value) != 0) not_understood("-gpgpu_adaptive_cache_config (L1/shared carve-out)");
+  // The unified L1/shared SRAM: each kernel's L1D is what its shared-memory carve-out leaves.
+  Option* unified = take("-gpgpu_unified_l1d_size");
+  Option* carveouts = take("-gpgpu_shmem_option");
+  if (Option* o = take("-gpgpu_adaptive_cache_config"); o && to_u32(*o, o->value) != 0) {
+    if (!unified || !carveouts) fail(*o, "needs -gpgpu_unified_l1d_size and -gpgpu_shmem_option");
+    core.unified_l1_shared = to_u32(*unified, unified->value) * 1024;
+    for (uint32_t kb : u32_list(*carveouts, ',', 1)) (void)kb;  // checked: KB integers
+    core.shared_carveouts = carveouts->value;
+  }
   if (Option* o = take("-gpgpu_cache:dl2_texture_only"))
     if (to_u32(*o, o->value) != 0) not_understood("-gpgpu_cache:dl2_texture_only");
 

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "core/l1_carveout.h"
 
 namespace warpsim {
 
@@ -195,6 +196,18 @@ void validate(const GpuConfig& c) {
       if (n > 64) throw Error("config key 'oc.collectors*': at most 64 collector units per set");
   }
   validate_cache("l1d", c.l1d);
+  if (c.core.unified_l1_shared > 0) {
+    const std::vector<uint64_t> opts = shared_carveouts(c);
+    if (c.core.unified_l1_shared < c.l1d.size || opts.back() >= c.core.unified_l1_shared)
+      throw Error(fmt::format("config key 'core.unified_l1_shared': {} bytes must hold l1d.size ({}) and exceed the "
+                              "largest shared carve-out ({})",
+                              c.core.unified_l1_shared, c.l1d.size, opts.back()));
+    const uint32_t lines = c.l1d.size / c.l1d.line, sets = lines / (c.l1d.assoc ? c.l1d.assoc : lines);
+    if (c.core.unified_l1_shared % (uint64_t(sets) * c.l1d.line) != 0)
+      throw Error(fmt::format("config key 'core.unified_l1_shared': {} bytes is not a whole number of L1D ways "
+                              "({} sets of {} bytes)",
+                              c.core.unified_l1_shared, sets, c.l1d.line));
+  }
   validate_cache("icache", c.icache);
   validate_cache("constcache", c.constcache);
   validate_cache("l2.cache", c.l2.cache);
@@ -223,6 +236,17 @@ void validate(const GpuConfig& c) {
   check_pos("dram.queue", c.dram.queue);
   if (c.dram.atom > 4096) throw Error("config key 'dram.atom': at most 4096 bytes");
   check_choice("dram.scheduler", c.dram.scheduler, {"frfcfs", "fcfs"});
+  check_pos("dram.bank_groups", c.dram.bank_groups);
+  if (c.dram.bank_groups > c.dram.banks || c.dram.banks % c.dram.bank_groups != 0)
+    throw Error(fmt::format("config key 'dram.bank_groups': {} does not divide dram.banks ({})", c.dram.bank_groups,
+                            c.dram.banks));
+  check_choice("dram.bank_hash", c.dram.bank_hash, {"linear", "xor"});
+  if (c.dram.bank_hash == "xor" && !pow2(c.dram.banks))
+    throw Error("config key 'dram.bank_hash': xor needs a power-of-two dram.banks");
+  check_choice("dram.bank_group_select", c.dram.bank_group_select, {"low", "high"});
+  if (!(c.dram.tCCDL >= 0) || c.dram.tCCDL > 1e6) throw Error("config key 'dram.tCCDL': must be between 0 and 1e6");
+  if (!(c.dram.command_rate >= 0) || c.dram.command_rate > 1e6)
+    throw Error("config key 'dram.command_rate': must be between 0 (no limit) and 1e6");
   check_choice("dispatch", c.dispatch, {"fifo", "round_robin"});
   check_pos("sample_interval", c.sample_interval);
 }

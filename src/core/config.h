@@ -86,6 +86,8 @@ struct CoreConfig {
   uint32_t registers = 32768;
   uint32_t reg_alloc_granularity = 64;  // registers allocated per warp in multiples of this
   uint32_t shared_mem = 48 * 1024;
+  uint32_t unified_l1_shared = 0;   // bytes of one L1D + shared SRAM; 0 = the L1D has a fixed size
+  std::string shared_carveouts = "0";  // KB the shared memory may take of it, comma-separated
   uint32_t shared_banks = 32;
   uint32_t shared_bank_width = 4;   // bytes
   uint32_t shared_latency = 24;     // core cycles from issue to data
@@ -122,6 +124,11 @@ struct CoreConfig {
     v("registers", registers, "32-bit registers per SM");
     v("reg_alloc_granularity", reg_alloc_granularity, "register allocation unit per warp");
     v("shared_mem", shared_mem, "shared memory bytes per SM");
+    v("unified_l1_shared", unified_l1_shared,
+      "bytes of the SRAM the L1D and shared memory share; each kernel's L1D gets what its shared-memory carve-out "
+      "leaves (docs/memory.md); 0 = the L1D is always l1d.size");
+    v("shared_carveouts", shared_carveouts,
+      "shared-memory carve-outs of the unified SRAM in KB, comma-separated (GPGPU-Sim -gpgpu_shmem_option)");
     v("shared_banks", shared_banks, "shared memory banks");
     v("shared_bank_width", shared_bank_width, "bytes per bank word");
     v("shared_latency", shared_latency, "shared memory access latency");
@@ -268,6 +275,17 @@ struct DramConfig {
   std::string scheduler = "frfcfs";  // frfcfs | fcfs
   uint32_t latency = 20;          // fixed controller/PHY latency added to each access
   uint32_t atom = 0;              // bytes one column command moves (0 = the request's bytes)
+  uint32_t tWL = 12;              // write column command to its data on the bus
+  uint32_t tRRD = 0;              // activate to activate, different banks of the channel
+  uint32_t tRC = 0;               // activate to activate, same bank
+  uint32_t tCDLR = 0;             // end of write data to the next read column command
+  uint32_t bank_groups = 1;       // banks form this many groups (tCCDL, tRTPL act within a group)
+  std::string bank_group_select = "low";  // low: group = bank % groups; high: bank / (banks / groups)
+  double tCCDL = 0.0;             // column to column within one bank group (fractional core cycles)
+  uint32_t tRTPL = 0;             // read column to precharge within one bank group
+  double command_rate = 0.0;      // command-bus slots per core cycle (DRAM clock / core clock); 0 = no limit
+  bool dual_command_bus = true;   // row and column commands use separate buses
+  std::string bank_hash = "linear";  // linear | xor (bank XOR low row bits)
 
   template <class V> void visit(V& v) {
     v("banks", banks, "banks per channel");
@@ -283,6 +301,21 @@ struct DramConfig {
     v("scheduler", scheduler, "frfcfs|fcfs");
     v("latency", latency, "fixed controller latency per access, core cycles");
     v("atom", atom, "bytes one column command moves on the data bus; each L2 sector of a request takes whole atoms (0 = request size)");
+    v("tWL", tWL, "write column command to its data on the bus, core cycles");
+    v("tRRD", tRRD, "activate to activate of different banks of one channel, core cycles");
+    v("tRC", tRC, "activate to activate of one bank, core cycles");
+    v("tCDLR", tCDLR, "end of a write's data to the next read column command (write-to-read turnaround), core cycles");
+    v("bank_groups", bank_groups, "bank groups per channel (tCCDL and tRTPL act within a group)");
+    v("bank_group_select", bank_group_select, "low|high (a bank's group is its low bits, bank % groups, or its high bits)");
+    v("tCCDL", tCCDL, "column to column within one bank group, core cycles (fractional; 0 = only tCCD)");
+    v("tRTPL", tRTPL, "read column to precharge within one bank group, core cycles");
+    v("command_rate", command_rate,
+      "DRAM command-bus slots per core cycle (DRAM command clock / core clock); a row command with a precharge "
+      "takes two; 0 = unlimited");
+    v("bank_hash", bank_hash, "linear|xor (a row's bank is its row-block index modulo banks, or that XOR the row's low "
+      "bits; banks must be a power of two)");
+    v("dual_command_bus", dual_command_bus, "row and column commands have separate command buses (HBM); "
+      "else they share one (GDDR)");
   }
 };
 

@@ -15,6 +15,7 @@ AddressMap::AddressMap(const GpuConfig& cfg) {
   partitions_ = cfg.l2.partitions;
   slices_ = cfg.l2.slices_per_partition;
   banks_ = cfg.dram.banks;
+  bank_xor_ = cfg.dram.bank_hash == "xor";
   if (!partitions_ || !slices_ || !banks_)
     throw Error("memory: l2.partitions, l2.slices_per_partition and dram.banks must be at least 1");
   if (!is_pow2(cfg.l2.interleave)) throw Error("memory: l2.interleave must be a power of two");

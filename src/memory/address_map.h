@@ -32,7 +32,8 @@
 //    raw partition digit r in bits 56 and up, so that distinct lines never share a tag.
 // 3. DRAM. From pa: rb = pa / row_bytes, bank = rb % banks, row = rb / banks. Consecutive
 //    lines of a row stay in one bank (a stream gets row hits); consecutive rows rotate over the
-//    banks.
+//    banks. With dram.bank_hash = "xor" the bank is XORed with the low bits of the row, so that
+//    rows that are a multiple of banks x row_bytes apart fall in different banks.
 #pragma once
 #include <cstdint>
 
@@ -68,7 +69,10 @@ class AddressMap {
     return (li << line_shift_) | (slice_addr & line_mask_);
   }
   uint32_t bank(uint64_t partition_addr) const {
-    return uint32_t((partition_addr >> row_shift_) % banks_);
+    const uint64_t rb = partition_addr >> row_shift_;
+    uint32_t b = uint32_t(rb % banks_);
+    if (bank_xor_) b ^= uint32_t(rb / banks_) & (banks_ - 1);
+    return b;
   }
   uint32_t row(uint64_t partition_addr) const {
     return uint32_t((partition_addr >> row_shift_) / banks_);
@@ -86,6 +90,7 @@ class AddressMap {
   uint64_t chunk_mask_, line_mask_;
   Mode mode_ = Mode::Linear;
   bool pow2_, chunk_slices_ = false;
+  bool bank_xor_ = false;  // dram.bank_hash = "xor"
   uint32_t ipoly_bits_ = 0;  // log2 of the hashed slice count
 };
 

@@ -46,6 +46,7 @@ Cache::Cache(const CacheConfig& cfg) : cfg_(cfg) {
     if (index_ == SetIndex::Ipoly && sets_ != 16 && sets_ != 32 && sets_ != 64)
       throw Error(fmt::format("cache: set_index 'ipoly' needs 16, 32 or 64 sets (this cache has {})", sets_));
     lines_.resize(size_t(sets_) * ways_);
+    active_ways_ = ways_;
   } else {
     // A disabled cache keeps only its MSHRs (every read misses); make the geometry sane so the
     // address helpers stay well defined whatever the unused fields say.
@@ -140,7 +141,7 @@ const Cache::Line* Cache::find(uint64_t line) const {
   if (!cfg_.enabled) return nullptr;
   uint64_t idx = line >> line_shift_;
   const Line* set = &lines_[size_t(set_of(idx)) * ways_];
-  for (uint32_t w = 0; w < ways_; ++w)
+  for (uint32_t w = 0; w < active_ways_; ++w)
     if (set[w].tag == idx) return &set[w];
   return nullptr;
 }
@@ -151,7 +152,7 @@ Cache::Line* Cache::victim(uint64_t line) {
   uint64_t idx = line >> line_shift_;
   Line* set = &lines_[size_t(set_of(idx)) * ways_];
   Line* best = nullptr;
-  for (uint32_t w = 0; w < ways_; ++w) {
+  for (uint32_t w = 0; w < active_ways_; ++w) {
     Line& l = set[w];
     if (l.tag == ~0ull) return &l;
     if (l.reserved) continue;
@@ -338,6 +339,14 @@ const std::vector<uint32_t>& Cache::fill(int mshr, uint64_t now) {
   e.waiters.clear();
   free_mshrs_.push_back(mshr);
   return fill_waiters_;
+}
+
+void Cache::set_active_ways(uint32_t n) {
+  if (!cfg_.enabled) return;
+  if (n == 0 || n > ways_) throw Error(fmt::format("cache: {} active ways out of 1..{}", n, ways_));
+  for (uint32_t s = 0; n < active_ways_ && s < sets_; ++s)
+    for (uint32_t w = n; w < active_ways_; ++w) evict(lines_[size_t(s) * ways_ + w]);
+  active_ways_ = n;
 }
 
 void Cache::invalidate_all() {

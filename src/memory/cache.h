@@ -86,7 +86,11 @@ class Cache {
   uint32_t dirty_sectors(uint64_t addr) const;
   uint32_t reserved_sectors(uint64_t addr) const;
   uint32_t sets() const { return sets_; }
-  uint32_t ways() const { return ways_; }
+  uint32_t ways() const { return active_ways_; }
+  // Uses only the first `n` ways of each set (1..the ways it was built with). Lines of ways that
+  // go out of use are dropped (dirty ones written back through evictions(); a fill on the way
+  // for one finds another way or none).
+  void set_active_ways(uint32_t n);
   uint32_t full_mask() const { return full_mask_; }
 
  private:
@@ -120,6 +124,7 @@ class Cache {
 
   CacheConfig cfg_;
   uint32_t sets_ = 0, ways_ = 0, line_shift_ = 0, sector_shift_ = 0, full_mask_ = 0;
+  uint32_t active_ways_ = 0;  // ways in use (<= ways_, the row stride of lines_)
   bool sets_pow2_ = true;
   enum class SetIndex : uint8_t { Linear, Fermi, Xor, Ipoly };
   SetIndex index_ = SetIndex::Linear;

@@ -23,6 +23,15 @@ DramChannel::DramChannel(const DramConfig& cfg) : cfg_(cfg), returns_(64) {
   bank_queued_.resize(cfg_.banks);
   queue_.reserve(capacity_ + 8);
   burst_per_byte_ = 1.0 / cfg_.bytes_per_cycle;
+  if (cfg_.bank_groups == 0 || cfg_.banks % cfg_.bank_groups != 0)
+    throw Error("memory: dram.bank_groups must divide dram.banks");
+  const uint32_t per_group = cfg_.banks / cfg_.bank_groups;
+  for (uint32_t i = 0; i < cfg_.banks; ++i)
+    banks_[i].group = cfg_.bank_group_select == "high" ? i / per_group : i % cfg_.bank_groups;
+  group_col_free_.assign(cfg_.bank_groups, 0.0);
+  group_pre_ready_.assign(cfg_.bank_groups, 0);
+  max_data_delay_ = std::max(cfg_.tCL, cfg_.tWL);
+  slot_ = cfg_.command_rate > 0 ? 1.0 / cfg_.command_rate : 0.0;
 }
 
 void DramChannel::issue_column(size_t i, uint64_t now, MemoryStats& st) {
@@ -34,23 +43,30 @@ void DramChannel::issue_column(size_t i, uint64_t now, MemoryStats& st) {
   // The data bus moves whole atoms, and each sector of a request is its own transfer: a 32-byte
   // sector on a 64-byte-atom channel takes as long as 64 bytes, a whole 128-byte line of a
   // sectored L2 as long as 256 (GPGPU-Sim sends one memory request per sector).
-  uint32_t moved = r.bytes;
+  uint32_t moved = r.bytes, columns = 1;
   if (cfg_.atom) {
     const uint32_t piece = r.piece ? std::min(r.piece, r.bytes) : r.bytes;
     const uint32_t pieces = (r.bytes + piece - 1) / piece;
-    moved = pieces * ((piece + cfg_.atom - 1) / cfg_.atom * cfg_.atom);
+    columns = pieces * ((piece + cfg_.atom - 1) / cfg_.atom);
+    moved = columns * cfg_.atom;
   }
   double dur = double(moved) * burst_per_byte_;
-  double start = std::max(double(now + cfg_.tCL), bus_free_);
+  double start = std::max(double(now + (r.write ? cfg_.tWL : cfg_.tCL)), bus_free_);
   bus_free_ = start + dur;
   busy_ += dur;
   col_next_ = now + cfg_.tCCD;
+  double& group_free = group_col_free_[b.group];
+  group_free = std::max(group_free, double(now)) + columns * cfg_.tCCDL;
+  take_slots(false, columns, now);
   uint64_t end = uint64_t(std::ceil(bus_free_));
   if (r.write) {
     b.pre_ready = std::max(b.pre_ready, end + cfg_.tWR);
+    read_ready_ = std::max(read_ready_, end + cfg_.tCDLR);
     ++st.dram_writes;
   } else {
-    b.pre_ready = std::max(b.pre_ready, now + 1);
+    // The bank precharges once its burst is out, the group tRTPL after the read.
+    b.pre_ready = std::max(b.pre_ready, now + std::max<uint64_t>(1, uint64_t(std::ceil(dur))));
+    group_pre_ready_[b.group] = std::max(group_pre_ready_[b.group], now + cfg_.tRTPL);
     ++st.dram_reads;
     returns_.push_back({end + cfg_.latency, r.addr, r.mshr, r.slice});
   }
@@ -61,6 +77,9 @@ void DramChannel::issue_column(size_t i, uint64_t now, MemoryStats& st) {
 void DramChannel::issue_row(DramRequest& r, uint64_t now, MemoryStats& st) {
   Bank& b = banks_[r.bank];
   uint64_t act = b.open_row < 0 ? now : now + cfg_.tRP;
+  take_slots(true, b.open_row < 0 ? 1 : 2, now);
+  act_next_ = std::max(act_next_, act + cfg_.tRRD);
+  b.act_ready = act + cfg_.tRC;
   b.open_row = r.row;
   uint32_t hits = 0;
   for (const DramRequest& q : queue_) hits += q.bank == r.bank && q.row == r.row;
@@ -78,8 +97,7 @@ bool DramChannel::tick(uint64_t now, MemoryStats& st) {
     size_t n = frfcfs_ ? queue_.size() : 1;
     for (size_t i = 0; i < n; ++i) {
       const DramRequest& r = queue_[i];
-      const Bank& b = banks_[r.bank];
-      if (b.open_row == int64_t(r.row) && now >= b.col_ready) {
+      if (column_ready(r, banks_[r.bank], now)) {
         issue_column(i, now, st);
         served = true;
         break;
@@ -122,22 +140,24 @@ bool DramChannel::pop_return(uint64_t now, DramReturn& out) {
 // Lower bound on the cycle of the next command given the current state.
 uint64_t DramChannel::earliest_command() const {
   if (queue_.empty()) return UINT64_MAX;
-  int64_t bus = int64_t(std::floor(bus_free_)) - int64_t(cfg_.tCL);
+  auto floor_at = [](double t) { return uint64_t(std::max(0.0, std::floor(t))); };
+  int64_t bus = int64_t(std::floor(bus_free_)) - int64_t(max_data_delay_);
   uint64_t chan_col = std::max(col_next_, uint64_t(std::max<int64_t>(bus, 0)));
-  auto row_time = [&](const Bank& b) {
-    return b.open_row < 0 ? uint64_t(0) : std::max(b.act_cycle + cfg_.tRAS, b.pre_ready);
-  };
+  if (slot_ > 0) chan_col = std::max(chan_col, floor_at(col_bus()));
+  const uint64_t row_slot = slot_ > 0 ? floor_at(row_bus()) : 0;
+  auto col_time = [&](const Bank& b) { return std::max({b.col_ready, chan_col, floor_at(group_col_free_[b.group])}); };
+  auto row_cmd_time = [&](const Bank& b) { return std::max(row_time(b), row_slot); };
   if (!frfcfs_) {
     const DramRequest& r = queue_.front();
     const Bank& b = banks_[r.bank];
-    return b.open_row == int64_t(r.row) ? std::max(b.col_ready, chan_col) : row_time(b);
+    return b.open_row == int64_t(r.row) ? col_time(b) : row_cmd_time(b);
   }
   // Per bank: a column for its hits, else (no hits pending) a row command for the others.
   uint64_t t = UINT64_MAX;
   for (uint32_t i = 0; i < banks_.size(); ++i) {
     if (!bank_queued_[i]) continue;
     const Bank& b = banks_[i];
-    t = std::min(t, bank_hits_[i] ? std::max(b.col_ready, chan_col) : row_time(b));
+    t = std::min(t, bank_hits_[i] ? col_time(b) : row_cmd_time(b));
   }
   return t;
 }

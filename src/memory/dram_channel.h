@@ -3,19 +3,28 @@
 //
 // Each cycle the channel may issue one column command and one row command:
 // - Column (read/write burst) for a request whose row is open in its bank, once the bank's
-//   activate has completed (tRCD), tCCD after the previous column command, and when the data bus
-//   frees up within the cycle its data would start (tCL later). The burst occupies the bus for
-//   bytes / bytes_per_cycle cycles, accumulated fractionally so that back-to-back bursts reach
-//   exactly the configured peak. Read data reaches the L2 dram.latency cycles after its burst.
+//   activate has completed (tRCD), tCCD after the previous column command, tCCDL after the
+//   previous column command of the same bank group, and when the data bus frees up within the
+//   cycle its data would start (tCL later for a read, tWL for a write). A read also waits tCDLR
+//   after the end of the last write's data (write-to-read turnaround). The burst occupies the
+//   bus for bytes / bytes_per_cycle cycles, accumulated fractionally so that back-to-back bursts
+//   reach exactly the configured peak. Read data reaches the L2 dram.latency cycles after its
+//   burst.
 // - Row (precharge + activate) for a request whose bank has another row open (or none). With a
 //   row open the precharge waits for tRAS since that row's activate, for tWR after the last write
-//   burst ends and until the cycle after the last read column; the activate follows tRP later.
-//   A closed bank activates at once. The column may issue tRCD after the activate.
+//   burst ends, until the end of the last read burst of the bank and tRTPL after the last read of
+//   its bank group; the activate follows tRP later, and no sooner than tRRD after the channel's
+//   previous activate and tRC after the bank's. A closed bank activates at once. The column may
+//   issue tRCD after the activate.
+// - With dram.command_rate set, commands also need a slot on the command bus (rate slots per core
+//   cycle; a precharge and an activate are two); without dram.dual_command_bus row and column
+//   commands share one bus.
 // FR-FCFS picks the oldest request whose column can issue now (a row hit), and for the row
 // command the oldest request whose bank has no queued request for its open row (a row is not
 // closed under pending hits). FCFS serves strictly in arrival order. A request counts as a row
 // hit when it is served without an activate of its own.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -74,12 +83,35 @@ class DramChannel {
     uint64_t act_cycle = 0;  // cycle of the last activate (tRAS)
     uint64_t col_ready = 0;  // earliest column command (tRCD after the activate)
     uint64_t pre_ready = 0;  // earliest precharge (write recovery, read-to-precharge)
+    uint64_t act_ready = 0;  // earliest next activate (tRC)
+    uint32_t group = 0;      // bank group
   };
+  // A column command of some request could issue at `now` as far as the channel is concerned.
   bool column_possible(uint64_t now) const {
-    return now >= col_next_ && bus_free_ < double(now + cfg_.tCL + 1);
+    return now >= col_next_ && bus_free_ < double(now + max_data_delay_ + 1) && slot_free(col_bus(), now);
+  }
+  // `r`'s column command can issue at `now`.
+  bool column_ready(const DramRequest& r, const Bank& b, uint64_t now) const {
+    return b.open_row == int64_t(r.row) && now >= b.col_ready && group_col_free_[b.group] < double(now + 1) &&
+           (r.write ? bus_free_ < double(now + cfg_.tWL + 1) : now >= read_ready_ && bus_free_ < double(now + cfg_.tCL + 1));
+  }
+  // Earliest cycle of a row command for bank `b` (precharge if a row is open, then activate).
+  uint64_t row_time(const Bank& b) const {
+    uint64_t act = std::max(act_next_, b.act_ready);
+    if (b.open_row < 0) return act;
+    uint64_t t = std::max({b.act_cycle + cfg_.tRAS, b.pre_ready, group_pre_ready_[b.group]});
+    return std::max(t, act > cfg_.tRP ? act - cfg_.tRP : 0);
   }
   bool row_possible(const Bank& b, uint64_t now) const {
-    return b.open_row < 0 || (now >= b.act_cycle + cfg_.tRAS && now >= b.pre_ready);
+    return now >= row_time(b) && slot_free(row_bus(), now);
+  }
+  bool slot_free(double bus, uint64_t now) const { return slot_ == 0 || bus < double(now + 1); }
+  double col_bus() const { return cmd_bus_[0]; }
+  double row_bus() const { return cmd_bus_[cfg_.dual_command_bus ? 1 : 0]; }
+  void take_slots(bool row, uint32_t n, uint64_t now) {
+    if (slot_ == 0) return;
+    double& bus = cmd_bus_[row && cfg_.dual_command_bus ? 1 : 0];
+    bus = std::max(bus, double(now)) + n * slot_;
   }
   void issue_column(size_t i, uint64_t now, MemoryStats& st);
   void issue_row(DramRequest& r, uint64_t now, MemoryStats& st);
@@ -95,6 +127,13 @@ class DramChannel {
   std::vector<uint32_t> bank_queued_;  // queued requests for each bank
   uint64_t wake_ = 0;                  // no command can issue before this cycle
   uint64_t col_next_ = 0;
+  uint64_t act_next_ = 0;                // earliest activate in the channel (tRRD)
+  uint64_t read_ready_ = 0;              // earliest read column (write-to-read turnaround)
+  uint32_t max_data_delay_ = 0;          // max(tCL, tWL): the data bus admits some column
+  std::vector<double> group_col_free_;   // earliest column command per bank group (tCCDL)
+  std::vector<uint64_t> group_pre_ready_;  // earliest precharge per bank group (tRTPL)
+  double cmd_bus_[2] = {0.0, 0.0};       // command buses (column, row) free from this cycle
+  double slot_ = 0.0;                    // core cycles per command-bus slot (0: no limit)
   double bus_free_ = 0.0;  // cycle (fractional) the data bus becomes free
   double burst_per_byte_;
   double busy_ = 0.0;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/l1_carveout.h"
 #include "core/occupancy.h"
 #include "sched/clone_context.h"
 
@@ -154,6 +155,16 @@ void Gpu::start_eligible_kernels() {
     k.at_start = snapshot();
     KernelLaunch launch{k.id, k.info.name, k.stream, k.launch_cycle, k.start_cycle};
     for (auto& sm : sms_) sm->notify_kernel_start(launch);
+    if (l1_carveout_enabled(cfg_)) {
+      // The shared memory of the CTAs an SM will hold at once, the grid spread over the SMs.
+      const CoreConfig& c = cfg_.core;
+      const uint64_t shared = k.info.shared_bytes_per_cta;
+      uint32_t resident = ctas_per_sm(c, {k.info.threads_per_cta(), k.info.regs_per_thread, shared});
+      const uint64_t spread = (k.info.num_ctas() + sms_.size() - 1) / sms_.size();
+      resident = uint32_t(std::min<uint64_t>(resident, spread));
+      const uint32_t ways = l1d_ways_for_kernel(cfg_, shared, resident);
+      for (auto& sm : sms_) sm->set_l1d_ways(ways);
+    }
   }
 }
 

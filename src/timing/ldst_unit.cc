@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "core/l1_carveout.h"
 #include "timing/sm.h"
 
 namespace warpsim {
@@ -14,7 +15,7 @@ constexpr uint64_t kCodeBase = 1ull << 45;    // instructions live above local m
 }  // namespace
 
 LdstUnit::LdstUnit(int sm_id, const GpuConfig& cfg, MemorySystem& mem)
-    : sm_id_(sm_id), cfg_(cfg), mem_(mem), l1d_(cfg.l1d), const_(cfg.constcache),
+    : sm_id_(sm_id), cfg_(cfg), mem_(mem), l1d_(l1d_storage(cfg)), const_(cfg.constcache),
       queue_cap_(cfg.core.ldst_queue), line_bytes_(cfg.l1d.line) {
   queue_.resize(queue_cap_);
   out_.resize(kOutCap);

@@ -67,6 +67,8 @@ class Sm {
   bool needs_every_cycle() const { return needs_every_cycle_; }
   std::vector<std::unique_ptr<WarpScheduler>>& schedulers() { return schedulers_; }
   void notify_kernel_start(const KernelLaunch& launch);
+  // The L1D uses `ways` ways from now on (the unified L1/shared carve-out of a new kernel).
+  void set_l1d_ways(uint32_t ways) { ldst_.l1d().set_active_ways(ways); }
   void notify_kernel_end(uint32_t kernel);
   // Install new schedulers (another policy) in place of the current ones: they are told about
   // the running kernels and, oldest first, about every live warp, as if they had been there

@@ -194,6 +194,47 @@ TEST(GpgpusimImport, DramTimingInCoreCycles) {
   EXPECT_EQ(c.dram.latency, 100u);
   EXPECT_EQ(c.dram.row_bytes, 1u << 12);  // 6 C + 6 S bits
   EXPECT_EQ(c.l2.interleave, 256u);       // dramid@8
+  EXPECT_EQ(c.dram.tWL, uint32_t(std::lround(4 * f)));
+  EXPECT_EQ(c.dram.tRRD, uint32_t(std::lround(6 * f)));
+  EXPECT_EQ(c.dram.tRC, uint32_t(std::lround(40 * f)));
+  EXPECT_EQ(c.dram.tCDLR, uint32_t(std::lround(5 * f)));
+  EXPECT_EQ(c.dram.tRTPL, uint32_t(std::lround(2 * f)));
+  EXPECT_EQ(c.dram.bank_groups, 4u);
+  EXPECT_NEAR(c.dram.tCCDL, 3 * f, 1e-4);  // not rounded: it binds below the bus rate
+  EXPECT_NEAR(c.dram.command_rate, 924.0 / 700.0, 1e-4);
+  EXPECT_FALSE(c.dram.dual_command_bus);  // GPGPU-Sim's default: one command bus
+  EXPECT_EQ(c.dram.bank_hash, "linear");
+}
+
+// SM7_TITANV's memory options: HBM's two command buses, the bank XOR hash, bank groups by high
+// bits, and the unified L1/shared SRAM with its carve-outs.
+TEST(GpgpusimImport, TitanVMemoryOptions) {
+  std::vector<std::string> nu;
+  GpuConfig c = import_text(R"(-gpgpu_clock_domains 1200.0:1200.0:1200.0:850.0
+-dram_dual_bus_interface 1
+-dram_bnk_indexing_policy 1
+-dram_bnkgrp_indexing_policy 0
+-gpgpu_shmem_size 65536
+-gpgpu_shmem_sizeDefault 98304
+-gpgpu_adaptive_cache_config 1
+-gpgpu_shmem_option 0,8,16,32,64,96
+-gpgpu_unified_l1d_size 128
+-gpgpu_cache:dl1  S:4:128:64,L:T:m:L:L,A:512:8,16:0,32
+)",
+                            &nu);
+  EXPECT_TRUE(nu.empty()) << nu.front();
+  EXPECT_TRUE(c.dram.dual_command_bus);
+  EXPECT_NEAR(c.dram.command_rate, 850.0 / 1200.0, 1e-4);
+  EXPECT_EQ(c.dram.bank_hash, "xor");
+  EXPECT_EQ(c.dram.bank_group_select, "high");
+  EXPECT_EQ(c.core.shared_mem, 98304u);  // every launch copies the default size over the size
+  EXPECT_EQ(c.core.unified_l1_shared, 128u * 1024);
+  EXPECT_EQ(c.core.shared_carveouts, "0,8,16,32,64,96");
+  EXPECT_EQ(c.l1d.size, 32u * 1024);
+  // Without the sizes the carve-out cannot be computed.
+  EXPECT_NE(located_message("-gpgpu_adaptive_cache_config 1\n").find("-gpgpu_unified_l1d_size"), std::string::npos);
+  import_text("-dram_bnk_indexing_policy 2\n", &nu);
+  EXPECT_TRUE(has(nu, "-dram_bnk_indexing_policy 2"));
 }
 
 TEST(GpgpusimImport, ListsWhatItDoesNotUnderstand) {
@@ -204,7 +245,7 @@ TEST(GpgpusimImport, ListsWhatItDoesNotUnderstand) {
   EXPECT_TRUE(has(nu, "-gpgpu_tex_cache:l1"));
   EXPECT_TRUE(has(nu, "-gpgpu_scheduler gto"));
   for (const char* k : {"RRD", "RC", "WL", "CDLR", "nbkgrp", "CCDL", "RTPL"})
-    EXPECT_TRUE(has(nu, std::string("-gpgpu_dram_timing_opt ") + k)) << k;
+    EXPECT_FALSE(has(nu, std::string("-gpgpu_dram_timing_opt ") + k)) << k;  // all modelled
   // Mapped options and options without timing effect are not listed.
   for (const char* k : {"-gpgpu_n_clusters", "-gpgpu_cache:dl1", "-gpgpu_dram_buswidth", "-gpgpu_ptx_sim_mode",
                         "-gpgpu_runtime_stat", "-gpgpu_dram_burst_length", "-gpgpu_pipeline_widths"})
@@ -295,6 +336,15 @@ TEST(GpgpusimImport, MatchesTheGtx480PresetTiming) {
   EXPECT_EQ(c.dram.tWR, preset.dram.tWR);
   EXPECT_EQ(c.dram.row_bytes, preset.dram.row_bytes);
   EXPECT_DOUBLE_EQ(c.dram.bytes_per_cycle, preset.dram.bytes_per_cycle);
+  EXPECT_EQ(c.dram.tWL, preset.dram.tWL);
+  EXPECT_EQ(c.dram.tRRD, preset.dram.tRRD);
+  EXPECT_EQ(c.dram.tRC, preset.dram.tRC);
+  EXPECT_EQ(c.dram.tCDLR, preset.dram.tCDLR);
+  EXPECT_EQ(c.dram.tRTPL, preset.dram.tRTPL);
+  EXPECT_EQ(c.dram.bank_groups, preset.dram.bank_groups);
+  EXPECT_NEAR(c.dram.tCCDL, preset.dram.tCCDL, 1e-4);
+  EXPECT_NEAR(c.dram.command_rate, preset.dram.command_rate, 1e-4);
+  EXPECT_EQ(c.dram.dual_command_bus, preset.dram.dual_command_bus);
 }
 
 TEST(GpgpusimImport, MalformedValuesAreLocated) {

@@ -146,6 +146,26 @@ TEST(AddressMap, DramBankAndRow) {
   EXPECT_EQ(m.bank(16 * 2048 * 5 + 3 * 2048), 3u);
 }
 
+// dram.bank_hash = "xor" (GPGPU-Sim's -dram_bnk_indexing_policy 1): bank XOR the row's low bits.
+// A stride of banks x row_bytes, which hits one bank linearly, visits every bank.
+TEST(AddressMap, XorBankHashSpreadsRowsOfOneLinearBank) {
+  GpuConfig c = map_cfg(1, "linear");
+  c.dram.bank_hash = "xor";
+  AddressMap m(c);
+  std::set<uint32_t> banks;
+  for (uint64_t row = 0; row < 16; ++row) {
+    const uint64_t pa = row * 16 * 2048 + 3 * 2048;  // linear bank 3
+    EXPECT_EQ(m.row(pa), row);
+    EXPECT_EQ(m.bank(pa), uint32_t(3 ^ row));
+    banks.insert(m.bank(pa));
+  }
+  EXPECT_EQ(banks.size(), 16u);
+  // The lines of one row still share a bank.
+  for (uint64_t pa = 5 * 16 * 2048; pa < 5 * 16 * 2048 + 2048; pa += 128) EXPECT_EQ(m.bank(pa), 5u);
+  c.dram.banks = 12;
+  EXPECT_THROW(validate(c), Error);
+}
+
 TEST(AddressMap, BadConfigThrows) {
   GpuConfig c = map_cfg(6, "diagonal");
   EXPECT_THROW(AddressMap{c}, Error);

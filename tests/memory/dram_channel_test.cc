@@ -186,6 +186,153 @@ TEST(DramChannel, EverySectorTakesAWholeAtom) {
   EXPECT_DOUBLE_EQ(busy(0, 32), 128.0 / 32.0);  // no atom: bytes as they are
 }
 
+// Cycle of each activate and column command, from the channel's counters tick by tick.
+struct Commands {
+  std::vector<uint64_t> activates, columns;
+};
+Commands commands(DramChannel& ch, uint64_t to) {
+  Commands c;
+  MemoryStats st;
+  uint64_t acts = 0, cols = 0;
+  for (uint64_t t = 0; t < to; ++t) {
+    DramReturn r;
+    while (ch.pop_return(t, r)) {
+    }
+    ch.tick(t, st);
+    if (st.dram_activates != acts) c.activates.push_back(t), acts = st.dram_activates;
+    if (st.dram_reads + st.dram_writes != cols) c.columns.push_back(t), cols = st.dram_reads + st.dram_writes;
+  }
+  return c;
+}
+
+TEST(DramChannel, ActivatesOfDifferentBanksAreTrrdApart) {
+  DramConfig cfg = dram_cfg();
+  cfg.tRRD = 7;
+  DramChannel ch(cfg);
+  for (uint32_t b = 0; b < 3; ++b) ch.enqueue(req(b, b, 0));
+  Commands c = commands(ch, 200);
+  EXPECT_EQ(c.activates, (std::vector<uint64_t>{0, 7, 14}));
+  cfg.tRRD = 0;  // without it all three banks open at once
+  DramChannel free_ch(cfg);
+  for (uint32_t b = 0; b < 3; ++b) free_ch.enqueue(req(b, b, 0));
+  EXPECT_EQ(commands(free_ch, 200).activates.size(), 3u);
+}
+
+TEST(DramChannel, ActivatesOfOneBankAreTrcApart) {
+  DramConfig cfg = dram_cfg();
+  cfg.tRC = 60;  // longer than tRAS + tRP = 40
+  DramChannel ch(cfg);
+  ch.enqueue(req(1, 0, 0));
+  ch.enqueue(req(2, 0, 1));
+  MemoryStats st;
+  std::vector<Served> out;
+  run(ch, 0, 300, st, out);
+  ASSERT_EQ(out.size(), 2u);
+  // The second activate waits for tRC (60) instead of precharge at 28 + tRP = 40: column 72,
+  // data 84..88, +20.
+  EXPECT_EQ(out[1].cycle, 60u + 12 + 12 + 4 + 20);
+}
+
+// A write's data follows its column by tWL; a read of the same open row waits tCDLR after the
+// end of that data (write-to-read turnaround).
+TEST(DramChannel, ReadAfterWriteWaitsForTheTurnaround) {
+  DramConfig cfg = dram_cfg();
+  cfg.tWL = 4;
+  cfg.tCDLR = 6;
+  DramChannel ch(cfg);
+  ch.enqueue(req(1, 0, 0, true));
+  ch.enqueue(req(2, 0, 0));
+  MemoryStats st;
+  std::vector<Served> out;
+  run(ch, 0, 300, st, out);
+  ASSERT_EQ(out.size(), 1u);
+  // Write column 12 (tRCD), data 16..20; read column at 20 + 6 = 26, data 38..42, +20.
+  EXPECT_EQ(out[0].cycle, 26u + 12 + 4 + 20);
+  cfg.tCDLR = 0;
+  DramChannel quick(cfg);
+  quick.enqueue(req(1, 0, 0, true));
+  quick.enqueue(req(2, 0, 0));
+  out.clear();
+  run(quick, 0, 300, st, out);
+  ASSERT_EQ(out.size(), 1u);
+  // Even without tCDLR the read column waits until the write's data is out (20): data 32..36.
+  EXPECT_EQ(out[0].cycle, 20u + 12 + 4 + 20);
+}
+
+// tCCDL spaces column commands within one bank group; banks of different groups only keep
+// tCCD. With 4 groups selected by the low bank bits, banks 0 and 4 share a group, 0 and 1 do not.
+TEST(DramChannel, ColumnsOfOneBankGroupAreTccdlApart) {
+  auto columns = [](uint32_t second_bank, const char* select) {
+    DramConfig cfg = dram_cfg();
+    cfg.bank_groups = 4;
+    cfg.bank_group_select = select;
+    cfg.tCCDL = 9.5;
+    cfg.bytes_per_cycle = 1024;  // the bus never limits
+    DramChannel ch(cfg);
+    for (int i = 0; i < 2; ++i) {
+      ch.enqueue(req(uint64_t(i), 0, 0));
+      ch.enqueue(req(uint64_t(10 + i), second_bank, 0));
+    }
+    return commands(ch, 300).columns;
+  };
+  // Same group: 12, then 12 + 9.5 -> 21 (the cycle in which it falls), 31, 40.
+  EXPECT_EQ(columns(4, "low"), (std::vector<uint64_t>{12, 21, 31, 40}));
+  // Different groups: both banks alternate at tCCD (2); each group every 9.5.
+  std::vector<uint64_t> mixed = columns(1, "low");
+  ASSERT_EQ(mixed.size(), 4u);
+  EXPECT_EQ(mixed[0], 12u);
+  EXPECT_EQ(mixed[1], 14u);
+  EXPECT_LT(mixed[3], 40u);
+  // Selected by the high bits (groups of 4 consecutive banks) 0 and 1 share a group.
+  EXPECT_EQ(columns(1, "high"), (std::vector<uint64_t>{12, 21, 31, 40}));
+}
+
+// tRTPL: after a read in a bank group, no bank of that group precharges for tRTPL.
+TEST(DramChannel, ReadToPrechargeWithinABankGroup) {
+  auto second_return = [](uint32_t rtpl) {
+    DramConfig cfg = dram_cfg();
+    cfg.bank_groups = 4;
+    cfg.tRTPL = rtpl;
+    cfg.tRAS = 1;
+    DramChannel ch(cfg);
+    ch.enqueue(req(1, 4, 0));  // opens bank 4, read column at 12
+    MemoryStats st;
+    std::vector<Served> out;
+    run(ch, 0, 5, st, out);
+    ch.enqueue(req(2, 0, 0));  // bank 0 (same group): closed, activates at once
+    run(ch, 5, 11, st, out);
+    ch.enqueue(req(3, 0, 1));  // bank 0 row conflict: precharge after tRAS and tRTPL
+    run(ch, 11, 400, st, out);
+    EXPECT_EQ(out.size(), 3u);
+    return out.empty() ? 0 : out.back().cycle;
+  };
+  uint64_t base = second_return(0), held = second_return(40);
+  EXPECT_GT(held, base);
+}
+
+// dram.command_rate: one command slot every 1 / rate cycles. A stream of row hits with a free
+// data bus is limited by it, and without dual_command_bus activates take slots from columns.
+TEST(DramChannel, CommandBusLimitsCommands) {
+  auto last_column = [](double rate, bool dual) {
+    DramConfig cfg = dram_cfg();
+    cfg.tCCD = 1;
+    cfg.bytes_per_cycle = 1024;
+    cfg.queue = 64;
+    cfg.command_rate = rate;
+    cfg.dual_command_bus = dual;
+    DramChannel ch(cfg);
+    for (int i = 0; i < 32; ++i) ch.enqueue(req(uint64_t(i), uint32_t(i % 8), 0));
+    Commands c = commands(ch, 1000);
+    EXPECT_EQ(c.columns.size(), 32u);
+    return c.columns.empty() ? 0 : c.columns.back();
+  };
+  uint64_t unlimited = last_column(0, true);
+  uint64_t half = last_column(0.5, true);
+  EXPECT_GE(half, 12u + 2 * 31);  // 32 columns at one every two cycles from the first
+  EXPECT_LT(unlimited, half);
+  EXPECT_GT(last_column(0.5, false), half);  // the 8 activates share the bus
+}
+
 TEST(DramChannel, BadConfigThrows) {
   DramConfig c = dram_cfg("random");
   EXPECT_THROW(DramChannel{c}, Error);

@@ -521,6 +521,18 @@ GpuConfig stress_cfg(int variant) {
     c.l2.cache.write_allocate = "no_allocate";
     c.l2.cache.sector = 128;
   }
+  if (variant & 32) {  // DRAM turnarounds, bank groups and a command bus
+    c.dram.tWL = 3;
+    c.dram.tRRD = 4;
+    c.dram.tRC = 45;
+    c.dram.tCDLR = 4;
+    c.dram.bank_groups = 4;
+    c.dram.tCCDL = 2.3;
+    c.dram.tRTPL = 2;
+    c.dram.command_rate = variant & 1 ? 0.7 : 1.3;
+    c.dram.dual_command_bus = (variant & 2) != 0;
+    if (variant & 4) c.dram.bank_group_select = "high";
+  }
   if (variant & 16) {  // GPGPU-Sim's crossbar and sector-by-sector L2
     c.icnt.input_queued = true;
     c.l2.sector_lookups = true;
@@ -532,7 +544,7 @@ GpuConfig stress_cfg(int variant) {
 
 TEST(MemorySystem, NextEventSkippingMatchesTickingEveryCycle) {
   uint64_t total_fails = 0;
-  for (int variant = 0; variant < 32; ++variant) {
+  for (int variant = 0; variant < 64; ++variant) {
     SCOPED_TRACE(variant);
     GpuConfig c = stress_cfg(variant);
     std::vector<Scheduled> sched = random_traffic(int(c.core.num_sms), 3000, 42 + variant);

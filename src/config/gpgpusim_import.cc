@@ -47,7 +47,17 @@ const std::set<std::string>& irrelevant_options() {
       "-trace_enabled", "-trace_components", "-trace_sampling_core", "-trace_sampling_memory_partition",
       "-save_embedded_ptx", "-keep", "-gpgpu_deadlock_detect", "-gpgpu_max_cycle", "-gpgpu_max_insn",
       "-gpgpu_max_cta", "-gpgpu_max_completed_cta", "-gpgpu_stat_sampling_freq", "-liveness_message_freq",
-      "-gpgpu_cflog_interval", "-gpgpu_ptx_sim_mode", "-gpgpu_shader_cta_threshold"};
+      "-gpgpu_cflog_interval", "-gpgpu_ptx_sim_mode", "-gpgpu_shader_cta_threshold",
+      // Power model only.
+      "-gpgpu_clock_gated_lanes",
+      // Device limits the CUDA runtime reports (occupancy uses the SM's registers and shared memory).
+      "-gpgpu_registers_per_block", "-gpgpu_shmem_per_block",
+      // Kernels that may run at once (a cap of 32 or 128), and leave to run a kernel whose one CTA
+      // does not fit an SM (warpsim stops such a launch with a message).
+      "-gpgpu_max_concurrent_kernel", "-gpgpu_ignore_resources_limitation",
+      // Tensor cores: warpsim simulates no tensor instructions (a program using them stops).
+      "-gpgpu_tensor_core_avail", "-gpgpu_num_tensor_core_units", "-ptx_opcode_latency_tesnor",
+      "-ptx_opcode_initiation_tensor", "-gpgpu_operand_collector_num_units_tensor_core"};
   return s;
 }
 
@@ -191,6 +201,7 @@ class Importer {
   void map_units();
   void map_operand_collector();
   void map_dram();
+  void map_equivalent_options();
 
   GpuConfig& cfg_;
   std::string source_;
@@ -517,6 +528,44 @@ void Importer::map_dram() {
   }
 }
 
+// Options whose tested values describe what warpsim's model already does, or that only matter
+// outside what warpsim simulates; other values are listed as not understood.
+void Importer::map_equivalent_options() {
+  auto expect = [&](const char* name, const char* value, const char* why) {
+    if (Option* o = take(name); o && o->value != value)
+      not_understood(fmt::format("{} {} ({})", name, o->value, why));
+  };
+  // Shared memory: the whole warp is one group and any number of lanes reading one word are
+  // served together (LdstUnit::bank_conflict_degree).
+  expect("-gpgpu_shmem_limited_broadcast", "0", "warpsim broadcasts any number of lanes reading one word");
+  expect("-gpgpu_shmem_warp_parts", "1", "warpsim serves the whole warp as one group");
+  // Requests on one network, replies on another: warpsim's crossbar is two networks.
+  expect("-icnt_subnets", "2", "warpsim has separate request and reply networks");
+  // Coalescing: Fermi (20..38) sends 128-byte line accesses, later ones 32-byte sectors; warpsim
+  // coalesces into L1D lines with sector masks, so it follows l1d.sector.
+  if (Option* o = take("-gpgpu_coalesce_arch")) {
+    uint32_t v = to_u32(*o, o->value);
+    bool sectors = v >= 40, sectored_l1 = cfg_.l1d.sector < cfg_.l1d.line;
+    if (v < 20 || (v >= 39 && v < 40) || sectors != sectored_l1)
+      not_understood(fmt::format("-gpgpu_coalesce_arch {} (warpsim coalesces by the L1D's {} sectors)", v,
+                                 sectored_l1 ? "32-byte" : "whole-line"));
+  }
+  // The address mask presets are replaced by -gpgpu_mem_addr_mapping whenever it is given.
+  if (Option* o = take("-gpgpu_mem_address_mask"); o && !index_.count("-gpgpu_mem_addr_mapping"))
+    not_understood("-gpgpu_mem_address_mask (without -gpgpu_mem_addr_mapping)");
+  // The issue widths of GPGPU-Sim's configs never pair two instructions of one unit class.
+  take("-gpgpu_dual_issue_diff_exec_units");
+  // The cache-preference variants are used only after cudaFuncSetCacheConfig; warpsim runs every
+  // kernel with the default preference, which is what GPGPU-Sim does when they equal the defaults.
+  for (const char* name : {"-gpgpu_cache:dl1PrefL1", "-gpgpu_cache:dl1PrefShared"})
+    if (Option* o = take(name); o && o->value != "none" && (!index_.count("-gpgpu_cache:dl1") ||
+                                                           opts_[index_.at("-gpgpu_cache:dl1")].value != o->value))
+      not_understood(fmt::format("{} (a kernel's cache preference is not modelled)", name));
+  for (const char* name : {"-gpgpu_shmem_size_PrefL1", "-gpgpu_shmem_size_PrefShared"})
+    if (Option* o = take(name); o && to_u32(*o, o->value) != cfg_.core.shared_mem)
+      not_understood(fmt::format("{} (a kernel's cache preference is not modelled)", name));
+}
+
 void Importer::map_all() {
   auto& core = cfg_.core;
   // Clock domains first: core:interconnect:L2:DRAM (MHz).
@@ -623,6 +672,7 @@ void Importer::map_all() {
   map_dram();
 
   if (Option* o = take("-gpgpu_scheduler")) not_understood(fmt::format("-gpgpu_scheduler {} (choose with --scheduler)", o->value));
+  map_equivalent_options();
 
   const auto& skip = irrelevant_options();
   for (const auto& o : opts_)

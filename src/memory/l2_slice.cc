@@ -48,13 +48,13 @@ void L2Slice::respond(const MemRequest& req, uint32_t sectors, uint64_t first, u
   p.stats.icnt_flits_down += uint64_t(flits) * n;
 }
 
-void L2Slice::dram_write(uint64_t slice_line, uint32_t sectors, SlicePorts& p) {
+void L2Slice::dram_write(uint64_t slice_line, uint32_t sectors, bool eviction, SlicePorts& p) {
   DramRequest d;
   d.addr = p.map.partition_addr_of_slice(local_, slice_line & ~uint64_t(line_ - 1));
   d.bank = p.map.bank(d.addr);
   d.row = p.map.row(d.addr);
   d.bytes = uint32_t(std::popcount(sectors)) << sector_shift_;
-  d.piece = 1u << sector_shift_;
+  d.piece = eviction ? 0 : 1u << sector_shift_;
   d.slice = uint16_t(index_);
   d.write = true;
   p.dram.enqueue(d);
@@ -63,7 +63,7 @@ void L2Slice::dram_write(uint64_t slice_line, uint32_t sectors, SlicePorts& p) {
 // A write into the cache, with what it pushes out and what it forwards going to DRAM.
 void L2Slice::write_line(uint64_t slice_addr, uint32_t sectors, uint64_t now, SlicePorts& p) {
   cache_.write(slice_addr, sectors, now);
-  if (cache_.write_forwarded()) dram_write(slice_addr, sectors, p);
+  if (cache_.write_forwarded()) dram_write(slice_addr, sectors, false, p);
 }
 
 void L2Slice::lookup(uint64_t now, SlicePorts& p) {
@@ -89,7 +89,7 @@ void L2Slice::lookup(uint64_t now, SlicePorts& p) {
       bool hit = cache_.write(e.slice_addr, e.sectors, now);
       p.stats.l2_writes += n;
       if (hit) p.stats.l2_write_hits += n;
-      if (cache_.write_forwarded()) dram_write(e.slice_addr, e.sectors, p);
+      if (cache_.write_forwarded()) dram_write(e.slice_addr, e.sectors, false, p);
       respond(e.req, e.sectors, first, spread, p);
     } else {
       if (free_waiters_.empty()) {
@@ -124,7 +124,7 @@ void L2Slice::lookup(uint64_t now, SlicePorts& p) {
       }
     }
     auto& ev = cache_.evictions();
-    for (const Cache::Eviction& x : ev) dram_write(x.line_addr, x.dirty_mask, p);
+    for (const Cache::Eviction& x : ev) dram_write(x.line_addr, x.dirty_mask, true, p);
     ev.clear();
     inq_.pop_front();
   }
@@ -140,7 +140,7 @@ void L2Slice::fill(int mshr, uint64_t now, SlicePorts& p) {
     free_waiters_.push_back(w);
   }
   auto& ev = cache_.evictions();
-  for (const Cache::Eviction& x : ev) dram_write(x.line_addr, x.dirty_mask, p);
+  for (const Cache::Eviction& x : ev) dram_write(x.line_addr, x.dirty_mask, true, p);
   ev.clear();
   blocked_ = false;
 }

@@ -75,7 +75,10 @@ class L2Slice {
   // Answers `req` (covering L2 sectors `sectors`); with l2.sector_replies one packet per sector,
   // the i-th ready at `first + i / spread` (spread 0: all at `first`).
   void respond(const MemRequest& req, uint32_t sectors, uint64_t first, uint32_t spread, SlicePorts& p);
-  void dram_write(uint64_t slice_line, uint32_t sectors, SlicePorts& p);
+  // A DRAM write of `sectors` of a line: a write-back (`eviction`) leaves as one request of its
+  // dirty bytes, in whole atoms (GPGPU-Sim's write-back of an evicted block); a forwarded write
+  // sector by sector, as it reached the slice.
+  void dram_write(uint64_t slice_line, uint32_t sectors, bool eviction, SlicePorts& p);
   void write_line(uint64_t slice_addr, uint32_t sectors, uint64_t now, SlicePorts& p);
 
   Cache cache_;

@@ -241,7 +241,7 @@ TEST(GpgpusimImport, ListsWhatItDoesNotUnderstand) {
   std::vector<std::string> nu;
   import_text(kSample, &nu);
   EXPECT_TRUE(has(nu, "-my_made_up_option"));
-  EXPECT_TRUE(has(nu, "-gpgpu_coalesce_arch"));
+  EXPECT_FALSE(has(nu, "-gpgpu_coalesce_arch"));  // Fermi coalescing with an unsectored L1D
   EXPECT_TRUE(has(nu, "-gpgpu_tex_cache:l1"));
   EXPECT_TRUE(has(nu, "-gpgpu_scheduler gto"));
   for (const char* k : {"RRD", "RC", "WL", "CDLR", "nbkgrp", "CCDL", "RTPL"})
@@ -250,6 +250,37 @@ TEST(GpgpusimImport, ListsWhatItDoesNotUnderstand) {
   for (const char* k : {"-gpgpu_n_clusters", "-gpgpu_cache:dl1", "-gpgpu_dram_buswidth", "-gpgpu_ptx_sim_mode",
                         "-gpgpu_runtime_stat", "-gpgpu_dram_burst_length", "-gpgpu_pipeline_widths"})
     EXPECT_FALSE(has(nu, k)) << k;
+}
+
+// Options whose values describe what warpsim does anyway pass silently; other values are listed.
+TEST(GpgpusimImport, EquivalentOptionsPassOnlyWithTheModelsValues) {
+  std::vector<std::string> nu;
+  import_text(R"(-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:512:8,16:0,32
+-gpgpu_coalesce_arch 70
+-gpgpu_shmem_limited_broadcast 0
+-gpgpu_shmem_warp_parts 1
+-icnt_subnets 2
+-gpgpu_dual_issue_diff_exec_units 1
+-gpgpu_clock_gated_lanes 1
+-gpgpu_max_concurrent_kernel 128
+-gpgpu_tensor_core_avail 1
+-gpgpu_mem_addr_mapping dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCB.CCCSSSSS
+-gpgpu_mem_address_mask 1
+)",
+              &nu);
+  EXPECT_TRUE(nu.empty()) << nu.front();
+  import_text(R"(-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:512:8,16:0,32
+-gpgpu_coalesce_arch 20
+-gpgpu_shmem_limited_broadcast 1
+-gpgpu_shmem_warp_parts 2
+-icnt_subnets 1
+-gpgpu_mem_address_mask 1
+-gpgpu_cache:dl1PrefL1 S:4:128:96,L:T:m:L:L,A:512:8,16:0,32
+)",
+              &nu);
+  for (const char* k : {"-gpgpu_coalesce_arch 20", "-gpgpu_shmem_limited_broadcast 1", "-gpgpu_shmem_warp_parts 2",
+                        "-icnt_subnets 1", "-gpgpu_mem_address_mask", "-gpgpu_cache:dl1PrefL1"})
+    EXPECT_TRUE(has(nu, k)) << k;
 }
 
 TEST(GpgpusimImport, SubCoreCountsPerScheduler) {

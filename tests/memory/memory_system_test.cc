@@ -338,6 +338,31 @@ TEST(MemorySystem, SectorRepliesAnswerSectorBySector) {
   EXPECT_EQ(each[0], one[0] - 1);
 }
 
+// A dirty line the L2 evicts goes to DRAM as one request of its dirty bytes in whole atoms
+// (128 B: two 64-byte atoms), as GPGPU-Sim writes back an evicted block; a write the L2 forwards
+// (write-through) goes sector by sector, each 32-byte sector a whole atom.
+TEST(MemorySystem, WriteBacksMoveWholeAtomsForwardedWritesSectors) {
+  auto busy_per_write = [](bool write_back) {
+    GpuConfig c = tiny_cfg();
+    c.l2.cache.size = 4 * 1024;  // 32 lines: the writes below evict
+    c.l2.cache.sector = 32;
+    c.l2.cache.write_policy = write_back ? "write_back" : "write_through";
+    c.l2.cache.write_allocate = write_back ? "allocate" : "no_allocate";
+    c.dram.atom = 64;
+    MemorySystem m(c);
+    for (uint64_t i = 0; i < 96; ++i) {
+      MemRequest w = read_req(i * 128, 0, uint32_t(i));
+      w.kind = MemKind::Write;
+      round_trip(m, w, i * 400);
+    }
+    for (uint64_t t = 96 * 400; t < 96 * 400 + 2000; ++t) m.tick(t);
+    EXPECT_GT(m.stats().dram_writes, 0u);
+    return m.stats().dram_busy_cycles / double(m.stats().dram_writes);
+  };
+  EXPECT_DOUBLE_EQ(busy_per_write(true), 128.0 / 32.0);        // 2 atoms at 32 B/cycle
+  EXPECT_DOUBLE_EQ(busy_per_write(false), 4 * 64.0 / 32.0);    // 4 sectors, an atom each
+}
+
 // Two slices keep answering one SM: it takes them in turn (one packet at a time, round robin).
 TEST(MemorySystem, InputQueuedCrossbarAlternatesBetweenSlices) {
   GpuConfig c = tiny_cfg();

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Regenerates data/reference/gpgpusim/gpus/{SM6_TITANX,SM7_QV100,SM86_RTX3070}.toml: GPGPU-Sim's
+# tested configs as warpsim's importer reads them (the GPUs the titanx, qv100 and rtx3070
+# reference ran on). SM75_RTX2060.toml is written by hand on top of the rtx2060 preset.
+#   scripts/reference/import_gpus.sh <gpgpu-sim source dir> [warpsim binary]
+set -euo pipefail
+src=${1:?usage: $0 <gpgpu-sim dir> [warpsim]}
+ws=${2:-build/warpsim}
+cd "$(dirname "$0")/../.."
+out=data/reference/gpgpusim/gpus
+rev=$(git -C "$src" rev-parse --short=8 HEAD 2>/dev/null || echo 667834cf)
+for entry in SM6_TITANX:titanx:61 SM7_QV100:qv100:70 SM86_RTX3070:rtx3070:86; do
+  IFS=: read -r cfg name cc <<<"$entry"
+  file="$src/configs/tested-cfgs/$cfg/gpgpusim.config"
+  body=$("$ws" list config --gpgpusim-config "$file" --set "name=$name" --set "compute_capability=$cc" 2>/tmp/import_gpus.$$)
+  ignored=$(sed -n 's/.*options not understood and ignored: //p' /tmp/import_gpus.$$)
+  rm -f /tmp/import_gpus.$$
+  {
+    echo "# The GPU of GPGPU-Sim's tested config $cfg at the reference revision (accel-sim/gpgpu-sim_distribution"
+    echo "# $rev), as warpsim's importer reads it:"
+    echo "#   warpsim list config --gpgpusim-config <gpgpu-sim>/configs/tested-cfgs/$cfg/gpgpusim.config"
+    echo "# with compute_capability set to the card's (the config does not say it)."
+    echo "# Regenerate with scripts/reference/import_gpus.sh <gpgpu-sim>."
+    if [ -n "$ignored" ]; then
+      echo "# Options read and not modelled (the same list the importer prints):"
+      echo "$ignored" | fold -s -w 96 | sed 's/^/#   /; s/ *$//'
+    fi
+    echo "# Used by: warpsim correlate data/reference/gpgpusim --preset $name=$out/$cfg.toml"
+    echo "$body"
+  } >"$out/$cfg.toml"
+  echo "wrote $out/$cfg.toml"
+done

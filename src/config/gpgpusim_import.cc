@@ -462,6 +462,14 @@ void Importer::map_dram() {
   if (dram_mhz_ > 0) d.command_rate = std::round(dram_mhz_ / core_mhz_ * 1e4) / 1e4;
   if (Option* o = take("-dram_dual_bus_interface")) d.dual_command_bus = to_u32(*o, o->value) != 0;
   else if (index_.count("-gpgpu_dram_timing_opt")) d.dual_command_bus = false;  // GPGPU-Sim's default
+  // A separate write queue (SM7_TITANV): "<entries>:<drain start>:<drain stop>".
+  Option* wq = take("-dram_write_queue_size");
+  if (Option* o = take("-dram_seperate_write_queue_enable"); o && to_u32(*o, o->value) != 0) {
+    std::vector<uint32_t> v = wq ? u32_list(*wq, ':', 3) : std::vector<uint32_t>{32, 28, 16};  // GPGPU-Sim's default
+    d.write_queue = v[0];
+    d.write_drain_start = v[1];
+    d.write_drain_stop = v[2];
+  }
   if (Option* o = take("-dram_bnk_indexing_policy")) {
     uint32_t v = to_u32(*o, o->value);
     if (v == 0) d.bank_hash = "linear";

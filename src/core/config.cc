@@ -240,6 +240,14 @@ void validate(const GpuConfig& c) {
   if (c.dram.bank_groups > c.dram.banks || c.dram.banks % c.dram.bank_groups != 0)
     throw Error(fmt::format("config key 'dram.bank_groups': {} does not divide dram.banks ({})", c.dram.bank_groups,
                             c.dram.banks));
+  if (c.dram.write_queue > 0 &&
+      (c.dram.write_drain_start == 0 || c.dram.write_drain_start > c.dram.write_queue ||
+       c.dram.write_drain_stop > c.dram.write_drain_start))
+    throw Error(fmt::format("config key 'dram.write_drain_start': with dram.write_queue {} it must be 1..{} and at "
+                            "least dram.write_drain_stop ({})",
+                            c.dram.write_queue, c.dram.write_queue, c.dram.write_drain_stop));
+  if (c.dram.write_queue > 0 && c.dram.scheduler != "frfcfs")
+    throw Error("config key 'dram.write_queue': a separate write queue needs dram.scheduler = \"frfcfs\"");
   check_choice("dram.bank_hash", c.dram.bank_hash, {"linear", "xor"});
   if (c.dram.bank_hash == "xor" && !pow2(c.dram.banks))
     throw Error("config key 'dram.bank_hash': xor needs a power-of-two dram.banks");

@@ -286,6 +286,9 @@ struct DramConfig {
   double command_rate = 0.0;      // command-bus slots per core cycle (DRAM clock / core clock); 0 = no limit
   bool dual_command_bus = true;   // row and column commands use separate buses
   std::string bank_hash = "linear";  // linear | xor (bank XOR low row bits)
+  uint32_t write_queue = 0;       // >0: writes wait in a queue of their own, served in drains
+  uint32_t write_drain_start = 0;  // queued writes that start a drain (reads wait)
+  uint32_t write_drain_stop = 0;   // a drain ends when fewer writes than this remain
 
   template <class V> void visit(V& v) {
     v("banks", banks, "banks per channel");
@@ -314,6 +317,12 @@ struct DramConfig {
       "takes two; 0 = unlimited");
     v("bank_hash", bank_hash, "linear|xor (a row's bank is its row-block index modulo banks, or that XOR the row's low "
       "bits; banks must be a power of two)");
+    v("write_queue", write_queue,
+      "writes queued apart from reads (entries; 0 = one queue of dram.queue for both): reads are served until "
+      "write_drain_start writes wait, then only writes until fewer than write_drain_stop remain (and writes whenever "
+      "no read waits)");
+    v("write_drain_start", write_drain_start, "queued writes that start a write drain (with dram.write_queue)");
+    v("write_drain_stop", write_drain_stop, "a write drain ends when fewer writes than this remain queued");
     v("dual_command_bus", dual_command_bus, "row and column commands have separate command buses (HBM); "
       "else they share one (GDDR)");
   }

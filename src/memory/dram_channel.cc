@@ -37,6 +37,7 @@ DramChannel::DramChannel(const DramConfig& cfg) : cfg_(cfg), returns_(64) {
 void DramChannel::issue_column(size_t i, uint64_t now, MemoryStats& st) {
   const DramRequest r = queue_[i];
   queue_.erase(queue_.begin() + std::ptrdiff_t(i));
+  writes_ -= r.write;
   Bank& b = banks_[r.bank];
   --bank_hits_[r.bank];
   --bank_queued_[r.bank];
@@ -92,6 +93,10 @@ void DramChannel::issue_row(DramRequest& r, uint64_t now, MemoryStats& st) {
 
 bool DramChannel::tick(uint64_t now, MemoryStats& st) {
   if (queue_.empty() || now < wake_) return false;
+  if (cfg_.write_queue) {
+    if (!draining_ && writes_ >= cfg_.write_drain_start) draining_ = true;
+    else if (draining_ && writes_ < cfg_.write_drain_stop) draining_ = false;
+  }
   bool served = false;
   if (column_possible(now)) {
     size_t n = frfcfs_ ? queue_.size() : 1;
@@ -106,14 +111,16 @@ bool DramChannel::tick(uint64_t now, MemoryStats& st) {
   }
   if (!queue_.empty()) {
     if (frfcfs_) {
-      // Only scan when some bank without pending hits can take a row command now.
+      // Only scan when some bank without pending hits can take a row command now. With a
+      // separate write queue only hits of the mode being served keep a row open.
       bool any = false;
       for (uint32_t b = 0; b < banks_.size() && !any; ++b)
-        any = bank_queued_[b] > 0 && bank_hits_[b] == 0 && row_possible(banks_[b], now);
+        any = bank_queued_[b] > 0 && (cfg_.write_queue || bank_hits_[b] == 0) && row_possible(banks_[b], now);
       if (any)
         for (DramRequest& r : queue_) {
           const Bank& b = banks_[r.bank];
-          if (b.open_row == int64_t(r.row) || bank_hits_[r.bank]) continue;
+          if (b.open_row == int64_t(r.row) || !in_mode(r)) continue;
+          if (cfg_.write_queue ? has_hit_in_mode(r.bank) : bank_hits_[r.bank] != 0) continue;
           if (row_possible(b, now)) {
             issue_row(r, now, st);
             break;
@@ -122,12 +129,19 @@ bool DramChannel::tick(uint64_t now, MemoryStats& st) {
     } else {
       DramRequest& r = queue_.front();
       const Bank& b = banks_[r.bank];
-      if (b.open_row != int64_t(r.row) && row_possible(b, now)) issue_row(r, now, st);
+      if (b.open_row != int64_t(r.row) && in_mode(r) && row_possible(b, now)) issue_row(r, now, st);
     }
   }
   // Nothing changes until the next command can issue or a request arrives (enqueue resets).
   wake_ = std::max(earliest_command(), now + 1);
   return served;
+}
+
+bool DramChannel::has_hit_in_mode(uint32_t bank) const {
+  const Bank& b = banks_[bank];
+  for (const DramRequest& q : queue_)
+    if (q.bank == bank && b.open_row == int64_t(q.row) && in_mode(q)) return true;
+  return false;
 }
 
 bool DramChannel::pop_return(uint64_t now, DramReturn& out) {
@@ -157,7 +171,10 @@ uint64_t DramChannel::earliest_command() const {
   for (uint32_t i = 0; i < banks_.size(); ++i) {
     if (!bank_queued_[i]) continue;
     const Bank& b = banks_[i];
-    t = std::min(t, bank_hits_[i] ? col_time(b) : row_cmd_time(b));
+    if (cfg_.write_queue)  // hits of the other mode may wait while a row command goes
+      t = std::min({t, col_time(b), row_cmd_time(b)});
+    else
+      t = std::min(t, bank_hits_[i] ? col_time(b) : row_cmd_time(b));
   }
   return t;
 }

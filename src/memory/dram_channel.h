@@ -56,11 +56,16 @@ class DramChannel {
  public:
   explicit DramChannel(const DramConfig& cfg);
 
-  // True when `n` more requests fit in the queue (an empty queue always takes them).
-  bool has_room(uint32_t n) const { return queue_.empty() || queue_.size() + n <= capacity_; }
+  // True when `n` more requests of either kind fit (an empty queue always takes them).
+  bool has_room(uint32_t n) const {
+    if (!cfg_.write_queue) return queue_.empty() || queue_.size() + n <= capacity_;
+    const size_t reads = queue_.size() - writes_;
+    return (reads == 0 || reads + n <= capacity_) && (writes_ == 0 || writes_ + n <= cfg_.write_queue);
+  }
   // Always accepted; callers keep to has_room() so the queue stays within dram.queue.
   void enqueue(const DramRequest& r) {
     queue_.push_back(r);
+    writes_ += r.write;
     ++bank_queued_[r.bank];
     if (banks_[r.bank].open_row == int64_t(r.row)) ++bank_hits_[r.bank];
     wake_ = 0;
@@ -90,9 +95,14 @@ class DramChannel {
   bool column_possible(uint64_t now) const {
     return now >= col_next_ && bus_free_ < double(now + max_data_delay_ + 1) && slot_free(col_bus(), now);
   }
+  // With dram.write_queue: whether `r` may be scheduled in the current mode (a drain serves
+  // writes only; otherwise reads, and writes when no read waits).
+  bool in_mode(const DramRequest& r) const {
+    return !cfg_.write_queue || r.write == draining_ || (!draining_ && writes_ == queue_.size());
+  }
   // `r`'s column command can issue at `now`.
   bool column_ready(const DramRequest& r, const Bank& b, uint64_t now) const {
-    return b.open_row == int64_t(r.row) && now >= b.col_ready && group_col_free_[b.group] < double(now + 1) &&
+    return in_mode(r) && b.open_row == int64_t(r.row) && now >= b.col_ready && group_col_free_[b.group] < double(now + 1) &&
            (r.write ? bus_free_ < double(now + cfg_.tWL + 1) : now >= read_ready_ && bus_free_ < double(now + cfg_.tCL + 1));
   }
   // Earliest cycle of a row command for bank `b` (precharge if a row is open, then activate).
@@ -113,6 +123,8 @@ class DramChannel {
     double& bus = cmd_bus_[row && cfg_.dual_command_bus ? 1 : 0];
     bus = std::max(bus, double(now)) + n * slot_;
   }
+  // A request of the mode being served hits `bank`'s open row (dram.write_queue).
+  bool has_hit_in_mode(uint32_t bank) const;
   void issue_column(size_t i, uint64_t now, MemoryStats& st);
   void issue_row(DramRequest& r, uint64_t now, MemoryStats& st);
   uint64_t earliest_command() const;
@@ -127,6 +139,8 @@ class DramChannel {
   std::vector<uint32_t> bank_queued_;  // queued requests for each bank
   uint64_t wake_ = 0;                  // no command can issue before this cycle
   uint64_t col_next_ = 0;
+  size_t writes_ = 0;                    // queued writes
+  bool draining_ = false;                // dram.write_queue: a write drain is on
   uint64_t act_next_ = 0;                // earliest activate in the channel (tRRD)
   uint64_t read_ready_ = 0;              // earliest read column (write-to-read turnaround)
   uint32_t max_data_delay_ = 0;          // max(tCL, tWL): the data bus admits some column

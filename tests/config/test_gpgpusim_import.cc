@@ -214,6 +214,8 @@ TEST(GpgpusimImport, TitanVMemoryOptions) {
 -dram_dual_bus_interface 1
 -dram_bnk_indexing_policy 1
 -dram_bnkgrp_indexing_policy 0
+-dram_seperate_write_queue_enable 1
+-dram_write_queue_size 128:108:32
 -gpgpu_shmem_size 65536
 -gpgpu_shmem_sizeDefault 98304
 -gpgpu_adaptive_cache_config 1
@@ -227,6 +229,9 @@ TEST(GpgpusimImport, TitanVMemoryOptions) {
   EXPECT_NEAR(c.dram.command_rate, 850.0 / 1200.0, 1e-4);
   EXPECT_EQ(c.dram.bank_hash, "xor");
   EXPECT_EQ(c.dram.bank_group_select, "high");
+  EXPECT_EQ(c.dram.write_queue, 128u);
+  EXPECT_EQ(c.dram.write_drain_start, 108u);
+  EXPECT_EQ(c.dram.write_drain_stop, 32u);
   EXPECT_EQ(c.core.shared_mem, 98304u);  // every launch copies the default size over the size
   EXPECT_EQ(c.core.unified_l1_shared, 128u * 1024);
   EXPECT_EQ(c.core.shared_carveouts, "0,8,16,32,64,96");

@@ -333,6 +333,48 @@ TEST(DramChannel, CommandBusLimitsCommands) {
   EXPECT_GT(last_column(0.5, false), half);  // the 8 activates share the bus
 }
 
+// The kinds of the column commands in issue order.
+std::string column_kinds(DramChannel& ch, uint64_t to) {
+  std::string out;
+  MemoryStats st;
+  uint64_t r = 0, w = 0;
+  for (uint64_t t = 0; t < to; ++t) {
+    DramReturn ret;
+    while (ch.pop_return(t, ret)) {
+    }
+    ch.tick(t, st);
+    for (; r < st.dram_reads; ++r) out += 'R';
+    for (; w < st.dram_writes; ++w) out += 'W';
+  }
+  return out;
+}
+
+// dram.write_queue: writes wait apart until write_drain_start of them are queued, then only
+// writes are served until fewer than write_drain_stop remain; with no read waiting, writes go.
+TEST(DramChannel, SeparateWriteQueueDrainsInBursts) {
+  DramConfig cfg = dram_cfg();
+  cfg.write_queue = 8;
+  cfg.write_drain_start = 4;
+  cfg.write_drain_stop = 2;
+  {
+    DramChannel ch(cfg);  // 3 writes (older) and 3 reads: below the start, reads first
+    for (int i = 0; i < 3; ++i) ch.enqueue(req(uint64_t(i), 0, 0, true));
+    for (int i = 0; i < 3; ++i) ch.enqueue(req(uint64_t(10 + i), 1, 0));
+    EXPECT_EQ(column_kinds(ch, 400), "RRRWWW");
+  }
+  {
+    DramChannel ch(cfg);  // 4 writes: a drain down to 1 write, then the reads, then the last write
+    for (int i = 0; i < 4; ++i) ch.enqueue(req(uint64_t(i), 0, 0, true));
+    for (int i = 0; i < 3; ++i) ch.enqueue(req(uint64_t(10 + i), 1, 0));
+    EXPECT_EQ(column_kinds(ch, 400), "WWWRRRW");
+  }
+  cfg.write_queue = 0;  // one queue: oldest ready first
+  DramChannel shared(cfg);
+  for (int i = 0; i < 3; ++i) shared.enqueue(req(uint64_t(i), 0, 0, true));
+  for (int i = 0; i < 3; ++i) shared.enqueue(req(uint64_t(10 + i), 1, 0));
+  EXPECT_EQ(column_kinds(shared, 400).substr(0, 1), "W");
+}
+
 TEST(DramChannel, BadConfigThrows) {
   DramConfig c = dram_cfg("random");
   EXPECT_THROW(DramChannel{c}, Error);

@@ -557,6 +557,11 @@ GpuConfig stress_cfg(int variant) {
     c.dram.command_rate = variant & 1 ? 0.7 : 1.3;
     c.dram.dual_command_bus = (variant & 2) != 0;
     if (variant & 4) c.dram.bank_group_select = "high";
+    if (!(variant & 1)) {  // frfcfs only
+      c.dram.write_queue = 12;
+      c.dram.write_drain_start = 8;
+      c.dram.write_drain_stop = 3;
+    }
   }
   if (variant & 16) {  // GPGPU-Sim's crossbar and sector-by-sector L2
     c.icnt.input_queued = true;

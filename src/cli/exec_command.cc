@@ -17,6 +17,7 @@
 #include "config/config_loader.h"
 #include "core/error.h"
 #include "core/json_file.h"
+#include "experiment/gpgpusim_stats.h"
 #include "timing/gpu.h"
 
 namespace warpsim::cli {
@@ -32,6 +33,7 @@ struct ExecArgs {
   std::string cudart_dir;
   uint64_t inst_limit = 0;
   bool summary = false;
+  bool gpgpusim_stats = false;
   std::vector<std::string> command;
 };
 
@@ -210,6 +212,7 @@ int run_exec(ExecArgs& a) {
       fmt::print(stderr, "total: {} cycles, {} warp instructions\n", stats["total"].value("cycles", uint64_t(0)),
                  stats["total"].value("warp_insts", uint64_t(0)));
   }
+  if (a.gpgpusim_stats && have) fmt::print("{}", experiment::gpgpusim_stats_text(stats));
   if (!tmp_json.empty()) {
     std::error_code ec;
     fs::remove(tmp_json, ec);
@@ -230,6 +233,9 @@ void add_exec_command(CLI::App& app) {
   a->gpu.add(*cmd);
   a->sched.add(*cmd);
   cmd->add_option("--json", a->json, "write per-kernel statistics of every launch as JSON to this file");
+  cmd->add_flag("--gpgpusim-stats", a->gpgpusim_stats,
+                "after the program, print the statistics as GPGPU-Sim prints them (gpu_sim_cycle = ..., per kernel "
+                "launch), for scripts written for GPGPU-Sim's output");
   cmd->add_option("--cudart-dir", a->cudart_dir, "directory holding warpsim's libcudart.so.13");
   cmd->add_option("--inst-limit", a->inst_limit, "per-thread instruction limit that stops a runaway kernel (default 50M)");
   cmd->add_flag("--summary", a->summary, "print one line per kernel launch on stderr when the program ends");

@@ -9,6 +9,7 @@
 #include "cli/options.h"
 #include "core/error.h"
 #include "core/json_file.h"
+#include "experiment/gpgpusim_stats.h"
 #include "runtime/launch_spec.h"
 #include "runtime/runtime.h"
 #include "timing/gpu.h"
@@ -56,6 +57,7 @@ struct RunArgs {
   std::string json;
   std::string record_trace;
   bool quiet = false;
+  bool gpgpusim_stats = false;
 };
 
 void print_summary(const Gpu& gpu, double host_seconds) {
@@ -116,6 +118,7 @@ int run(RunArgs& a) {
     write_json_atomic(a.json, j);
   }
   if (!a.quiet && gpu.now() > 0) print_summary(gpu, secs);  // nothing to show if it never started
+  if (a.gpgpusim_stats) fmt::print("{}", experiment::gpgpusim_stats_text(gpu.to_json()));
   if (!error.empty()) {
     fmt::print(stderr, "error: {}\n", error);
     if (!a.json.empty()) fmt::print(stderr, "statistics so far written to {}\n", a.json);
@@ -159,6 +162,9 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--record-trace", a->record_trace,
                   "also record the run as an Accel-Sim trace (kernelslist.g + .traceg) in this directory");
   cmd->add_flag("--quiet,-q", a->quiet, "print nothing but errors and the verification result");
+  cmd->add_flag("--gpgpusim-stats", a->gpgpusim_stats,
+                "also print the statistics as GPGPU-Sim prints them (gpu_sim_cycle = ..., per kernel launch), for "
+                "scripts written for GPGPU-Sim's output");
   cmd->callback([a] {
     int rc = run(*a);
     if (rc != 0) throw CLI::RuntimeError(rc);

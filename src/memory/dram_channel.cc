@@ -21,6 +21,8 @@ DramChannel::DramChannel(const DramConfig& cfg) : cfg_(cfg), returns_(64) {
   banks_.resize(cfg_.banks);
   bank_hits_.resize(cfg_.banks);
   bank_queued_.resize(cfg_.banks);
+  bank_whits_.resize(cfg_.banks);
+  bank_wqueued_.resize(cfg_.banks);
   queue_.reserve(capacity_ + 8);
   burst_per_byte_ = 1.0 / cfg_.bytes_per_cycle;
   if (cfg_.bank_groups == 0 || cfg_.banks % cfg_.bank_groups != 0)
@@ -41,6 +43,8 @@ void DramChannel::issue_column(size_t i, uint64_t now, MemoryStats& st) {
   Bank& b = banks_[r.bank];
   --bank_hits_[r.bank];
   --bank_queued_[r.bank];
+  bank_whits_[r.bank] -= r.write;
+  bank_wqueued_[r.bank] -= r.write;
   // The data bus moves whole atoms, and each sector of a request is its own transfer: a 32-byte
   // sector on a 64-byte-atom channel takes as long as 64 bytes, a whole 128-byte line of a
   // sectored L2 as long as 256 (GPGPU-Sim sends one memory request per sector).
@@ -82,9 +86,11 @@ void DramChannel::issue_row(DramRequest& r, uint64_t now, MemoryStats& st) {
   act_next_ = std::max(act_next_, act + cfg_.tRRD);
   b.act_ready = act + cfg_.tRC;
   b.open_row = r.row;
-  uint32_t hits = 0;
-  for (const DramRequest& q : queue_) hits += q.bank == r.bank && q.row == r.row;
+  uint32_t hits = 0, whits = 0;
+  for (const DramRequest& q : queue_)
+    if (q.bank == r.bank && q.row == r.row) ++hits, whits += q.write;
   bank_hits_[r.bank] = hits;
+  bank_whits_[r.bank] = whits;
   b.act_cycle = act;
   b.col_ready = act + cfg_.tRCD;
   r.activated = true;
@@ -93,10 +99,7 @@ void DramChannel::issue_row(DramRequest& r, uint64_t now, MemoryStats& st) {
 
 bool DramChannel::tick(uint64_t now, MemoryStats& st) {
   if (queue_.empty() || now < wake_) return false;
-  if (cfg_.write_queue) {
-    if (!draining_ && writes_ >= cfg_.write_drain_start) draining_ = true;
-    else if (draining_ && writes_ < cfg_.write_drain_stop) draining_ = false;
-  }
+  update_mode();
   bool served = false;
   if (column_possible(now)) {
     size_t n = frfcfs_ ? queue_.size() : 1;
@@ -114,13 +117,15 @@ bool DramChannel::tick(uint64_t now, MemoryStats& st) {
       // Only scan when some bank without pending hits can take a row command now. With a
       // separate write queue only hits of the mode being served keep a row open.
       bool any = false;
+      const bool wq = cfg_.write_queue != 0;
       for (uint32_t b = 0; b < banks_.size() && !any; ++b)
-        any = bank_queued_[b] > 0 && (cfg_.write_queue || bank_hits_[b] == 0) && row_possible(banks_[b], now);
+        any = (wq ? in_mode_queued(b) > 0 && in_mode_hits(b) == 0 : bank_queued_[b] > 0 && bank_hits_[b] == 0) &&
+              row_possible(banks_[b], now);
       if (any)
         for (DramRequest& r : queue_) {
           const Bank& b = banks_[r.bank];
           if (b.open_row == int64_t(r.row) || !in_mode(r)) continue;
-          if (cfg_.write_queue ? has_hit_in_mode(r.bank) : bank_hits_[r.bank] != 0) continue;
+          if (wq ? in_mode_hits(r.bank) != 0 : bank_hits_[r.bank] != 0) continue;
           if (row_possible(b, now)) {
             issue_row(r, now, st);
             break;
@@ -132,16 +137,10 @@ bool DramChannel::tick(uint64_t now, MemoryStats& st) {
       if (b.open_row != int64_t(r.row) && in_mode(r) && row_possible(b, now)) issue_row(r, now, st);
     }
   }
+  update_mode();  // the earliest command depends on the mode the next tick serves
   // Nothing changes until the next command can issue or a request arrives (enqueue resets).
   wake_ = std::max(earliest_command(), now + 1);
   return served;
-}
-
-bool DramChannel::has_hit_in_mode(uint32_t bank) const {
-  const Bank& b = banks_[bank];
-  for (const DramRequest& q : queue_)
-    if (q.bank == bank && b.open_row == int64_t(q.row) && in_mode(q)) return true;
-  return false;
 }
 
 bool DramChannel::pop_return(uint64_t now, DramReturn& out) {
@@ -171,9 +170,9 @@ uint64_t DramChannel::earliest_command() const {
   for (uint32_t i = 0; i < banks_.size(); ++i) {
     if (!bank_queued_[i]) continue;
     const Bank& b = banks_[i];
-    if (cfg_.write_queue)  // hits of the other mode may wait while a row command goes
-      t = std::min({t, col_time(b), row_cmd_time(b)});
-    else
+    if (cfg_.write_queue) {  // only requests of the mode being served can go
+      if (in_mode_queued(i)) t = std::min(t, in_mode_hits(i) ? col_time(b) : row_cmd_time(b));
+    } else
       t = std::min(t, bank_hits_[i] ? col_time(b) : row_cmd_time(b));
   }
   return t;

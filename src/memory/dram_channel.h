@@ -67,7 +67,8 @@ class DramChannel {
     queue_.push_back(r);
     writes_ += r.write;
     ++bank_queued_[r.bank];
-    if (banks_[r.bank].open_row == int64_t(r.row)) ++bank_hits_[r.bank];
+    bank_wqueued_[r.bank] += r.write;
+    if (banks_[r.bank].open_row == int64_t(r.row)) ++bank_hits_[r.bank], bank_whits_[r.bank] += r.write;
     wake_ = 0;
   }
   // Scheduling at cycle `now`; returns true when a request left the queue.
@@ -123,8 +124,6 @@ class DramChannel {
     double& bus = cmd_bus_[row && cfg_.dual_command_bus ? 1 : 0];
     bus = std::max(bus, double(now)) + n * slot_;
   }
-  // A request of the mode being served hits `bank`'s open row (dram.write_queue).
-  bool has_hit_in_mode(uint32_t bank) const;
   void issue_column(size_t i, uint64_t now, MemoryStats& st);
   void issue_row(DramRequest& r, uint64_t now, MemoryStats& st);
   uint64_t earliest_command() const;
@@ -137,6 +136,21 @@ class DramChannel {
   Ring<DramReturn> returns_;
   std::vector<uint32_t> bank_hits_;    // queued requests for each bank's open row
   std::vector<uint32_t> bank_queued_;  // queued requests for each bank
+  std::vector<uint32_t> bank_whits_, bank_wqueued_;  // the writes among them
+  // Requests of bank `b` in the mode being served (dram.write_queue), all / hitting its open row.
+  uint32_t in_mode_queued(uint32_t b) const {
+    if (draining_) return bank_wqueued_[b];
+    return writes_ == queue_.size() ? bank_queued_[b] : bank_queued_[b] - bank_wqueued_[b];
+  }
+  uint32_t in_mode_hits(uint32_t b) const {
+    if (draining_) return bank_whits_[b];
+    return writes_ == queue_.size() ? bank_hits_[b] : bank_hits_[b] - bank_whits_[b];
+  }
+  void update_mode() {
+    if (!cfg_.write_queue) return;
+    if (!draining_ && writes_ >= cfg_.write_drain_start) draining_ = true;
+    else if (draining_ && writes_ < cfg_.write_drain_stop) draining_ = false;
+  }
   uint64_t wake_ = 0;                  // no command can issue before this cycle
   uint64_t col_next_ = 0;
   size_t writes_ = 0;                    // queued writes

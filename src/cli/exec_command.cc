@@ -34,6 +34,7 @@ struct ExecArgs {
   uint64_t inst_limit = 0;
   bool summary = false;
   bool gpgpusim_stats = false;
+  bool memcheck = false;
   std::vector<std::string> command;
 };
 
@@ -136,6 +137,7 @@ int run_exec(ExecArgs& a) {
   for (const auto& [k, v] : sp.values()) params.push_back(k + "=" + v);
   set_env("WARPSIM_SCHED_PARAM", join(params, '\n'));
   set_env("WARPSIM_INST_LIMIT", a.inst_limit ? std::to_string(a.inst_limit) : "");
+  if (a.memcheck) set_env("WARPSIM_MEMCHECK", "1");  // else the environment's own setting stays
   // The program's own directory is not where the presets are: pass ours.
   if (!std::getenv("WARPSIM_CONFIG_DIR")) set_env("WARPSIM_CONFIG_DIR", join(preset_search_dirs(), ':'));
 
@@ -238,6 +240,8 @@ void add_exec_command(CLI::App& app) {
                 "launch), for scripts written for GPGPU-Sim's output");
   cmd->add_option("--cudart-dir", a->cudart_dir, "directory holding warpsim's libcudart.so.13");
   cmd->add_option("--inst-limit", a->inst_limit, "per-thread instruction limit that stops a runaway kernel (default 50M)");
+  cmd->add_flag("--memcheck", a->memcheck,
+                 "check every global access against the live allocations, byte by byte: a kernel with invalid accesses fails with a report of them");
   cmd->add_flag("--summary", a->summary, "print one line per kernel launch on stderr when the program ends");
   cmd->add_option("command", a->command, "the program and its arguments (after --)")->expected(-1)->required();
   cmd->callback([a] {

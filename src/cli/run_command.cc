@@ -26,7 +26,8 @@ struct LaunchOptions {
   std::string launch_file, kernel, grid, block, dump;
   int64_t shared = -1;
   std::vector<std::string> args;
-  bool any() const { return !launch_file.empty() || !kernel.empty() || !grid.empty() || !block.empty() || !dump.empty() || shared >= 0 || !args.empty(); }
+  bool memcheck = false;
+  bool any() const { return !launch_file.empty() || !kernel.empty() || !grid.empty() || !block.empty() || !dump.empty() || shared >= 0 || !args.empty() || memcheck; }
   // The description file (if any) with the inline flags applied over it; --arg replaces its args.
   LaunchSpec load() const {
     LaunchSpec s;
@@ -39,6 +40,7 @@ struct LaunchOptions {
       s.shared = uint32_t(shared);
     }
     if (!dump.empty()) s.dump = dump;
+    if (memcheck) s.memcheck = true;
     if (!args.empty()) {
       s.args.clear();
       for (const auto& a : args) s.args.push_back(parse_launch_arg(a));
@@ -86,7 +88,7 @@ int run(RunArgs& a) {
     workload = make_ptx_launch_workload(a.workload, a.launch.load());
   } else {
     if (a.launch.any())
-      throw Error("--launch, --kernel, --grid, --block, --shared, --arg and --dump apply to PTX files (.ptx) only");
+      throw Error("--launch, --kernel, --grid, --block, --shared, --arg, --dump and --memcheck apply to PTX files (.ptx) only");
     workload = resolve_workload(a.workload);
   }
   Gpu gpu(cfg, a.sched.scheduler, sp);
@@ -157,6 +159,8 @@ void add_run_command(CLI::App& app) {
                   "PTX file: kernel argument, in order (repeatable): '<type> <value>' or "
                   "'buffer <type> n=<count> [fill=zero|iota|random|const] [seed=..] [min=..] [max=..] [dump]'")
       ->allow_extra_args(false);
+  cmd->add_flag("--memcheck", a->launch.memcheck,
+                 "PTX file: check every global access against the live allocations, byte by byte, and report the invalid ones (exit status 1)");
   cmd->add_option("--dump", a->launch.dump, "PTX file: write the buffers (those marked dump, else all) as JSON to this file");
   cmd->add_option("--json", a->json, "write the full statistics as JSON to this file");
   cmd->add_option("--record-trace", a->record_trace,

@@ -236,6 +236,8 @@ void State::init_simulator() {
   rt_ = std::make_unique<Runtime>(gpu_.get());
   std::string limit = env("WARPSIM_INST_LIMIT");
   if (!limit.empty()) rt_->set_instruction_limit(std::strtoull(limit.c_str(), nullptr, 10));
+  std::string memcheck = env("WARPSIM_MEMCHECK");
+  if (!memcheck.empty() && memcheck != "0") rt_->set_memcheck(true);
   json_path_ = env("WARPSIM_JSON");
   last_kernel_.assign(1, 0);
   std::atexit(at_exit_handler);

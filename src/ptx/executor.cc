@@ -172,8 +172,52 @@ std::string CtaExecutor::where(Warp& w, const Inst& in, int lane) const {
 }
 
 void CtaExecutor::mem_error(Warp& w, const Inst& in, int lane, const char* what, Space sp, uint64_t addr, uint32_t bytes, bool write) {
-  throw Error(where(w, in, lane) + ": " + what + " " + space_name(sp) + " " + (write ? "write" : "read") + " of " +
-              std::to_string(bytes) + " bytes at address " + hex(addr));
+  std::string msg = where(w, in, lane) + ": " + what + " " + space_name(sp) + " " + (write ? "write" : "read") + " of " +
+                    std::to_string(bytes) + " bytes at address " + hex(addr);
+  // Under memcheck, the invalid accesses found before the fault come with it.
+  if (launch_->memcheck && launch_->memcheck->total) {
+    msg += '\n';
+    msg += launch_->memcheck->report(launch_->kernel);
+  }
+  throw Error(msg);
+}
+
+std::string MemcheckLog::report(const std::string& kernel) const {
+  std::string s = "memcheck: kernel '" + kernel + "': " + std::to_string(total) + " invalid global " +
+                  (total == 1 ? "access" : "accesses") + " (" + std::to_string(entries.size()) + " distinct)";
+  for (const auto& e : entries) {
+    s += "\n  " + e.text;
+    if (e.count > 1) s += " [" + std::to_string(e.count - 1) + " more like it]";
+  }
+  if (dropped) s += "\n  ... " + std::to_string(dropped) + " more accesses of further kinds (only the first " + std::to_string(kMaxEntries) + " kinds are listed)";
+  return s;
+}
+
+// memcheck: an access inside the mapped device heap (it succeeds, as without memcheck) but not
+// wholly inside one live allocation's requested bytes is recorded.
+void CtaExecutor::memcheck_access(Warp& w, const Inst& in, int lane, Space sp, uint64_t addr, uint64_t a, uint32_t bytes, bool write) {
+  const DeviceMemory& mem = *launch_->memory;
+  if (mem.in_allocation(a, bytes)) return;
+  MemcheckLog& log = *launch_->memcheck;
+  ++log.total;
+  DeviceMemory::AccessFault f = mem.describe_access(a, bytes);
+  // The allocation named in the description (its address), to tell kinds apart.
+  std::string alloc = f.where.substr(f.where.find(" at ") == std::string::npos ? f.where.size() : f.where.find(" at "));
+  auto key = std::make_tuple(in.tmpl.pc, write, f.after_free, alloc);
+  auto it = log.index.find(key);
+  if (it != log.index.end()) {
+    ++log.entries[it->second].count;
+    return;
+  }
+  if (log.entries.size() >= MemcheckLog::kMaxEntries) {
+    ++log.dropped;
+    return;
+  }
+  log.index.emplace(key, log.entries.size());
+  std::string text = where(w, in, lane) + ": " + (f.after_free ? "use after free: " : "out-of-bounds ") + space_name(sp) +
+                     " " + (write ? "write" : "read") + " of " + std::to_string(bytes) + " bytes at address " + hex(addr) +
+                     ", " + f.where;
+  log.entries.push_back({std::move(text), 1});
 }
 
 uint8_t* CtaExecutor::resolve(Warp& w, const Inst& in, int lane, Space sp, uint64_t addr, uint32_t bytes, bool write,
@@ -198,6 +242,7 @@ uint8_t* CtaExecutor::resolve(Warp& w, const Inst& in, int lane, Space sp, uint6
       taddr = a;
       uint8_t* p = write ? launch_->memory->write_ptr(a) : const_cast<uint8_t*>(launch_->memory->read_ptr(a));
       if (!p) mem_error(w, in, lane, "out-of-bounds", sp, addr, bytes, write);
+      if (launch_->memcheck) memcheck_access(w, in, lane, sp, addr, a, bytes, write);
       return p;
     }
     case Space::Shared:

@@ -3,7 +3,9 @@
 // per warp for the timing model.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <tuple>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -17,6 +19,22 @@ namespace warpsim::ptx {
 
 using TextureTable = std::unordered_map<uint64_t, TextureDesc>;
 
+// Invalid global accesses of one kernel found by memcheck: one entry per distinct kind (pc,
+// read or write, out of bounds or use after free, allocation), with its first occurrence.
+struct MemcheckLog {
+  static constexpr size_t kMaxEntries = 100;
+  struct Entry {
+    std::string text;    // the first occurrence: where, what, which allocation
+    uint64_t count = 0;  // accesses of this kind
+  };
+  std::map<std::tuple<uint32_t, bool, bool, std::string>, size_t> index;
+  std::vector<Entry> entries;
+  uint64_t total = 0;    // every invalid access, also those past kMaxEntries kinds
+  uint64_t dropped = 0;  // accesses of kinds past kMaxEntries
+  // "memcheck: kernel 'k': N invalid global accesses ..." and one line per entry.
+  std::string report(const std::string& kernel) const;
+};
+
 // Everything a kernel launch needs besides the program.
 struct Launch {
   std::string kernel;
@@ -26,6 +44,8 @@ struct Launch {
   uint64_t inst_limit = 50'000'000;     // per-thread instruction limit (runaway loops)
   DeviceMemory* memory = nullptr;
   const TextureTable* textures = nullptr;
+  // Exact checking of global accesses against the live allocations (null: off).
+  std::shared_ptr<MemcheckLog> memcheck;
 };
 
 class CtaExecutor {
@@ -73,6 +93,7 @@ class CtaExecutor {
   template <Space SP>
   void mem_dispatch(Warp& w, const Inst& in, uint32_t exec, uint64_t* taddrs);
   uint8_t* global_page_ptr(uint64_t a, bool write) {
+    if (launch_->memcheck) return nullptr;  // every access goes through resolve()
     uint64_t pg = a >> DeviceMemory::kPageBits;
     if (pg == cache_page_) return cache_base_ + (a & (DeviceMemory::kPageSize - 1));
     uint8_t* p = write ? launch_->memory->write_ptr(a) : launch_->memory->materialized_ptr(a);
@@ -98,6 +119,7 @@ class CtaExecutor {
                    MemSpace& tspace, uint64_t& taddr);
   [[noreturn]] void mem_error(Warp& w, const Inst& in, int lane, const char* what, Space sp, uint64_t addr, uint32_t bytes, bool write);
   std::string where(Warp& w, const Inst& in, int lane) const;
+  void memcheck_access(Warp& w, const Inst& in, int lane, Space sp, uint64_t addr, uint64_t a, uint32_t bytes, bool write);
   void init_warp(Warp& w, uint32_t idx, uint32_t sm_id);
 
   std::shared_ptr<const Program> prog_;

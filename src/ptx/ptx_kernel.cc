@@ -32,4 +32,9 @@ void PtxKernel::produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) {
   thread_insts_ += exec_->thread_insts() - before;
 }
 
+void PtxKernel::on_kernel_done() {
+  exec_.reset();
+  if (launch_.memcheck && launch_.memcheck->total) throw Error(launch_.memcheck->report(launch_.kernel));
+}
+
 }  // namespace warpsim::ptx

@@ -22,7 +22,8 @@ class PtxKernel : public KernelSource {
   ~PtxKernel() override;
   const KernelInfo& info() const override { return info_; }
   void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) override;
-  void on_kernel_done() override { exec_.reset(); }
+  // Under memcheck, a kernel that made invalid accesses fails here with their report.
+  void on_kernel_done() override;
   uint64_t thread_insts() const { return thread_insts_; }
   const Program& program() const { return *prog_; }
 

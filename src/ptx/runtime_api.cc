@@ -35,6 +35,7 @@ struct Runtime::Impl {
   uint64_t next_texture = 1;
   uint32_t streams = 1;
   uint64_t inst_limit = 50'000'000;
+  bool memcheck = false;
 
   Module& module(ModuleHandle m) {
     if (m.id >= modules.size() || !modules[m.id]) throw Error("invalid module handle " + std::to_string(m.id));
@@ -240,6 +241,7 @@ void Runtime::launch(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& ar
   l.block = block;
   l.dynamic_shared = dynamic_shared;
   l.inst_limit = impl_->inst_limit;
+  if (impl_->memcheck) l.memcheck = std::make_shared<ptx::MemcheckLog>();
   l.memory = &impl_->memory;
   l.textures = &impl_->textures;
   l.params.assign(prog->param_bytes, 0);
@@ -258,6 +260,8 @@ void Runtime::synchronize() { target_->run_until_idle(); }
 void Runtime::stream_synchronize(uint32_t stream) { target_->run_until_stream_idle(stream); }
 
 void Runtime::set_instruction_limit(uint64_t per_thread) { impl_->inst_limit = per_thread ? per_thread : ~uint64_t(0); }
+void Runtime::set_memcheck(bool on) { impl_->memcheck = on; }
+bool Runtime::memcheck() const { return impl_->memcheck; }
 DeviceMemory& Runtime::device_memory() { return impl_->memory; }
 
 }  // namespace warpsim

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <sys/mman.h>
 
 #include "core/error.h"
@@ -52,17 +53,40 @@ uint8_t* DeviceMemory::materialize() {
 
 void DeviceMemory::ChunkFree::operator()(uint8_t* p) const { std::free(p); }
 
+uint8_t**& DeviceMemory::l2_table(uint64_t p) {
+  uint8_t**& l2 = l1_[p >> kL2Bits];
+  if (!l2) {
+    l2_store_.push_back(std::make_unique<uint8_t*[]>(kL2Size));
+    l2 = l2_store_.back().get();
+    for (uint64_t i = 0; i < kL2Size; ++i) l2[i] = nullptr;
+  }
+  return l2;
+}
+
 void DeviceMemory::map_range(uint64_t addr, uint64_t bytes) {
   for (uint64_t a = addr; a < addr + bytes; a += kPageSize) {
     uint64_t p = a >> kPageBits;
-    uint8_t**& l2 = l1_[p >> kL2Bits];
-    if (!l2) {
-      l2_store_.push_back(std::make_unique<uint8_t*[]>(kL2Size));
-      l2 = l2_store_.back().get();
-      for (uint64_t i = 0; i < kL2Size; ++i) l2[i] = nullptr;
+    uint8_t*& page = l2_table(p)[p & (kL2Size - 1)];
+    // A page past the last allocation that a kernel wrote to (inside the heap margin): a new
+    // allocation starts from zeros, as every allocation does here.
+    if (page && page != reserved_marker()) {
+      free_pages_.push_back(page);
+      --touched_;
     }
-    l2[p & (kL2Size - 1)] = reserved_marker();
+    page = reserved_marker();
   }
+}
+
+const uint8_t* DeviceMemory::heap_read_ptr(uint64_t addr) const {
+  return in_heap(addr) ? zero_page() + (addr & (kPageSize - 1)) : nullptr;
+}
+
+uint8_t* DeviceMemory::heap_write_ptr(uint64_t addr) {
+  if (!in_heap(addr)) return nullptr;
+  uint64_t p = addr >> kPageBits;
+  uint8_t*& page = l2_table(p)[p & (kL2Size - 1)];
+  if (!page || page == reserved_marker()) page = materialize();
+  return page + (addr & (kPageSize - 1));
 }
 
 uint64_t DeviceMemory::allocate(uint64_t bytes) {
@@ -80,7 +104,7 @@ uint64_t DeviceMemory::allocate(uint64_t bytes) {
   uint64_t addr = next_;
   next_ += rounded + kPageSize;  // guard page
   map_range(addr, rounded);
-  allocs_[addr] = rounded;
+  allocs_[addr] = Alloc{rounded, bytes};
   allocated_ += rounded;
   return addr;
 }
@@ -88,7 +112,7 @@ uint64_t DeviceMemory::allocate(uint64_t bytes) {
 void DeviceMemory::free(uint64_t addr) {
   auto it = allocs_.find(addr);
   if (it == allocs_.end()) throw Error("device memory: free of " + hex(addr) + " which is not an allocation");
-  for (uint64_t a = addr; a < addr + it->second; a += kPageSize) {
+  for (uint64_t a = addr; a < addr + it->second.rounded; a += kPageSize) {
     uint64_t p = a >> kPageBits;
     uint8_t*& page = l1_[p >> kL2Bits][p & (kL2Size - 1)];
     if (page && page != reserved_marker()) {
@@ -97,13 +121,14 @@ void DeviceMemory::free(uint64_t addr) {
     }
     page = nullptr;
   }
-  allocated_ -= it->second;
+  allocated_ -= it->second.rounded;
+  freed_[addr] = it->second.requested;
   allocs_.erase(it);
 }
 
 uint64_t DeviceMemory::allocation_size(uint64_t addr) const {
   auto it = allocs_.find(addr);
-  return it == allocs_.end() ? 0 : it->second;
+  return it == allocs_.end() ? 0 : it->second.rounded;
 }
 
 bool DeviceMemory::is_mapped(uint64_t addr, uint64_t bytes) const {
@@ -111,7 +136,49 @@ bool DeviceMemory::is_mapped(uint64_t addr, uint64_t bytes) const {
   auto it = allocs_.upper_bound(addr);
   if (it == allocs_.begin()) return false;
   --it;
-  return addr >= it->first && addr + bytes <= it->first + it->second && addr + bytes >= addr;
+  return addr >= it->first && addr + bytes <= it->first + it->second.rounded && addr + bytes >= addr;
+}
+
+bool DeviceMemory::in_allocation(uint64_t addr, uint64_t bytes) const {
+  auto it = allocs_.upper_bound(addr);
+  if (it == allocs_.begin()) return false;
+  --it;
+  return addr >= it->first && addr + bytes <= it->first + it->second.requested && addr + bytes >= addr;
+}
+
+DeviceMemory::AccessFault DeviceMemory::describe_access(uint64_t addr, uint64_t bytes) const {
+  AccessFault f;
+  auto alloc_text = [](uint64_t start, uint64_t size, const char* kind) {
+    return std::string("the ") + kind + "allocation at " + hex(start) + " of " + std::to_string(size) + " bytes";
+  };
+  // A freed allocation holding the first byte (addresses are never reused).
+  auto fit = freed_.upper_bound(addr);
+  if (fit != freed_.begin()) {
+    --fit;
+    if (addr < fit->first + fit->second) {
+      f.after_free = true;
+      f.where = std::to_string(addr - fit->first) + " bytes inside " + alloc_text(fit->first, fit->second, "freed ");
+      return f;
+    }
+  }
+  // The nearest live allocation: the one at or below addr, or the next one above.
+  auto hi = allocs_.upper_bound(addr);
+  auto lo = hi == allocs_.begin() ? allocs_.end() : std::prev(hi);
+  uint64_t dlo = ~uint64_t(0), dhi = ~uint64_t(0);
+  if (lo != allocs_.end()) dlo = addr >= lo->first + lo->second.requested ? addr - (lo->first + lo->second.requested) : 0;
+  if (hi != allocs_.end()) dhi = hi->first - addr;
+  if (lo != allocs_.end() && dlo <= dhi) {
+    const uint64_t end = lo->first + lo->second.requested;
+    if (addr < end)  // starts inside, runs past the end
+      f.where = std::to_string(addr + bytes - end) + " bytes past the end of " + alloc_text(lo->first, lo->second.requested, "");
+    else
+      f.where = std::to_string(addr - end) + " bytes after the end of " + alloc_text(lo->first, lo->second.requested, "");
+  } else if (hi != allocs_.end()) {
+    f.where = std::to_string(dhi) + " bytes before " + alloc_text(hi->first, hi->second.requested, "");
+  } else {
+    f.where = "no live allocation";
+  }
+  return f;
 }
 
 void DeviceMemory::write(uint64_t addr, const void* src, uint64_t bytes) {

@@ -1,11 +1,18 @@
-// Sparse, page-granular device memory. Allocations are page aligned and separated by an
-// unmapped guard page, so running off the end of a buffer hits unmapped memory. Pages are
-// materialised on first write; untouched pages read as zeros and cost nothing.
+// Sparse, page-granular device memory. Allocations are page aligned and separated by a guard
+// page. Pages are materialised on first write; untouched pages read as zeros and cost nothing.
+//
+// Like a GPU's, the device heap is mapped beyond the bytes that were asked for: kernels may
+// read and write anywhere from kHeapMargin below the first allocation to kHeapMargin past the
+// end of the last one (guard pages, the rest of an allocation's last page, freed allocations);
+// such bytes read as zeros until written and writes land. Addresses outside the heap (the null
+// page, small integers, far away) are unmapped: read_ptr/write_ptr return null. Exact,
+// byte-granular checks against the live allocations are for memcheck (check_access).
 #pragma once
 #include <cstdint>
 #include <cstring>
 #include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace warpsim {
@@ -17,6 +24,7 @@ class DeviceMemory {
   static constexpr uint64_t kBase = uint64_t(1) << 32;       // first device address
   static constexpr uint64_t kLimit = uint64_t(1) << 40;      // end of the device address range
   static constexpr uint64_t kMaxAllocation = uint64_t(64) << 30;  // bytes per allocation
+  static constexpr uint64_t kHeapMargin = uint64_t(2) << 20;   // mapped around the allocations
   static constexpr int kL2Bits = 14;
   static constexpr uint64_t kL2Size = uint64_t(1) << kL2Bits;
   static constexpr uint64_t kL1Size = (kLimit >> kPageBits) >> kL2Bits;
@@ -34,28 +42,39 @@ class DeviceMemory {
   void free(uint64_t addr);
   // Size of the allocation starting at addr (0 when none starts there).
   uint64_t allocation_size(uint64_t addr) const;
-  // Whether [addr, addr+bytes) lies inside allocations.
+  // Whether [addr, addr+bytes) lies inside allocations (page-rounded sizes).
   bool is_mapped(uint64_t addr, uint64_t bytes) const;
+  // Whether [addr, addr+bytes) lies inside one live allocation's requested bytes (memcheck).
+  bool in_allocation(uint64_t addr, uint64_t bytes) const;
+  // Why [addr, addr+bytes) is not inside a live allocation, for memcheck reports: "use after
+  // free" or "out of bounds", and where it lies relative to the nearest allocation.
+  struct AccessFault {
+    bool after_free = false;
+    std::string where;  // e.g. "512 bytes before the allocation at 0x100000000 of 1024 bytes"
+  };
+  AccessFault describe_access(uint64_t addr, uint64_t bytes) const;
+  // Whether addr lies in the mapped device heap (see above).
+  bool in_heap(uint64_t addr) const { return next_ > kBase && addr >= kBase - kHeapMargin && addr < next_ + kHeapMargin; }
 
   // Host pointer for reading `addr` (null if unmapped). Valid up to the end of its page.
   const uint8_t* read_ptr(uint64_t addr) const {
     uint64_t p = addr >> kPageBits;
-    if (addr < kBase || addr >= kLimit) return nullptr;
+    if (addr >= kLimit) return nullptr;
     uint8_t** l2 = l1_[p >> kL2Bits];
-    if (!l2) return nullptr;
+    if (!l2) return heap_read_ptr(addr);
     uint8_t* page = l2[p & (kL2Size - 1)];
-    if (!page) return nullptr;
+    if (!page) return heap_read_ptr(addr);
     if (page == reserved_marker()) return zero_page() + (addr & (kPageSize - 1));
     return page + (addr & (kPageSize - 1));
   }
   // Host pointer for writing `addr` (null if unmapped); materialises the page.
   uint8_t* write_ptr(uint64_t addr) {
     uint64_t p = addr >> kPageBits;
-    if (addr < kBase || addr >= kLimit) return nullptr;
+    if (addr >= kLimit) return nullptr;
     uint8_t** l2 = l1_[p >> kL2Bits];
-    if (!l2) return nullptr;
+    if (!l2) return heap_write_ptr(addr);
     uint8_t*& page = l2[p & (kL2Size - 1)];
-    if (!page) return nullptr;
+    if (!page) return heap_write_ptr(addr);
     if (page == reserved_marker()) page = materialize();
     return page + (addr & (kPageSize - 1));
   }
@@ -64,7 +83,7 @@ class DeviceMemory {
   // pages); never allocates.
   uint8_t* materialized_ptr(uint64_t addr) {
     uint64_t p = addr >> kPageBits;
-    if (addr < kBase || addr >= kLimit) return nullptr;
+    if (addr >= kLimit) return nullptr;
     uint8_t** l2 = l1_[p >> kL2Bits];
     if (!l2) return nullptr;
     uint8_t* page = l2[p & (kL2Size - 1)];
@@ -88,6 +107,10 @@ class DeviceMemory {
   static const uint8_t* zero_page();
   uint8_t* materialize();
   void map_range(uint64_t addr, uint64_t bytes);
+  uint8_t**& l2_table(uint64_t page);
+  // Accesses to pages outside the allocations: inside the heap, zeros / a page of its own.
+  const uint8_t* heap_read_ptr(uint64_t addr) const;
+  uint8_t* heap_write_ptr(uint64_t addr);
 
   std::vector<uint8_t**> l1_;
   std::vector<std::unique_ptr<uint8_t*[]>> l2_store_;
@@ -95,7 +118,11 @@ class DeviceMemory {
   std::vector<std::unique_ptr<uint8_t, ChunkFree>> chunks_;  // page storage, 2 MiB chunks
   size_t chunk_used_ = 0;                                     // pages handed out of the last chunk
   std::vector<uint8_t*> free_pages_;
-  std::map<uint64_t, uint64_t> allocs_;  // start -> size (bytes requested, page rounded)
+  struct Alloc {
+    uint64_t rounded = 0, requested = 0;
+  };
+  std::map<uint64_t, Alloc> allocs_;     // start -> size (page rounded, and as requested)
+  std::map<uint64_t, uint64_t> freed_;   // start -> requested size of freed allocations
   uint64_t next_ = kBase;
   uint64_t allocated_ = 0, touched_ = 0, limit_ = 0;
 };

@@ -290,6 +290,9 @@ LaunchSpec parse_launch_spec(const std::string& toml_text, const std::string& so
       auto v = node.value<int64_t>();
       if (!v || *v < 0) throw fail(node, "'instruction_limit' must be a non-negative integer (0: the default)");
       s.instruction_limit = uint64_t(*v);
+    } else if (key == "memcheck") {
+      if (!node.is_boolean()) throw fail(node, "'memcheck' must be true or false");
+      s.memcheck = *node.value<bool>();
     } else if (key == "dump") {
       auto v = node.value<std::string>();
       if (!v || v->empty()) throw fail(node, "'dump' must be a file name");
@@ -309,7 +312,7 @@ LaunchSpec parse_launch_spec(const std::string& toml_text, const std::string& so
         }
       }
     } else {
-      throw fail(node, fmt::format("unknown key '{}' (kernel, grid, block, shared, instruction_limit, dump, args)", key));
+      throw fail(node, fmt::format("unknown key '{}' (kernel, grid, block, shared, instruction_limit, memcheck, dump, args)", key));
     }
   }
   return s;
@@ -341,6 +344,7 @@ LaunchOutcome run_launch(Runtime& rt, const std::string& ptx_text, const std::st
   }
   KernelHandle k = rt.get_kernel(m, out.kernel);
   if (spec.instruction_limit) rt.set_instruction_limit(spec.instruction_limit);
+  if (spec.memcheck) rt.set_memcheck(true);
   const auto params = rt.kernel_params(k);
   if (params.size() != spec.args.size())
     throw Error(fmt::format("launch of '{}': kernel takes {} arguments, {} given", out.kernel, params.size(), spec.args.size()));

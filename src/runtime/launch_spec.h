@@ -38,6 +38,7 @@ struct LaunchSpec {
   bool has_grid = false, has_block = false;
   uint32_t shared = 0;             // dynamic shared memory bytes
   uint64_t instruction_limit = 0;  // per thread; 0 = the runtime default
+  bool memcheck = false;           // exact bounds checking of global accesses
   std::vector<LaunchArg> args;
   std::string dump;                // JSON file receiving buffers after the run
 };
@@ -45,7 +46,8 @@ struct LaunchSpec {
 // Parsers; every malformed item throws Error saying what was expected.
 LaunchArg parse_launch_arg(const std::string& text);
 Dim3 parse_dim3(const std::string& text, const std::string& what);  // "X", "X,Y" or "X,Y,Z"
-// TOML launch description (keys: kernel, grid, block, shared, instruction_limit, dump, args);
+// TOML launch description (keys: kernel, grid, block, shared, instruction_limit, memcheck,
+// dump, args);
 // errors are LocatedErrors in `source`.
 LaunchSpec parse_launch_spec(const std::string& toml_text, const std::string& source);
 LaunchSpec load_launch_spec(const std::string& path);

@@ -92,6 +92,11 @@ class Runtime {
   LaunchTarget& target() { return *target_; }
   // Per-thread instruction limit after which a kernel is stopped as a runaway (0 = none).
   void set_instruction_limit(uint64_t per_thread);
+  // memcheck: check every global access of the kernels launched from now on against the live
+  // allocations, byte by byte; a kernel with invalid accesses fails when it ends, with a report
+  // of them (off: accesses inside the mapped device heap succeed, as on a GPU).
+  void set_memcheck(bool on);
+  bool memcheck() const;
   DeviceMemory& device_memory();
 
  private:

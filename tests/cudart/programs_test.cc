@@ -330,6 +330,28 @@ TEST(CudaPrograms, KernelFaultFailsTheRunEvenWhenIgnored) {
   EXPECT_TRUE(j.contains("error"));
 }
 
+TEST(CudaPrograms, ReadBeforeTheBufferSucceedsUnlessMemcheck) {
+  NVCC_OR_SKIP();
+  std::string err;
+  std::string exe = compile("oob_read", "zstd", kPtx, &err);
+  ASSERT_FALSE(exe.empty()) << err;
+  // As on a GPU: the bytes before the first buffer are mapped device memory (zeros here).
+  Result ok = run(exec_cmd(exe, exe + ".json"));
+  EXPECT_EQ(ok.rc, 0) << ok.err;
+  EXPECT_NE(ok.out.find("oob_read: cudaSuccess, out[0] = 1"), std::string::npos) << ok.out;
+  // --memcheck reports the 32 reads and fails the kernel and the run.
+  Result mc = run(exec_cmd(exe, exe + ".mc.json", "--memcheck"));
+  EXPECT_EQ(mc.rc, 1) << mc.err;
+  EXPECT_NE(mc.err.find("memcheck: kernel '_Z6beforePKiPi': 32 invalid global accesses (1 distinct)"), std::string::npos) << mc.err;
+  EXPECT_NE(mc.err.find("out-of-bounds global read of 4 bytes at address 0x"), std::string::npos) << mc.err;
+  EXPECT_NE(mc.err.find("512 bytes before the allocation at 0x"), std::string::npos) << mc.err;
+  EXPECT_NE(mc.out.find("oob_read: cudaErrorIllegalAddress"), std::string::npos) << mc.out;
+  // The environment variable does the same for a program run without warpsim exec's flag.
+  Result env = run("WARPSIM_MEMCHECK=1 " + exec_cmd(exe, exe + ".env.json"));
+  EXPECT_EQ(env.rc, 1) << env.err;
+  EXPECT_NE(env.err.find("memcheck: kernel"), std::string::npos) << env.err;
+}
+
 TEST(CudaPrograms, BinaryWithoutPtxSaysWhichFlagsAddIt) {
   NVCC_OR_SKIP();
   std::string err;

@@ -241,6 +241,9 @@ TEST(LaunchSpec, ParsesArgumentsAndDescriptions) {
   EXPECT_THROW(parse_launch_spec("grid = [1, 2, 3, 4]\n", "l.toml"), LocatedError);
   EXPECT_THROW(parse_launch_spec("shared = -1\n", "l.toml"), LocatedError);
   EXPECT_THROW(parse_launch_spec("grid = [\n", "l.toml"), LocatedError);
+  EXPECT_FALSE(spec.memcheck);
+  EXPECT_TRUE(parse_launch_spec("memcheck = true\n", "l.toml").memcheck);
+  EXPECT_THROW(parse_launch_spec("memcheck = 1\n", "l.toml"), LocatedError);
 }
 
 }  // namespace

@@ -16,9 +16,43 @@ TEST(DeviceMemory, AllocationsArePageAlignedDisjointAndGuarded) {
   EXPECT_GE(c, b + DeviceMemory::kPageSize * 3);      // two pages + guard page
   EXPECT_TRUE(m.is_mapped(a, 10));
   EXPECT_FALSE(m.is_mapped(a + DeviceMemory::kPageSize, 4));  // guard page
-  EXPECT_EQ(m.read_ptr(a + DeviceMemory::kPageSize), nullptr);
   EXPECT_EQ(m.read_ptr(0), nullptr);
   EXPECT_EQ(m.allocation_size(b), 2 * DeviceMemory::kPageSize);
+}
+
+TEST(DeviceMemory, TheHeapAroundTheAllocationsIsMapped) {
+  DeviceMemory m;
+  EXPECT_EQ(m.read_ptr(DeviceMemory::kBase - 512), nullptr);  // nothing allocated: no heap
+  uint64_t a = m.allocate(100), b = m.allocate(64);
+  // Below the first allocation, the guard page, the rest of the last page: zeros, writable.
+  const uint64_t next = b + 2 * DeviceMemory::kPageSize;  // after b's page and guard page
+  for (uint64_t x : {a - 512, a + 100, a + DeviceMemory::kPageSize, next + DeviceMemory::kHeapMargin - 8}) {
+    const uint8_t* r = m.read_ptr(x);
+    ASSERT_NE(r, nullptr) << x;
+    EXPECT_EQ(*r, 0);
+    uint8_t* w = m.write_ptr(x);
+    ASSERT_NE(w, nullptr) << x;
+    *w = 42;
+    EXPECT_EQ(*m.read_ptr(x), 42);
+  }
+  EXPECT_FALSE(m.in_allocation(a + 100, 1));
+  EXPECT_TRUE(m.in_allocation(a + 96, 4));
+  EXPECT_FALSE(m.in_allocation(a + 98, 4));
+  // Outside the heap: the null page, far below and far above.
+  EXPECT_EQ(m.read_ptr(0), nullptr);
+  EXPECT_EQ(m.write_ptr(8), nullptr);
+  EXPECT_EQ(m.read_ptr(a - DeviceMemory::kHeapMargin - 1), nullptr);
+  EXPECT_EQ(m.write_ptr(next + DeviceMemory::kHeapMargin), nullptr);
+  // A new allocation over a page written past the last allocation starts from zeros.
+  *m.write_ptr(next) = 5;
+  uint64_t c = m.allocate(10);
+  ASSERT_EQ(c, next);
+  EXPECT_EQ(*m.read_ptr(c), 0);
+  EXPECT_EQ(m.describe_access(a - 512, 4).where, "512 bytes before the allocation at 0x100000000 of 100 bytes");
+  m.free(b);
+  DeviceMemory::AccessFault f = m.describe_access(b + 8, 4);
+  EXPECT_TRUE(f.after_free);
+  EXPECT_EQ(f.where, "8 bytes inside the freed allocation at 0x100002000 of 64 bytes");
 }
 
 TEST(DeviceMemory, PagesMaterialiseOnWrite) {
@@ -41,7 +75,12 @@ TEST(DeviceMemory, PagesMaterialiseOnWrite) {
   EXPECT_EQ(m.pages_touched(), 3u);
   m.free(big);
   EXPECT_EQ(m.pages_touched(), 0u);
-  EXPECT_EQ(m.read_ptr(big), nullptr);
+  // Freed memory stays in the mapped heap: it reads as zeros and is no allocation any more.
+  EXPECT_EQ(m.materialized_ptr(big + (uint64_t(1) << 33)), nullptr);
+  ASSERT_NE(m.read_ptr(big + (uint64_t(1) << 33)), nullptr);
+  EXPECT_EQ(*m.read_ptr(big + (uint64_t(1) << 33)), 0);
+  EXPECT_FALSE(m.is_mapped(big, 1));
+  EXPECT_FALSE(m.in_allocation(big, 1));
 }
 
 TEST(DeviceMemory, ErrorsAreReported) {

@@ -46,6 +46,7 @@ Cache::Cache(const CacheConfig& cfg) : cfg_(cfg) {
     if (index_ == SetIndex::Ipoly && sets_ != 16 && sets_ != 32 && sets_ != 64)
       throw Error(fmt::format("cache: set_index 'ipoly' needs 16, 32 or 64 sets (this cache has {})", sets_));
     lines_.resize(size_t(sets_) * ways_);
+    tags_.assign(lines_.size(), ~0ull);
     active_ways_ = ways_;
   } else {
     // A disabled cache keeps only its MSHRs (every read misses); make the geometry sane so the
@@ -140,9 +141,10 @@ Cache::Line* Cache::find(uint64_t line) {
 const Cache::Line* Cache::find(uint64_t line) const {
   if (!cfg_.enabled) return nullptr;
   uint64_t idx = line >> line_shift_;
-  const Line* set = &lines_[size_t(set_of(idx)) * ways_];
+  const size_t base = size_t(set_of(idx)) * ways_;
+  const uint64_t* tags = &tags_[base];
   for (uint32_t w = 0; w < active_ways_; ++w)
-    if (set[w].tag == idx) return &set[w];
+    if (tags[w] == idx) return &lines_[base + w];
   return nullptr;
 }
 
@@ -169,7 +171,7 @@ void Cache::install(uint64_t addr, uint32_t sectors) {
   if (!l) {
     l = victim(line);
     if (!l || l->dirty || l->reserved) return;
-    l->tag = line >> line_shift_;
+    set_tag(*l, line >> line_shift_);
     l->valid = l->dirty = l->reserved = 0;
   }
   l->valid |= sectors & ~l->reserved;
@@ -181,7 +183,7 @@ void Cache::evict(Line& l) {
     evictions_.push_back({l.tag << line_shift_, l.dirty});
     ++writebacks;
   }
-  l.tag = ~0ull;
+  set_tag(l, ~0ull);
   l.valid = l.dirty = l.reserved = 0;
 }
 
@@ -262,7 +264,7 @@ Cache::Result Cache::read(uint64_t addr, uint32_t sectors, uint32_t waiter, uint
     return {Outcome::Fail};
   }
   evict(*v);
-  v->tag = la >> line_shift_;
+  set_tag(*v, la >> line_shift_);
   v->reserved = sectors;
   v->last_use = ++stamp_;
   ++misses;
@@ -289,7 +291,7 @@ bool Cache::write(uint64_t addr, uint32_t sectors, uint64_t now, bool local) {
   if (policy == Policy::WriteEvict) {
     if (l) {
       l->valid = l->dirty = 0;
-      if (!l->reserved) l->tag = ~0ull;
+      if (!l->reserved) set_tag(*l, ~0ull);
     }
     return hit;
   }
@@ -298,7 +300,7 @@ bool Cache::write(uint64_t addr, uint32_t sectors, uint64_t now, bool local) {
     l = victim(la);
     if (l) {
       evict(*l);
-      l->tag = la >> line_shift_;
+      set_tag(*l, la >> line_shift_);
     }
   }
   if (l) {
@@ -324,7 +326,7 @@ const std::vector<uint32_t>& Cache::fill(int mshr, uint64_t now) {
       l = victim(e.line);
       if (l) {
         evict(*l);
-        l->tag = e.line >> line_shift_;
+        set_tag(*l, e.line >> line_shift_);
         l->last_use = ++stamp_;
       }
     }
@@ -357,7 +359,7 @@ void Cache::invalidate_all() {
       ++writebacks;
     }
     l.valid = l.dirty = 0;
-    if (!l.reserved) l.tag = ~0ull;  // lines awaiting a fill keep their way
+    if (!l.reserved) set_tag(l, ~0ull);  // lines awaiting a fill keep their way
   }
 }
 

@@ -135,6 +135,11 @@ class Cache {
   bool allocate_ = false;
   uint64_t stamp_ = 0, mshr_seq_ = 0;
   std::vector<Line> lines_;
+  std::vector<uint64_t> tags_;  // lines_[i].tag, packed: find() scans these
+  void set_tag(Line& l, uint64_t tag) {
+    l.tag = tag;
+    tags_[size_t(&l - lines_.data())] = tag;
+  }
   std::vector<Mshr> mshrs_;
   std::vector<int> free_mshrs_;
   std::vector<uint32_t> fill_waiters_;

@@ -1,6 +1,7 @@
 // Device, host-pinned and array memory; copies, memsets and symbols.
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -142,6 +143,29 @@ constexpr unsigned kHostAllocFlags = 0x01 | 0x02 | 0x04;  // Portable, Mapped, W
 constexpr unsigned kHostRegisterFlags = 0x01 | 0x02 | 0x04 | 0x08;  // Portable, Mapped, IoMemory, ReadOnly
 constexpr unsigned kMemAttachGlobal = 0x01, kMemAttachHost = 0x02, kMemAttachSingle = 0x04;
 
+// How the process maps [a, end): 0 when some page is not mapped, 1 when every page is readable
+// but some is not writable, 2 when every page is readable and writable (from /proc/self/maps).
+int host_access(uintptr_t a, uintptr_t end) {
+  a &= ~uintptr_t(4095);
+  FILE* f = std::fopen("/proc/self/maps", "r");
+  if (!f) return 2;  // cannot tell: trust the program
+  int access = 2;
+  char line[512];
+  while (a < end && std::fgets(line, sizeof line, f)) {
+    unsigned long lo = 0, hi = 0;
+    char perms[8] = {};
+    if (std::sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) != 3 || hi <= a) continue;
+    if (lo > a || perms[0] != 'r') {  // a hole before this mapping, or unreadable
+      access = 0;
+      break;
+    }
+    if (perms[1] != 'w') access = 1;
+    a = hi;
+  }
+  std::fclose(f);
+  return a < end ? 0 : access;
+}
+
 cudaError_t host_alloc(State& s, void** p, size_t n, unsigned flags) {
   if (!p) return cudaErrorInvalidValue;
   if (flags & ~kHostAllocFlags) throw ShimError(cudaErrorInvalidValue, fmt::format("invalid flags {:#x}", flags));
@@ -198,6 +222,15 @@ CUDART_API cudaError_t cudaHostRegister(void* p, size_t n, unsigned flags) {
     if (overlaps || s.mem().is_mapped(a, 1))
       throw ShimError(cudaErrorHostMemoryAlreadyRegistered,
                       fmt::format("{} bytes at {} overlap memory that is already registered, pinned, managed or on the device", n, p));
+    // Kernels may write what is mapped for them: the range must be writable host memory.
+    int access = host_access(a, a + n);
+    if (access == 0) throw ShimError(cudaErrorInvalidValue, fmt::format("{} bytes at {} are not all mapped host memory", n, p));
+    if (access == 1 && !(flags & 0x08))
+      throw ShimError(cudaErrorInvalidValue,
+                      fmt::format("{} bytes at {} are read-only host memory: that needs cudaHostRegisterReadOnly", n, p));
+    if (access == 1)
+      s.stop("cudaHostRegister", fmt::format("{} bytes at {} are read-only host memory, which warpsim cannot map for "
+                                             "the device (cudaHostRegisterReadOnly)", n, p));
     HostRange r;
     r.kind = HostRange::Registered;
     r.size = n;

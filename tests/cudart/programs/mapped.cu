@@ -2,6 +2,7 @@
 // cudaHostRegister(cudaHostRegisterMapped) buffers that kernels read and write through
 // cudaHostGetDevicePointer. Prints PASSED when every check holds. With the argument "bad" it
 // makes invalid calls instead and prints the errors they return.
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -41,6 +42,9 @@ static int bad_uses() {
   std::printf("cudaHostRegister twice: %s\n", cudaGetErrorName(e));
   EXPECT(e == cudaErrorHostMemoryAlreadyRegistered);
   CHECK(cudaHostUnregister(plain.data()));
+  e = cudaHostRegister(reinterpret_cast<void*>(uintptr_t(4096)), 4096, cudaHostRegisterMapped);
+  std::printf("cudaHostRegister of unmapped memory: %s\n", cudaGetErrorName(e));
+  EXPECT(e == cudaErrorInvalidValue);
   int* dev = nullptr;
   CHECK(cudaMalloc(&dev, 64));
   e = cudaMemPrefetchAsync(dev, 64, cudaMemLocation{cudaMemLocationTypeDevice, 0}, 0, 0);

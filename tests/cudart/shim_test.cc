@@ -260,6 +260,18 @@ TEST(CudartShim, ManagedAndMappedMemoryAreSharedWithKernels) {
   last();
 }
 
+// CUDA 12.2 to 12.9 programs call the cudaMemLocation forms of prefetch and advice by their
+// _v2 names; libcudart.so.12 has them.
+TEST(CudartShim, Cuda12LibraryHasTheV2ManagedMemoryCalls) {
+  std::string path = shim_path();
+  path.replace(path.rfind(".13"), 3, ".12");
+  void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!lib) GTEST_SKIP() << dlerror();
+  EXPECT_NE(dlsym(lib, "cudaMemPrefetchAsync_v2"), nullptr);
+  EXPECT_NE(dlsym(lib, "cudaMemAdvise_v2"), nullptr);
+  EXPECT_NE(dlsym(lib, "cudaMallocManaged"), nullptr);
+}
+
 // A module whose PTX the front end refuses, registered as nvcc's code does, and a program that
 // ignores the launch's result: the launch stops the program (exit status 3, the module and the
 // place named), so it cannot end as if the kernel had run. A module without PTX does the same.

@@ -32,6 +32,16 @@ CUDART_API cudaError_t cudaGetDeviceProperties_v2(void*, int) { unsupported("cud
 
 #endif
 
+#if WARPSIM_CUDART_ABI == 12
+// CUDA 12.2 added these with a cudaMemLocation; CUDA 13 gave the plain names that signature.
+// Neither looks past the range (api_memory.cc).
+CUDART_API cudaError_t cudaMemPrefetchAsync(const void* p, size_t n);
+CUDART_API cudaError_t cudaMemAdvise(const void* p, size_t n, int advice);
+CUDART_API cudaError_t cudaMemPrefetchAsync_v2(const void* p, size_t n) { return cudaMemPrefetchAsync(p, n); }
+CUDART_API cudaError_t cudaMemPrefetchAsync_v2_ptsz(const void* p, size_t n) { return cudaMemPrefetchAsync(p, n); }
+CUDART_API cudaError_t cudaMemAdvise_v2(const void* p, size_t n, int advice) { return cudaMemAdvise(p, n, advice); }
+#endif
+
 CUDART_API cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
   return guarded("cudaFuncGetAttributes", [&](State& s) {
     if (!attr) return cudaErrorInvalidValue;

@@ -41,6 +41,8 @@ constexpr ErrorInfo kErrors[] = {
     {700, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
     {701, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
     {702, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
+    {712, "cudaErrorHostMemoryAlreadyRegistered", "part or all of the requested memory range is already mapped"},
+    {713, "cudaErrorHostMemoryNotRegistered", "pointer does not correspond to a registered memory region"},
     {719, "cudaErrorLaunchFailure", "unspecified launch failure"},
     {801, "cudaErrorNotSupported", "operation not supported"},
     {999, "cudaErrorUnknown", "unknown error"},
@@ -95,6 +97,9 @@ void fill_properties(State& s, cudaDeviceProp* p) {
   p->concurrentKernels = 1;
   p->asyncEngineCount = 1;
   p->unifiedAddressing = 1;
+  p->canMapHostMemory = 1;
+  p->managedMemory = 1;
+  p->canUseHostPointerForRegisteredMem = 1;
   p->memoryBusWidth = int(cfg.l2.partitions * 64);
   p->l2CacheSize = int(std::min<uint64_t>(uint64_t(cfg.l2.cache.size) * cfg.l2.partitions * cfg.l2.slices_per_partition, 1u << 30));
   p->maxThreadsPerMultiProcessor = int(c.max_threads);
@@ -135,7 +140,7 @@ int attribute(State& s, int attr) {
     case cudaDevAttrMultiProcessorCount: return p.multiProcessorCount;
     case cudaDevAttrKernelExecTimeout: return 0;
     case cudaDevAttrIntegrated: return 0;
-    case cudaDevAttrCanMapHostMemory: return 0;
+    case cudaDevAttrCanMapHostMemory: return 1;
     case cudaDevAttrComputeMode: return 0;
     case cudaDevAttrConcurrentKernels: return 1;
     case cudaDevAttrEccEnabled: return 0;
@@ -154,8 +159,11 @@ int attribute(State& s, int attr) {
     case cudaDevAttrLocalL1CacheSupported: return 1;
     case cudaDevAttrMaxSharedMemoryPerMultiprocessor: return int(p.sharedMemPerMultiprocessor);
     case cudaDevAttrMaxRegistersPerMultiprocessor: return p.regsPerMultiprocessor;
-    case cudaDevAttrManagedMemory: return 0;
-    case cudaDevAttrConcurrentManagedAccess: return 0;
+    case cudaDevAttrManagedMemory: return 1;
+    case cudaDevAttrConcurrentManagedAccess: return 0;  // host access only while no kernel runs
+    case cudaDevAttrPageableMemoryAccess: return 0;
+    case cudaDevAttrCanUseHostPointerForRegisteredMem: return 1;  // device pointer = host pointer
+    case cudaDevAttrDirectManagedMemAccessFromHost: return 0;
     case cudaDevAttrCooperativeLaunch: return 0;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: return int(p.sharedMemPerBlockOptin);
     case cudaDevAttrMaxBlocksPerMultiprocessor: return p.maxBlocksPerMultiProcessor;

@@ -47,7 +47,20 @@ CUDART_API void __cudaRegisterVar(void** handle, char* host_var, char* device_ad
   s.register_var(handle, host_var, device_name ? device_name : device_address, size, constant != 0);
 }
 
-CUDART_API char __cudaInitModule(void** handle) { return 1; }
+CUDART_API void __cudaRegisterManagedVar(void** handle, void** host_var_ptr, char* device_address, const char* device_name,
+                                         int ext, size_t size, int constant, int global) {
+  State& s = State::get();
+  std::lock_guard<std::recursive_mutex> lock(s.mu);
+  s.register_managed_var(handle, host_var_ptr, device_name ? device_name : device_address, size);
+}
+
+// Called by nvcc's host code before its first use of a __managed__ variable.
+CUDART_API char __cudaInitModule(void** handle) {
+  State& s = State::get();
+  std::lock_guard<std::recursive_mutex> lock(s.mu);
+  s.init_module(handle);
+  return 1;
+}
 
 namespace {
 // Launch configurations pushed by <<<>>> and popped by the kernel's stub, per host thread.

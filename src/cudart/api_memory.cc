@@ -1,6 +1,7 @@
 // Device, host-pinned and array memory; copies, memsets and symbols.
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -17,7 +18,9 @@ namespace {
 DevPtr dev(const void* p) { return DevPtr(reinterpret_cast<uintptr_t>(p)); }
 void* host_ptr(DevPtr p) { return reinterpret_cast<void*>(uintptr_t(p)); }
 
-bool is_device(State& s, const void* p) { return s.mem().is_mapped(dev(p), 1); }
+// Device memory proper: managed, pinned and registered host memory is mapped for the device
+// too, but copies treat it as the host memory it is (an H2D copy from pinned memory stays one).
+bool is_device(State& s, const void* p) { return s.mem().is_mapped(dev(p), 1) && !s.host_range(p); }
 
 // Resolves cudaMemcpyDefault from where the pointers lie.
 int direction(State& s, int kind, const void* dst, const void* src) {
@@ -91,6 +94,12 @@ CUDART_API cudaError_t cudaMalloc(void** p, size_t n) {
 CUDART_API cudaError_t cudaFree(void* p) {
   return guarded("cudaFree", [&](State& s) {
     if (!p) return cudaSuccess;
+    auto it = s.host_ranges.find(reinterpret_cast<uintptr_t>(p));
+    if (it != s.host_ranges.end() && it->second.kind == HostRange::Managed) {
+      s.sync_all();
+      s.release_host_range(it->first);
+      return cudaSuccess;
+    }
     s.sync_all();
     try {
       s.rt().free(dev(p));
@@ -125,43 +134,208 @@ CUDART_API cudaError_t cudaMalloc3D(cudaPitchedPtr* pp, cudaExtent e) {
   });
 }
 
+// Pinned host memory is mapped, as CUDA maps it under unified addressing: the device reaches
+// the same bytes at the same address, so cudaHostGetDevicePointer returns the host pointer.
+namespace {
+
+constexpr unsigned kHostAllocMapped = 0x02;
+constexpr unsigned kHostAllocFlags = 0x01 | 0x02 | 0x04;  // Portable, Mapped, WriteCombined
+constexpr unsigned kHostRegisterFlags = 0x01 | 0x02 | 0x04 | 0x08;  // Portable, Mapped, IoMemory, ReadOnly
+constexpr unsigned kMemAttachGlobal = 0x01, kMemAttachHost = 0x02, kMemAttachSingle = 0x04;
+
+// How the process maps [a, end): 0 when some page is not mapped, 1 when every page is readable
+// but some is not writable, 2 when every page is readable and writable (from /proc/self/maps).
+int host_access(uintptr_t a, uintptr_t end) {
+  a &= ~uintptr_t(4095);
+  FILE* f = std::fopen("/proc/self/maps", "r");
+  if (!f) return 2;  // cannot tell: trust the program
+  int access = 2;
+  char line[512];
+  while (a < end && std::fgets(line, sizeof line, f)) {
+    unsigned long lo = 0, hi = 0;
+    char perms[8] = {};
+    if (std::sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) != 3 || hi <= a) continue;
+    if (lo > a || perms[0] != 'r') {  // a hole before this mapping, or unreadable
+      access = 0;
+      break;
+    }
+    if (perms[1] != 'w') access = 1;
+    a = hi;
+  }
+  std::fclose(f);
+  return a < end ? 0 : access;
+}
+
+cudaError_t host_alloc(State& s, void** p, size_t n, unsigned flags) {
+  if (!p) return cudaErrorInvalidValue;
+  if (flags & ~kHostAllocFlags) throw ShimError(cudaErrorInvalidValue, fmt::format("invalid flags {:#x}", flags));
+  HostRange r;
+  r.kind = HostRange::Pinned;
+  r.size = n;
+  r.flags = flags;
+  void* q = s.alloc_device_visible(n, &r.mapped);
+  r.device = true;
+  s.host_ranges[reinterpret_cast<uintptr_t>(q)] = r;
+  *p = q;
+  return cudaSuccess;
+}
+
+// The managed range holding [p, p+n), or a ShimError.
+HostRange& managed_range(State& s, const void* p, size_t n) {
+  auto* r = s.host_range(p, std::max<size_t>(n, 1));
+  if (!r || r->second.kind != HostRange::Managed)
+    throw ShimError(cudaErrorInvalidValue,
+                    fmt::format("{} bytes at {} are not managed memory (cudaMallocManaged, __managed__)", n, p));
+  return r->second;
+}
+
+}  // namespace
+
 CUDART_API cudaError_t cudaMallocHost(void** p, size_t n) {
-  return guarded("cudaMallocHost", [&](State& s) {
-    if (!p) return cudaErrorInvalidValue;
-    void* q = std::aligned_alloc(4096, (std::max<size_t>(n, 1) + 4095) / 4096 * 4096);
-    if (!q) return cudaErrorMemoryAllocation;
-    s.host_allocs[reinterpret_cast<uintptr_t>(q)] = n;
-    *p = q;
-    return cudaSuccess;
-  });
+  return guarded("cudaMallocHost", [&](State& s) { return host_alloc(s, p, n, 0); });
 }
 
 CUDART_API cudaError_t cudaHostAlloc(void** p, size_t n, unsigned flags) {
-  if (flags & 0x02) {  // cudaHostAllocMapped: the simulated device cannot reach host memory
-    return guarded("cudaHostAlloc", [&](State&) -> cudaError_t {
-      throw ShimError(cudaErrorNotSupported, "cudaHostAllocMapped (zero-copy host memory) is not supported");
-    });
-  }
-  return cudaMallocHost(p, n);
+  return guarded("cudaHostAlloc", [&](State& s) { return host_alloc(s, p, n, flags); });
 }
 
 CUDART_API cudaError_t cudaFreeHost(void* p) {
   return guarded("cudaFreeHost", [&](State& s) {
     if (!p) return cudaSuccess;
-    auto it = s.host_allocs.find(reinterpret_cast<uintptr_t>(p));
-    if (it == s.host_allocs.end()) throw ShimError(cudaErrorInvalidValue, "pointer was not allocated by cudaMallocHost");
-    s.sync_all();
-    s.host_allocs.erase(it);
-    std::free(p);
+    auto it = s.host_ranges.find(reinterpret_cast<uintptr_t>(p));
+    if (it == s.host_ranges.end() || it->second.kind != HostRange::Pinned)
+      throw ShimError(cudaErrorInvalidValue, "pointer was not allocated by cudaMallocHost or cudaHostAlloc");
+    s.release_host_range(it->first);
     return cudaSuccess;
   });
 }
 
 CUDART_API cudaError_t cudaHostRegister(void* p, size_t n, unsigned flags) {
-  return guarded("cudaHostRegister", [&](State&) { return p ? cudaSuccess : cudaErrorInvalidValue; });
+  return guarded("cudaHostRegister", [&](State& s) {
+    if (!p || n == 0) throw ShimError(cudaErrorInvalidValue, "null pointer or zero size");
+    if (flags & ~kHostRegisterFlags) throw ShimError(cudaErrorInvalidValue, fmt::format("invalid flags {:#x}", flags));
+    uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    if (a + n < a) throw ShimError(cudaErrorInvalidValue, "the range wraps around");
+    auto it = s.host_ranges.lower_bound(a);
+    bool overlaps = (it != s.host_ranges.end() && it->first < a + n) ||
+                    (it != s.host_ranges.begin() && std::prev(it)->first + std::max<size_t>(1, std::prev(it)->second.size) > a);
+    if (overlaps || s.mem().is_mapped(a, 1))
+      throw ShimError(cudaErrorHostMemoryAlreadyRegistered,
+                      fmt::format("{} bytes at {} overlap memory that is already registered, pinned, managed or on the device", n, p));
+    // Kernels may write what is mapped for them: the range must be writable host memory.
+    int access = host_access(a, a + n);
+    if (access == 0) throw ShimError(cudaErrorInvalidValue, fmt::format("{} bytes at {} are not all mapped host memory", n, p));
+    if (access == 1 && !(flags & 0x08))
+      throw ShimError(cudaErrorInvalidValue,
+                      fmt::format("{} bytes at {} are read-only host memory: that needs cudaHostRegisterReadOnly", n, p));
+    if (access == 1)
+      s.stop("cudaHostRegister", fmt::format("{} bytes at {} are read-only host memory, which warpsim cannot map for "
+                                             "the device (cudaHostRegisterReadOnly)", n, p));
+    HostRange r;
+    r.kind = HostRange::Registered;
+    r.size = n;
+    r.flags = flags;
+    r.device = s.map_host(p, n);
+    if (!r.device && (flags & kHostAllocMapped))
+      s.stop("cudaHostRegister",
+             fmt::format("{} bytes at {} lie where the simulated device keeps its own addresses, so they cannot be "
+                         "mapped for the device (cudaHostRegisterMapped)", n, p));
+    s.host_ranges[a] = r;
+    return cudaSuccess;
+  });
 }
+
 CUDART_API cudaError_t cudaHostUnregister(void* p) {
-  return guarded("cudaHostUnregister", [&](State&) { return p ? cudaSuccess : cudaErrorInvalidValue; });
+  return guarded("cudaHostUnregister", [&](State& s) {
+    if (!p) return cudaErrorInvalidValue;
+    auto it = s.host_ranges.find(reinterpret_cast<uintptr_t>(p));
+    if (it == s.host_ranges.end() || it->second.kind != HostRange::Registered)
+      throw ShimError(cudaErrorHostMemoryNotRegistered, fmt::format("{} is not the start of a cudaHostRegister range", p));
+    s.release_host_range(it->first);
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaHostGetDevicePointer(void** dev_ptr, void* host, unsigned flags) {
+  return guarded("cudaHostGetDevicePointer", [&](State& s) {
+    if (!dev_ptr || !host) throw ShimError(cudaErrorInvalidValue, "null pointer");
+    if (flags != 0) throw ShimError(cudaErrorInvalidValue, fmt::format("flags must be 0 (got {:#x})", flags));
+    auto* r = s.host_range(host);
+    if (!r || !r->second.device)
+      throw ShimError(cudaErrorInvalidValue,
+                      fmt::format("{} is not in mapped host memory (cudaHostAlloc, cudaMallocHost, cudaHostRegister)", host));
+    *dev_ptr = host;  // unified addressing: the device reaches the host bytes at their address
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaHostGetFlags(unsigned* flags, void* host) {
+  return guarded("cudaHostGetFlags", [&](State& s) {
+    if (!flags) return cudaErrorInvalidValue;
+    auto* r = s.host_range(host);
+    if (!r || r->second.kind != HostRange::Pinned)
+      throw ShimError(cudaErrorInvalidValue, fmt::format("{} was not allocated by cudaHostAlloc or cudaMallocHost", host));
+    *flags = r->second.flags | kHostAllocMapped;
+    return cudaSuccess;
+  });
+}
+
+// ------------------------------------------------------------------ managed memory
+//
+// Managed memory is host memory that the simulated device reaches at the same address: the
+// host and the kernels read and write the same bytes, nothing is copied or migrated, and
+// kernels see it as global memory with the timing of any other global access. Kernels run
+// when the host waits for them, so the host may touch it only while no kernel that uses it is
+// pending (after a synchronisation), as on GPUs without concurrent managed access.
+
+CUDART_API cudaError_t cudaMallocManaged(void** p, size_t n, unsigned flags) {
+  return guarded("cudaMallocManaged", [&](State& s) {
+    if (!p) return cudaErrorInvalidValue;
+    if (n == 0) throw ShimError(cudaErrorInvalidValue, "size 0");
+    if (flags != kMemAttachGlobal && flags != kMemAttachHost)
+      throw ShimError(cudaErrorInvalidValue,
+                      fmt::format("flags must be cudaMemAttachGlobal or cudaMemAttachHost (got {:#x})", flags));
+    s.check_sticky();
+    HostRange r;
+    r.kind = HostRange::Managed;
+    r.size = n;
+    r.flags = flags;
+    void* q = s.alloc_device_visible(n, &r.mapped);
+    r.device = true;
+    s.host_ranges[reinterpret_cast<uintptr_t>(q)] = r;
+    *p = q;
+    return cudaSuccess;
+  });
+}
+
+// Prefetches, advice and stream attachment move nothing (the bytes are shared already) and
+// take no simulated time. The arguments that follow the range differ between CUDA 12 and 13
+// (device ordinal or cudaMemLocation) and are not looked at.
+CUDART_API cudaError_t cudaMemPrefetchAsync(const void* p, size_t n) {
+  return guarded("cudaMemPrefetchAsync", [&](State& s) {
+    s.check_sticky();
+    managed_range(s, p, n);
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaMemAdvise(const void* p, size_t n, int advice) {
+  return guarded("cudaMemAdvise", [&](State& s) {
+    if (advice < 1 || advice > 6) throw ShimError(cudaErrorInvalidValue, fmt::format("invalid advice {}", advice));
+    managed_range(s, p, n);
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaStreamAttachMemAsync(void* stream, void* p, size_t n, unsigned flags) {
+  return guarded("cudaStreamAttachMemAsync", [&](State& s) {
+    s.stream(stream, "cudaStreamAttachMemAsync");
+    if (flags != kMemAttachGlobal && flags != kMemAttachHost && flags != kMemAttachSingle)
+      throw ShimError(cudaErrorInvalidValue, fmt::format("invalid flags {:#x}", flags));
+    HostRange& r = managed_range(s, p, n);
+    if (n != 0 && n != r.size) throw ShimError(cudaErrorInvalidValue, "the length must be 0 or the whole allocation");
+    return cudaSuccess;
+  });
 }
 
 CUDART_API cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total) {
@@ -179,15 +353,22 @@ CUDART_API cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* a, const 
     if (!a) return cudaErrorInvalidValue;
     std::memset(a, 0, sizeof(*a));
     a->device = s.device;
-    if (is_device(s, p)) {
+    auto* r = s.host_range(p);
+    if (r && r->second.kind == HostRange::Managed) {
+      a->type = cudaMemoryTypeManaged;
+      a->devicePointer = const_cast<void*>(p);
+      a->hostPointer = const_cast<void*>(p);
+    } else if (r) {
+      a->type = cudaMemoryTypeHost;
+      a->devicePointer = r->second.device ? const_cast<void*>(p) : nullptr;
+      a->hostPointer = const_cast<void*>(p);
+    } else if (is_device(s, p)) {
       a->type = cudaMemoryTypeDevice;
       a->devicePointer = const_cast<void*>(p);
     } else {
-      auto it = s.host_allocs.upper_bound(reinterpret_cast<uintptr_t>(p));
-      bool pinned = it != s.host_allocs.begin() && reinterpret_cast<uintptr_t>(p) < std::prev(it)->first + std::max<size_t>(1, std::prev(it)->second);
-      a->type = pinned ? cudaMemoryTypeHost : cudaMemoryTypeUnregistered;
+      a->type = cudaMemoryTypeUnregistered;
       a->hostPointer = const_cast<void*>(p);
-      a->device = pinned ? s.device : -2;
+      a->device = -2;
     }
     return cudaSuccess;
   });

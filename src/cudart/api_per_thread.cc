@@ -36,6 +36,8 @@ FORWARD(cudaMemcpyToArray, _ptds, (CudaArray * a, size_t wo, size_t ho, const vo
         (a, wo, ho, s, n, k))
 FORWARD(cudaMemcpyFromArray, _ptds, (void* d, CudaArray* a, size_t wo, size_t ho, size_t n, int k),
         (d, a, wo, ho, n, k))
+FORWARD(cudaMemPrefetchAsync, _ptsz, (const void* p, size_t n), (p, n))
+FORWARD(cudaStreamAttachMemAsync, _ptsz, (void* st, void* p, size_t n, unsigned f), (st, p, n, f))
 FORWARD(cudaStreamSynchronize, _ptsz, (void* st), (st))
 FORWARD(cudaStreamQuery, _ptsz, (void* st), (st))
 FORWARD(cudaStreamWaitEvent, _ptsz, (void* st, void* e, unsigned f), (st, e, f))

@@ -38,6 +38,8 @@ enum : int {
   cudaErrorIllegalAddress = 700,
   cudaErrorLaunchOutOfResources = 701,
   cudaErrorLaunchTimeout = 702,
+  cudaErrorHostMemoryAlreadyRegistered = 712,
+  cudaErrorHostMemoryNotRegistered = 713,
   cudaErrorLaunchFailure = 719,
   cudaErrorNotSupported = 801,
   cudaErrorUnknown = 999,
@@ -284,9 +286,12 @@ enum : int {
   cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
   cudaDevAttrMaxRegistersPerMultiprocessor = 82,
   cudaDevAttrManagedMemory = 83,
+  cudaDevAttrPageableMemoryAccess = 88,
   cudaDevAttrConcurrentManagedAccess = 89,
+  cudaDevAttrCanUseHostPointerForRegisteredMem = 91,
   cudaDevAttrCooperativeLaunch = 95,
   cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+  cudaDevAttrDirectManagedMemAccessFromHost = 101,
   cudaDevAttrMaxBlocksPerMultiprocessor = 106,
 };
 

@@ -51,6 +51,7 @@ struct Variable {
   Module* module = nullptr;
   size_t size = 0;
   bool constant = false;
+  void** managed_slot = nullptr;  // __managed__: where the program's host code finds the variable
 };
 
 struct Module {
@@ -79,6 +80,17 @@ struct Event {
   std::vector<uint32_t> wait_for;     // kernels (launch ids) the event completes after
 };
 
+// Host memory the shim knows: pinned allocations (cudaMallocHost, cudaHostAlloc), registered
+// ranges (cudaHostRegister) and managed allocations (cudaMallocManaged). When `device` is set,
+// the simulated device reaches the same bytes at the same address (DeviceMemory::map_host).
+struct HostRange {
+  enum Kind : uint8_t { Pinned, Registered, Managed } kind = Pinned;
+  size_t size = 0;
+  unsigned flags = 0;   // the cudaHostAlloc / cudaHostRegister / cudaMallocManaged flags
+  bool device = false;  // mapped into the device's address space
+  size_t mapped = 0;    // bytes of the shim's own host mapping (0: the program owns the memory)
+};
+
 struct CudaArray {
   DevPtr data = 0;
   size_t width = 0, height = 0, pitch = 0, elem_bytes = 0;
@@ -95,6 +107,9 @@ class State {
   void register_fatbin_end(void** handle);
   void register_function(void** handle, const void* host_fun, const char* device_name);
   void register_var(void** handle, const void* host_var, const char* device_name, size_t size, bool constant);
+  void register_managed_var(void** handle, void** host_slot, const char* device_name, size_t size);
+  // __cudaInitModule: loads the module, so that its __managed__ variables have host addresses.
+  void init_module(void** handle);
   void unregister_fatbin(void** handle);
 
   // --- the simulator, created on first use from the environment ---
@@ -149,7 +164,17 @@ class State {
   std::set<Stream*> streams;
   std::set<Event*> events;
   std::set<CudaArray*> arrays;
-  std::map<uintptr_t, size_t> host_allocs;  // pinned host allocations: address -> size
+  std::map<uintptr_t, HostRange> host_ranges;  // by start address
+  // The host range holding [p, p+bytes) (null: none).
+  std::pair<const uintptr_t, HostRange>* host_range(const void* p, size_t bytes = 1);
+  // Host memory the device reaches at the same addresses: a fresh anonymous mapping (zeros)
+  // placed where no device or generic-window address lies; throws ShimError when none is had.
+  void* alloc_device_visible(size_t bytes, size_t* mapped);
+  // Makes [p, p+bytes) reachable from the device at the same address; false when that address
+  // range is taken by the simulated device's own addresses.
+  bool map_host(const void* p, size_t bytes);
+  // Forgets a host range (waits for the device first); unmaps the shim's own mapping.
+  void release_host_range(uintptr_t start);
   std::map<uintptr_t, uint64_t> textures;   // texture objects the program holds
 
   int device = 0;
@@ -160,6 +185,7 @@ class State {
  private:
   State() = default;
   void init_simulator();
+  void bind_managed(Module& m);
   void refresh_done();
   void sim_failed(const Error& e);
 

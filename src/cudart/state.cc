@@ -2,6 +2,7 @@
 
 #include <cxxabi.h>
 #include <errno.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <chrono>
@@ -14,6 +15,7 @@
 #include "cudart/shim.h"
 #include "fatbin/fatbin.h"
 #include "ptx/decoder.h"
+#include "ptx/ir.h"
 #include "ptx/ir.h"
 #include "ptx/parser.h"
 #include "runtime/device_memory.h"
@@ -203,6 +205,45 @@ void State::register_var(void** handle, const void* host_var, const char* device
   variables_[host_var] = std::move(v);
 }
 
+void State::register_managed_var(void** handle, void** host_slot, const char* device_name, size_t size) {
+  if (!host_slot) return;
+  register_var(handle, host_slot, device_name, size, false);
+  auto it = variables_.find(host_slot);
+  if (it != variables_.end()) it->second->managed_slot = host_slot;
+}
+
+void State::init_module(void** handle) {
+  auto it = by_handle_.find(handle);
+  if (it == by_handle_.end()) return;
+  loaded(*it->second);
+}
+
+// A __managed__ variable stays at its device address (kernels use it there, timed as any
+// global variable), and its pages move into host memory that the program's host code reaches
+// through the pointer nvcc's code reads from `managed_slot`; that host memory is also mapped
+// for the device at its own address, so a pointer the host takes to the variable works in
+// kernels too.
+void State::bind_managed(Module& m) {
+  for (auto& [key, v] : variables_) {
+    if (v->module != &m || !v->managed_slot) continue;
+    uint64_t size = 0;
+    DevPtr a = rt_->symbol_address(m.handle, v->name, &size);
+    uint64_t bytes = mem().allocation_size(a);
+    if (bytes == 0) throw Error(fmt::format("__managed__ variable '{}' has no allocation of its own", v->name));
+    size_t mapped = 0;
+    void* host = alloc_device_visible(bytes, &mapped);
+    mem().back_with_host(a, static_cast<uint8_t*>(host));
+    HostRange r;
+    r.kind = HostRange::Managed;
+    r.size = std::max<uint64_t>(size, 1);
+    r.flags = 1;  // cudaMemAttachGlobal
+    r.device = true;
+    r.mapped = mapped;
+    host_ranges[reinterpret_cast<uintptr_t>(host)] = r;
+    *v->managed_slot = host;
+  }
+}
+
 void State::unregister_fatbin(void** handle) {
   // Kernels may still be queued at exit; the statistics are written by the exit handler,
   // so there is nothing to release here.
@@ -277,6 +318,11 @@ bool State::try_load(Module& m) {
                                  : fmt::format("{}: the embedded PTX cannot be loaded: {}", m.label, e.what());
     report("module load", m.load_error + " (anything that needs this module stops the program)");
     return false;
+  }
+  try {
+    bind_managed(m);
+  } catch (const Error& e) {
+    stop("module load", fmt::format("{}: __managed__ variables cannot be placed: {}", m.label, e.what()));
   }
   return true;
 }
@@ -358,6 +404,75 @@ Event& State::event(const void* handle, const char* api) {
   auto* e = static_cast<Event*>(const_cast<void*>(handle));
   if (!e || !events.count(e)) throw ShimError(cudaErrorInvalidResourceHandle, "unknown event handle");
   return *e;
+}
+
+std::pair<const uintptr_t, HostRange>* State::host_range(const void* p, size_t bytes) {
+  uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  auto it = host_ranges.upper_bound(a);
+  if (it == host_ranges.begin()) return nullptr;
+  --it;
+  size_t size = std::max<size_t>(1, it->second.size);
+  if (a - it->first >= size || bytes > size - (a - it->first)) return nullptr;
+  return &*it;
+}
+
+namespace {
+// Addresses a kernel's generic accesses take for shared or local memory, never for host bytes.
+bool in_generic_window(uint64_t a, uint64_t end) {
+  return (end > ptx::kSharedWindow && a < ptx::kSharedWindow + ptx::kWindowSize) ||
+         (end > ptx::kLocalWindow && a < ptx::kLocalWindow + ptx::kWindowSize);
+}
+bool device_addressable(uint64_t a, uint64_t end) {
+  return !(end > DeviceMemory::kBase && a < DeviceMemory::kLimit) && !in_generic_window(a, end);
+}
+}  // namespace
+
+bool State::map_host(const void* p, size_t bytes) {
+  uint64_t a = reinterpret_cast<uintptr_t>(p);
+  uint64_t end = a + std::max<size_t>(1, bytes);
+  if (!device_addressable(a, end)) return false;
+  mem().map_host(a, end - a);
+  return true;
+}
+
+void* State::alloc_device_visible(size_t bytes, size_t* mapped) {
+  size_t n = (std::max<size_t>(bytes, 1) + 4095) / 4096 * 4096;
+  if (n < bytes) throw ShimError(cudaErrorMemoryAllocation, fmt::format("cannot allocate {} bytes", bytes));
+  std::vector<std::pair<void*, size_t>> rejected;  // kept until the end so the next try lands elsewhere
+  void* got = nullptr;
+  for (int tries = 0; tries < 8 && !got; ++tries) {
+    void* q = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (q == MAP_FAILED) break;
+    uint64_t a = reinterpret_cast<uintptr_t>(q);
+    if (device_addressable(a, a + n)) got = q;
+    else rejected.emplace_back(q, n);
+  }
+  for (auto& [q, len] : rejected) munmap(q, len);
+  if (!got) throw ShimError(cudaErrorMemoryAllocation, fmt::format("cannot allocate {} bytes of host memory", bytes));
+  try {
+    mem().map_host(reinterpret_cast<uintptr_t>(got), n);
+  } catch (...) {
+    munmap(got, n);
+    throw;
+  }
+  *mapped = n;
+  return got;
+}
+
+void State::release_host_range(uintptr_t start) {
+  auto it = host_ranges.find(start);
+  if (it == host_ranges.end()) return;
+  // Kernels still queued may use the bytes: let them finish first (a fault stays sticky for
+  // the calls that follow; the memory is released either way).
+  if (it->second.device && sticky == cudaSuccess) {
+    try {
+      sync_all();
+    } catch (const ShimError&) {
+    }
+  }
+  if (it->second.device) mem().unmap_host(start);
+  if (it->second.mapped) munmap(reinterpret_cast<void*>(start), it->second.mapped);
+  host_ranges.erase(it);
 }
 
 CudaArray& State::array(const void* handle, const char* api) {

@@ -112,10 +112,11 @@ uint64_t DeviceMemory::allocate(uint64_t bytes) {
 void DeviceMemory::free(uint64_t addr) {
   auto it = allocs_.find(addr);
   if (it == allocs_.end()) throw Error("device memory: free of " + hex(addr) + " which is not an allocation");
+  const bool backed = backed_.erase(addr) > 0;  // the pages belong to the caller's host memory
   for (uint64_t a = addr; a < addr + it->second.rounded; a += kPageSize) {
     uint64_t p = a >> kPageBits;
     uint8_t*& page = l1_[p >> kL2Bits][p & (kL2Size - 1)];
-    if (page && page != reserved_marker()) {
+    if (page && page != reserved_marker() && !backed) {
       free_pages_.push_back(page);
       --touched_;
     }
@@ -133,6 +134,7 @@ uint64_t DeviceMemory::allocation_size(uint64_t addr) const {
 
 bool DeviceMemory::is_mapped(uint64_t addr, uint64_t bytes) const {
   if (bytes == 0) return true;
+  if ((addr < kBase || addr >= kLimit) && !host_.empty()) return is_host_mapped(addr, bytes);
   auto it = allocs_.upper_bound(addr);
   if (it == allocs_.begin()) return false;
   --it;
@@ -140,6 +142,8 @@ bool DeviceMemory::is_mapped(uint64_t addr, uint64_t bytes) const {
 }
 
 bool DeviceMemory::in_allocation(uint64_t addr, uint64_t bytes) const {
+  // Mapped host memory and managed memory count as allocations of their own.
+  if ((addr < kBase || addr >= kLimit) && !host_.empty()) return is_host_mapped(addr, bytes);
   auto it = allocs_.upper_bound(addr);
   if (it == allocs_.begin()) return false;
   --it;
@@ -179,6 +183,59 @@ DeviceMemory::AccessFault DeviceMemory::describe_access(uint64_t addr, uint64_t 
     f.where = "no live allocation";
   }
   return f;
+}
+
+void DeviceMemory::map_host(uint64_t addr, uint64_t bytes) {
+  if (bytes == 0) bytes = 1;
+  uint64_t end = addr + bytes;
+  if (end < addr || addr == 0) throw Error("device memory: host range at " + hex(addr) + " wraps around");
+  if (end > kBase && addr < kLimit)
+    throw Error("device memory: host range " + hex(addr) + ".." + hex(end) + " overlaps the device address range " +
+                hex(kBase) + ".." + hex(kLimit));
+  auto it = host_.upper_bound(addr);
+  if ((it != host_.end() && it->first < end) || (it != host_.begin() && std::prev(it)->second > addr))
+    throw Error("device memory: host range at " + hex(addr) + " overlaps a mapped host range");
+  host_[addr] = end;
+}
+
+void DeviceMemory::unmap_host(uint64_t addr) {
+  if (!host_.erase(addr)) throw Error("device memory: no host range starts at " + hex(addr));
+}
+
+bool DeviceMemory::is_host_mapped(uint64_t addr, uint64_t bytes) const {
+  auto it = host_.upper_bound(addr);
+  if (it == host_.begin()) return false;
+  --it;
+  return addr + bytes >= addr && addr + bytes <= it->second;
+}
+
+uint8_t* DeviceMemory::host_lookup(uint64_t addr) const {
+  // Page granularity, as for device pages: callers may use the pointer to the end of its page.
+  const uint64_t page = addr & ~(kPageSize - 1);
+  auto it = host_.upper_bound(addr);
+  bool hit = it != host_.end() && it->first < page + kPageSize;
+  if (!hit && it != host_.begin()) hit = std::prev(it)->second > page;
+  return hit ? reinterpret_cast<uint8_t*>(uintptr_t(addr)) : nullptr;
+}
+
+void DeviceMemory::back_with_host(uint64_t addr, uint8_t* host) {
+  auto it = allocs_.find(addr);
+  if (it == allocs_.end()) throw Error("device memory: " + hex(addr) + " is not an allocation");
+  if (backed_.count(addr)) throw Error("device memory: the allocation at " + hex(addr) + " is in host memory already");
+  for (uint64_t off = 0; off < it->second.rounded; off += kPageSize) {
+    uint64_t p = (addr + off) >> kPageBits;
+    uint8_t*& page = l1_[p >> kL2Bits][p & (kL2Size - 1)];
+    uint8_t* dst = host + off;
+    if (page == reserved_marker()) {
+      std::memset(dst, 0, kPageSize);
+    } else {
+      std::memcpy(dst, page, kPageSize);
+      free_pages_.push_back(page);
+      --touched_;
+    }
+    page = dst;
+  }
+  backed_[addr] = host;
 }
 
 void DeviceMemory::write(uint64_t addr, const void* src, uint64_t bytes) {

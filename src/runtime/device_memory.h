@@ -7,6 +7,9 @@
 // such bytes read as zeros until written and writes land. Addresses outside the heap (the null
 // page, small integers, far away) are unmapped: read_ptr/write_ptr return null. Exact,
 // byte-granular checks against the live allocations are for memcheck (check_access).
+// Host ranges (map_host) make host bytes reachable from the device at their own addresses,
+// outside [kBase, kLimit): the device reads and writes the host's bytes, nothing is copied
+// (mapped host memory and managed memory of the CUDA shim).
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -42,7 +45,7 @@ class DeviceMemory {
   void free(uint64_t addr);
   // Size of the allocation starting at addr (0 when none starts there).
   uint64_t allocation_size(uint64_t addr) const;
-  // Whether [addr, addr+bytes) lies inside allocations (page-rounded sizes).
+  // Whether [addr, addr+bytes) lies inside allocations (page-rounded sizes) or host ranges.
   bool is_mapped(uint64_t addr, uint64_t bytes) const;
   // Whether [addr, addr+bytes) lies inside one live allocation's requested bytes (memcheck).
   bool in_allocation(uint64_t addr, uint64_t bytes) const;
@@ -56,10 +59,27 @@ class DeviceMemory {
   // Whether addr lies in the mapped device heap (see above).
   bool in_heap(uint64_t addr) const { return next_ > kBase && addr >= kBase - kHeapMargin && addr < next_ + kHeapMargin; }
 
+  // Makes the host bytes [addr, addr+bytes) reachable from the device at the same addresses.
+  // The range must lie outside [kBase, kLimit) and not overlap another host range (throws
+  // Error). The caller keeps the host memory alive until unmap_host. Bounds are checked at
+  // page granularity: the rest of the range's first and last host pages is reachable too.
+  void map_host(uint64_t addr, uint64_t bytes);
+  // Ends a map_host range starting at addr; throws Error when none starts there.
+  void unmap_host(uint64_t addr);
+  // Whether [addr, addr+bytes) lies inside one host range.
+  bool is_host_mapped(uint64_t addr, uint64_t bytes) const;
+  // Moves the allocation starting at addr into host memory `host` (page aligned, as large as
+  // the allocation; the caller keeps it alive while the allocation exists): its bytes are
+  // copied there, and the device reads and writes them there from then on.
+  void back_with_host(uint64_t addr, uint8_t* host);
+
   // Host pointer for reading `addr` (null if unmapped). Valid up to the end of its page.
   const uint8_t* read_ptr(uint64_t addr) const {
     uint64_t p = addr >> kPageBits;
-    if (addr >= kLimit) return nullptr;
+    if (addr < kBase || addr >= kLimit) {
+      if (const uint8_t* h = host_ptr(addr)) return h;
+      if (addr >= kLimit) return nullptr;
+    }
     uint8_t** l2 = l1_[p >> kL2Bits];
     if (!l2) return heap_read_ptr(addr);
     uint8_t* page = l2[p & (kL2Size - 1)];
@@ -70,7 +90,10 @@ class DeviceMemory {
   // Host pointer for writing `addr` (null if unmapped); materialises the page.
   uint8_t* write_ptr(uint64_t addr) {
     uint64_t p = addr >> kPageBits;
-    if (addr >= kLimit) return nullptr;
+    if (addr < kBase || addr >= kLimit) {
+      if (uint8_t* h = host_ptr(addr)) return h;
+      if (addr >= kLimit) return nullptr;
+    }
     uint8_t** l2 = l1_[p >> kL2Bits];
     if (!l2) return heap_write_ptr(addr);
     uint8_t*& page = l2[p & (kL2Size - 1)];
@@ -83,7 +106,10 @@ class DeviceMemory {
   // pages); never allocates.
   uint8_t* materialized_ptr(uint64_t addr) {
     uint64_t p = addr >> kPageBits;
-    if (addr >= kLimit) return nullptr;
+    if (addr < kBase || addr >= kLimit) {
+      if (uint8_t* h = host_ptr(addr)) return h;
+      if (addr >= kLimit) return nullptr;
+    }
     uint8_t** l2 = l1_[p >> kL2Bits];
     if (!l2) return nullptr;
     uint8_t* page = l2[p & (kL2Size - 1)];
@@ -106,6 +132,9 @@ class DeviceMemory {
   inline static uint8_t reserved_marker_byte_ = 0;
   static const uint8_t* zero_page();
   uint8_t* materialize();
+  // Outside the device range: the host byte at addr when a host range holds it.
+  uint8_t* host_ptr(uint64_t addr) const { return host_.empty() ? nullptr : host_lookup(addr); }
+  uint8_t* host_lookup(uint64_t addr) const;
   void map_range(uint64_t addr, uint64_t bytes);
   uint8_t**& l2_table(uint64_t page);
   // Accesses to pages outside the allocations: inside the heap, zeros / a page of its own.
@@ -123,6 +152,8 @@ class DeviceMemory {
   };
   std::map<uint64_t, Alloc> allocs_;     // start -> size (page rounded, and as requested)
   std::map<uint64_t, uint64_t> freed_;   // start -> requested size of freed allocations
+  std::map<uint64_t, uint64_t> host_;    // host ranges: start -> end (exact bytes)
+  std::map<uint64_t, uint8_t*> backed_;  // allocations moved into host memory (back_with_host)
   uint64_t next_ = kBase;
   uint64_t allocated_ = 0, touched_ = 0, limit_ = 0;
 };

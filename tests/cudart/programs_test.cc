@@ -276,8 +276,58 @@ TEST(CudaPrograms, UnimplementedCallStopsWithItsName) {
   ASSERT_FALSE(exe.empty()) << err;
   Result r = run(exec_cmd(exe, exe + ".json"));
   EXPECT_NE(r.rc, 0);
-  EXPECT_NE(r.err.find("cudaMallocManaged"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cudaGraphCreate"), std::string::npos) << r.err;
   EXPECT_EQ(r.out.find("returned"), std::string::npos) << "the program must not continue";
+}
+
+// Managed memory (cudaMallocManaged and a __managed__ variable) used by the host and by
+// kernels without copies, and mapped host memory (cudaHostAlloc, cudaHostRegister) that
+// kernels reach through cudaHostGetDevicePointer; the programs check every result.
+TEST(CudaPrograms, ManagedMemoryIsSharedByHostAndKernels) {
+  NVCC_OR_SKIP();
+  std::string err;
+  std::string exe = compile("managed", "zstd", kPtx, &err);
+  ASSERT_FALSE(exe.empty()) << err;
+  Result r = run(exec_cmd(exe, exe + ".json"));
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out << r.err;
+  nlohmann::json j = load_json(exe + ".json");
+  ASSERT_EQ(j["kernels"].size(), 3u) << j.dump();
+  for (const auto& k : j["kernels"]) EXPECT_GT(k["kernel_cycles"].get<uint64_t>(), 0u);
+  EXPECT_TRUE(j["errors"].empty()) << j["errors"].dump();
+}
+
+TEST(CudaPrograms, MappedHostMemoryIsReachedByKernels) {
+  NVCC_OR_SKIP();
+  std::string err;
+  std::string exe = compile("mapped", "zstd", kPtx, &err);
+  ASSERT_FALSE(exe.empty()) << err;
+  Result r = run(exec_cmd(exe, exe + ".json"));
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASSED"), std::string::npos) << r.out << r.err;
+  nlohmann::json j = load_json(exe + ".json");
+  ASSERT_EQ(j["kernels"].size(), 3u) << j.dump();
+  EXPECT_TRUE(j["errors"].empty()) << j["errors"].dump();
+}
+
+// Invalid uses of mapped and managed memory return CUDA errors the program can handle (and
+// print a message each); nothing crashes and the program goes on.
+TEST(CudaPrograms, MisusedMappedMemoryGivesCudaErrors) {
+  NVCC_OR_SKIP();
+  std::string err;
+  std::string exe = compile("mapped", "zstd", kPtx, &err);
+  ASSERT_FALSE(exe.empty()) << err;
+  Result r = run(exec_cmd(exe + " bad", exe + ".bad.json"));
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("cudaHostGetDevicePointer on unmapped memory: cudaErrorInvalidValue"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cudaHostUnregister of unregistered memory: cudaErrorHostMemoryNotRegistered"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("cudaHostRegister twice: cudaErrorHostMemoryAlreadyRegistered"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("bad uses: PASSED"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.err.find("warpsim: cudaHostGetDevicePointer: "), std::string::npos) << r.err;
+  nlohmann::json j = load_json(exe + ".bad.json");
+  EXPECT_NE(r.out.find("cudaHostRegister of unmapped memory: cudaErrorInvalidValue"), std::string::npos) << r.out;
+  EXPECT_EQ(j["errors"].size(), 7u) << j["errors"].dump();
 }
 
 TEST(CudaPrograms, UnloadableKernelStopsTheProgramAtItsLaunch) {

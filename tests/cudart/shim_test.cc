@@ -199,11 +199,77 @@ TEST(CudartShim, StreamsAndEventTiming) {
 TEST(CudartShim, UnimplementedEntryPointsExistAndStopTheProgram) {
   SHIM_OR_SKIP();
   // Present in CUDA 13's libcudart and in the census; not implemented by warpsim.
-  auto managed = shim.fn<int (*)(void**, size_t, unsigned)>("cudaMallocManaged");
+  auto graph_create = shim.fn<int (*)(void**, unsigned)>("cudaGraphCreate");
   EXPECT_NE(shim.fn<void*>("cudaGLRegisterBufferObject"), nullptr);
   EXPECT_NE(shim.fn<void*>("cudaBindTexture"), nullptr);
-  void* p = nullptr;
-  EXPECT_EXIT(managed(&p, 16, 1), ::testing::ExitedWithCode(3), "cudaMallocManaged");
+  void* g = nullptr;
+  EXPECT_EXIT(graph_create(&g, 0), ::testing::ExitedWithCode(3), "cudaGraphCreate");
+}
+
+// Managed and mapped host memory are the host's bytes, reached by kernels at the same
+// addresses: no copies, results visible after synchronising.
+TEST(CudartShim, ManagedAndMappedMemoryAreSharedWithKernels) {
+  SHIM_OR_SKIP();
+  auto managed = shim.fn<int (*)(void**, size_t, unsigned)>("cudaMallocManaged");
+  auto host_alloc = shim.fn<int (*)(void**, size_t, unsigned)>("cudaHostAlloc");
+  auto host_register = shim.fn<int (*)(void*, size_t, unsigned)>("cudaHostRegister");
+  auto host_unregister = shim.fn<int (*)(void*)>("cudaHostUnregister");
+  auto device_pointer = shim.fn<int (*)(void**, void*, unsigned)>("cudaHostGetDevicePointer");
+  auto attributes = shim.fn<int (*)(cudaPointerAttributes*, const void*)>("cudaPointerGetAttributes");
+  auto launch = shim.fn<LaunchFn>("cudaLaunchKernel");
+  auto sync = shim.fn<int (*)()>("cudaDeviceSynchronize");
+  auto cfree = shim.fn<int (*)(void*)>("cudaFree");
+  auto free_host = shim.fn<int (*)(void*)>("cudaFreeHost");
+  auto last = shim.fn<int (*)()>("cudaGetLastError");
+  last();
+  int n = 1000;
+  float *a = nullptr, *c = nullptr;
+  ASSERT_EQ(managed(reinterpret_cast<void**>(&a), n * 4, 1), 0);
+  ASSERT_EQ(host_alloc(reinterpret_cast<void**>(&c), n * 4, 0x02), 0);  // cudaHostAllocMapped
+  std::vector<float> b(n);
+  ASSERT_EQ(host_register(b.data(), n * 4, 0x02), 0);  // cudaHostRegisterMapped
+  for (int i = 0; i < n; ++i) a[i] = float(i), b[i] = float(2 * i), c[i] = -1;
+  void *da = a, *db = nullptr, *dc = nullptr;
+  ASSERT_EQ(device_pointer(&db, b.data(), 0), 0);
+  ASSERT_EQ(device_pointer(&dc, c, 0), 0);
+  void* args[] = {&da, &db, &dc, &n};
+  ASSERT_EQ(launch(shim.kernel(), dim3{unsigned(n + 63) / 64, 1, 1}, dim3{64, 1, 1}, args, 0, nullptr), 0);
+  ASSERT_EQ(sync(), 0);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], float(3 * i)) << i;
+  // The host changes the inputs; the next kernel sees them.
+  a[7] = 100;
+  ASSERT_EQ(launch(shim.kernel(), dim3{unsigned(n + 63) / 64, 1, 1}, dim3{64, 1, 1}, args, 0, nullptr), 0);
+  ASSERT_EQ(sync(), 0);
+  EXPECT_EQ(c[7], 114.0f);
+  cudaPointerAttributes pa;
+  ASSERT_EQ(attributes(&pa, a + 3), 0);
+  EXPECT_EQ(pa.type, cudaMemoryTypeManaged);
+  ASSERT_EQ(attributes(&pa, c), 0);
+  EXPECT_EQ(pa.type, cudaMemoryTypeHost);
+  EXPECT_EQ(pa.devicePointer, c);
+  // Unmapped host memory: a CUDA error, not a crash.
+  std::vector<float> plain(16);
+  void* d = nullptr;
+  EXPECT_EQ(device_pointer(&d, plain.data(), 0), cudaErrorInvalidValue);
+  EXPECT_EQ(last(), cudaErrorInvalidValue);
+  EXPECT_EQ(host_unregister(plain.data()), cudaErrorHostMemoryNotRegistered);
+  EXPECT_EQ(host_unregister(b.data()), 0);
+  EXPECT_EQ(device_pointer(&d, b.data(), 0), cudaErrorInvalidValue);
+  EXPECT_EQ(cfree(a), 0);
+  EXPECT_EQ(free_host(c), 0);
+  last();
+}
+
+// CUDA 12.2 to 12.9 programs call the cudaMemLocation forms of prefetch and advice by their
+// _v2 names; libcudart.so.12 has them.
+TEST(CudartShim, Cuda12LibraryHasTheV2ManagedMemoryCalls) {
+  std::string path = shim_path();
+  path.replace(path.rfind(".13"), 3, ".12");
+  void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!lib) GTEST_SKIP() << dlerror();
+  EXPECT_NE(dlsym(lib, "cudaMemPrefetchAsync_v2"), nullptr);
+  EXPECT_NE(dlsym(lib, "cudaMemAdvise_v2"), nullptr);
+  EXPECT_NE(dlsym(lib, "cudaMallocManaged"), nullptr);
 }
 
 // A module whose PTX the front end refuses, registered as nvcc's code does, and a program that

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <vector>
 
 #include "core/error.h"
@@ -81,6 +82,52 @@ TEST(DeviceMemory, PagesMaterialiseOnWrite) {
   EXPECT_EQ(*m.read_ptr(big + (uint64_t(1) << 33)), 0);
   EXPECT_FALSE(m.is_mapped(big, 1));
   EXPECT_FALSE(m.in_allocation(big, 1));
+}
+
+// Host ranges: the device reaches host bytes at their own addresses, nothing is copied.
+TEST(DeviceMemory, HostRangesAreTheHostsBytes) {
+  DeviceMemory m;
+  std::vector<uint32_t> host(3000, 7);  // spans pages; not page aligned
+  uint64_t h = reinterpret_cast<uintptr_t>(host.data());
+  if (h < DeviceMemory::kLimit) GTEST_SKIP() << "the heap lies inside the device address range";
+  m.map_host(h, host.size() * 4);
+  EXPECT_TRUE(m.is_mapped(h, host.size() * 4));
+  EXPECT_FALSE(m.is_mapped(h, host.size() * 4 + 4));
+  EXPECT_EQ(m.read_ptr(h + 8), reinterpret_cast<const uint8_t*>(host.data() + 2));
+  uint32_t v = 42;
+  m.write(h + 4 * 2999, &v, 4);
+  EXPECT_EQ(host[2999], 42u);
+  host[5] = 9;
+  m.read(h + 20, &v, 4);
+  EXPECT_EQ(v, 9u);
+  EXPECT_THROW(m.map_host(h + 4, 8), Error);                        // overlaps
+  EXPECT_THROW(m.map_host(DeviceMemory::kBase + 4096, 8), Error);   // the device's own range
+  m.unmap_host(h);
+  EXPECT_FALSE(m.is_mapped(h, 4));
+  EXPECT_EQ(m.read_ptr(h), nullptr);
+  EXPECT_THROW(m.unmap_host(h), Error);
+}
+
+// An allocation moved into host memory keeps its device address and its bytes.
+TEST(DeviceMemory, AllocationsMoveIntoHostMemory) {
+  DeviceMemory m;
+  uint64_t a = m.allocate(2 * DeviceMemory::kPageSize);
+  uint32_t v = 5;
+  m.write(a + 4, &v, 4);
+  std::vector<uint8_t> store(3 * DeviceMemory::kPageSize);
+  uint8_t* host = store.data() + (DeviceMemory::kPageSize - reinterpret_cast<uintptr_t>(store.data()) % DeviceMemory::kPageSize);
+  m.back_with_host(a, host);
+  EXPECT_EQ(m.pages_touched(), 0u);
+  uint32_t got = 0;
+  std::memcpy(&got, host + 4, 4);
+  EXPECT_EQ(got, 5u);
+  v = 6;
+  m.write(a + DeviceMemory::kPageSize, &v, 4);
+  std::memcpy(&got, host + DeviceMemory::kPageSize, 4);
+  EXPECT_EQ(got, 6u);
+  EXPECT_THROW(m.back_with_host(a, host), Error);
+  m.free(a);  // the pages stay the caller's
+  EXPECT_EQ(m.pages_touched(), 0u);
 }
 
 TEST(DeviceMemory, ErrorsAreReported) {

@@ -166,17 +166,22 @@ int host_access(uintptr_t a, uintptr_t end) {
   return a < end ? 0 : access;
 }
 
-cudaError_t host_alloc(State& s, void** p, size_t n, unsigned flags) {
-  if (!p) return cudaErrorInvalidValue;
-  if (flags & ~kHostAllocFlags) throw ShimError(cudaErrorInvalidValue, fmt::format("invalid flags {:#x}", flags));
+// Host memory the device reaches at the same address (pinned or managed), recorded as a range.
+void* alloc_host_range(State& s, HostRange::Kind kind, size_t n, unsigned flags) {
   HostRange r;
-  r.kind = HostRange::Pinned;
+  r.kind = kind;
   r.size = n;
   r.flags = flags;
   void* q = s.alloc_device_visible(n, &r.mapped);
   r.device = true;
   s.host_ranges[reinterpret_cast<uintptr_t>(q)] = r;
-  *p = q;
+  return q;
+}
+
+cudaError_t host_alloc(State& s, void** p, size_t n, unsigned flags) {
+  if (!p) return cudaErrorInvalidValue;
+  if (flags & ~kHostAllocFlags) throw ShimError(cudaErrorInvalidValue, fmt::format("invalid flags {:#x}", flags));
+  *p = alloc_host_range(s, HostRange::Pinned, n, flags);
   return cudaSuccess;
 }
 
@@ -296,14 +301,7 @@ CUDART_API cudaError_t cudaMallocManaged(void** p, size_t n, unsigned flags) {
       throw ShimError(cudaErrorInvalidValue,
                       fmt::format("flags must be cudaMemAttachGlobal or cudaMemAttachHost (got {:#x})", flags));
     s.check_sticky();
-    HostRange r;
-    r.kind = HostRange::Managed;
-    r.size = n;
-    r.flags = flags;
-    void* q = s.alloc_device_visible(n, &r.mapped);
-    r.device = true;
-    s.host_ranges[reinterpret_cast<uintptr_t>(q)] = r;
-    *p = q;
+    *p = alloc_host_range(s, HostRange::Managed, n, flags);
     return cudaSuccess;
   });
 }

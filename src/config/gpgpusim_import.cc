@@ -643,7 +643,7 @@ void Importer::map_all() {
   if (Option* o = take("-gpgpu_adaptive_cache_config"); o && to_u32(*o, o->value) != 0) {
     if (!unified || !carveouts) fail(*o, "needs -gpgpu_unified_l1d_size and -gpgpu_shmem_option");
     core.unified_l1_shared = to_u32(*unified, unified->value) * 1024;
-    for (uint32_t kb : u32_list(*carveouts, ',', 1)) (void)kb;  // checked: KB integers
+    (void)u32_list(*carveouts, ',', 1);  // KB integers, or a located error
     core.shared_carveouts = carveouts->value;
   }
   if (Option* o = take("-gpgpu_cache:dl2_texture_only"))

@@ -7,24 +7,11 @@
 #include <vector>
 
 #include "experiment/correlate.h"
+#include "experiment/results.h"
 
 namespace warpsim::experiment {
 
 namespace {
-
-// A kernel object with nested objects joined by '.' (l1d.hits), as a tidy row has them.
-nlohmann::json flat(const nlohmann::json& k) {
-  nlohmann::json row = nlohmann::json::object();
-  for (auto it = k.begin(); it != k.end(); ++it) {
-    if (it->is_object()) {
-      for (auto in = it->begin(); in != it->end(); ++in)
-        if (in->is_number()) row[it.key() + "." + in.key()] = *in;
-    } else if (it->is_number()) {
-      row[it.key()] = *it;
-    }
-  }
-  return row;
-}
 
 double counter(const nlohmann::json& row, const char* name) { return warpsim_counter(row, name).value_or(0.0); }
 
@@ -43,7 +30,8 @@ std::string gpgpusim_stats_text(const nlohmann::json& run) {
   double l1d_acc = 0, l1d_miss = 0, l2_acc = 0, l2_miss = 0, dram_rd = 0, dram_wr = 0;
   for (size_t i : order) {
     const nlohmann::json& k = kernels[i];
-    const nlohmann::json row = flat(k);
+    nlohmann::json row = nlohmann::json::object();
+    flatten(k, "", row);
     const double cycles = double(k.value("kernel_cycles", uint64_t(0)));
     const double insn = double(k.value("thread_insts", uint64_t(0)));
     tot_cycles += cycles;

@@ -10,8 +10,6 @@
 
 namespace warpsim::experiment {
 
-namespace {
-
 using nlohmann::json;
 
 void flatten(const json& j, const std::string& prefix, json& out) {
@@ -31,6 +29,8 @@ void flatten(const json& j, const std::string& prefix, json& out) {
     out[prefix] = j;
   }
 }
+
+namespace {
 
 const std::vector<std::string> kLeadColumns = {
     "workload", "kernel_id", "kernel", "launch", "scheduler", "sched_params", "gpu", "size", "seed",

@@ -13,6 +13,10 @@
 
 namespace warpsim::experiment {
 
+// Adds the leaves of `j` to `out` under keys joined with '.' after `prefix` ("l1d.hits");
+// arrays of scalars become one 'x'-joined string, other arrays and nulls are left out.
+void flatten(const nlohmann::json& j, const std::string& prefix, nlohmann::json& out);
+
 // Rows of one run (the JSON `warpsim run --json` writes) of pair `p`.
 std::vector<nlohmann::json> tidy_rows(const Pair& p, const nlohmann::json& run);
 

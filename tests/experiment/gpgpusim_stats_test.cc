@@ -8,6 +8,7 @@
 
 #include "experiment/correlate.h"
 #include "experiment/reference.h"
+#include "experiment/results.h"
 #include "support/process.h"
 
 namespace warpsim::experiment {
@@ -36,10 +37,8 @@ TEST(GpgpusimStats, GpgpusimsParserReadsBackEveryLaunch) {
     EXPECT_EQ(launches[i].cycles, double(k["kernel_cycles"].get<uint64_t>()));
     EXPECT_EQ(launches[i].counters.at("thread_insts"), double(k["thread_insts"].get<uint64_t>()));
     // The running totals, differenced by the parser, give each launch's own counts.
-    nlohmann::json row;
-    for (auto it = k.begin(); it != k.end(); ++it)
-      if (it->is_object())
-        for (auto in = it->begin(); in != it->end(); ++in) row[it.key() + "." + in.key()] = *in;
+    nlohmann::json row = nlohmann::json::object();
+    flatten(k, "", row);
     for (const char* c : {"l1d_accesses", "l1d_misses", "l2_accesses", "l2_misses", "dram_reads", "dram_writes"})
       EXPECT_EQ(launches[i].counters.at(c), warpsim_counter(row, c).value()) << c;
   }

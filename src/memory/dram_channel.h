@@ -124,19 +124,6 @@ class DramChannel {
     double& bus = cmd_bus_[row && cfg_.dual_command_bus ? 1 : 0];
     bus = std::max(bus, double(now)) + n * slot_;
   }
-  void issue_column(size_t i, uint64_t now, MemoryStats& st);
-  void issue_row(DramRequest& r, uint64_t now, MemoryStats& st);
-  uint64_t earliest_command() const;
-
-  DramConfig cfg_;
-  bool frfcfs_;
-  uint32_t capacity_;
-  std::vector<Bank> banks_;
-  std::vector<DramRequest> queue_;  // arrival order
-  Ring<DramReturn> returns_;
-  std::vector<uint32_t> bank_hits_;    // queued requests for each bank's open row
-  std::vector<uint32_t> bank_queued_;  // queued requests for each bank
-  std::vector<uint32_t> bank_whits_, bank_wqueued_;  // the writes among them
   // Requests of bank `b` in the mode being served (dram.write_queue), all / hitting its open row.
   uint32_t in_mode_queued(uint32_t b) const {
     if (draining_) return bank_wqueued_[b];
@@ -151,7 +138,20 @@ class DramChannel {
     if (!draining_ && writes_ >= cfg_.write_drain_start) draining_ = true;
     else if (draining_ && writes_ < cfg_.write_drain_stop) draining_ = false;
   }
-  uint64_t wake_ = 0;                  // no command can issue before this cycle
+  void issue_column(size_t i, uint64_t now, MemoryStats& st);
+  void issue_row(DramRequest& r, uint64_t now, MemoryStats& st);
+  uint64_t earliest_command() const;
+
+  DramConfig cfg_;
+  bool frfcfs_;
+  uint32_t capacity_;
+  std::vector<Bank> banks_;
+  std::vector<DramRequest> queue_;  // arrival order
+  Ring<DramReturn> returns_;
+  std::vector<uint32_t> bank_hits_;    // queued requests for each bank's open row
+  std::vector<uint32_t> bank_queued_;  // queued requests for each bank
+  std::vector<uint32_t> bank_whits_, bank_wqueued_;  // the writes among them
+  uint64_t wake_ = 0;                    // no command can issue before this cycle
   uint64_t col_next_ = 0;
   size_t writes_ = 0;                    // queued writes
   bool draining_ = false;                // dram.write_queue: a write drain is on

@@ -6,8 +6,14 @@
 #include <fmt/format.h>
 
 #include "cli/options.h"
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "config/config_loader.h"
 #include "core/error.h"
 #include "experiment/correlate.h"
+#include "experiment/microbench.h"
 
 namespace warpsim::cli {
 
@@ -33,6 +39,45 @@ struct ImportArgs {
   bool ncu = false;
   std::string workload, size = "default", gpu;
 };
+
+struct MicrobenchArgs {
+  std::string output, ncu, json;
+  double clock_mhz = 0;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(fmt::format("cannot read {}", path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Figures of bench/gpu/microbench.cu from its launch lines and the cycles of each launch.
+int microbench(const MicrobenchArgs& a) {
+  if (a.ncu.empty() == a.json.empty()) throw Error("correlate microbench needs one of --ncu and --json");
+  auto launches = experiment::parse_microbench_launches(slurp(a.output), a.output);
+  std::vector<double> cycles;
+  double clock_mhz = a.clock_mhz;
+  if (!a.ncu.empty()) {
+    auto t = experiment::read_ncu_csv(a.ncu, "microbench", "default", "hw");
+    double hz = 0;
+    for (const auto& r : t.rows) {
+      cycles.push_back(r.cycles);
+      if (auto it = r.counters.find("gpc__cycles_elapsed.avg.per_second"); it != r.counters.end()) hz += it->second;
+    }
+    if (clock_mhz <= 0 && hz > 0) clock_mhz = hz / double(t.rows.size()) / 1e6;
+  } else {
+    auto j = nlohmann::json::parse(slurp(a.json));
+    for (const auto& k : j.at("kernels")) cycles.push_back(k.at("cycles").get<double>());
+    if (clock_mhz <= 0) clock_mhz = load_preset(j.at("gpu").get<std::string>()).clock_mhz;
+  }
+  if (clock_mhz <= 0) throw Error("correlate microbench: no clock (pass --clock-mhz)");
+  auto figures = experiment::microbench_figures(launches, cycles, clock_mhz / 1000.0);
+  fmt::print("# clock {:.1f} MHz\n", clock_mhz);
+  for (const auto& [name, v] : figures) fmt::print("{}\t{:.3f}\t{}\n", name, v, name.rfind("copy_", 0) == 0 ? "GB/s" : name.find("ipc") != std::string::npos ? "warp-insts/cycle/SM" : "cycles");
+  return 0;
+}
 
 int correlate(const CorrelateArgs& a) {
   experiment::CorrelateOptions o;
@@ -136,8 +181,22 @@ void add_correlate_command(CLI::App& app) {
     if (rc != 0) throw CLI::RuntimeError(rc);
   });
 
+  auto ma = std::make_shared<MicrobenchArgs>();
+  auto* mb = cmd->add_subcommand("microbench",
+                                 "figures of bench/gpu/microbench.cu from its output and each launch's cycles "
+                                 "(ncu CSV from a GPU, or warpsim --json)");
+  mb->add_option("output", ma->output, "the program's standard output (its launch lines)")->required();
+  mb->add_option("--ncu", ma->ncu, "`ncu --csv --metrics gpc__cycles_elapsed.max` of the same run");
+  mb->add_option("--json", ma->json, "`warpsim exec --json` of the same run");
+  mb->add_option("--clock-mhz", ma->clock_mhz,
+                 "SM clock for bandwidths (default: ncu's gpc__cycles_elapsed.avg.per_second, or the preset's)");
+  mb->callback([ma] {
+    int rc = microbench(*ma);
+    if (rc != 0) throw CLI::RuntimeError(rc);
+  });
+
   cmd->callback([a, cmd] {
-    if (cmd->got_subcommand("import")) return;
+    if (cmd->got_subcommand("import") || cmd->got_subcommand("microbench")) return;
     if (a->refs.empty()) throw CLI::RequiredError("refs");
     int rc = correlate(*a);
     if (rc != 0) throw CLI::RuntimeError(rc);

@@ -104,6 +104,7 @@ struct CoreConfig {
   uint32_t sfu_issue_per_sm = 1;    // SFU instructions the whole SM may issue per cycle (0: no limit)
   uint32_t cta_dispatch_latency = 0;  // per CTA of the grid, added to the kernel launch latency
   uint32_t kernel_launch_latency = 0; // cycles from a kernel's start to its first CTA
+  uint32_t barrier_latency = 0;       // cycles from a barrier's last arrival to its warps issuing again
   bool result_slot_conflicts = false; // a unit takes no instruction whose result cycle is taken
   bool l1_flush_when_idle = false;    // an SM left without CTAs drops its L1D contents
   bool ifetch_through_memory = false; // I-cache misses read their line through the L2
@@ -147,6 +148,8 @@ struct CoreConfig {
       "cycles per CTA of the grid added to kernel_launch_latency before the first CTA (GPGPU-Sim -gpgpu_TB_launch_latency)");
     v("kernel_launch_latency", kernel_launch_latency,
       "cycles after a kernel starts before its first CTA is dispatched (counted in its cycles)");
+    v("barrier_latency", barrier_latency,
+      "cycles from the last warp's arrival at a CTA barrier until its warps may issue again (0: the next cycle)");
     v("l1_flush_when_idle", l1_flush_when_idle,
       "an SM whose last CTA finished invalidates its L1 data cache (GPGPU-Sim -gpgpu_flush_l1_cache)");
     v("ifetch_through_memory", ifetch_through_memory,
@@ -243,6 +246,7 @@ struct L2Config {
   uint32_t interleave = 256;      // bytes mapped to one partition before moving on
   std::string slice_select = "line";  // line | chunk: which address bit picks the slice
   bool fill_on_copy = false;      // host<->device copies leave their sectors in the L2
+  bool flush_at_launch = false;   // each kernel starts with an empty L2 (Nsight Compute's cache control)
   bool sector_lookups = false;    // a request takes one lookup slot per L2 sector it covers
   bool sector_replies = false;    // each L2 sector of a reply or write acknowledgement is a packet
 
@@ -255,6 +259,9 @@ struct L2Config {
       "line|chunk slice selection: by the line-index bits (line) or by the bits just above the partition digit (chunk)");
     v("fill_on_copy", fill_on_copy,
       "copies between host and device leave the copied sectors in the L2, clean (GPGPU-Sim -gpgpu_perf_sim_memcpy)");
+    v("flush_at_launch", flush_at_launch,
+      "each kernel starts with an empty L2 (lines dropped, dirty ones without a write-back, at no cost in time), as "
+      "Nsight Compute runs a kernel with its default --cache-control all; for correlating with ncu measurements");
     v("sector_lookups", sector_lookups,
       "a request takes one tag-lookup slot per L2 sector it covers, answers after its last one, and counts as that "
       "many accesses (GPGPU-Sim splits requests into sector requests at a sectored L2); false: one slot per request");

@@ -187,6 +187,10 @@ uint32_t MemorySystem::num_l2_slices() const { return uint32_t(impl_->slices.siz
 
 uint32_t MemorySystem::slice_of(uint64_t addr) const { return impl_->map.locate(addr).slice; }
 
+void MemorySystem::drop_l2() {
+  for (auto& s : impl_->slices) s.drop_lines();
+}
+
 void MemorySystem::copy_fill(uint64_t addr, uint64_t bytes) {
   for (uint64_t a = addr & ~uint64_t(31); a < addr + bytes; a += 32) {
     auto loc = impl_->map.locate(a);

@@ -65,6 +65,8 @@ class MemorySystem {
   // Every 32-byte sector of [addr, addr + bytes) becomes valid and clean in its L2 slice
   // (Cache::install; l2.fill_on_copy), in address order.
   void copy_fill(uint64_t addr, uint64_t bytes);
+  // Empties every L2 slice (l2.flush_at_launch).
+  void drop_l2();
   const Cache& l2_slice_cache(uint32_t slice) const;
 
  private:

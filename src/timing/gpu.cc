@@ -153,6 +153,7 @@ void Gpu::start_eligible_kernels() {
     k.first_cta_cycle = now_ + cfg_.core.kernel_launch_latency +
                         uint64_t(cfg_.core.cta_dispatch_latency) * k.info.num_ctas();
     k.at_start = snapshot();
+    if (cfg_.l2.flush_at_launch) mem_->drop_l2();
     KernelLaunch launch{k.id, k.info.name, k.stream, k.launch_cycle, k.start_cycle};
     for (auto& sm : sms_) sm->notify_kernel_start(launch);
     if (l1_carveout_enabled(cfg_)) {

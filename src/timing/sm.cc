@@ -171,6 +171,7 @@ void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, CtaTrace& trace, uint6
     wp.pending_mem = 0;
     wp.atomics = 0;
     wp.atomic_done = 0;
+    wp.barrier_done = 0;
     wp.results_at = 0;
     wp.code_base = code_base;
     wp.inst_bytes = k.inst_bytes;
@@ -316,6 +317,9 @@ void Sm::compute_local_status(Warp& w) {
   } else if (w.info.at_barrier) {
     w.status = WarpStatus::Barrier;
     w.blocked_until = kUntilEvent;  // released by arrive_barrier()
+  } else if (w.barrier_done > now_) {
+    w.status = WarpStatus::Barrier;
+    w.blocked_until = w.barrier_done;
   } else if (w.atomics > 0 || w.atomic_done > now_) {
     // core.atomic_waits: nothing issues until the warp's atomics have written back.
     w.status = WarpStatus::RAW;
@@ -603,8 +607,10 @@ void Sm::arrive_barrier(uint32_t cta_slot, uint64_t now) {
   if (ci.at_barrier == 0 || ci.at_barrier + ci.finished < ci.warps) return;
   for (uint16_t s : cta.warp_slots) {
     warps_[s].info.at_barrier = false;
+    warps_[s].barrier_done = now + cfg_.core.barrier_latency;
     touch(s);
   }
+  if (cfg_.core.barrier_latency > 0) wake_at(now + cfg_.core.barrier_latency);
   ci.at_barrier = 0;
 }
 
@@ -723,7 +729,7 @@ CycleClass Sm::classify(int sched, Unit* busy_unit, uint64_t* wake) {
       }
       case WarpStatus::RAW: rank = 2; c = CycleClass::RAW; w_at = std::min(w_at, w.blocked_until); break;
       case WarpStatus::Control: rank = 3; c = CycleClass::Control; w_at = std::min(w_at, w.blocked_until); break;
-      case WarpStatus::Barrier: rank = 4; c = CycleClass::Barrier; break;
+      case WarpStatus::Barrier: rank = 4; c = CycleClass::Barrier; w_at = std::min(w_at, w.blocked_until); break;
       case WarpStatus::Idle: rank = 5; c = CycleClass::Idle; w_at = std::min(w_at, w.blocked_until); break;
       default: continue;
     }

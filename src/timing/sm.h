@@ -119,6 +119,7 @@ class Sm {
     uint32_t pending_mem = 0;  // memory instructions in flight
     uint32_t atomics = 0;      // atomics in flight (core.atomic_waits)
     uint64_t atomic_done = 0;  // cycle the last atomic's result is written back
+    uint64_t barrier_done = 0; // cycle a released barrier lets the warp issue (core.barrier_latency)
     uint64_t results_at = 0;   // oc.queued_dispatch: cycle the last ALU result is written back
     Scoreboard sb;
     WarpInfo info;

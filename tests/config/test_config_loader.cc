@@ -76,13 +76,28 @@ double dram_gbps(const GpuConfig& c) { return c.dram.bytes_per_cycle * c.clock_m
 
 TEST(Presets, AllListedAndValid) {
   auto names = list_presets();
-  for (const char* want : {"gtx480", "titanv", "rtx2060"})
+  for (const char* want : {"gtx480", "titanv", "rtx2060", "h100"})
     EXPECT_NE(std::find(names.begin(), names.end(), want), names.end()) << want;
   for (const auto& n : names) {
     GpuConfig c = load_preset(n);  // validates
     EXPECT_EQ(c.name, n);
     EXPECT_NO_THROW(validate(c));
   }
+}
+
+TEST(Presets, H100CarriesTheMeasuredDeviceProperties) {
+  GpuConfig c = load_preset("h100");  // data/reference/h100/microbench_original_hw.tsv
+  EXPECT_EQ(c.core.num_sms, 132u);
+  EXPECT_EQ(c.compute_capability, 90u);
+  EXPECT_DOUBLE_EQ(c.clock_mhz, 1980.0);
+  EXPECT_EQ(c.core.schedulers, 4u);
+  EXPECT_EQ(c.core.max_threads, 2048u);
+  EXPECT_EQ(c.core.max_ctas, 32u);
+  EXPECT_EQ(c.core.registers, 65536u);
+  EXPECT_EQ(c.core.shared_mem, 233472u);
+  EXPECT_EQ(c.core.unified_l1_shared, 262144u);
+  EXPECT_EQ(uint64_t(c.l2.cache.size) * c.l2.partitions * c.l2.slices_per_partition, 52428800u);
+  EXPECT_NEAR(dram_gbps(c), 3352, 5);  // 5120-bit HBM3 at 2619 MHz, double data rate
 }
 
 TEST(Presets, Gtx480CarriesRlwsTableIII) {

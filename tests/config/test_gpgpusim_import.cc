@@ -475,3 +475,16 @@ TEST(GpgpusimImport, SectoredL2LooksUpSectors) {
   EXPECT_FALSE(import_text("-gpgpu_cache:dl2 N:32:128:24,L:B:m:L:P,A:192:4,32:0,32\n", nullptr).l2.sector_lookups);
   EXPECT_TRUE(load_preset("gtx480").l2.sector_lookups);
 }
+
+namespace {
+
+// -gpgpu_flush_l2_cache empties the L2 between kernels: l2.flush_at_launch.
+TEST(GpgpusimImport, FlushL2CacheMapsToFlushAtLaunch) {
+  GpuConfig off, on;
+  import_gpgpusim_text(off, "-gpgpu_flush_l2_cache 0\n", "a.config", nullptr);
+  import_gpgpusim_text(on, "-gpgpu_flush_l2_cache 1\n", "b.config", nullptr);
+  EXPECT_FALSE(off.l2.flush_at_launch);
+  EXPECT_TRUE(on.l2.flush_at_launch);
+}
+
+}  // namespace

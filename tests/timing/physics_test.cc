@@ -192,3 +192,42 @@ TEST(Physics, SameInputsGiveIdenticalCycles) {
 
 }  // namespace
 }  // namespace warpsim::test
+
+namespace warpsim::test {
+namespace {
+
+// core.barrier_latency: every release of a CTA barrier holds its warps that many cycles.
+TEST(Physics, BarrierLatencyDelaysEveryRelease) {
+  auto run = [](uint32_t latency) {
+    GpuConfig cfg = small_gpu();
+    cfg.core.barrier_latency = latency;
+    KernelBuilder b("bars");
+    b.grid({1, 1, 1}).block({128, 1, 1}).loop(40, [](KernelBuilder& l) { l.barrier(); });
+    return simulate(cfg, b.build()).stats.cycle;
+  };
+  const uint64_t base = run(0), slow = run(50);
+  EXPECT_NEAR(double(slow - base), 40.0 * 50, 40.0) << "latency 0: " << base << " cycles, 50: " << slow;
+}
+
+// l2.flush_at_launch: a second kernel reading what the first left in the L2 misses again.
+TEST(Physics, L2FlushAtLaunchEmptiesTheL2ForEachKernel) {
+  auto misses = [](bool flush) {
+    GpuConfig cfg = small_gpu();
+    cfg.l2.flush_at_launch = flush;
+    cfg.l1d.enabled = false;  // every load reaches the L2
+    std::vector<synth::SyntheticKernel> ks;
+    for (int i = 0; i < 2; ++i) {
+      KernelBuilder b("reread");
+      b.grid({1, 1, 1}).block({32, 1, 1}).load(MemSpace::Global, AccessPattern::per_warp(16 * 1024), 4, 128);
+      ks.push_back(b.build());
+    }
+    RunResult r = simulate(cfg, ks);
+    return r.stats.mem.l2_reads - r.stats.mem.l2_read_hits;
+  };
+  const uint64_t kept = misses(false), flushed = misses(true);
+  EXPECT_GT(kept, 0u);
+  EXPECT_NEAR(double(flushed), 2.0 * double(kept), 0.1 * double(kept)) << "kept " << kept << ", flushed " << flushed;
+}
+
+}  // namespace
+}  // namespace warpsim::test

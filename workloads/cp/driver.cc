@@ -46,8 +46,10 @@ class CoulombPotential final : public BundledWorkload {
     }
     std::vector<float> energy(size_t(width) * height);
     rt.memcpy_d2h(energy.data(), denergy, bytes);
-    // Double-precision reference. rsqrt and float accumulation over thousands of atoms with
-    // charges of both signs: allow 1e-5 of the sum of |q|/r at the point, plus 1e-5.
+    // Double-precision reference. rsqrt.approx (relative error up to 2^-22.9 per term on a GPU)
+    // and float accumulation over thousands of atoms with charges of both signs: allow 1e-4 of
+    // the sum of |q|/r at the point, plus 1e-4 (1e-5 failed one point of --size default on an
+    // H100, data/reference/h100/suite_native.tsv).
     Verifier v;
     int bad = 0;
     for (int y = 0; y < height && bad < 5; ++y)
@@ -61,7 +63,7 @@ class CoulombPotential final : public BundledWorkload {
           mag += std::fabs(atom[4 * a + 3]) * inv;
         }
         double got = energy[size_t(y) * width + x];
-        if (std::fabs(got - e) > 1e-5 * mag + 1e-5) {
+        if (std::fabs(got - e) > 1e-4 * mag + 1e-4) {
           ++bad;
           v.expect(false, fmt::format("energy[{},{}] = {}, expected {}", x, y, got, e));
         }

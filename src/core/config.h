@@ -105,6 +105,7 @@ struct CoreConfig {
   uint32_t cta_dispatch_latency = 0;  // per CTA of the grid, added to the kernel launch latency
   uint32_t kernel_launch_latency = 0; // cycles from a kernel's start to its first CTA
   uint32_t barrier_latency = 0;       // cycles from a barrier's last arrival to its warps issuing again
+  bool hoist_global_loads = false;    // PTX: global loads move up their basic block, as ptxas schedules them
   bool result_slot_conflicts = false; // a unit takes no instruction whose result cycle is taken
   bool l1_flush_when_idle = false;    // an SM left without CTAs drops its L1D contents
   bool ifetch_through_memory = false; // I-cache misses read their line through the L2
@@ -148,6 +149,10 @@ struct CoreConfig {
       "cycles per CTA of the grid added to kernel_launch_latency before the first CTA (GPGPU-Sim -gpgpu_TB_launch_latency)");
     v("kernel_launch_latency", kernel_launch_latency,
       "cycles after a kernel starts before its first CTA is dispatched (counted in its cycles)");
+    v("hoist_global_loads", hoist_global_loads,
+      "PTX kernels: each global load moves up within its basic block past instructions independent of it, as "
+      "ptxas schedules loads ahead of their uses in SASS, so a warp issues independent loads back to back "
+      "(GPGPU-Sim runs PTX in its written order: false)");
     v("barrier_latency", barrier_latency,
       "cycles from the last warp's arrival at a CTA barrier until its warps may issue again (0: the next cycle)");
     v("l1_flush_when_idle", l1_flush_when_idle,

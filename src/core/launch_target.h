@@ -34,6 +34,8 @@ class LaunchTarget {
   virtual uint64_t now() const = 0;
   // Bytes of device memory a program may allocate through a runtime on this target (0: no cap).
   virtual uint64_t device_memory_limit() const { return 0; }
+  // PTX kernels for this target are decoded with their global loads hoisted (core.hoist_global_loads).
+  virtual bool hoists_global_loads() const { return false; }
   // The runtime copied `bytes` at device address `addr` to the device (`to_device`) or from it
   // (a copy engine touched them; l2.fill_on_copy). Targets that wrap another pass it on.
   virtual void copied(uint64_t addr, uint64_t bytes, bool to_device) {}

@@ -358,7 +358,7 @@ const ptx::Program& State::program(Function& f) {
     DevPtr a = rt_->symbol_address(m.handle, v.name, &size);
     symbols[v.name] = ptx::ModuleSymbol{v.space, a, size};
   }
-  f.program = ptx::decode_kernel(m.ast, f.name, symbols);
+  f.program = ptx::decode_kernel(m.ast, f.name, symbols, config().core.hoist_global_loads);
   } catch (const Error& e) {
     stop("launch", fmt::format("kernel '{}' of {} cannot be decoded: {}", f.name, m.label, e.what()));
   }

@@ -62,6 +62,7 @@ class SideTarget final : public LaunchTarget {
   uint64_t now() const override;
   void copied(uint64_t addr, uint64_t bytes, bool to_device) override;
   const std::vector<KernelResult>& results() const override;
+  bool hoists_global_loads() const override;
 
  private:
   Coordinator* coord_;
@@ -197,6 +198,8 @@ void SideTarget::run_until_idle() {
   if (coord_->sides[side_].pending.empty()) return;
   coord_->yield(side_, Side::Blocked);
 }
+
+bool SideTarget::hoists_global_loads() const { return coord_->gpu && coord_->gpu->hoists_global_loads(); }
 
 uint64_t SideTarget::now() const { return coord_->gpu->now(); }
 void SideTarget::copied(uint64_t addr, uint64_t bytes, bool to_device) { coord_->gpu->copied(addr, bytes, to_device); }

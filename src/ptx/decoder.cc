@@ -67,7 +67,7 @@ class Decoder {
  public:
   Decoder(const Module& m, const SymbolMap& globals) : m_(m), globals_(globals) {}
 
-  std::shared_ptr<const Program> run(const std::string& kernel) {
+  std::shared_ptr<const Program> run(const std::string& kernel, bool hoist_loads) {
     const Function* entry = nullptr;
     for (const auto& f : m_.functions)
       if (f.name == kernel && f.is_entry && f.has_body) entry = &f;
@@ -104,6 +104,7 @@ class Decoder {
     }
     prog_->insts.resize(pc);
     for (auto& fc : funcs_) pass2(fc);
+    if (hoist_loads) hoist_global_loads(*prog_);
     for (auto& fi : prog_->funcs) compute_reconvergence(*prog_, fi);
     // Registers of the callees stay allocated across calls: add up the peaks of all functions.
     uint32_t est = 0;
@@ -1471,15 +1472,141 @@ class Decoder {
 
 }  // namespace
 
+namespace {
+
+// Registers an instruction reads and writes (the guard and the address register count as read).
+void regs_of(const Inst& in, std::vector<uint32_t>& reads, std::vector<uint32_t>& writes) {
+  reads.clear();
+  writes.clear();
+  for (int i = 0; i < in.nsrc && i < 4; ++i)
+    if (in.s[i] != kNone) reads.push_back(in.s[i]);
+  if (in.addr_reg != kNone) reads.push_back(in.addr_reg);
+  if (in.guard != kNone) reads.push_back(in.guard);
+  for (int i = 0; i < in.ndst && i < 4; ++i)
+    if (in.d[i] != kNone) writes.push_back(in.d[i]);
+}
+
+bool hoistable(const Inst& in) { return in.op == Op::Ld && in.space == Space::Global && !in.param_frame; }
+
+// Instructions a load may move above: plain register computations and other loads.
+bool passable(const Inst& in) {
+  switch (in.op) {
+    case Op::St:
+      return in.space == Space::Shared;  // shared memory never aliases global memory
+    case Op::Bra: case Op::Call: case Op::Ret: case Op::Exit: case Op::FuncExit: case Op::Bar:
+    case Op::BarWarp: case Op::Membar: case Op::Atom: case Op::Red: case Op::Tex: case Op::Trap: case Op::Clock:
+    case Op::Builtin: case Op::Shfl: case Op::Vote: case Op::Match: case Op::Activemask:
+      return false;
+    case Op::Ld:
+      return !in.param_frame;
+    case Op::Addc: case Op::Subc: case Op::Madc:
+      return false;  // the carry flag is no operand
+    default:
+      return !(in.mods & kModCC);
+  }
+}
+
+bool shares(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
+  for (uint32_t x : a)
+    for (uint32_t y : b)
+      if (x == y) return true;
+  return false;
+}
+
+}  // namespace
+
+// core.hoist_global_loads (decode_kernel): before reconvergence points and trace templates are
+// computed, so only instruction order within basic blocks changes.
+void hoist_global_loads(Program& p) {
+  const uint32_t n = uint32_t(p.insts.size());
+  std::vector<char> leader(n + 1, 0);
+  for (const auto& fi : p.funcs) {
+    if (fi.first < n) leader[fi.first] = 1;
+    if (fi.exit < n) leader[fi.exit] = 1;
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    const Inst& in = p.insts[i];
+    if (in.target != kNone && in.target < n) leader[in.target] = 1;
+    if (!passable(in) && in.op != Op::Ld && i + 1 <= n) leader[i + 1] = 1;
+  }
+  std::vector<uint32_t> lr, lw, xr, xw;
+  for (uint32_t i = 1; i < n; ++i) {
+    if (!hoistable(p.insts[i]) || leader[i]) continue;
+    regs_of(p.insts[i], lr, lw);
+    uint32_t to = i;
+    while (to > 0 && !leader[to]) {
+      const Inst& x = p.insts[to - 1];
+      if (!passable(x)) break;
+      regs_of(x, xr, xw);
+      // Not past a writer of what the load reads, nor a reader or writer of what it writes.
+      if (shares(xw, lr) || shares(xr, lw) || shares(xw, lw)) break;
+      --to;
+    }
+    if (to == i) continue;
+    Inst moved = p.insts[i];
+    for (uint32_t k = i; k > to; --k) p.insts[k] = p.insts[k - 1];
+    p.insts[to] = moved;
+  }
+  // Then the computations on loaded values sink towards the end of their block, last first, so
+  // that the loads and their address arithmetic come first: a use waits for its load without
+  // holding back the independent loads behind it.
+  std::vector<char> tainted_reg;
+  auto taint = [&](uint32_t r) {
+    if (r >= tainted_reg.size()) tainted_reg.resize(r + 1, 0);
+    tainted_reg[r] = 1;
+  };
+  auto is_tainted = [&](uint32_t r) { return r < tainted_reg.size() && tainted_reg[r]; };
+  uint32_t start = 0;
+  while (start < n) {
+    uint32_t end = start + 1;
+    while (end < n && !leader[end]) ++end;
+    // Block [start, end): which instructions compute on loaded values.
+    std::vector<char> consumer(end - start, 0);
+    tainted_reg.assign(tainted_reg.size(), 0);
+    for (uint32_t i = start; i < end; ++i) {
+      const Inst& in = p.insts[i];
+      regs_of(in, lr, lw);
+      bool uses = false;
+      for (uint32_t r : lr) uses = uses || is_tainted(r);
+      if (hoistable(in) || (uses && passable(in) && in.op != Op::Ld)) {
+        for (uint32_t r : lw) taint(r);
+        consumer[i - start] = !hoistable(in);
+      } else {
+        // A later write of a register ends its taint.
+        for (uint32_t r : lw)
+          if (is_tainted(r)) tainted_reg[r] = 0;
+      }
+    }
+    for (uint32_t i = end; i-- > start;) {
+      if (!consumer[i - start]) continue;
+      regs_of(p.insts[i], lr, lw);
+      uint32_t to = i;
+      while (to + 1 < end) {
+        const Inst& x = p.insts[to + 1];
+        if (!passable(x)) break;
+        regs_of(x, xr, xw);
+        if (shares(xr, lw) || shares(xw, lr) || shares(xw, lw)) break;
+        ++to;
+      }
+      if (to == i) continue;
+      Inst moved = p.insts[i];
+      for (uint32_t k = i; k < to; ++k) p.insts[k] = p.insts[k + 1];
+      p.insts[to] = moved;
+    }
+    start = end;
+  }
+}
+
 uint64_t function_address(const Module& m, const Function& f) {
   const Function* d = m.find_function(f.name);
   if (!d) d = &f;
   return kFunctionAddressBase + uint64_t(d - m.functions.data()) * 16;
 }
 
-std::shared_ptr<const Program> decode_kernel(const Module& m, const std::string& kernel, const SymbolMap& globals) {
+std::shared_ptr<const Program> decode_kernel(const Module& m, const std::string& kernel, const SymbolMap& globals,
+                                             bool hoist_loads) {
   Decoder d(m, globals);
-  return d.run(kernel);
+  return d.run(kernel, hoist_loads);
 }
 
 }  // namespace warpsim::ptx

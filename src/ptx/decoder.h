@@ -25,6 +25,14 @@ using SymbolMap = std::unordered_map<std::string, ModuleSymbol>;
 // + 16 * its index in m.functions.
 uint64_t function_address(const Module& m, const Function& f);
 
-std::shared_ptr<const Program> decode_kernel(const Module& m, const std::string& kernel, const SymbolMap& globals);
+// With `hoist_loads`, each global load moves up within its basic block past the instructions it
+// does not depend on and that do not depend on it (never past another memory access with a side
+// effect, a barrier, a call or a branch), as ptxas schedules independent loads ahead of their
+// uses in SASS; the program computes the same values (core.hoist_global_loads).
+std::shared_ptr<const Program> decode_kernel(const Module& m, const std::string& kernel, const SymbolMap& globals,
+                                             bool hoist_loads = false);
+// The reordering of `hoist_loads` on a program whose branch targets and function ranges are set
+// and whose reconvergence points and trace templates are not yet computed.
+void hoist_global_loads(Program& p);
 
 }  // namespace warpsim::ptx

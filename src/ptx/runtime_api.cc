@@ -132,7 +132,8 @@ ModuleHandle Runtime::load_module(const std::string& ptx_text, const std::string
       if (!f.is_entry || !f.has_body) continue;
       mod->kernels.push_back(f.name);
       try {
-        mod->programs.push_back(ptx::decode_kernel(mod->ast, f.name, mod->symbols));
+        mod->programs.push_back(
+            ptx::decode_kernel(mod->ast, f.name, mod->symbols, target_ && target_->hoists_global_loads()));
         mod->decode_errors.emplace_back();
       } catch (const Error&) {
         mod->programs.push_back(nullptr);

@@ -6,9 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli/options.h"
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "config/config_loader.h"
 #include "core/error.h"
@@ -45,18 +43,10 @@ struct MicrobenchArgs {
   double clock_mhz = 0;
 };
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("cannot read {}", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // Figures of bench/gpu/microbench.cu from its launch lines and the cycles of each launch.
 int microbench(const MicrobenchArgs& a) {
   if (a.ncu.empty() == a.json.empty()) throw Error("correlate microbench needs one of --ncu and --json");
-  auto launches = experiment::parse_microbench_launches(slurp(a.output), a.output);
+  auto launches = experiment::parse_microbench_launches(experiment::read_text(a.output), a.output);
   std::vector<double> cycles;
   double clock_mhz = a.clock_mhz;
   if (!a.ncu.empty()) {
@@ -68,7 +58,7 @@ int microbench(const MicrobenchArgs& a) {
     }
     if (clock_mhz <= 0 && hz > 0) clock_mhz = hz / double(t.rows.size()) / 1e6;
   } else {
-    auto j = nlohmann::json::parse(slurp(a.json));
+    auto j = nlohmann::json::parse(experiment::read_text(a.json));
     for (const auto& k : j.at("kernels")) cycles.push_back(k.at("cycles").get<double>());
     if (clock_mhz <= 0) clock_mhz = load_preset(j.at("gpu").get<std::string>()).clock_mhz;
   }

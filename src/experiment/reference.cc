@@ -19,8 +19,6 @@ namespace warpsim::experiment {
 
 namespace fs = std::filesystem;
 
-namespace {
-
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(fmt::format("{}: cannot read", path));
@@ -28,6 +26,8 @@ std::string read_text(const std::string& path) {
   ss << in.rdbuf();
   return ss.str();
 }
+
+namespace {
 
 std::string trim(const std::string& s) {
   size_t b = 0, e = s.size();

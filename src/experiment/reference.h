@@ -73,6 +73,9 @@ void merge_reference(ReferenceTable& a, const ReferenceTable& b);
 // ("_Z3addPKfS0_Pfi" -> "add"), any other name unchanged.
 std::string kernel_match_name(const std::string& kernel);
 
+// The whole file; throws Error("path: cannot read").
+std::string read_text(const std::string& path);
+
 // CSV fields of one line (RFC 4180 quotes); sets `ok` false on an unterminated quote.
 std::vector<std::string> split_csv_line(const std::string& line, bool& ok);
 

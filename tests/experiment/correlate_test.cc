@@ -26,6 +26,32 @@ using testsupport::ScratchDir;
 
 std::string data(const char* name) { return std::string(WARPSIM_SOURCE_DIR) + "/tests/experiment/data/" + name; }
 
+// The words after the ':' of a "# key: a b c" line.
+std::vector<std::string> header_words(const std::string& line) {
+  std::vector<std::string> out;
+  std::stringstream ws(line.substr(line.find(':') + 1));
+  for (std::string w; ws >> w;) out.push_back(w);
+  return out;
+}
+
+// Cycle statistics of a `correlate --out` summary.csv: preset -> (kernels, MAE %).
+std::map<std::string, std::pair<size_t, double>> cycles_mae(const std::string& summary_csv) {
+  std::map<std::string, std::pair<size_t, double>> out;
+  std::stringstream sum(read_file(summary_csv));
+  std::string line;
+  std::getline(sum, line);
+  while (std::getline(sum, line)) {
+    std::stringstream f(line);
+    std::string preset, metric, n, mae;
+    std::getline(f, preset, ',');
+    std::getline(f, metric, ',');
+    std::getline(f, n, ',');
+    std::getline(f, mae, ',');
+    if (metric == "cycles") out[preset] = {std::stoul(n), std::stod(mae)};
+  }
+  return out;
+}
+
 std::string error_of(const std::function<void()>& f) {
   try {
     f();
@@ -446,9 +472,7 @@ TEST(CorrelateCommand, CommittedReferenceHasNotDrifted) {
   ASSERT_TRUE(rec) << "no data/reference/gpgpusim/recorded_mae.csv";
   std::string line;
   std::getline(rec, line);  // "# workloads: a b c"
-  std::vector<std::string> workloads;
-  std::stringstream ws(line.substr(line.find(':') + 1));
-  for (std::string w; ws >> w;) workloads.push_back(w);
+  const std::vector<std::string> workloads = header_words(line);
   ASSERT_FALSE(workloads.empty());
   std::getline(rec, line);  // "# presets: NAME=FILE ..." (FILE relative to the reference directory)
   ASSERT_EQ(line.rfind("# presets:", 0), 0u) << line;
@@ -492,20 +516,13 @@ TEST(CorrelateCommand, CommittedReferenceHasNotDrifted) {
     if (recorded.count(preset_names[i])) args.insert(args.end(), {"--preset", preset_args[i]});
   auto o = testsupport::run_warpsim_logged(args, dir / "correlate.log");
   ASSERT_EQ(o.status, 0) << o.output;
-  std::stringstream sum(read_file(dir / "out/summary.csv"));
-  std::getline(sum, line);
   size_t checked = 0;
-  while (std::getline(sum, line)) {
-    std::stringstream f(line);
-    std::string preset, metric, n, mae;
-    std::getline(f, preset, ',');
-    std::getline(f, metric, ',');
-    std::getline(f, n, ',');
-    std::getline(f, mae, ',');
-    if (metric != "cycles" || !recorded.count(preset)) continue;
+  for (const auto& [preset, stats] : cycles_mae(dir / "out/summary.csv")) {
+    if (!recorded.count(preset)) continue;
     ++checked;
-    EXPECT_LE(std::stod(mae), recorded[preset] + 2.0)
-        << preset << ": MAE " << mae << " % rose more than 2 points above the recorded " << recorded[preset] << " %";
+    EXPECT_LE(stats.second, recorded[preset] + 2.0)
+        << preset << ": MAE " << stats.second << " % rose more than 2 points above the recorded " << recorded[preset]
+        << " %";
   }
   EXPECT_EQ(checked, recorded.size());
 }
@@ -546,9 +563,8 @@ TEST(CorrelateCommand, H100ReferenceHasNotDrifted) {
   ASSERT_TRUE(rec) << "no data/reference/h100/recorded_mae.csv";
   std::string line;
   std::getline(rec, line);  // "# workloads: a b c"
-  std::set<std::string> workloads;
-  std::stringstream ws(line.substr(line.find(':') + 1));
-  for (std::string w; ws >> w;) workloads.insert(w);
+  const std::vector<std::string> listed = header_words(line);
+  const std::set<std::string> workloads(listed.begin(), listed.end());
   std::getline(rec, line);  // "# size: small"
   const std::string size = line.substr(line.find(':') + 2);
   std::getline(rec, line);  // header
@@ -576,23 +592,11 @@ TEST(CorrelateCommand, H100ReferenceHasNotDrifted) {
                                             "2", "--cache", dir / "cache", "--out", dir / "out", "--progress", "lines"},
                                            dir / "correlate.log");
   ASSERT_EQ(o.status, 0) << o.output;
-  std::stringstream sum(read_file(dir / "out/summary.csv"));
-  std::getline(sum, line);
-  bool checked = false;
-  while (std::getline(sum, line)) {
-    std::stringstream f(line);
-    std::string preset, metric, n, mae;
-    std::getline(f, preset, ',');
-    std::getline(f, metric, ',');
-    std::getline(f, n, ',');
-    std::getline(f, mae, ',');
-    if (preset != "h100" || metric != "cycles") continue;
-    checked = true;
-    EXPECT_EQ(std::stoul(n), rows);
-    EXPECT_LE(std::stod(mae), recorded + 2.0) << "h100: MAE " << mae << " % rose more than 2 points above the recorded "
-                                              << recorded << " %";
-  }
-  EXPECT_TRUE(checked) << read_file(dir / "out/summary.csv");
+  auto stats = cycles_mae(dir / "out/summary.csv");
+  ASSERT_TRUE(stats.count("h100")) << read_file(dir / "out/summary.csv");
+  EXPECT_EQ(stats["h100"].first, rows);
+  EXPECT_LE(stats["h100"].second, recorded + 2.0)
+      << "h100: MAE " << stats["h100"].second << " % rose more than 2 points above the recorded " << recorded << " %";
 }
 
 }  // namespace

@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "cli/options.h"
 #include <nlohmann/json.hpp>
 
+#include "cli/options.h"
 #include "config/config_loader.h"
 #include "core/error.h"
 #include "experiment/correlate.h"
@@ -65,7 +65,7 @@ int microbench(const MicrobenchArgs& a) {
   if (clock_mhz <= 0) throw Error("correlate microbench: no clock (pass --clock-mhz)");
   auto figures = experiment::microbench_figures(launches, cycles, clock_mhz / 1000.0);
   fmt::print("# clock {:.1f} MHz\n", clock_mhz);
-  for (const auto& [name, v] : figures) fmt::print("{}\t{:.3f}\t{}\n", name, v, name.rfind("copy_", 0) == 0 ? "GB/s" : name.find("ipc") != std::string::npos ? "warp-insts/cycle/SM" : "cycles");
+  for (const auto& [name, f] : figures) fmt::print("{}\t{:.3f}\t{}\n", name, f.value, experiment::microbench_unit(f.kind));
   return 0;
 }
 

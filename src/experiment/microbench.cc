@@ -56,8 +56,12 @@ std::vector<MicrobenchLaunch> parse_microbench_launches(const std::string& text,
   return out;
 }
 
-std::map<std::string, double> microbench_figures(const std::vector<MicrobenchLaunch>& launches,
-                                                 const std::vector<double>& cycles, double clock_ghz) {
+const char* microbench_unit(const std::string& kind) {
+  return kind == "latency" ? "cycles" : kind == "rate_ghz" ? "GB/s" : "per cycle";
+}
+
+std::map<std::string, MicrobenchFigure> microbench_figures(const std::vector<MicrobenchLaunch>& launches,
+                                                           const std::vector<double>& cycles, double clock_ghz) {
   if (launches.size() != cycles.size())
     throw Error(fmt::format("microbenchmark: {} launches printed, {} kernel launches measured", launches.size(),
                             cycles.size()));
@@ -68,20 +72,17 @@ std::map<std::string, double> microbench_figures(const std::vector<MicrobenchLau
     if (!measuring.count(launches[i].figure)) order.push_back(launches[i].figure);
     measuring[launches[i].figure].push_back(i);
   }
-  std::map<std::string, double> out;
+  std::map<std::string, MicrobenchFigure> out;
   for (const auto& fig : order) {
     const auto& idx = measuring[fig];
     if (idx.size() < 2) throw Error(fmt::format("microbenchmark: figure {} has {} measuring launch(es), needs 2", fig, idx.size()));
     const auto &a = launches[idx[idx.size() - 2]], &b = launches[idx.back()];
     double du = b.units - a.units, dc = cycles[b.index] - cycles[a.index];
     if (du <= 0) throw Error(fmt::format("microbenchmark: figure {}: launch {} has no more work than {}", fig, b.index, a.index));
-    if (dc <= 0) {  // the first launch warmed what the second used: no figure
-      out[fig] = std::nan("");
-      continue;
-    }
     double v = a.kind == "latency" ? dc / du : du / dc;
     if (a.kind == "rate_ghz") v *= clock_ghz;
-    out[fig] = v;
+    // dc <= 0: the first launch warmed what the second used, no figure.
+    out[fig] = {dc > 0 ? v : std::nan(""), a.kind};
   }
   return out;
 }

@@ -25,8 +25,15 @@ std::vector<MicrobenchLaunch> parse_microbench_launches(const std::string& text,
 // (units_b - units_a); rate = the inverse; rate_ghz = rate x clock_ghz (bytes per cycle ->
 // GB/s); NaN when the launch with more work took no more cycles (the first warmed the caches
 // for the second). Throws Error when the counts differ or a figure lacks its two launches.
-std::map<std::string, double> microbench_figures(const std::vector<MicrobenchLaunch>& launches,
-                                                 const std::vector<double>& cycles, double clock_ghz);
+struct MicrobenchFigure {
+  double value = 0;
+  std::string kind;  // of its launches: latency | rate | rate_ghz
+};
+std::map<std::string, MicrobenchFigure> microbench_figures(const std::vector<MicrobenchLaunch>& launches,
+                                                           const std::vector<double>& cycles, double clock_ghz);
+
+// The unit of a figure of `kind`: "cycles" (latency), "per cycle" (rate), "GB/s" (rate_ghz).
+const char* microbench_unit(const std::string& kind);
 
 // Figure table "name<TAB>value<TAB>unit" (the program's own output format) into name -> value;
 // lines that are not figures (launch lines, device facts without a number) are skipped.

@@ -57,12 +57,12 @@ class L2Slice {
     return blocked_ || inq_.empty() ? UINT64_MAX : std::max(inq_.front().ready, free_at_);
   }
   const Cache& cache() const { return cache_; }
-  // A copy engine wrote the 32-byte sectors `sectors32` of the line at `slice_addr`.
   // Drops every line, dirty ones without a write-back; lines awaiting a fill keep their way.
   void drop_lines() {
     cache_.invalidate_all();
     cache_.evictions().clear();
   }
+  // A copy engine wrote the 32-byte sectors `sectors32` of the line at `slice_addr`.
   void install(uint64_t slice_addr, uint32_t sectors32) { cache_.install(slice_addr, l2_sectors(slice_addr, sectors32)); }
 
  private:

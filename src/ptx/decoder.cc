@@ -1519,16 +1519,15 @@ bool shares(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
 // computed, so only instruction order within basic blocks changes.
 void hoist_global_loads(Program& p) {
   const uint32_t n = uint32_t(p.insts.size());
-  std::vector<char> leader(n + 1, 0);
+  std::vector<char> leader(n, 0);
   for (const auto& fi : p.funcs) {
     if (fi.first < n) leader[fi.first] = 1;
     if (fi.exit < n) leader[fi.exit] = 1;
   }
-  for (uint32_t i = 0; i < n; ++i) {
-    const Inst& in = p.insts[i];
+  // Branch targets and function bounds; nothing moves across a branch or any other instruction
+  // that passable() refuses, so those need not end blocks.
+  for (const Inst& in : p.insts)
     if (in.target != kNone && in.target < n) leader[in.target] = 1;
-    if (!passable(in) && in.op != Op::Ld && i + 1 <= n) leader[i + 1] = 1;
-  }
   std::vector<uint32_t> lr, lw, xr, xw;
   for (uint32_t i = 1; i < n; ++i) {
     if (!hoistable(p.insts[i]) || leader[i]) continue;

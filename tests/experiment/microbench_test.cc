@@ -21,10 +21,11 @@ TEST(Microbench, FiguresFollowFromTheDifferenceOfTwoLaunches) {
       "t");
   ASSERT_EQ(l.size(), 5u);
   auto f = microbench_figures(l, {50, 1500, 2500, 700, 1200}, 2.0);
-  EXPECT_DOUBLE_EQ(f.at("lat"), 10.0);          // 1000 cycles / 100 units
-  EXPECT_DOUBLE_EQ(f.at("bw"), 2000.0 / 500 * 2);  // units per cycle x GHz
+  EXPECT_DOUBLE_EQ(f.at("lat").value, 10.0);          // 1000 cycles / 100 units
+  EXPECT_DOUBLE_EQ(f.at("bw").value, 2000.0 / 500 * 2);
+  EXPECT_EQ(f.at("bw").kind, "rate_ghz");  // units per cycle x GHz
   // A second launch that took no longer (it found warm caches) gives no figure.
-  EXPECT_TRUE(std::isnan(microbench_figures(l, {50, 1500, 1400, 700, 1200}, 2.0).at("lat")));
+  EXPECT_TRUE(std::isnan(microbench_figures(l, {50, 1500, 1400, 700, 1200}, 2.0).at("lat").value));
   EXPECT_THROW(microbench_figures(l, {1, 2}, 1.0), Error);  // counts differ
   EXPECT_EQ(parse_microbench_figures("lat\t9.9\tcycles\nlaunch\t1\tx\t2\tlatency\n").at("lat"), 9.9);
 }
@@ -52,17 +53,17 @@ TEST(Microbench, CommittedH100MeasurementsGiveTheDocumentedFigures) {
   std::ifstream in(dir + "microbench_ncu_launches.tsv");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   auto f = microbench_figures(parse_microbench_launches(text, "launches"), cycles, 1.9765);
-  EXPECT_NEAR(f.at("fma_dependent_latency"), 4.22, 0.01);
-  EXPECT_NEAR(f.at("chase_ca_8KB_stride128"), 38.75, 0.01);
-  EXPECT_NEAR(f.at("chase_cg_8KB_stride128"), 278.01, 0.01);
-  EXPECT_NEAR(f.at("chase_cg_131072KB_stride128"), 684.05, 0.01);
-  EXPECT_NEAR(f.at("copy_bandwidth_dram"), 2966, 1);
+  EXPECT_NEAR(f.at("fma_dependent_latency").value, 4.22, 0.01);
+  EXPECT_NEAR(f.at("chase_ca_8KB_stride128").value, 38.75, 0.01);
+  EXPECT_NEAR(f.at("chase_cg_8KB_stride128").value, 278.01, 0.01);
+  EXPECT_NEAR(f.at("chase_cg_131072KB_stride128").value, 684.05, 0.01);
+  EXPECT_NEAR(f.at("copy_bandwidth_dram").value, 2966, 1);
   std::ifstream own(dir + "microbench_hw.tsv");
   std::string own_text((std::istreambuf_iterator<char>(own)), std::istreambuf_iterator<char>());
   auto clock64 = parse_microbench_figures(own_text);
   for (const char* n : {"fma_dependent_latency", "sfu_sin_dependent_latency", "shared_load_latency",
                         "syncthreads_1024_threads", "fma_warp_ipc_per_sm"})
-    EXPECT_NEAR(f.at(n) / clock64.at(n), 1.0, 0.03) << n;
+    EXPECT_NEAR(f.at(n).value / clock64.at(n), 1.0, 0.03) << n;
 }
 
 }  // namespace

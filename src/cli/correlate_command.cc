@@ -58,9 +58,15 @@ int microbench(const MicrobenchArgs& a) {
     }
     if (clock_mhz <= 0 && hz > 0) clock_mhz = hz / double(t.rows.size()) / 1e6;
   } else {
-    auto j = nlohmann::json::parse(experiment::read_text(a.json));
-    for (const auto& k : j.at("kernels")) cycles.push_back(k.at("cycles").get<double>());
-    if (clock_mhz <= 0) clock_mhz = load_preset(j.at("gpu").get<std::string>()).clock_mhz;
+    std::string gpu;
+    try {
+      auto j = nlohmann::json::parse(experiment::read_text(a.json));
+      for (const auto& k : j.at("kernels")) cycles.push_back(k.at("cycles").get<double>());
+      gpu = j.at("gpu").get<std::string>();
+    } catch (const nlohmann::json::exception& e) {
+      throw Error(fmt::format("{}: not the --json of `warpsim exec` ({})", a.json, e.what()));
+    }
+    if (clock_mhz <= 0) clock_mhz = load_preset(gpu).clock_mhz;
   }
   if (clock_mhz <= 0) throw Error("correlate microbench: no clock (pass --clock-mhz)");
   auto figures = experiment::microbench_figures(launches, cycles, clock_mhz / 1000.0);

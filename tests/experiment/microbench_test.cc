@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "experiment/reference.h"
+#include "support/process.h"
 
 namespace warpsim::experiment {
 namespace {
@@ -64,6 +65,23 @@ TEST(Microbench, CommittedH100MeasurementsGiveTheDocumentedFigures) {
   for (const char* n : {"fma_dependent_latency", "sfu_sin_dependent_latency", "shared_load_latency",
                         "syncthreads_1024_threads", "fma_warp_ipc_per_sm"})
     EXPECT_NEAR(f.at(n).value / clock64.at(n), 1.0, 0.03) << n;
+}
+
+// `warpsim correlate microbench` on bad input: a message naming the file, and exit status 1.
+TEST(Microbench, CommandNamesTheFileItCannotUse) {
+  testsupport::ScratchDir dir("microbench-cli");
+  const std::string launches = std::string(WARPSIM_SOURCE_DIR) + "/data/reference/h100/microbench_ncu_launches.tsv";
+  std::ofstream(dir / "bad.json") << "{\"gpu\": \"h100\"}";
+  std::ofstream(dir / "bad.tsv") << "launch\t0\tx\n";
+  auto o = testsupport::run_warpsim_logged({"correlate", "microbench", launches, "--json", dir / "bad.json"}, dir / "a.log");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.output.find(dir / "bad.json"), std::string::npos) << o.output;
+  o = testsupport::run_warpsim_logged({"correlate", "microbench", dir / "bad.tsv", "--json", dir / "bad.json"}, dir / "b.log");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.output.find("bad.tsv:1"), std::string::npos) << o.output;
+  o = testsupport::run_warpsim_logged({"correlate", "microbench", launches}, dir / "c.log");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.output.find("one of --ncu and --json"), std::string::npos) << o.output;
 }
 
 }  // namespace

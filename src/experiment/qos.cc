@@ -518,8 +518,7 @@ bool takes_budgets(const std::string& name) {
   p.set("budget.stream.1", "1");
   p.set("budget.stream.2", "2");
   try {
-    std::shared_ptr<void> shared = f.make_shared ? f.make_shared(p, 0) : nullptr;
-    auto s = f.make(p, 0, 0, 1, shared);
+    make_sm_schedulers(f, p, 0, 1);
     p.check_all_used(name);
   } catch (...) {
     return false;

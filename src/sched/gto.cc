@@ -1,6 +1,6 @@
 // Greedy-then-oldest (GTO): issue from the same warp until it stalls, then the oldest ready.
 #include "sched/order_policies.h"
-#include "sched/policies.h"
+#include "sched/scheduler.h"
 
 namespace warpsim {
 namespace {
@@ -20,8 +20,12 @@ class Gto final : public WarpScheduler {
 
 }  // namespace
 
-std::unique_ptr<WarpScheduler> make_gto(const SchedulerParams&, int, int, int, std::shared_ptr<void>) {
+static std::unique_ptr<WarpScheduler> make_gto(const SchedulerSetup& setup) {
   return std::make_unique<Gto>();
 }
+
+namespace {
+const SchedulerRegistration kRegistered{{"gto", "greedy then oldest: keep the last warp while ready, else the oldest ready", make_gto}};
+}  // namespace
 
 }  // namespace warpsim

@@ -9,7 +9,7 @@
 
 #include "core/error.h"
 #include "sched/order_policies.h"
-#include "sched/policies.h"
+#include "sched/scheduler.h"
 #include "sched/report_util.h"
 
 namespace warpsim {
@@ -322,8 +322,12 @@ std::unique_ptr<WarpScheduler> make_ipaws_scheduler(const IpawsOptions& options)
   return std::make_unique<Ipaws>(options);
 }
 
-std::unique_ptr<WarpScheduler> make_ipaws(const SchedulerParams& params, int, int, int, std::shared_ptr<void>) {
-  return make_ipaws_scheduler(ipaws_options(params));
+static std::unique_ptr<WarpScheduler> make_ipaws(const SchedulerSetup& setup) {
+  return make_ipaws_scheduler(ipaws_options(setup.params));
 }
+
+namespace {
+const SchedulerRegistration kRegistered{{"ipaws", "iPAWS: sample under GTO, commit to GTO or LRR by the issue pattern (sample_insts, threshold, force, ...)", make_ipaws}};
+}  // namespace
 
 }  // namespace warpsim

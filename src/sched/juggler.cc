@@ -8,7 +8,7 @@
 #include "core/error.h"
 #include "sched/clone_context.h"
 #include "sched/order_policies.h"
-#include "sched/policies.h"
+#include "sched/scheduler.h"
 #include "sched/two_level_state.h"
 
 namespace warpsim {
@@ -216,13 +216,17 @@ std::unique_ptr<WarpScheduler> make_juggler_scheduler(const JugglerOptions& opti
   return std::make_unique<Juggler>(options);
 }
 
-std::unique_ptr<WarpScheduler> make_juggler(const SchedulerParams& params, int, int, int, std::shared_ptr<void>) {
-  return make_juggler_scheduler(juggler_options(params, "juggler"));
+static std::unique_ptr<WarpScheduler> make_juggler(const SchedulerSetup& setup) {
+  return make_juggler_scheduler(juggler_options(setup.params, "juggler"));
 }
 
-std::unique_ptr<WarpScheduler> make_r_juggler(const SchedulerParams& params, int, int, int,
-                                              std::shared_ptr<void>) {
-  return make_juggler_scheduler(juggler_options(params, "r-juggler"));
+static std::unique_ptr<WarpScheduler> make_r_juggler(const SchedulerSetup& setup) {
+  return make_juggler_scheduler(juggler_options(setup.params, "r-juggler"));
 }
+
+namespace {
+const SchedulerRegistration kRegistered_juggler{{"juggler", "Juggler: GTO, two-level or LRR as a stall predictor says (uth, fth, lth, history_bits, ...)", make_juggler}};
+const SchedulerRegistration kRegistered_r_juggler{{"r-juggler", "Juggler with the reverse order UM -> FM -> LHM", make_r_juggler}};
+}  // namespace
 
 }  // namespace warpsim

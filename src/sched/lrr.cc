@@ -1,6 +1,6 @@
 // Loose round robin (LRR): every cycle, the first ready warp after the one issued last.
 #include "sched/order_policies.h"
-#include "sched/policies.h"
+#include "sched/scheduler.h"
 
 namespace warpsim {
 namespace {
@@ -17,8 +17,12 @@ class Lrr final : public WarpScheduler {
 
 }  // namespace
 
-std::unique_ptr<WarpScheduler> make_lrr(const SchedulerParams&, int, int, int, std::shared_ptr<void>) {
+static std::unique_ptr<WarpScheduler> make_lrr(const SchedulerSetup& setup) {
   return std::make_unique<Lrr>();
 }
+
+namespace {
+const SchedulerRegistration kRegistered{{"lrr", "loose round robin: the next ready warp after the last one issued", make_lrr}};
+}  // namespace
 
 }  // namespace warpsim

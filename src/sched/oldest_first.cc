@@ -1,6 +1,6 @@
 // Oldest first: strict age priority, no greediness.
 #include "sched/order_policies.h"
-#include "sched/policies.h"
+#include "sched/scheduler.h"
 
 namespace warpsim {
 namespace {
@@ -13,8 +13,12 @@ class OldestFirst final : public WarpScheduler {
 
 }  // namespace
 
-std::unique_ptr<WarpScheduler> make_oldest_first(const SchedulerParams&, int, int, int, std::shared_ptr<void>) {
+static std::unique_ptr<WarpScheduler> make_oldest_first(const SchedulerSetup& setup) {
   return std::make_unique<OldestFirst>();
 }
+
+namespace {
+const SchedulerRegistration kRegistered{{"oldest", "oldest ready warp first", make_oldest_first}};
+}  // namespace
 
 }  // namespace warpsim

@@ -5,13 +5,15 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
-#include "sched/policies.h"
+#include "sched/scheduler.h"
 #include "sched/qaws.h"
 
 namespace warpsim {
 namespace {
 
-struct QawsOptions {
+// Options read once per SM from the scheduler parameters and shared, read-only, by the SM's
+// schedulers; nothing writes them after make_qaws_options, so snapshots share them as they are.
+struct QawsOptions : SmSharedState {
   QawsBudgets budgets;
   QawsDecide decide = QawsDecide::LastCycle;
 };
@@ -77,7 +79,7 @@ class Qaws final : public WarpScheduler {
 
 }  // namespace
 
-std::shared_ptr<void> make_qaws_options(const SchedulerParams& params, int) {
+static std::shared_ptr<SmSharedState> make_qaws_options(const SchedulerParams& params, int) {
   auto opt = std::make_shared<QawsOptions>();
   opt->budgets = QawsBudgets::from_params(params);
   std::string d = params.get_string("decide", "last");
@@ -90,11 +92,12 @@ std::shared_ptr<void> make_qaws_options(const SchedulerParams& params, int) {
   return opt;
 }
 
-std::unique_ptr<WarpScheduler> make_qaws(const SchedulerParams& params, int sm_id, int, int,
-                                         std::shared_ptr<void> shared) {
-  auto opt = std::static_pointer_cast<const QawsOptions>(shared);
-  if (!opt) opt = std::static_pointer_cast<const QawsOptions>(make_qaws_options(params, sm_id));
-  return std::make_unique<Qaws>(std::move(opt));
+static std::unique_ptr<WarpScheduler> make_qaws(const SchedulerSetup& setup) {
+  return std::make_unique<Qaws>(setup.shared_state<const QawsOptions>());
 }
+
+namespace {
+const SchedulerRegistration kRegistered{{"qaws", "QoS-aware: warps grouped by kernel budget (budget.KERNEL=B, budget.stream.S=B, budget.default=B, decide=last|same)", make_qaws, make_qaws_options}};
+}  // namespace
 
 }  // namespace warpsim

@@ -1,25 +1,58 @@
-#include "sched/policies.h"
+// The scheduler registry: every policy registers itself from its own file (SchedulerRegistration).
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "sched/scheduler.h"
 
 namespace warpsim {
+namespace {
 
-const std::vector<SchedulerFactory>& scheduler_registry() {
-  static const std::vector<SchedulerFactory> registry = {
-      {"lrr", "loose round robin: the next ready warp after the last one issued", make_lrr},
-      {"gto", "greedy then oldest: keep the last warp while ready, else the oldest ready", make_gto},
-      {"oldest", "oldest ready warp first", make_oldest_first},
-      {"youngest", "youngest ready warp first", make_youngest_first},
-      {"tl", "two-level: round robin inside an active set of N warps (param active=N)", make_two_level},
-      {"juggler", "Juggler: GTO, two-level or LRR as a stall predictor says (uth, fth, lth, history_bits, ...)", make_juggler}, {"r-juggler", "Juggler with the reverse order UM -> FM -> LHM", make_r_juggler},
-      {"rlws", "reinforcement-learning pipeline selection (linear SARSA, RLWS Table I actions)",
-       make_rlws, make_rlws_agent},
-      {"rlws_ms", "reinforcement-learning meta-scheduling (RLWS Table IX actions)", make_rlws_ms,
-       make_rlws_ms_agent},
-      {"ipaws", "iPAWS: sample under GTO, commit to GTO or LRR by the issue pattern (sample_insts, threshold, force, ...)",
-       make_ipaws},
-      {"qaws", "QoS-aware: warps grouped by kernel budget (budget.KERNEL=B, budget.stream.S=B, budget.default=B, decide=last|same)",
-       make_qaws, make_qaws_options},
-  };
+std::vector<SchedulerFactory>& entries() {
+  static std::vector<SchedulerFactory> registry;  // sorted by name
   return registry;
+}
+
+}  // namespace
+
+SchedulerRegistration::SchedulerRegistration(SchedulerFactory factory) {
+  auto& r = entries();
+  auto at = std::lower_bound(r.begin(), r.end(), factory.name,
+                             [](const SchedulerFactory& f, const std::string& n) { return f.name < n; });
+  if ((at != r.end() && at->name == factory.name) || !factory.make) {
+    // Static initialisation: there is nobody to throw to.
+    std::fprintf(stderr, "warpsim: scheduler '%s' is registered twice or without a factory\n",
+                 factory.name.c_str());
+    std::abort();
+  }
+  r.insert(at, std::move(factory));
+}
+
+const std::vector<SchedulerFactory>& scheduler_registry() { return entries(); }
+
+const SchedulerFactory& find_scheduler(const std::string& name) {
+  std::string names;
+  for (const auto& f : scheduler_registry()) {
+    if (f.name == name) return f;
+    names += names.empty() ? f.name : "|" + f.name;
+  }
+  throw Error(fmt::format("unknown scheduler '{}' (valid: {})", name, names));
+}
+
+void SchedulerSetup::throw_missing_shared_state() const {
+  throw Error(fmt::format("scheduler of SM {}: its per-SM shared state is missing or of another policy", sm_id));
+}
+
+std::vector<std::unique_ptr<WarpScheduler>> make_sm_schedulers(const SchedulerFactory& f,
+                                                               const SchedulerParams& params, int sm_id,
+                                                               int num_schedulers) {
+  std::shared_ptr<SmSharedState> shared = f.make_sm_state ? f.make_sm_state(params, sm_id) : nullptr;
+  std::vector<std::unique_ptr<WarpScheduler>> out;
+  for (int s = 0; s < num_schedulers; ++s) out.push_back(f.make({params, sm_id, s, num_schedulers, shared}));
+  return out;
 }
 
 }  // namespace warpsim

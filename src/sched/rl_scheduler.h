@@ -14,7 +14,12 @@
 
 namespace warpsim {
 
-struct RlAgent {
+// The learning agent of one SM (RLWS section III): all schedulers of the SM read and update the
+// same weights, baseline and exploration stream, so what one scheduler learns steers the others;
+// each scheduler keeps its own SARSA chain (state, action, eligibility) in RlScheduler. It is
+// made once per SM (SchedulerFactory::make_sm_state) and never shared across SMs; a snapshot
+// copies it once per SM, and the copies of the SM's schedulers share that copy (SnapshotShared).
+struct RlAgent : SmSharedState {
   rl::RlConfig cfg;
   rl::LinearSarsa sarsa;
   Rng rng;

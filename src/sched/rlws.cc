@@ -1,6 +1,6 @@
 // RLWS (RLWS paper Sec. IV): each cycle the agent picks a pipeline (Table I); the warp is the
 // one issued last cycle if it matches, else the oldest ready warp whose next instruction does.
-#include "sched/policies.h"
+#include "sched/scheduler.h"
 #include "sched/rl_scheduler.h"
 #include "sched/rlws_actions.h"
 
@@ -56,15 +56,17 @@ int rlws_warp_for(int action, const WarpSummary* w, int n, int last_issued) {
   return oldest;
 }
 
-std::unique_ptr<WarpScheduler> make_rlws(const SchedulerParams&, int sm_id, int sched_id, int,
-                                         std::shared_ptr<void> shared) {
-  return std::make_unique<Rlws>(std::static_pointer_cast<RlAgent>(shared), sm_id, sched_id,
-                                uint32_t(kRlwsActions), "rlws");
+static std::unique_ptr<WarpScheduler> make_rlws(const SchedulerSetup& setup) {
+  return std::make_unique<Rlws>(setup.shared_state<RlAgent>(), setup.sm_id, setup.sched_id, uint32_t(kRlwsActions), "rlws");
 }
 
-std::shared_ptr<void> make_rlws_agent(const SchedulerParams& p, int sm_id) {
+static std::shared_ptr<SmSharedState> make_rlws_agent(const SchedulerParams& p, int sm_id) {
   rl::RlConfig cfg = rl_config_from_params(p, rl::RlConfig::rlws_defaults());
   return std::make_shared<RlAgent>(cfg, uint32_t(kRlwsActions), cfg.seed * 0x9e3779b97f4a7c15ull + uint64_t(sm_id));
 }
+
+namespace {
+const SchedulerRegistration kRegistered{{"rlws", "reinforcement-learning pipeline selection (linear SARSA, RLWS Table I actions)", make_rlws, make_rlws_agent}};
+}  // namespace
 
 }  // namespace warpsim

@@ -1,7 +1,7 @@
 // RLWS_MS (RLWS paper Sec. V-D): the agent picks a meta-action (Table IX), an ordering that
 // names the warp to issue.
 #include "sched/order_policies.h"
-#include "sched/policies.h"
+#include "sched/scheduler.h"
 #include "sched/rl_scheduler.h"
 
 namespace warpsim {
@@ -49,15 +49,17 @@ class RlwsMs final : public RlScheduler {
 
 }  // namespace
 
-std::unique_ptr<WarpScheduler> make_rlws_ms(const SchedulerParams&, int sm_id, int sched_id, int,
-                                            std::shared_ptr<void> shared) {
-  return std::make_unique<RlwsMs>(std::static_pointer_cast<RlAgent>(shared), sm_id, sched_id,
-                                  uint32_t(kActions), "rlws_ms");
+static std::unique_ptr<WarpScheduler> make_rlws_ms(const SchedulerSetup& setup) {
+  return std::make_unique<RlwsMs>(setup.shared_state<RlAgent>(), setup.sm_id, setup.sched_id, uint32_t(kActions), "rlws_ms");
 }
 
-std::shared_ptr<void> make_rlws_ms_agent(const SchedulerParams& p, int sm_id) {
+static std::shared_ptr<SmSharedState> make_rlws_ms_agent(const SchedulerParams& p, int sm_id) {
   rl::RlConfig cfg = rl_config_from_params(p, rl::RlConfig::rlws_ms_defaults());
   return std::make_shared<RlAgent>(cfg, uint32_t(kActions), cfg.seed * 0x9e3779b97f4a7c15ull + uint64_t(sm_id));
 }
+
+namespace {
+const SchedulerRegistration kRegistered{{"rlws_ms", "reinforcement-learning meta-scheduling (RLWS Table IX actions)", make_rlws_ms, make_rlws_ms_agent}};
+}  // namespace
 
 }  // namespace warpsim

@@ -50,13 +50,4 @@ void SchedulerParams::check_all_used(const std::string& scheduler) const {
       throw Error(fmt::format("scheduler '{}' has no parameter '{}'", scheduler, k));
 }
 
-const SchedulerFactory& find_scheduler(const std::string& name) {
-  std::string names;
-  for (const auto& f : scheduler_registry()) {
-    if (f.name == name) return f;
-    names += names.empty() ? f.name : "|" + f.name;
-  }
-  throw Error(fmt::format("unknown scheduler '{}' (valid: {})", name, names));
-}
-
 }  // namespace warpsim

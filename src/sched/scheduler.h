@@ -1,6 +1,7 @@
 // The warp scheduler plug-in interface. Each SM has `core.schedulers` instances; each cycle the
 // SM asks each one to select a warp among the warps it owns (warp slot i belongs to scheduler
-// i mod M). A policy is one file plus one line in registry.cc.
+// i mod M). A policy is one file: it defines its WarpScheduler and registers a SchedulerFactory
+// under its name with a SchedulerRegistration object in that file.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -105,18 +106,57 @@ class WarpScheduler {
   virtual std::unique_ptr<WarpScheduler> clone() const = 0;
 };
 
-// Shared state of all schedulers of one SM (e.g. the RLWS agent), created once per SM.
+// State that all schedulers of one SM share, made once per SM before its schedulers (the RLWS
+// agent, QAWS's parsed options). A policy derives its own type from this one and writes, where
+// it defines it, what is shared, who writes it and how snapshots copy it.
+class SmSharedState {
+ public:
+  virtual ~SmSharedState() = default;
+};
+
+// What a scheduler instance is made from.
+struct SchedulerSetup {
+  const SchedulerParams& params;
+  int sm_id = 0;
+  int sched_id = 0;        // index among the SM's schedulers: it owns the slots s with s mod num_schedulers == sched_id
+  int num_schedulers = 1;  // schedulers per SM (core.schedulers)
+  std::shared_ptr<SmSharedState> sm_state;  // from the factory's make_sm_state; null when it has none
+
+  // sm_state as the policy's own type; throws Error when it is missing or of another type.
+  template <class T>
+  std::shared_ptr<T> shared_state() const {
+    auto p = std::dynamic_pointer_cast<T>(sm_state);
+    if (!p) throw_missing_shared_state();
+    return p;
+  }
+
+ private:
+  [[noreturn]] void throw_missing_shared_state() const;
+};
+
 struct SchedulerFactory {
   std::string name;
   std::string description;
-  // Creates the scheduler `sched_id` of SM `sm_id`. `shared` points to the per-SM shared object
-  // created by make_shared (null when the policy has none).
-  std::unique_ptr<WarpScheduler> (*make)(const SchedulerParams& params, int sm_id, int sched_id,
-                                         int num_schedulers, std::shared_ptr<void> shared);
-  std::shared_ptr<void> (*make_shared)(const SchedulerParams& params, int sm_id) = nullptr;
+  std::unique_ptr<WarpScheduler> (*make)(const SchedulerSetup& setup) = nullptr;
+  // Makes the object the SM's schedulers share; null when the policy shares nothing.
+  std::shared_ptr<SmSharedState> (*make_sm_state)(const SchedulerParams& params, int sm_id) = nullptr;
 };
 
+// Registers a policy from its own file, at static initialisation:
+//   const SchedulerRegistration kRegistered{{"lrr", "loose round robin ...", make_lrr}};
+// Names are unique (a second registration of a name aborts at start-up).
+class SchedulerRegistration {
+ public:
+  explicit SchedulerRegistration(SchedulerFactory factory);
+};
+
+// Every registered policy, sorted by name.
 const std::vector<SchedulerFactory>& scheduler_registry();
 const SchedulerFactory& find_scheduler(const std::string& name);  // throws Error listing names
+
+// The `num_schedulers` schedulers of SM `sm_id` under policy `f`, sharing one SmSharedState.
+std::vector<std::unique_ptr<WarpScheduler>> make_sm_schedulers(const SchedulerFactory& f,
+                                                               const SchedulerParams& params, int sm_id,
+                                                               int num_schedulers);
 
 }  // namespace warpsim

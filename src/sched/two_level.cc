@@ -3,7 +3,7 @@
 // demoted to the pending FIFO, and the oldest pending warp is promoted in its place. The
 // state and its exact rules live in TwoLevelState, which Juggler shares.
 #include "core/error.h"
-#include "sched/policies.h"
+#include "sched/scheduler.h"
 #include "sched/two_level_state.h"
 
 namespace warpsim {
@@ -23,11 +23,14 @@ class TwoLevel final : public WarpScheduler {
 
 }  // namespace
 
-std::unique_ptr<WarpScheduler> make_two_level(const SchedulerParams& params, int, int, int,
-                                              std::shared_ptr<void>) {
-  int64_t n = params.get_int("active", 8);
+static std::unique_ptr<WarpScheduler> make_two_level(const SchedulerSetup& setup) {
+  int64_t n = setup.params.get_int("active", 8);
   if (n < 1 || n > 64) throw Error("scheduler parameter 'active' (tl): must be between 1 and 64");
   return std::make_unique<TwoLevel>(size_t(n));
 }
+
+namespace {
+const SchedulerRegistration kRegistered{{"tl", "two-level: round robin inside an active set of N warps (param active=N)", make_two_level}};
+}  // namespace
 
 }  // namespace warpsim

@@ -1,6 +1,6 @@
 // Youngest first: the most recently launched ready warp.
 #include "sched/order_policies.h"
-#include "sched/policies.h"
+#include "sched/scheduler.h"
 
 namespace warpsim {
 namespace {
@@ -13,8 +13,12 @@ class YoungestFirst final : public WarpScheduler {
 
 }  // namespace
 
-std::unique_ptr<WarpScheduler> make_youngest_first(const SchedulerParams&, int, int, int, std::shared_ptr<void>) {
+static std::unique_ptr<WarpScheduler> make_youngest_first(const SchedulerSetup& setup) {
   return std::make_unique<YoungestFirst>();
 }
+
+namespace {
+const SchedulerRegistration kRegistered{{"youngest", "youngest ready warp first", make_youngest_first}};
+}  // namespace
 
 }  // namespace warpsim

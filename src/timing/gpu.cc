@@ -28,11 +28,7 @@ Gpu::Gpu(const GpuConfig& cfg, const std::string& scheduler, const SchedulerPara
 Gpu::~Gpu() = default;
 
 std::vector<std::unique_ptr<WarpScheduler>> Gpu::make_schedulers(const SchedulerFactory& f, int sm) const {
-  std::shared_ptr<void> shared = f.make_shared ? f.make_shared(params_, sm) : nullptr;
-  std::vector<std::unique_ptr<WarpScheduler>> ss;
-  for (uint32_t s = 0; s < cfg_.core.schedulers; ++s)
-    ss.push_back(f.make(params_, sm, int(s), int(cfg_.core.schedulers), shared));
-  return ss;
+  return make_sm_schedulers(f, params_, sm, int(cfg_.core.schedulers));
 }
 
 // --- snapshots ------------------------------------------------------------------------------

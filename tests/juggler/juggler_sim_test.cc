@@ -220,7 +220,7 @@ TEST(JugglerSim, PerKernelResidency) {
 TEST(JugglerSim, CloneCarriesTheState) {
   const SchedulerFactory& f = find_scheduler("juggler");
   SchedulerParams p = params({{"uth", "0"}});
-  auto s = f.make(p, 0, 0, 1, nullptr);
+  auto s = std::move(make_sm_schedulers(f, p, 0, 1).front());
   nlohmann::json a, b;
   s->report(a);
   auto c = s->clone();

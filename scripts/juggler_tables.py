@@ -4,18 +4,20 @@
 usage: python3 scripts/juggler_tables.py results/juggler
 """
 import collections
-import csv
+import json
 import math
 import os
 import sys
 
 
 def load(path):
-    """(workload, kernel_id) -> scheduler -> row"""
+    """(workload, kernel_id) -> scheduler -> row (results.jsonl: the rows with the schedulers' counters)"""
     table = collections.defaultdict(dict)
-    with open(os.path.join(path, "results.csv")) as f:
-        for r in csv.DictReader(f):
-            table[(r["workload"], r["kernel_id"])][r["scheduler"]] = r
+    with open(os.path.join(path, "results.jsonl")) as f:
+        for line in f:
+            if line.strip():
+                r = json.loads(line)
+                table[(r["workload"], r["kernel_id"])][r["scheduler"]] = r
     return table
 
 
@@ -38,7 +40,7 @@ def residency(table, x):
             continue
         r = v[x]
         key = "sched.kernels.%s.active_share." % kid
-        if key + "UM" not in r or r[key + "UM"] == "":
+        if key + "UM" not in r:
             key = "sched.active_share."
         try:
             shares = {m: float(r[key + m]) for m in ("UM", "LHM", "FM")}
@@ -97,7 +99,7 @@ def main():
             default = {"uth": 68, "fth": 5, "lth": 1}[name] == v
             if default:
                 t = main_t
-            elif os.path.isdir(d) and os.path.exists(os.path.join(d, "results.csv")):
+            elif os.path.isdir(d) and os.path.exists(os.path.join(d, "results.jsonl")):
                 t = load(d)
             else:
                 continue

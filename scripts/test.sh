@@ -4,7 +4,8 @@
 # is a separate command, scripts/sanitize.sh, which CI (.ci/run) runs after this one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh --tests
+bash scripts/format.sh --check
 bash scripts/build.sh
 # The committed PTX must be what nvcc makes of the sources (skipped with a note without nvcc).
 bash scripts/gen_workload_ptx.sh --check

@@ -183,6 +183,7 @@ CompareSummary run_compare(const CompareOptions& opts) {
 
   write_file_atomic((fs::path(layout.dir()) / "results.csv").string(), to_csv(c.rows));
   write_file_atomic((fs::path(layout.dir()) / "results.jsonl").string(), to_jsonl(c.rows));
+  write_file_atomic((fs::path(layout.dir()) / "scheduler_report.csv").string(), scheduler_report_csv(c.rows));
   sum.summary = text_summary(c);
   write_file_atomic((fs::path(layout.dir()) / "summary.txt").string(), sum.summary);
   sum.report = write_report(c, layout.dir());

@@ -32,9 +32,6 @@ void flatten(const json& j, const std::string& prefix, json& out) {
 
 namespace {
 
-const std::vector<std::string> kLeadColumns = {
-    "workload", "kernel_id", "kernel", "launch", "scheduler", "sched_params", "gpu", "size", "seed",
-    "cycles", "warp_insts", "thread_insts", "ipc"};
 
 std::string csv_field(const json& v) {
   std::string s;
@@ -106,21 +103,37 @@ std::string csv_quote(const std::string& s) {
   return q + "\"";
 }
 
-std::vector<std::string> result_columns(const std::vector<json>& rows) {
-  std::set<std::string> rest;
-  for (const auto& r : rows)
-    for (auto it = r.begin(); it != r.end(); ++it) rest.insert(it.key());
-  std::vector<std::string> cols;
-  for (const auto& c : kLeadColumns) {
-    cols.push_back(c);
-    rest.erase(c);
-  }
-  cols.insert(cols.end(), rest.begin(), rest.end());
+const std::vector<std::string>& result_csv_columns() {
+  static const std::vector<std::string> cols = {
+      // which run and which launch
+      "workload", "kernel_id", "kernel", "launch", "scheduler", "sched_params", "gpu", "size", "seed", "stream",
+      "grid", "block", "ctas",
+      // time and work
+      "cycles", "kernel_cycles", "launch_cycle", "start_cycle", "end_cycle", "response_time", "warp_insts",
+      "thread_insts", "ipc",
+      // scheduler cycles by class (stall breakdown), and unit-busy cycles by unit
+      "stall.scheduler_cycles", "stall.issued", "stall.declined", "stall.unit_busy", "stall.raw", "stall.control",
+      "stall.barrier", "stall.idle", "stall.no_warp", "stall.unit_busy_by_unit.sp", "stall.unit_busy_by_unit.sfu",
+      "stall.unit_busy_by_unit.dp", "stall.unit_busy_by_unit.int", "stall.unit_busy_by_unit.mem",
+      "stall.unit_busy_by_unit.branch",
+      // issued warp instructions by unit
+      "issued_by_unit.sp", "issued_by_unit.sfu", "issued_by_unit.dp", "issued_by_unit.int", "issued_by_unit.mem",
+      "issued_by_unit.branch",
+      // memory instructions and the memory hierarchy
+      "mem_insts.global_loads", "mem_insts.global_stores", "mem_insts.atomics", "mem_insts.requests_below_l1",
+      "avg_read_latency", "l1d.hits", "l1d.misses", "l1d.miss_rate", "l1d.pending_hits", "l1d.reservation_fails",
+      "l1d.writes", "l1d.write_misses", "l1d.bank_conflicts", "l2.reads", "l2.read_hits", "l2.writes",
+      "l2.write_hits", "l2.miss_rate", "dram.reads", "dram.writes", "dram.bytes", "dram.activates", "dram.row_hits",
+      "dram.row_hit_rate", "dram.bandwidth_gbs", "dram.bandwidth_utilization", "const.accesses", "const.misses",
+      "icache.hits", "icache.misses", "icache.miss_rate", "shared.insts", "shared.cycles", "shared.conflict_cycles",
+      "operand_collector.bank_conflicts"};
   return cols;
 }
 
+bool is_scheduler_report_key(const std::string& key) { return key.rfind("sched.", 0) == 0; }
+
 std::string to_csv(const std::vector<json>& rows) {
-  auto cols = result_columns(rows);
+  const auto& cols = result_csv_columns();
   std::string out;
   for (size_t i = 0; i < cols.size(); ++i) {
     if (i) out += ',';
@@ -134,6 +147,26 @@ std::string to_csv(const std::vector<json>& rows) {
       if (it != r.end()) out += csv_field(*it);
     }
     out += "\n";
+  }
+  return out;
+}
+
+std::string scheduler_report_csv(const std::vector<json>& rows) {
+  static const std::vector<std::string> run_cols = {"workload", "scheduler", "sched_params", "gpu", "size", "seed"};
+  std::string out;
+  for (const auto& c : run_cols) out += c + ",";
+  out += "key,value\n";
+  std::set<std::string> runs_seen;
+  for (const auto& r : rows) {
+    std::string run;
+    for (const auto& c : run_cols) {
+      auto it = r.find(c);
+      run += (it != r.end() ? csv_field(*it) : std::string()) + ",";
+    }
+    if (!runs_seen.insert(run).second) continue;  // every kernel of a run carries the same report
+    for (auto it = r.begin(); it != r.end(); ++it)
+      if (is_scheduler_report_key(it.key()))
+        out += run + csv_quote(it.key().substr(6)) + "," + csv_field(it.value()) + "\n";
   }
   return out;
 }

@@ -1,7 +1,9 @@
-// Tidy results: one flat row per (workload, kernel, scheduler) from the runs' JSON, written as
-// CSV and JSON lines. Every numeric statistic of a kernel becomes a column (nested objects are
-// joined with '.'); the stall classes are under "stall.", the scheduler's own counters
-// (actions, modes, budgets, ...) under "sched.".
+// Tidy results: one flat row per (workload, kernel launch, scheduler) from the runs' JSON.
+// In memory and in results.jsonl a row holds every statistic of the launch (nested objects
+// joined with '.': "l1d.hits", stall classes under "stall.") and the scheduler's own counters
+// (actions, modes, budgets, ...) under "sched.". results.csv has a fixed set of columns
+// (result_csv_columns, documented in docs/harness.md); the scheduler's counters go to
+// scheduler_report.csv in long form, one line per run and key.
 #pragma once
 #include <string>
 #include <vector>
@@ -20,10 +22,16 @@ void flatten(const nlohmann::json& j, const std::string& prefix, nlohmann::json&
 // Rows of one run (the JSON `warpsim run --json` writes) of pair `p`.
 std::vector<nlohmann::json> tidy_rows(const Pair& p, const nlohmann::json& run);
 
-// Column order: the identifying and headline columns first, then every other key, sorted.
-std::vector<std::string> result_columns(const std::vector<nlohmann::json>& rows);
+// The columns of results.csv, in order: the same for every sweep, whatever its schedulers.
+const std::vector<std::string>& result_csv_columns();
+// True for the keys of a row that come from the scheduler's own report ("sched.").
+bool is_scheduler_report_key(const std::string& key);
 
+// results.csv: result_csv_columns() of each row, empty where a row has no value.
 std::string to_csv(const std::vector<nlohmann::json>& rows);
+// scheduler_report.csv: workload,scheduler,sched_params,gpu,size,seed,key,value; one line per
+// run and scheduler-report key (the key without "sched.").
+std::string scheduler_report_csv(const std::vector<nlohmann::json>& rows);
 
 // A CSV field: quoted (RFC 4180) when it holds a comma, a quote or a line break.
 std::string csv_quote(const std::string& s);

@@ -120,12 +120,16 @@ TEST(TidyRows, OneFlatRowPerKernel) {
   EXPECT_EQ(rows[0]["scheduler"], "juggler");
   EXPECT_FALSE(rows[0].contains("name"));
 
-  auto cols = result_columns(rows);
-  EXPECT_EQ(cols[0], "workload");
-  EXPECT_EQ(cols[9], "cycles");
   std::string csv = to_csv(rows);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
   EXPECT_EQ(csv.substr(0, 28), "workload,kernel_id,kernel,la");
+  EXPECT_EQ(csv.find("sched."), std::string::npos);  // the scheduler's report is not in the CSV
+  // It is in scheduler_report.csv, once per run although the run has two kernels.
+  std::string rep = scheduler_report_csv(rows);
+  EXPECT_EQ(rep.substr(0, rep.find('\n')), "workload,scheduler,sched_params,gpu,size,seed,key,value");
+  EXPECT_NE(rep.find(",mode,UM\n"), std::string::npos) << rep;
+  EXPECT_NE(rep.find(",cycles.FM,3\n"), std::string::npos) << rep;
+  EXPECT_EQ(std::count(rep.begin(), rep.end(), '\n'), 1 + 3) << rep;  // header + mode, cycles.UM, cycles.FM
 
   CycleTable t = cycle_table(rows, {"juggler"});
   EXPECT_EQ(t.kernels, (std::vector<std::string>{"net/fwd", "net/bwd"}));

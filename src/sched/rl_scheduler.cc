@@ -24,8 +24,9 @@ rl::RlConfig rl_config_from_params(const SchedulerParams& p, const rl::RlConfig&
   c.penalty = p.get_double("penalty", c.penalty);
   c.decay_cycles = p.get_double("decay_cycles", c.decay_cycles);
   c.decide_every = uint32_t(p.get_int("decide_every", c.decide_every));
-  c.keep_theta = p.get_int("keep_theta", c.keep_theta) != 0;
-  c.fixed_point = p.get_int("fixed_point", c.fixed_point) != 0;
+  c.keep_theta = p.get_bool("keep_theta", c.keep_theta);
+  c.fixed_point = p.get_bool("fixed_point", c.fixed_point);
+  c.optimistic = p.get_bool("optimistic", c.optimistic);
   c.seed = uint64_t(p.get_int("seed", int64_t(c.seed)));
   // Re-validate through the TOML path so overrides get the same checks.
   return rl::parse_rl_config(rl::rl_config_to_toml(c), "scheduler parameters", c);

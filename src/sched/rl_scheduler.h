@@ -31,7 +31,8 @@ struct RlAgent : SmSharedState {
 };
 
 // Reads `rl_config` (a TOML file) and the single-value overrides alpha, epsilon, gamma, reward,
-// penalty, decide_every, keep_theta, fixed_point, decay_cycles, seed.
+// penalty, decide_every, keep_theta, fixed_point, optimistic, decay_cycles, seed (every key of
+// the file but [attributes]).
 rl::RlConfig rl_config_from_params(const SchedulerParams& p, const rl::RlConfig& defaults);
 
 class RlScheduler : public WarpScheduler {

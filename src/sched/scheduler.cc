@@ -44,6 +44,15 @@ std::string SchedulerParams::get_string(const std::string& key, const std::strin
   return it == values_.end() ? def : it->second;
 }
 
+bool SchedulerParams::get_bool(const std::string& key, bool def) const {
+  auto it = values_.find(key);
+  used_[key] = true;
+  if (it == values_.end()) return def;
+  if (it->second == "true" || it->second == "1") return true;
+  if (it->second == "false" || it->second == "0") return false;
+  throw Error(fmt::format("scheduler parameter '{}': '{}' is not true, false, 1 or 0", key, it->second));
+}
+
 void SchedulerParams::check_all_used(const std::string& scheduler) const {
   for (const auto& [k, v] : values_)
     if (!used_.count(k))

@@ -70,6 +70,7 @@ class SchedulerParams {
   int64_t get_int(const std::string& key, int64_t def) const;
   double get_double(const std::string& key, double def) const;
   std::string get_string(const std::string& key, const std::string& def) const;
+  bool get_bool(const std::string& key, bool def) const;  // true|false|1|0
   const std::map<std::string, std::string>& values() const { return values_; }
   // Throws Error listing keys that were given but never read.
   void check_all_used(const std::string& scheduler) const;

@@ -8,6 +8,7 @@
 #include "rl/attributes.h"
 #include "rl/linear_sarsa.h"
 #include "rl/rl_config.h"
+#include "sched/rl_scheduler.h"
 #include "sched/rlws_actions.h"
 
 namespace warpsim::test {
@@ -233,6 +234,35 @@ TEST(Rlws, RunsDeterministicallyAndReportsItsActions) {
   SchedulerParams bad;
   bad.set("decide_every", "3");
   EXPECT_THROW(Gpu(cfg, "rlws", bad), Error);
+}
+
+TEST(Rlws, EveryKeyOfTheConfigurationFileIsAlsoASchedulerParameter) {
+  // Booleans included: optimistic=false starts the weights at 0 instead of r_max / (1 - gamma) / N.
+  SchedulerParams p;
+  p.set("optimistic", "false");
+  p.set("keep_theta", "true");
+  p.set("fixed_point", "0");
+  rl::RlConfig c = rl_config_from_params(p, rl::RlConfig::rlws_defaults());
+  EXPECT_FALSE(c.optimistic);
+  EXPECT_TRUE(c.keep_theta);
+  EXPECT_FALSE(c.fixed_point);
+  EXPECT_NO_THROW(p.check_all_used("rlws"));
+  EXPECT_TRUE(rl_config_from_params(SchedulerParams{}, rl::RlConfig::rlws_defaults()).optimistic);
+  SchedulerParams bad;
+  bad.set("optimistic", "maybe");
+  EXPECT_THROW(rl_config_from_params(bad, rl::RlConfig::rlws_defaults()), Error);
+  // The simulation takes it: the same kernel, two initial weights, two action histories.
+  GpuConfig cfg = small_gpu(1, 1);
+  nlohmann::json reports[2];
+  for (int optimistic = 0; optimistic < 2; ++optimistic) {
+    SchedulerParams q;
+    q.set("optimistic", optimistic ? "true" : "false");
+    Gpu g(cfg, "rlws", q);
+    g.enqueue(rl_kernel().source(), 0);
+    g.run_until_idle();
+    reports[optimistic] = g.scheduler_report()["rlws"]["kernels"]["0"]["actions"];
+  }
+  EXPECT_NE(reports[0], reports[1]);
 }
 
 }  // namespace

@@ -86,6 +86,7 @@ RlConfig parse_rl_config(const std::string& text, const std::string& source, con
     } else if (key == "keep_theta") flag(&c.keep_theta);
     else if (key == "fixed_point") flag(&c.fixed_point);
     else if (key == "optimistic") flag(&c.optimistic);
+    else if (key == "hold_when_blocked") flag(&c.hold_when_blocked);
     else if (key == "attributes") {
       const toml::table* at = v.as_table();
       if (!at) throw Error(fmt::format("{}: 'attributes' must be a table NAME = buckets", source));
@@ -104,7 +105,7 @@ RlConfig parse_rl_config(const std::string& text, const std::string& source, con
     } else {
       throw Error(fmt::format(
           "{}: unknown key '{}' (valid: alpha, epsilon, gamma, reward, penalty, decide_every, "
-          "keep_theta, fixed_point, optimistic, decay_cycles, seed, [attributes])",
+          "hold_when_blocked, keep_theta, fixed_point, optimistic, decay_cycles, seed, [attributes])",
           source, key));
     }
   }
@@ -127,8 +128,9 @@ RlConfig load_rl_config(const std::string& path, const RlConfig& defaults) {
 std::string rl_config_to_toml(const RlConfig& c) {
   std::string s = fmt::format(
       "alpha = {}\nepsilon = {}\ngamma = {}\nreward = {}\npenalty = {}\ndecide_every = {}\n"
-      "keep_theta = {}\nfixed_point = {}\noptimistic = {}\ndecay_cycles = {}\nseed = {}\n\n[attributes]\n",
-      c.alpha, c.epsilon, c.gamma, c.reward, c.penalty, c.decide_every, c.keep_theta, c.fixed_point,
+      "hold_when_blocked = {}\nkeep_theta = {}\nfixed_point = {}\noptimistic = {}\ndecay_cycles = {}\nseed = {}\n\n"
+      "[attributes]\n",
+      c.alpha, c.epsilon, c.gamma, c.reward, c.penalty, c.decide_every, c.hold_when_blocked, c.keep_theta, c.fixed_point,
       c.optimistic, c.decay_cycles, c.seed);
   for (const auto& a : c.attrs) s += fmt::format("{} = {}\n", attr_info(a.attr).name, a.buckets);
   return s;

@@ -22,6 +22,9 @@ struct RlConfig {
   double reward = 1.0;      // for a cycle that issues
   double penalty = 0.0;     // for a stall cycle
   uint32_t decide_every = 1;   // cycles between decisions (1, 2, 4, 8, 16)
+  // With decide_every > 1: keep the held action even in a cycle where it has no ready warp
+  // (true), or decide afresh in such a cycle (false, the default).
+  bool hold_when_blocked = false;
   bool keep_theta = false;     // keep the weights across kernels instead of learning afresh
   bool fixed_point = false;    // weights in Q16.16 fixed point, features as shifts
   bool optimistic = true;      // start Q near reward / (1 - gamma)

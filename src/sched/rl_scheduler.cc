@@ -27,6 +27,7 @@ rl::RlConfig rl_config_from_params(const SchedulerParams& p, const rl::RlConfig&
   c.keep_theta = p.get_bool("keep_theta", c.keep_theta);
   c.fixed_point = p.get_bool("fixed_point", c.fixed_point);
   c.optimistic = p.get_bool("optimistic", c.optimistic);
+  c.hold_when_blocked = p.get_bool("hold_when_blocked", c.hold_when_blocked);
   c.seed = uint64_t(p.get_int("seed", int64_t(c.seed)));
   // Re-validate through the TOML path so overrides get the same checks.
   return rl::parse_rl_config(rl::rl_config_to_toml(c), "scheduler parameters", c);
@@ -65,6 +66,10 @@ int RlScheduler::select(const SchedulerContext& ctx) {
   int n = summarize_warps(ctx, summary_);
   uint64_t t = now - ag.kernel_start;
   bool decide = cfg.decide_every <= 1 || held_action_ < 0 || t % cfg.decide_every == 0;
+  // A held action without a ready warp would leave the cycle unissued: decide afresh instead.
+  if (!decide && !cfg.hold_when_blocked && !idles_by_choice(held_action_) &&
+      warp_for(ctx, held_action_, summary_, n) < 0)
+    decide = true;
   if (decide) {
     uint32_t possible = possible_actions(ctx, summary_, n);
     if (!possible) {

@@ -53,6 +53,8 @@ class RlScheduler : public WarpScheduler {
   // The warp an action selects, or -1.
   virtual int warp_for(const SchedulerContext& ctx, int action, const WarpSummary* w, int n) = 0;
   virtual const char* action_name(int action) const = 0;
+  // True for an action that issues nothing by choice (RLWS's NO_INSTR): held as chosen.
+  virtual bool idles_by_choice(int action) const { return false; }
 
   int last_issued_ = -1;
   int last_action_ = -1;

@@ -19,6 +19,7 @@ class Rlws final : public RlScheduler {
   int warp_for(const SchedulerContext&, int action, const WarpSummary* w, int n) override {
     return rlws_warp_for(action, w, n, last_issued_);
   }
+  bool idles_by_choice(int a) const override { return a == kNoInstr; }
   const char* action_name(int a) const override {
     static const char* names[] = {"NO_INSTR", "SP_INSTR", "SFU_INSTR", "GMEM_INSTR", "STCMEM_INSTR"};
     return names[a];

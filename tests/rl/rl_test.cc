@@ -265,5 +265,29 @@ TEST(Rlws, EveryKeyOfTheConfigurationFileIsAlsoASchedulerParameter) {
   EXPECT_NE(reports[0], reports[1]);
 }
 
+TEST(Rlws, AHeldActionWithoutAReadyWarpIsDecidedAfresh) {
+  // decide_every = 4 holds the chosen action for 4 cycles; when it has no ready warp in one of
+  // them, the scheduler decides again (default) instead of leaving the ready warps unissued
+  // (hold_when_blocked = true). RLWS_MS has no "issue nothing" action, so without holding it
+  // never declines a ready warp.
+  GpuConfig cfg = small_gpu(1, 1);
+  for (const char* sched : {"rlws", "rlws_ms"}) {
+    uint64_t declined[2];
+    for (int hold = 0; hold < 2; ++hold) {
+      SchedulerParams p;
+      p.set("decide_every", "4");
+      p.set("hold_when_blocked", hold ? "true" : "false");
+      Gpu g(cfg, sched, p);
+      g.enqueue(rl_kernel().source(), 0);
+      g.run_until_idle();
+      declined[hold] = g.snapshot().core.sched_cycles[int(CycleClass::Declined)];
+    }
+    SCOPED_TRACE(sched);
+    EXPECT_GT(declined[1], 0u);
+    EXPECT_LT(declined[0], declined[1]);
+    if (std::string(sched) == "rlws_ms") EXPECT_EQ(declined[0], 0u);
+  }
+}
+
 }  // namespace
 }  // namespace warpsim::test

@@ -80,9 +80,19 @@ class Juggler final : public WarpScheduler {
     JugglerPredictor::Event e = issued ? JugglerPredictor::Event::Issue
                                 : stall == WarpStatus::Finished ? JugglerPredictor::Event::None
                                                                 : JugglerPredictor::Event::Stall;
-    pred_.cycle(e);
+    uint32_t events = 1;
+    if (e == JugglerPredictor::Event::Stall && opts_.stalls_per_warp) {
+      events = 0;
+      for (uint16_t slot : ctx.warps()) {
+        WarpStatus s = ctx.status(slot);
+        events += s != WarpStatus::Ready && s != WarpStatus::Finished;
+      }
+      if (events == 0) events = 1;  // the cycle stalled on a ready warp the policy passed over
+    }
+    pred_.cycle(e, events);
     last_cycle_ = now;
     last_event_ = e;
+    last_events_ = events;
   }
 
   void on_warp_removed(int slot) override {
@@ -114,7 +124,7 @@ class Juggler final : public WarpScheduler {
     const JugglerPredictorConfig& c = pred_.config();
     // Cycles after this scheduler's last decision, up to the GPU's last simulated cycle.
     JugglerPredictor pred = pred_;
-    if (seen_ && gpu_ && gpu_->cycle > last_cycle_) pred.cycles(last_event_, gpu_->cycle - last_cycle_);
+    if (seen_ && gpu_ && gpu_->cycle > last_cycle_) pred.cycles(last_event_, gpu_->cycle - last_cycle_, last_events_);
     out["policy"] = c.reverse ? "r-juggler" : "juggler";
     add(out, "schedulers", 1);
     add_counters(out, pred.counters());
@@ -145,7 +155,7 @@ class Juggler final : public WarpScheduler {
   // the SM's statistics count them.
   void catch_up(uint64_t cycle) {
     if (cycle <= last_cycle_) return;
-    pred_.cycles(last_event_, cycle - last_cycle_);
+    pred_.cycles(last_event_, cycle - last_cycle_, last_events_);
     last_cycle_ = cycle;
   }
 
@@ -166,6 +176,7 @@ class Juggler final : public WarpScheduler {
   // on_cycle_end; used when a kernel ends or the report is written between decisions.
   const GpuCounters* gpu_ = nullptr;
   JugglerPredictor::Event last_event_ = JugglerPredictor::Event::None;
+  uint32_t last_events_ = 1;  // stall events of the last accounted cycle
   std::vector<KernelRecord> kernels_;
   size_t first_unstarted_ = 0;
 };
@@ -208,6 +219,11 @@ JugglerOptions juggler_options(const SchedulerParams& params, const std::string&
   if (every != 0 && every != 1)
     throw Error(fmt::format("scheduler parameter 'every_cycle' (juggler): must be 0 or 1 (got {})", every));
   o.every_cycle = every == 1;
+  std::string stalls = params.get_string("stall_events", "cycle");
+  if (stalls != "cycle" && stalls != "warp")
+    throw Error(fmt::format("scheduler parameter 'stall_events' (juggler): '{}' is not cycle|warp", stalls));
+  o.stalls_per_warp = stalls == "warp";
+  o.every_cycle |= o.stalls_per_warp;  // counting stalled warps needs to see each cycle
   c.validate();
   return o;
 }

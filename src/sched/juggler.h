@@ -15,6 +15,9 @@ struct JugglerOptions {
   JugglerPredictorConfig predictor;
   uint32_t active = 8;       // LHM active set size (as the tl policy)
   bool every_cycle = false;  // ask the GPU to simulate every cycle instead of replaying skipped ones
+  // What one stall adds to the predictor's stall count: a scheduler cycle without an issue
+  // (false), or each warp of the scheduler that stalls in it (true; paper Fig. 4 walk-through).
+  bool stalls_per_warp = false;
 };
 
 // Reads uth, fth, lth, history_bits, order (juggler|r-juggler), stall_count

@@ -90,7 +90,7 @@ void JugglerPredictor::on_issue() {
   last_ = JugglerTransition::Raise;
 }
 
-void JugglerPredictor::cycle(Event e) {
+void JugglerPredictor::cycle(Event e, uint32_t stall_events) {
   int m = int(mode_);
   ++counters_.cycles[m];
   last_ = JugglerTransition::None;
@@ -98,7 +98,7 @@ void JugglerPredictor::cycle(Event e) {
   if (e == Event::Stall) ++counters_.stall_cycles[m];
 
   if (cfg_.stall_reading == StallReading::Window) {
-    if (e == Event::Stall) ++stalls_;
+    if (e == Event::Stall) stalls_ += stall_events;
     if (e == Event::Issue) window_issued_ = true;
     if (++window_pos_ < cfg_.window) return;
     uint64_t current = stalls_;
@@ -119,14 +119,19 @@ void JugglerPredictor::cycle(Event e) {
       if (cfg_.stall_reading == StallReading::Consecutive) stalls_ = 0;
       break;
     case Event::Stall:
-      if (++stalls_ > cfg_.threshold(mode_)) on_trigger();
+      stalls_ += stall_events;
+      if (stalls_ > cfg_.threshold(mode_)) on_trigger();
       break;
     case Event::None: break;
   }
 }
 
-void JugglerPredictor::cycles(Event e, uint64_t n) {
+void JugglerPredictor::cycles(Event e, uint64_t n, uint32_t stall_events) {
   if (n == 0) return;
+  if (stall_events != 1) {
+    for (uint64_t i = 0; i < n; ++i) cycle(e, stall_events);
+    return;
+  }
   if (e == Event::None && cfg_.stall_reading != StallReading::Window) {
     counters_.cycles[int(mode_)] += n;
     last_ = JugglerTransition::None;
@@ -147,7 +152,7 @@ void JugglerPredictor::cycles(Event e, uint64_t n) {
     }
     return;
   }
-  for (uint64_t i = 0; i < n; ++i) cycle(e);
+  for (uint64_t i = 0; i < n; ++i) cycle(e, stall_events);
 }
 
 namespace {

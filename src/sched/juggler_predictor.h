@@ -78,10 +78,11 @@ class JugglerPredictor {
   explicit JugglerPredictor(const JugglerPredictorConfig& cfg = {});
 
   // One scheduler cycle. The cycle is counted in the mode in force at its start; the update
-  // takes effect for the next cycle.
-  void cycle(Event e);
+  // takes effect for the next cycle. A Stall adds `stall_events` to the stall count (1 when
+  // stalls are counted per cycle, the number of stalled warps when counted per warp).
+  void cycle(Event e, uint32_t stall_events = 1);
   // `n` cycles with the same event (cycles the simulator skipped because nothing changed).
-  void cycles(Event e, uint64_t n);
+  void cycles(Event e, uint64_t n, uint32_t stall_events = 1);
 
   JugglerMode mode() const { return mode_; }
   uint32_t level() const { return level_; }          // 0 .. max_level(): history value

@@ -217,6 +217,26 @@ TEST(JugglerSim, PerKernelResidency) {
   EXPECT_GT(r.kernels[1].start_cycle, r.kernels[0].end_cycle);  // same stream: one after the other
 }
 
+TEST(JugglerSim, StallsCountedPerWarpLeaveUtilizationModeSooner) {
+  // Fig. 4 counts each stalled warp ("warp w1 also encounters a MEM stall"); one scheduler
+  // cycle with 8 stalled warps then adds 8 to the count instead of 1. With the same UM
+  // threshold, counting per warp triggers more often: more confidence drops and mode switches
+  // (with uth=200 the per-cycle count never leaves UM on this kernel).
+  GpuConfig cfg = small_gpu(1, 1);
+  for (const char* uth : {"40", "200"}) {
+    SCOPED_TRACE(uth);
+    auto cyc = run(cfg, {phased_kernel(2)}, "juggler", params({{"uth", uth}, {"every_cycle", "1"}}));
+    auto warp = run(cfg, {phased_kernel(2)}, "juggler", params({{"uth", uth}, {"stall_events", "warp"}}));
+    EXPECT_GT(warp.report["confidence_down"].get<uint64_t>(), cyc.report["confidence_down"].get<uint64_t>());
+    EXPECT_GT(warp.report["mode_switches"].get<uint64_t>(), cyc.report["mode_switches"].get<uint64_t>());
+    if (std::string(uth) == "200") EXPECT_EQ(cyc.report["mode_switches"].get<uint64_t>(), 0u);
+  }
+  auto warp = run(cfg, {phased_kernel(2)}, "juggler", params({{"stall_events", "warp"}}));
+  // Issues are still one event per cycle.
+  EXPECT_EQ(mode_sum(warp.report, "issue_cycles"), warp.stats.core.sched_cycles[int(CycleClass::Issued)]);
+  EXPECT_THROW(run(cfg, {phased_kernel(1)}, "juggler", params({{"stall_events", "both"}})), Error);
+}
+
 TEST(JugglerSim, CloneCarriesTheState) {
   const SchedulerFactory& f = find_scheduler("juggler");
   SchedulerParams p = params({{"uth", "0"}});

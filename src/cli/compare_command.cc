@@ -11,6 +11,7 @@
 #include "experiment/compare.h"
 #include "workloads/workload.h"
 #include "workloads/workload_catalog.h"
+#include "core/strings.h"
 
 namespace warpsim::cli {
 
@@ -36,18 +37,6 @@ struct CompareArgs {
   int task_index = -1;
 };
 
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= s.size()) {
-    size_t comma = s.find(',', start);
-    if (comma == std::string::npos) comma = s.size();
-    if (comma > start) out.push_back(s.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
-}
-
 int compare(CompareArgs& a) {
   if (!a.run_task.empty()) {
     if (a.task_index < 0) throw Error("--run-task needs --task-index");
@@ -63,7 +52,7 @@ int compare(CompareArgs& a) {
   o.spec.gpu = a.gpu.load();
   o.spec.size = a.size;
   o.spec.seed = a.seed;
-  std::vector<std::string> names = a.schedulers.empty() ? experiment::all_schedulers() : split_list(a.schedulers);
+  std::vector<std::string> names = a.schedulers.empty() ? experiment::all_schedulers() : split_items(a.schedulers);
   if (names.empty()) throw Error("--schedulers names no scheduler");
   for (const auto& n : names) {
     find_scheduler(n);
@@ -87,7 +76,7 @@ int compare(CompareArgs& a) {
   }
   o.out_dir = a.out;
   o.baseline = a.baseline;
-  o.oracle = split_list(a.oracle);
+  o.oracle = split_items(a.oracle);
   o.ipaws_oracle = !a.no_ipaws_oracle;
   o.jobs = a.jobs;
   o.backend = a.backend;

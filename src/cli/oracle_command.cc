@@ -10,6 +10,7 @@
 #include "core/json_file.h"
 #include "experiment/phase_oracle.h"
 #include "workloads/workload.h"
+#include "core/strings.h"
 
 namespace warpsim::cli {
 
@@ -28,18 +29,6 @@ struct PhaseArgs {
   std::string json;
   bool quiet = false;
 };
-
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= s.size()) {
-    size_t comma = s.find(',', start);
-    if (comma == std::string::npos) comma = s.size();
-    if (comma > start) out.push_back(s.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
-}
 
 // Choices in order, run-length encoded: "gto x12, lrr x3, gto x40".
 std::string choice_runs(const experiment::PhaseOracleRun& r, size_t max_runs) {
@@ -62,7 +51,7 @@ int phase(PhaseArgs& a) {
   experiment::PhaseOracleOptions o;
   o.window = a.window;
   o.lookahead = a.lookahead;
-  o.policies = split_list(a.policies);
+  o.policies = split_items(a.policies);
   for (const auto& item : a.sched_params) {
     auto colon = item.find(':');
     auto eq = item.find('=');
@@ -70,7 +59,7 @@ int phase(PhaseArgs& a) {
       throw Error(fmt::format("--sched-param '{}': expected SCHEDULER:key=value", item));
     o.params[item.substr(0, colon)].set(item.substr(colon + 1, eq - colon - 1), item.substr(eq + 1));
   }
-  std::vector<std::string> baselines = a.baselines.empty() ? o.policies : split_list(a.baselines);
+  std::vector<std::string> baselines = a.baselines.empty() ? o.policies : split_items(a.baselines);
   for (const auto& b : baselines) find_scheduler(b);
   auto workload = resolve_workload(a.workload);
 

@@ -16,6 +16,7 @@
 #include "experiment/qos.h"
 #include "experiment/svg_chart.h"
 #include "sched/scheduler.h"
+#include "core/strings.h"
 
 namespace warpsim::cli {
 
@@ -49,18 +50,6 @@ struct QosArgs {
   bool no_cache = false;
   std::string cache;
 };
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= s.size()) {
-    size_t p = s.find(sep, start);
-    if (p == std::string::npos) p = s.size();
-    if (p > start) out.push_back(s.substr(start, p - start));
-    start = p + 1;
-  }
-  return out;
-}
 
 uint32_t parse_budget(const std::string& text, const std::string& what) {
   try {
@@ -119,13 +108,13 @@ std::string html_report(const experiment::QosSweepResult& r, const experiment::Q
 int qos(QosArgs& a, const std::string& command) {
   experiment::QosSweepSpec spec;
   spec.pairs = parse_pairs(a.pairs);
-  spec.schedulers = split(a.schedulers, ',');
+  spec.schedulers = split_items(a.schedulers);
   if (spec.schedulers.empty()) throw Error("--schedulers names no scheduler");
   for (const auto& s : spec.schedulers) find_scheduler(s);
   spec.baseline = a.baseline;
   bool target_mode = a.target_response > 0;
   std::string budgets = a.budgets.empty() ? (target_mode ? "1,2,3,4,6,8,12,16" : "2,4,8") : a.budgets;
-  for (const auto& b : split(budgets, ',')) spec.budgets.push_back(parse_budget(b, "--budgets"));
+  for (const auto& b : split_items(budgets)) spec.budgets.push_back(parse_budget(b, "--budgets"));
   for (const auto& [key, value] : split_kv(a.budget_items, "--budget")) {
     uint32_t b = parse_budget(value, "--budget " + key);
     if (key == "k1" || key == "K1")

@@ -16,6 +16,7 @@
 #include "config/config_loader.h"
 #include "config/config_util.h"
 #include "core/error.h"
+#include "core/strings.h"
 
 namespace warpsim {
 
@@ -59,18 +60,6 @@ const std::set<std::string>& irrelevant_options() {
       "-gpgpu_tensor_core_avail", "-gpgpu_num_tensor_core_units", "-ptx_opcode_latency_tesnor",
       "-ptx_opcode_initiation_tensor", "-gpgpu_operand_collector_num_units_tensor_core"};
   return s;
-}
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (true) {
-    size_t end = s.find(sep, start);
-    out.push_back(s.substr(start, end == std::string::npos ? std::string::npos : end - start));
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return out;
 }
 
 class Importer {

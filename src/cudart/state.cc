@@ -21,6 +21,7 @@
 #include "runtime/device_memory.h"
 #include "sched/scheduler.h"
 #include "timing/gpu.h"
+#include "core/strings.h"
 
 namespace warpsim::cudart {
 
@@ -45,22 +46,6 @@ std::string env(const char* name, const std::string& fallback = "") {
 }
 
 // Items separated by newlines or ';'.
-std::vector<std::string> env_list(const char* name) {
-  std::vector<std::string> out;
-  std::string s = env(name);
-  size_t start = 0;
-  while (start < s.size()) {
-    size_t end = s.find_first_of("\n;", start);
-    if (end == std::string::npos) end = s.size();
-    std::string item = s.substr(start, end - start);
-    while (!item.empty() && (item.back() == ' ' || item.back() == '\r')) item.pop_back();
-    size_t b = item.find_first_not_of(' ');
-    if (b != std::string::npos) out.push_back(item.substr(b));
-    start = end + 1;
-  }
-  return out;
-}
-
 void at_exit_handler() { State::get().write_statistics(); }
 
 // One fatbinary container in the program's memory; its header says how long it is.
@@ -262,12 +247,12 @@ void State::init_simulator() {
   } else {
     cfg = load_preset(env("WARPSIM_GPU", "gtx480"));
   }
-  apply_overrides(cfg, env_list("WARPSIM_SET"));
+  apply_overrides(cfg, split_items(env("WARPSIM_SET"), "\n;"));
   validate(cfg);
   scheduler_ = env("WARPSIM_SCHEDULER", "gto");
   find_scheduler(scheduler_);
   SchedulerParams sp;
-  for (const auto& kv : env_list("WARPSIM_SCHED_PARAM")) {
+  for (const auto& kv : split_items(env("WARPSIM_SCHED_PARAM"), "\n;")) {
     auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) throw Error(fmt::format("WARPSIM_SCHED_PARAM item '{}': expected key=value", kv));
     sp.set(kv.substr(0, eq), kv.substr(eq + 1));

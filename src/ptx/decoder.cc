@@ -9,21 +9,11 @@
 #include "core/error.h"
 #include "ptx/cfg.h"
 #include "ptx/ops.h"
+#include "core/strings.h"
 
 namespace warpsim::ptx {
 
 namespace {
-
-std::vector<std::string> split_dots(const std::string& s) {
-  std::vector<std::string> out;
-  size_t b = 0;
-  for (size_t i = 0; i <= s.size(); ++i)
-    if (i == s.size() || s[i] == '.') {
-      out.push_back(s.substr(b, i - b));
-      b = i + 1;
-    }
-  return out;
-}
 
 struct SpecialName { const char* name; Special which; };
 constexpr SpecialName kSpecials[] = {
@@ -653,7 +643,7 @@ class Decoder {
   void decode(const Instr& s, Inst& in, uint32_t pc) {
     cur_inst_ = &s;
     Mods m;
-    auto parts = split_dots(s.opcode);
+    auto parts = split(s.opcode, '.');
     m.root = parts[0];
     for (size_t i = 1; i < parts.size(); ++i) {
       if (parts[i].empty()) fail(s.loc, "malformed opcode '" + s.opcode + "'");

@@ -17,6 +17,7 @@
 #include "core/error.h"
 #include "core/json_file.h"
 #include "core/rng.h"
+#include "core/strings.h"
 
 namespace warpsim {
 
@@ -36,13 +37,6 @@ bool parse_type(const std::string& s, ArgType& t) {
   for (const auto& k : kTypes)
     if (s == k.name) { t = k.type; return true; }
   return false;
-}
-
-std::vector<std::string> split_ws(const std::string& s) {
-  std::vector<std::string> v;
-  std::istringstream in(s);
-  for (std::string w; in >> w;) v.push_back(w);
-  return v;
 }
 
 double parse_double(const std::string& s, const std::string& ctx) {

@@ -3,8 +3,6 @@
 // kernel make one row with a drill-down.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -21,6 +19,7 @@
 #include "experiment/report_overview.h"
 #include "experiment/results.h"
 #include "experiment/svg_chart.h"
+#include "support/process.h"
 
 using namespace warpsim::experiment;
 using nlohmann::json;
@@ -28,24 +27,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A scratch directory to write reports into.
 class ScratchReport {
  public:
-  ScratchReport() {
-    dir_ = fs::temp_directory_path() / fmt::format("warpsim-report-{}-{}", ::getpid(), counter_++);
-    fs::remove_all(dir_);
-  }
-  ~ScratchReport() { fs::remove_all(dir_); }
-  std::string dir() const { return dir_.string(); }
-  std::string write(const Comparison& c) {
-    std::ifstream in(write_report(c, dir()));
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
+  std::string dir() const { return d_.path(); }
+  std::string write(const Comparison& c) { return warpsim::testsupport::read_file(write_report(c, dir())); }
 
  private:
-  static inline int counter_ = 0;
-  fs::path dir_;
+  warpsim::testsupport::ScratchDir d_{"warpsim-report"};
 };
 
 void add(Comparison& c, const std::string& workload, const std::string& id, const std::string& kernel, int launch,
@@ -314,4 +303,26 @@ TEST(SvgChart, HorizontalBarsKeepTheirWidthAndGrowDown) {
   EXPECT_GT(std::stod(m6[1]), std::stod(m2[1]));
   // One bar per present value, plus the background.
   EXPECT_EQ(count(six, "<rect"), 1u + 5u);
+}
+
+// scripts/report_screenshot.sh renders the report 1400 px wide (skipped without Chromium).
+TEST(Report, ScreenshotScriptRendersThePage) {
+  ScratchReport r;
+  r.write(sample());
+  std::string png = r.dir() + "/shot.png";
+  using warpsim::testsupport::quote;
+  std::string script = std::string(WARPSIM_SOURCE_DIR) + "/scripts/report_screenshot.sh";
+  int st = warpsim::testsupport::shell("HEIGHT=900 " + quote(script) + " " + quote(r.dir() + "/report.html") + " " +
+                                       quote(png) + " >/dev/null 2>&1");
+  if (st == 77) GTEST_SKIP() << "no Chromium";
+  ASSERT_EQ(st, 0);
+  std::string bytes = warpsim::testsupport::read_file(png);
+  ASSERT_GT(bytes.size(), 24u);
+  ASSERT_EQ(bytes.substr(1, 3), "PNG");
+  auto be32 = [&](size_t at) {
+    return (uint32_t(uint8_t(bytes[at])) << 24) | (uint32_t(uint8_t(bytes[at + 1])) << 16) |
+           (uint32_t(uint8_t(bytes[at + 2])) << 8) | uint32_t(uint8_t(bytes[at + 3]));
+  };
+  EXPECT_EQ(be32(16), 1400u);  // IHDR: width, height
+  EXPECT_EQ(be32(20), 900u);
 }

@@ -135,8 +135,9 @@ std::string summary_section(const Comparison& c, const Overview& o, report_html:
   }
   html += "</table>\n</div>\n";
   html +=
-      "<p class=\"note\">Green: the fastest scheduler; grey: the baseline and the oracles (per kernel, the best "
-      "of a set of schedulers: results no single scheduler reaches on its own).</p>\n";
+      "<p class=\"note\">Green: the fastest scheduler; grey: the baseline and the oracles, which know per kernel "
+      "which policy is better (oracle(&hellip;): the fewest cycles of those schedulers; ipaws_oracle: ipaws told the "
+      "better of LRR and GTO per launch), for reference.</p>\n";
   html +=
       "<p class=\"note\">Contents: <a href=\"#groups\">by group of kernels</a> &middot; <a href=\"#ranks\">ranks</a> "
       "&middot; <a href=\"#kernels\">per kernel</a> &middot; <a href=\"#stalls\">stall breakdown</a> &middot; "
@@ -256,7 +257,7 @@ const char* kStyle =
     ".lead{display:flex;flex-wrap:wrap;gap:24px;align-items:flex-start}.lead>*{flex:0 0 auto}"
     ".pair{display:flex;flex-wrap:wrap;gap:12px}"
     "svg{max-width:100%;height:auto}table.small{font-size:12px}table.small td{white-space:nowrap}"
-    "tr.launches td{text-align:left;border-top:none;background:#fafafa;font-size:13px}"
+    "tr.launches>td{text-align:left;border-top:none;background:#fafafa;font-size:13px}"
     "tr.launches table{margin:6px 0 6px 16px}summary{cursor:pointer;color:#335}pre{background:#f8f8f8;padding:8px}"
     "</style>";
 

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <numeric>
 #include <set>
+#include <tuple>
 
 #include "core/json_file.h"
 #include "experiment/report_overview.h"
@@ -134,16 +135,31 @@ std::string summary_section(const Comparison& c, const Overview& o, report_html:
                         real ? std::to_string(rank_rows(t, o.columns[s]).front().kernels) : "-");
   }
   html += "</table>\n</div>\n";
-  html +=
-      "<p class=\"note\">Green: the fastest scheduler; grey: the baseline and the oracles, which know per kernel "
-      "which policy is better (oracle(&hellip;): the fewest cycles of those schedulers; ipaws_oracle: ipaws told the "
-      "better of LRR and GTO per launch), for reference.</p>\n";
-  html +=
-      "<p class=\"note\">Contents: <a href=\"#groups\">by group of kernels</a> &middot; <a href=\"#ranks\">ranks</a> "
-      "&middot; <a href=\"#kernels\">per kernel</a> &middot; <a href=\"#stalls\">stall breakdown</a> &middot; "
-      "<a href=\"#ipc\">IPC over time</a> &middot; <a href=\"#modes\">modes of adaptive schedulers</a> &middot; "
-      "<a href=\"#counters\">scheduler counters</a></p>\n";
+  std::string oracles;
+  for (size_t s = 0; s < o.columns.size(); ++s) {
+    if (!o.oracle[s]) continue;
+    oracles += oracles.empty() ? "" : "; ";
+    if (o.columns[s] == "ipaws_oracle")
+      oracles += "ipaws_oracle: ipaws told the better of LRR and GTO per launch";
+    else if (o.columns[s] == oracle_column(c))
+      oracles += escape(o.columns[s]) + ": per kernel the fewest cycles of those schedulers";
+    else
+      oracles += escape(o.columns[s]);
+  }
+  html += "<p class=\"note\">Green: the fastest scheduler; grey: the baseline" +
+          (oracles.empty()
+               ? std::string(".")
+               : " and the oracles, which know per kernel which policy is better (" + oracles + "), for reference.") +
+          "</p>\n";
   return html + "</section>\n";
+}
+
+// Links to the sections below the summary that the report has: (id, title, the section's HTML).
+std::string contents(const std::vector<std::tuple<const char*, const char*, const std::string*>>& sections) {
+  std::string links;
+  for (const auto& [id, title, html] : sections)
+    if (!html->empty()) links += fmt::format("{}<a href=\"#{}\">{}</a>", links.empty() ? "" : " &middot; ", id, title);
+  return links.empty() ? "" : "<p class=\"note\">Contents: " + links + "</p>\n";
 }
 
 // Geometric means per group of kernels: LRR-/GTO-friendly (RLWS Table VII) and each category.
@@ -379,21 +395,30 @@ std::string write_report(const Comparison& c, const std::string& dir) {
       "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>warpsim scheduler "
       "comparison</title>\n{}</head><body>\n<h1>Warp scheduler comparison</h1>\n",
       kStyle);
-  html += summary_section(c, o, charts);
+  std::string summary = summary_section(c, o, charts), groups, ranks, kernels;
   if (o.valid) {
-    html += group_section(c, o, charts);
-    html += rank_section(c, o, charts);
-    html += report_html::kernel_section(c, o, charts);
+    groups = group_section(c, o, charts);
+    ranks = rank_section(c, o, charts);
+    kernels = report_html::kernel_section(c, o, charts);
   }
-  html += report_html::stall_section(c, charts);
-  html += report_html::ipc_section(c, charts);
-  html += report_html::mode_section(c, charts);
-  html += report_html::counters_section(c);
+  std::string stalls = report_html::stall_section(c, charts), ipc = report_html::ipc_section(c, charts);
+  std::string modes = report_html::mode_section(c, charts), counters = report_html::counters_section(c);
+  std::string failures;
   if (!c.failures.empty()) {
-    html += "<h2 id=\"failures\">Failed runs</h2><pre>";
-    for (const auto& f : c.failures) html += escape(f) + "\n";
-    html += "</pre>\n";
+    failures = "<h2 id=\"failures\">Failed runs</h2><pre>";
+    for (const auto& f : c.failures) failures += escape(f) + "\n";
+    failures += "</pre>\n";
   }
+  const std::string end = "</section>\n";
+  summary.insert(summary.size() - end.size(), contents({{"groups", "by group of kernels", &groups},
+                                                        {"ranks", "ranks", &ranks},
+                                                        {"kernels", "per kernel", &kernels},
+                                                        {"stalls", "stall breakdown", &stalls},
+                                                        {"ipc", "IPC over time", &ipc},
+                                                        {"modes", "modes of adaptive schedulers", &modes},
+                                                        {"counters", "scheduler counters", &counters},
+                                                        {"failures", "failed runs", &failures}}));
+  html += summary + groups + ranks + kernels + stalls + ipc + modes + counters + failures;
   html += "<p class=\"note\">Tidy results: results.csv and results.jsonl; charts as SVG files in svg/.</p>\n"
           "</body></html>\n";
 

@@ -195,6 +195,11 @@ TEST(Report, OpensOnTheAnswer) {
   EXPECT_LT(html.find("<td><b>gto</b></td>"), html.find("<td>lrr (baseline)</td>"));
   EXPECT_TRUE(fs::exists(r.dir() + "/svg/speedup.svg"));
   EXPECT_EQ(html.find("<script"), std::string::npos);
+  // The summary links the sections the report has, and only those (no adaptive scheduler: no modes).
+  size_t links = html.find("Contents: ");
+  EXPECT_LT(links, groups);
+  EXPECT_NE(html.find("<a href=\"#kernels\">", links), std::string::npos);
+  EXPECT_EQ(html.find("<a href=\"#modes\">"), std::string::npos);
 }
 
 TEST(Report, EveryGroupAndCategoryAppears) {

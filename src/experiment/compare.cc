@@ -80,6 +80,30 @@ std::vector<Pair> ipaws_oracle_pairs(const CompareOptions& opts, const std::vect
   return out;
 }
 
+// Category of each workload of the sweep: the catalog's (`warpsim list workloads`), else from
+// what the spec names: a .kern file is synthetic, a PTX launch ptx, a directory a trace.
+std::map<std::string, std::string> workload_categories(const std::vector<Pair>& pairs) {
+  std::map<std::string, std::string> catalog;
+  for (const auto& e : workload_catalog()) catalog[e.name] = e.category;
+  std::map<std::string, std::string> out;
+  for (const auto& p : pairs) {
+    if (out.count(p.workload_name)) continue;
+    auto it = catalog.find(p.workload_name);
+    std::string cat = it != catalog.end() ? it->second : "other";
+    if (it == catalog.end()) {
+      std::error_code ec;
+      if (p.workload.size() > 5 && p.workload.compare(p.workload.size() - 5, 5, ".kern") == 0)
+        cat = "synthetic";
+      else if (p.workload.find(".ptx") != std::string::npos)
+        cat = "ptx";
+      else if (fs::is_directory(p.workload, ec))
+        cat = "trace";
+    }
+    out[p.workload_name] = cat;
+  }
+  return out;
+}
+
 }  // namespace
 
 CompareSummary run_compare(const CompareOptions& opts) {
@@ -143,6 +167,7 @@ CompareSummary run_compare(const CompareOptions& opts) {
   c.seed = opts.spec.seed;
   c.baseline = opts.baseline;
   c.oracle_set = opts.oracle;
+  c.categories = workload_categories(pairs);
   for (const auto& s : opts.spec.schedulers)
     if (std::find(c.schedulers.begin(), c.schedulers.end(), s.name) == c.schedulers.end()) {
       c.schedulers.push_back(s.name);

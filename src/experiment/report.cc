@@ -5,9 +5,13 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <numeric>
 #include <set>
+#include <tuple>
 
 #include "core/json_file.h"
+#include "experiment/report_overview.h"
+#include "experiment/report_sections.h"
 #include "experiment/results.h"
 #include "experiment/svg_chart.h"
 
@@ -15,225 +19,23 @@ namespace warpsim::experiment {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using report_html::escape;
+using report_html::num;
 
 namespace {
 
-std::string num(double v, int prec = 3) { return std::isnan(v) ? "-" : fmt::format("{:.{}f}", v, prec); }
+bool has_lrr_and_gto(const CycleTable& t) { return t.scheduler_index("lrr") >= 0 && t.scheduler_index("gto") >= 0; }
 
-std::string oracle_name(const Comparison& c) {
-  std::string s;
-  for (const auto& o : c.oracle_set)
-    if (c.table.scheduler_index(o) >= 0) {
-      if (!s.empty()) s += ',';
-      s += o;
-    }
-  return s.empty() ? "" : "oracle(" + s + ")";
+size_t launch_count(const Comparison& c) {
+  size_t n = 0;
+  for (const auto& l : c.kernels.launches) n += l.size();
+  return n;
 }
 
-bool has_baseline(const Comparison& c) { return c.table.scheduler_index(c.baseline) >= 0; }
-
-// Speedup matrix with the oracle as an extra last column (when it has members).
-struct SpeedupView {
-  std::vector<std::string> columns;
-  std::vector<std::vector<double>> values;  // [kernel][column]
-  std::vector<double> geomeans;
-};
-
-SpeedupView speedup_view(const Comparison& c) {
-  SpeedupView v;
-  v.columns = c.table.schedulers;
-  auto sp = speedups(c.table, c.baseline);
-  std::string on = oracle_name(c);
-  auto oracle = best_static_oracle(c.table, c.oracle_set);
-  int b = c.table.scheduler_index(c.baseline);
-  for (size_t k = 0; k < c.table.kernels.size(); ++k) {
-    auto row = sp[k];
-    if (!on.empty()) {
-      double base = c.table.cycles[k][size_t(b)];
-      row.push_back(!std::isnan(oracle[k]) && base > 0 ? base / oracle[k] : NAN);
-    }
-    v.values.push_back(row);
-  }
-  if (!on.empty()) v.columns.push_back(on);
-  for (size_t s = 0; s < v.columns.size(); ++s) {
-    std::vector<double> col;
-    for (const auto& row : v.values)
-      if (!std::isnan(row[s]) && row[s] > 0) col.push_back(row[s]);
-    v.geomeans.push_back(geomean(col));
-  }
-  return v;
-}
-
-// The non-baseline scheduler with the best geometric-mean speedup (the one the summary's
-// Table VI is printed for).
-std::string leading_scheduler(const Comparison& c, const SpeedupView& v) {
-  std::string best;
-  double best_g = -1;
-  for (size_t s = 0; s < c.table.schedulers.size(); ++s) {
-    if (c.table.schedulers[s] == c.baseline && c.table.schedulers.size() > 1) continue;
-    if (!std::isnan(v.geomeans[s]) && v.geomeans[s] > best_g) best_g = v.geomeans[s], best = c.table.schedulers[s];
-  }
-  return best;
-}
-
-std::vector<std::map<std::string, double>> stall_inputs(const Comparison& c, const std::string& sched,
-                                                         const std::vector<std::string>& classes) {
-  std::vector<std::map<std::string, double>> out;
-  for (const auto& r : c.rows) {
-    if (r.value("scheduler", std::string()) != sched) continue;
-    std::map<std::string, double> m;
-    for (const auto& cls : classes) m[cls] = r.value("stall." + cls, 0.0);
-    out.push_back(m);
-  }
-  return out;
-}
-
-std::string html_escape(const std::string& s) { return svg::xml_escape(s); }
-
-std::string safe_file_name(const std::string& s) {
-  std::string o;
-  for (char ch : s) o += std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' ? ch : '_';
-  return o;
-}
-
-// One row per (workload, scheduler) run: the first kernel row of each.
-std::vector<const json*> run_rows(const Comparison& c) {
-  std::set<std::pair<std::string, std::string>> seen;
-  std::vector<const json*> out;
-  for (const auto& r : c.rows)
-    if (seen.insert({r.value("workload", std::string()), r.value("scheduler", std::string())}).second)
-      out.push_back(&r);
-  return out;
-}
-
-// Scheduler counter key without per-kernel indices ("sched.rlws.kernels.0.actions.X" ->
-// "sched.rlws.actions.X"), so that runs of several kernels add up.
-std::string strip_kernel_index(const std::string& key) {
-  std::string out;
-  size_t start = 0;
-  std::vector<std::string> parts;
-  while (start <= key.size()) {
-    size_t dot = key.find('.', start);
-    if (dot == std::string::npos) dot = key.size();
-    parts.push_back(key.substr(start, dot - start));
-    start = dot + 1;
-  }
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (parts[i] == "kernels" && i + 1 < parts.size() &&
-        std::all_of(parts[i + 1].begin(), parts[i + 1].end(), ::isdigit) && !parts[i + 1].empty()) {
-      ++i;
-      continue;
-    }
-    if (!out.empty()) out += '.';
-    out += parts[i];
-  }
-  return out;
-}
-
-struct ModeShare {
-  std::string scheduler, group;  // group: e.g. "cycles" or "rlws.actions"
-  std::vector<std::string> workloads;
-  std::map<std::string, std::vector<double>> shares;  // mode -> share per workload
-};
-
-// Counter groups named "...cycles.MODE" or "...actions.ACTION" with numeric values, per
-// scheduler, as shares per workload.
-std::vector<ModeShare> mode_shares(const Comparison& c) {
-  // scheduler -> group -> workload -> mode -> value
-  std::map<std::string, std::map<std::string, std::map<std::string, std::map<std::string, double>>>> acc;
-  std::vector<std::string> workloads;
-  for (const json* r : run_rows(c)) {
-    std::string w = r->value("workload", std::string()), sch = r->value("scheduler", std::string());
-    if (std::find(workloads.begin(), workloads.end(), w) == workloads.end()) workloads.push_back(w);
-    for (auto it = r->begin(); it != r->end(); ++it) {
-      if (it.key().rfind("sched.", 0) != 0 || !it->is_number()) continue;
-      std::string k = strip_kernel_index(it.key().substr(6));
-      auto dot = k.rfind('.');
-      if (dot == std::string::npos) continue;
-      std::string group = k.substr(0, dot), mode = k.substr(dot + 1);
-      std::string last = group.substr(group.rfind('.') == std::string::npos ? 0 : group.rfind('.') + 1);
-      if (last != "cycles" && last != "actions") continue;
-      acc[sch][group][w][mode] += it->get<double>();
-    }
-  }
-  std::vector<ModeShare> out;
-  for (const auto& sched : c.schedulers) {
-    auto si = acc.find(sched);
-    if (si == acc.end()) continue;
-    for (const auto& [group, per_w] : si->second) {
-      ModeShare m{sched, group, {}, {}};
-      std::set<std::string> names;
-      for (const auto& [w, mv] : per_w)
-        for (const auto& [mode, v] : mv) names.insert(mode);
-      for (const auto& w : workloads) {
-        auto wi = per_w.find(w);
-        if (wi == per_w.end()) continue;
-        double total = 0;
-        for (const auto& [mode, v] : wi->second) total += v;
-        if (total <= 0) continue;
-        m.workloads.push_back(w);
-        for (const auto& n : names) {
-          auto mi = wi->second.find(n);
-          m.shares[n].push_back(mi == wi->second.end() ? 0.0 : mi->second / total);
-        }
-      }
-      if (!m.workloads.empty()) out.push_back(std::move(m));
-    }
-  }
-  return out;
-}
-
-// One table per scheduler with its own counters (the shallowest keys first, at most 16; the
-// full set is in results.csv).
-std::string counters_tables(const Comparison& c) {
-  std::string html;
-  auto rows = run_rows(c);
-  for (const auto& sched : c.schedulers) {
-    std::set<std::string> cols;
-    for (const json* r : rows)
-      if (r->value("scheduler", std::string()) == sched)
-        for (auto it = r->begin(); it != r->end(); ++it)
-          if (it.key().rfind("sched.", 0) == 0) cols.insert(it.key());
-    if (cols.empty()) continue;
-    std::vector<std::string> shown(cols.begin(), cols.end());
-    std::stable_sort(shown.begin(), shown.end(), [](const std::string& a, const std::string& b) {
-      return std::count(a.begin(), a.end(), '.') < std::count(b.begin(), b.end(), '.');
-    });
-    size_t all = shown.size();
-    if (shown.size() > 16) shown.resize(16);
-    std::sort(shown.begin(), shown.end());
-    if (html.empty()) html += "<h2>Scheduler-specific counters</h2>\n";
-    html += fmt::format("<h3>{}</h3>\n", html_escape(sched));
-    if (all > shown.size())
-      html += fmt::format("<p class=\"note\">{} of {} counters; all of them are in results.csv.</p>\n", shown.size(), all);
-    html += "<div class=\"wide\"><table class=\"small\"><tr><th>workload</th>";
-    for (const auto& col : shown) html += "<th>" + html_escape(col.substr(6)) + "</th>";
-    html += "</tr>\n";
-    for (const json* r : rows) {
-      if (r->value("scheduler", std::string()) != sched) continue;
-      html += "<tr><td>" + html_escape(r->value("workload", std::string())) + "</td>";
-      for (const auto& col : shown) {
-        auto it = r->find(col);
-        std::string v;
-        if (it != r->end()) v = it->is_string() ? it->get<std::string>() : it->is_number_float() ? num(it->get<double>()) : it->dump();
-        for (char& ch : v)
-          if (ch == '\n') ch = ' ';
-        if (v.size() > 24) {
-          html += "<td title=\"" + html_escape(v) + "\">" + html_escape(v.substr(0, 22)) + "&hellip;</td>";
-          continue;
-        }
-        html += "<td>" + html_escape(v) + "</td>";
-      }
-      html += "</tr>\n";
-    }
-    html += "</table></div>\n";
-  }
-  return html;
-}
-
-// How often ipaws committed to the better of LRR and GTO (per kernel, the policy most of its
-// schedulers' decisions chose; no decision counts as GTO, the order it samples under). Kernels
-// where LRR and GTO take the same cycles have no better policy and are counted apart.
+// How often ipaws committed to the better of LRR and GTO (per kernel launch, the policy most of
+// its schedulers' decisions chose; no decision counts as GTO, the order it samples under), with
+// `f` the split of the per-launch table. Launches where LRR and GTO take the same cycles have no
+// better policy and are counted apart.
 std::string ipaws_choices(const Comparison& c, const FriendlySplit& f) {
   if (c.table.scheduler_index("ipaws") < 0) return "";
   std::set<std::string> lrr_friendly(f.lrr_friendly.begin(), f.lrr_friendly.end());
@@ -260,14 +62,232 @@ std::string ipaws_choices(const Comparison& c, const FriendlySplit& f) {
       right_g += !chose_lrr;
     }
   }
-  return fmt::format("ipaws committed to the better policy on {} of {} LRR-friendly and {} of {} GTO-friendly "
-                     "kernels ({} with LRR = GTO not counted)\n",
-                     right_l, seen_l, right_g, seen_g, ties);
+  return fmt::format(
+      "ipaws committed to the better policy on {} of {} LRR-friendly and {} of {} GTO-friendly "
+      "kernel launches ({} with LRR = GTO not counted)\n",
+      right_l, seen_l, right_g, seen_g, ties);
 }
+
+// Columns of the overview, fastest first (NaN last), the oracles after the schedulers.
+std::vector<size_t> by_geomean(const Overview& o) {
+  std::vector<size_t> order(o.columns.size());
+  std::iota(order.begin(), order.end(), size_t(0));
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (o.oracle[a] != o.oracle[b]) return !o.oracle[a];
+    double x = o.geomeans[a], y = o.geomeans[b];
+    if (std::isnan(x) || std::isnan(y)) return !std::isnan(x) && std::isnan(y);
+    return x > y;
+  });
+  return order;
+}
+
+// The first screen: the answer, what it rests on, and the geometric mean of every scheduler as a
+// chart beside a table.
+std::string summary_section(const Comparison& c, const Overview& o, report_html::Charts& charts) {
+  const CycleTable& t = c.kernels.table;
+  std::string html = "<section id=\"summary\">\n<h2>Summary</h2>\n";
+  html += "<p class=\"answer\">" + escape(o.answer) + "</p>\n";
+  if (!o.where.empty()) html += "<p>" + escape(o.where) + "</p>\n";
+  if (!c.failures.empty())
+    html += fmt::format(
+        "<p class=\"warn\">{} run{} failed; their results are missing from every table "
+        "(<a href=\"#failures\">list</a>).</p>\n",
+        c.failures.size(), c.failures.size() == 1 ? "" : "s");
+  html += fmt::format(
+      "<p class=\"note\">GPU <b>{}</b>, size <b>{}</b>, inputs seed {}, baseline <b>{}</b>; {} kernels "
+      "({} launches), {} schedulers. Speedup of a scheduler on a kernel: cycles of the baseline / its "
+      "cycles, a kernel's launches added up; geometric means over the kernels with results.</p>\n",
+      escape(c.gpu), escape(c.size), c.seed, escape(c.baseline), t.kernels.size(), launch_count(c),
+      t.schedulers.size());
+  if (!o.valid) return html + "</section>\n";
+
+  auto order = by_geomean(o);
+  svg::HBarChart hb;
+  hb.x_label = fmt::format("geomean speedup over {}", c.baseline);
+  hb.series.push_back({"geomean speedup", {}});
+  for (size_t s : order) {
+    hb.labels.push_back(o.columns[s]);
+    hb.series[0].values.push_back(o.geomeans[s]);
+    hb.colours.push_back(int(s) == o.leader           ? "#59a14f"
+                         : o.columns[s] == c.baseline ? "#9e9e9e"
+                         : o.oracle[s]                ? "#c9c9c9"
+                                                      : "#4e79a7");
+  }
+  hb.width = 520;
+  hb.reference = 1.0;
+  hb.x_min = report_html::axis_start(hb.series);
+  hb.title = hb.x_min > 0 ? fmt::format("Geomean speedup (axis from {:.1f})", hb.x_min) : "Geomean speedup";
+  charts.emplace_back("speedup.svg", svg::horizontal_bars(hb));
+  html += "<div class=\"lead\">\n" + charts.back().second;
+  html += fmt::format(
+      "<table><tr><th>scheduler</th><th>geomean speedup</th><th>kernels</th>"
+      "<th title=\"of the {} kernels with every result\">best or &le;2 %</th>"
+      "<th title=\"kernels where it takes the fewest cycles\">rank 1</th></tr>\n",
+      o.complete);
+  for (size_t s : order) {
+    bool real = s < t.schedulers.size();
+    std::string name = escape(o.columns[s]);
+    if (int(s) == o.leader) name = "<b>" + name + "</b>";
+    if (o.columns[s] == c.baseline) name += " (baseline)";
+    html += fmt::format("<tr><td>{}</td><td{}>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", name,
+                        int(s) == o.leader ? " class=\"best\"" : "", num(o.geomeans[s]), o.counted[s],
+                        real ? std::to_string(o.best_within[s]) : "-",
+                        real ? std::to_string(rank_rows(t, o.columns[s]).front().kernels) : "-");
+  }
+  html += "</table>\n</div>\n";
+  std::string oracles;
+  for (size_t s = 0; s < o.columns.size(); ++s) {
+    if (!o.oracle[s]) continue;
+    oracles += oracles.empty() ? "" : "; ";
+    if (o.columns[s] == "ipaws_oracle")
+      oracles += "ipaws_oracle: ipaws told the better of LRR and GTO per launch";
+    else if (o.columns[s] == oracle_column(c))
+      oracles += escape(o.columns[s]) + ": per kernel the fewest cycles of those schedulers";
+    else
+      oracles += escape(o.columns[s]);
+  }
+  html += "<p class=\"note\">Green: the fastest scheduler; grey: the baseline" +
+          (oracles.empty()
+               ? std::string(".")
+               : " and the oracles, which know per kernel which policy is better (" + oracles + "), for reference.") +
+          "</p>\n";
+  return html + "</section>\n";
+}
+
+// Links to the sections below the summary that the report has: (id, title, the section's HTML).
+std::string contents(const std::vector<std::tuple<const char*, const char*, const std::string*>>& sections) {
+  std::string links;
+  for (const auto& [id, title, html] : sections)
+    if (!html->empty()) links += fmt::format("{}<a href=\"#{}\">{}</a>", links.empty() ? "" : " &middot; ", id, title);
+  return links.empty() ? "" : "<p class=\"note\">Contents: " + links + "</p>\n";
+}
+
+// Geometric means per group of kernels: LRR-/GTO-friendly (RLWS Table VII) and each category.
+std::string group_section(const Comparison& c, const Overview& o, report_html::Charts& charts) {
+  const CycleTable& t = c.kernels.table;
+  std::string html = fmt::format(
+      "<h2 id=\"groups\">By group of kernels</h2>\n<p class=\"note\">Geometric-mean speedup "
+      "over {} of the kernels of each group. LRR-friendly: LRR takes fewer cycles than GTO "
+      "(RLWS Table VII); the others are GTO-friendly. Then each workload category. Bold: the "
+      "fastest scheduler of the group.</p>\n<div class=\"wide\"><table><tr><th>group</th><th>kernels</th>",
+      escape(c.baseline));
+  for (const auto& col : o.columns) html += "<th>" + escape(col) + "</th>";
+  html += "<th>fastest</th></tr>\n";
+  svg::BarChart gb;
+  gb.y_label = "geomean speedup";
+  for (const auto& col : o.columns) gb.series.push_back({col, {}});
+  for (const auto& g : o.groups) {
+    html += fmt::format("<tr><td>{}</td><td>{}</td>", escape(g.name), g.kernels.size());
+    for (size_t s = 0; s < o.columns.size(); ++s)
+      html += fmt::format("<td{}>{}</td>", int(s) == g.leader ? " class=\"best\"" : "", num(g.geomeans[s]));
+    html += fmt::format("<td>{}</td></tr>\n", g.leader >= 0 ? escape(o.columns[size_t(g.leader)]) : "-");
+    if (g.kernels.empty()) continue;
+    gb.categories.push_back(g.name);
+    for (size_t s = 0; s < o.columns.size(); ++s) gb.series[s].values.push_back(g.geomeans[s]);
+  }
+  html += "</table></div>\n";
+  gb.reference = 1.0;
+  gb.y_min = report_html::axis_start(gb.series);
+  gb.title = fmt::format("Geomean speedup over {} per group{}", c.baseline,
+                         gb.y_min > 0 ? fmt::format(" (y axis from {:.1f})", gb.y_min) : "");
+  gb.width = std::clamp(214 + int(gb.categories.size() * (o.columns.size() * 9 + 16)), 520, 1100);
+  charts.emplace_back("groups.svg", svg::grouped_bars(gb));
+  html += charts.back().second;
+  if (has_lrr_and_gto(t)) {
+    std::string lrr, gto;
+    for (const auto& g : o.groups) {
+      std::string& list = g.name == "LRR-friendly" ? lrr : gto;
+      if (g.name != "LRR-friendly" && g.name != "GTO-friendly") continue;
+      for (size_t k : g.kernels) list += (list.empty() ? "" : ", ") + t.kernels[k];
+    }
+    html += fmt::format("<p class=\"note\">{}LRR-friendly: {}. GTO-friendly: {}.</p>\n",
+                        escape(ipaws_choices(c, friendly_split(c.table, c.baseline))),
+                        escape(lrr.empty() ? "none" : lrr), escape(gto.empty() ? "none" : gto));
+  }
+  return html;
+}
+
+std::string rank_section(const Comparison& c, const Overview& o, report_html::Charts& charts) {
+  const CycleTable& t = c.kernels.table;
+  size_t n = t.schedulers.size();
+  svg::BarChart rb;
+  rb.title = "Kernels at each rank (1 = fewest cycles)";
+  rb.y_label = "kernels";
+  rb.categories = t.schedulers;
+  for (size_t r = 1; r <= n; ++r) rb.series.push_back({fmt::format("rank {}", r), {}});
+  std::string html = fmt::format(
+      "<h2 id=\"ranks\">Ranks</h2>\n<p class=\"note\">Per kernel with results for every "
+      "scheduler ({} of {}), schedulers ranked by cycles; equal cycles share a rank.</p>\n"
+      "<table><tr><th>scheduler</th>",
+      o.complete, t.kernels.size());
+  for (size_t r = 1; r <= n; ++r) html += fmt::format("<th>rank {}</th>", r);
+  html += "<th>best or within 2%</th><th>geomean speedup</th></tr>\n";
+  for (size_t s = 0; s < n; ++s) {
+    const auto& name = t.schedulers[s];
+    html += "<tr><td>" + escape(name) + "</td>";
+    for (const auto& row : rank_rows(t, name)) {
+      html += fmt::format("<td>{}</td>", row.kernels);
+      rb.series[size_t(row.rank - 1)].values.push_back(row.kernels);
+    }
+    html += fmt::format("<td>{}</td><td>{}</td></tr>\n", o.best_within[s], num(o.geomeans[s]));
+  }
+  html += "</table>\n";
+  rb.width = std::clamp(214 + int(n * (n * 9 + 16)), 520, 1100);
+  charts.emplace_back("ranks.svg", svg::grouped_bars(rb));
+  html += charts.back().second;
+  // RLWS Table VI: the leader's open, the other schedulers' behind a drill-down.
+  auto table_vi = [&](const std::string& x) {
+    std::string h = "<div class=\"wide\"><table><tr><th>" + escape(x) + ": rank</th><th>kernels</th>";
+    for (const auto& other : t.schedulers)
+      if (other != x) h += "<th>over " + escape(other) + "</th>";
+    h += "</tr>\n";
+    for (const auto& row : rank_rows(t, x)) {
+      h += fmt::format("<tr><td>{}</td><td>{}</td>", row.rank, row.kernels);
+      for (const auto& other : t.schedulers)
+        if (other != x) h += "<td>" + num(row.speedup_over.at(other)) + "</td>";
+      h += "</tr>\n";
+    }
+    return h + "</table></div>\n";
+  };
+  const std::string& lead = o.columns[size_t(o.leader)];
+  html +=
+      "<h3>Rank tables (RLWS Table VI)</h3>\n<p class=\"note\">For scheduler X and rank r: the kernels where X "
+      "has rank r, and on those kernels the geometric-mean speedup of X over each other scheduler.</p>\n";
+  html += table_vi(lead);
+  if (n > 1) {
+    html += fmt::format("<details><summary>Rank tables of the other {} schedulers</summary>\n", n - 1);
+    for (const auto& x : t.schedulers)
+      if (x != lead) html += table_vi(x);
+    html += "</details>\n";
+  }
+  return html;
+}
+
+const char* kStyle =
+    "<style>body{font-family:Helvetica,Arial,sans-serif;margin:24px auto;padding:0 24px;max-width:1200px;color:#222}"
+    "table{border-collapse:collapse;margin:8px 0 20px;font-size:14px}"
+    "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}table.kernels{font-size:13px}"
+    "th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}td.best{font-weight:bold;background:#e8f3e0}"
+    "h2{margin-top:32px;border-bottom:1px solid #ddd}.answer{font-size:20px;font-weight:bold;margin:8px 0}"
+    ".warn{color:#a40000;font-weight:bold}.note{color:#666;font-size:13px}.wide{overflow-x:auto}"
+    ".lead{display:flex;flex-wrap:wrap;gap:24px;align-items:flex-start}.lead>*{flex:0 0 auto}"
+    ".pair{display:flex;flex-wrap:wrap;gap:12px}"
+    "svg{max-width:100%;height:auto}table.small{font-size:12px}table.small td{white-space:nowrap}"
+    "tr.launches>td{text-align:left;border-top:none;background:#fafafa;font-size:13px}"
+    "tr.launches table{margin:6px 0 6px 16px}summary{cursor:pointer;color:#335}pre{background:#f8f8f8;padding:8px}"
+    "</style>";
 
 }  // namespace
 
-void Comparison::finish() { table = cycle_table(rows, schedulers); }
+void Comparison::finish() {
+  table = cycle_table(rows, schedulers);
+  kernels = kernel_launches(rows, schedulers);
+}
+
+std::string Comparison::category_of(const std::string& workload) const {
+  auto it = categories.find(workload);
+  return it == categories.end() || it->second.empty() ? "other" : it->second;
+}
 
 IpcSeries ipc_series_of(const std::string& workload, const std::string& scheduler, const json& run) {
   IpcSeries s{workload, scheduler, {}, false};
@@ -297,269 +317,114 @@ IpcSeries ipc_series_of(const std::string& workload, const std::string& schedule
 }
 
 std::string text_summary(const Comparison& c) {
-  std::string out;
-  if (c.table.kernels.empty()) return "no results\n";
-  if (!has_baseline(c)) return fmt::format("baseline '{}' has no results; no speedups to show\n", c.baseline);
-  SpeedupView v = speedup_view(c);
-  size_t kw = 12;
-  for (const auto& k : c.table.kernels) kw = std::max(kw, std::min<size_t>(k.size(), 40));
-  out += fmt::format("Speedup over {} (baseline cycles / cycles), GPU {}, size {}, seed {}\n", c.baseline, c.gpu,
-                     c.size, c.seed);
-  out += fmt::format("{:<{}}", "kernel", kw);
-  for (const auto& col : v.columns) out += fmt::format(" {:>{}}", col, std::max<size_t>(8, col.size()));
-  out += "\n";
-  for (size_t k = 0; k < c.table.kernels.size(); ++k) {
-    out += fmt::format("{:<{}}", c.table.kernels[k].substr(0, 40), kw);
-    for (size_t s = 0; s < v.columns.size(); ++s)
-      out += fmt::format(" {:>{}}", num(v.values[k][s]), std::max<size_t>(8, v.columns[s].size()));
-    out += "\n";
-  }
-  out += fmt::format("{:<{}}", "geomean", kw);
-  for (size_t s = 0; s < v.columns.size(); ++s)
-    out += fmt::format(" {:>{}}", num(v.geomeans[s]), std::max<size_t>(8, v.columns[s].size()));
-  out += "\n\n";
+  Overview o = overview(c);
+  if (!o.valid) return o.answer + "\n";
+  const CycleTable& t = c.kernels.table;
+  std::string out = o.answer + "\n";
+  if (!o.where.empty()) out += o.where + "\n";
+  out += fmt::format("GPU {}, size {}, seed {}: {} kernels ({} launches; the launches of one kernel are added up)\n",
+                     c.gpu, c.size, c.seed, t.kernels.size(), launch_count(c));
+  if (!c.failures.empty()) out += fmt::format("{} runs failed; their results are missing\n", c.failures.size());
 
-  size_t n = c.table.schedulers.size();
-  size_t complete = 0;
-  for (size_t k = 0; k < c.table.kernels.size(); ++k) complete += c.table.complete(k);
-  out += fmt::format("Ranks by cycles over {} kernels with every result (1 = fastest, ties share a rank)\n",
-                     complete);
+  auto width = [](const std::string& s) { return std::max<size_t>(8, s.size()); };
+  out +=
+      fmt::format("\nGeomean speedup over {} per group of kernels (LRR-/GTO-friendly: RLWS Table VII)\n", c.baseline);
+  out += fmt::format("{:<14} {:>7}", "group", "kernels");
+  for (const auto& col : o.columns) out += fmt::format(" {:>{}}", col, width(col));
+  out += "  fastest\n";
+  for (const auto& g : o.groups) {
+    out += fmt::format("{:<14} {:>7}", g.name, g.kernels.size());
+    for (size_t s = 0; s < o.columns.size(); ++s)
+      out += fmt::format(" {:>{}}", num(g.geomeans[s]), width(o.columns[s]));
+    out += fmt::format("  {}\n", g.leader >= 0 ? o.columns[size_t(g.leader)] : "-");
+  }
+  if (has_lrr_and_gto(c.table)) out += ipaws_choices(c, friendly_split(c.table, c.baseline));
+
+  size_t n = t.schedulers.size();
+  out +=
+      fmt::format("\nRanks by cycles over {} kernels with every result (1 = fastest, ties share a rank)\n", o.complete);
   out += fmt::format("{:<12}", "scheduler");
   for (size_t r = 1; r <= n; ++r) out += fmt::format(" {:>5}", fmt::format("#{}", r));
   out += fmt::format(" {:>12}\n", "best/<=2%");
-  for (const auto& s : c.table.schedulers) {
-    out += fmt::format("{:<12}", s);
-    for (const auto& row : rank_rows(c.table, s)) out += fmt::format(" {:>5}", row.kernels);
-    out += fmt::format(" {:>12}\n", best_or_within(c.table, s, 0.02));
+  for (size_t s = 0; s < n; ++s) {
+    out += fmt::format("{:<12}", t.schedulers[s]);
+    for (const auto& row : rank_rows(t, t.schedulers[s])) out += fmt::format(" {:>5}", row.kernels);
+    out += fmt::format(" {:>12}\n", o.best_within[s]);
   }
-  std::string lead = leading_scheduler(c, v);
-  if (!lead.empty() && n > 1) {
+  if (n > 1 && size_t(o.leader) < n) {
+    const std::string& lead = t.schedulers[size_t(o.leader)];
     out += fmt::format("\nRank table for {} (RLWS Table VI): geomean speedup of {} over each scheduler\n", lead, lead);
     out += fmt::format("{:>5} {:>8}", "rank", "kernels");
-    for (const auto& s : c.table.schedulers)
+    for (const auto& s : t.schedulers)
       if (s != lead) out += fmt::format(" {:>9}", s);
     out += "\n";
-    for (const auto& row : rank_rows(c.table, lead)) {
+    for (const auto& row : rank_rows(t, lead)) {
       out += fmt::format("{:>5} {:>8}", row.rank, row.kernels);
-      for (const auto& s : c.table.schedulers)
+      for (const auto& s : t.schedulers)
         if (s != lead) out += fmt::format(" {:>9}", num(row.speedup_over.at(s)));
       out += "\n";
     }
   }
-  if (c.table.scheduler_index("lrr") >= 0 && c.table.scheduler_index("gto") >= 0) {
-    FriendlySplit f = friendly_split(c.table, c.baseline);
-    out += fmt::format("\nLRR-friendly kernels: {}, GTO-friendly kernels: {} (RLWS Table VII)\n",
-                       f.lrr_friendly.size(), f.gto_friendly.size());
-    out += fmt::format("{:<14}", "group");
-    for (const auto& s : c.table.schedulers) out += fmt::format(" {:>9}", s);
-    out += "\n" + fmt::format("{:<14}", "LRR-friendly");
-    for (double g : f.lrr_geomean) out += fmt::format(" {:>9}", num(g));
-    out += "\n" + fmt::format("{:<14}", "GTO-friendly");
-    for (double g : f.gto_geomean) out += fmt::format(" {:>9}", num(g));
-    out += "\n" + fmt::format("{:<14}", "All kernels");
-    for (double g : f.all_geomean) out += fmt::format(" {:>9}", num(g));
+
+  // Per kernel only for a short suite; the report and results.csv have them all.
+  constexpr size_t kShortSuite = 20;
+  if (t.kernels.size() > kShortSuite) {
+    out += fmt::format("\nSpeedups of the {} kernels: report.html (per kernel, with their launches), results.csv\n",
+                       t.kernels.size());
+    return out;
+  }
+  size_t kw = 12;
+  for (const auto& k : t.kernels) kw = std::max(kw, std::min<size_t>(k.size(), 40));
+  out += fmt::format("\nSpeedup over {} per kernel (baseline cycles / cycles)\n{:<{}}", c.baseline, "kernel", kw);
+  for (const auto& col : o.columns) out += fmt::format(" {:>{}}", col, width(col));
+  out += "\n";
+  for (size_t k = 0; k < t.kernels.size(); ++k) {
+    out += fmt::format("{:<{}}", t.kernels[k].substr(0, 40), kw);
+    for (size_t s = 0; s < o.columns.size(); ++s)
+      out += fmt::format(" {:>{}}", num(o.speedups[k][s]), width(o.columns[s]));
     out += "\n";
-    out += ipaws_choices(c, f);
   }
   return out;
 }
 
 std::string write_report(const Comparison& c, const std::string& dir) {
   fs::create_directories(fs::path(dir) / "svg");
-  std::vector<std::pair<std::string, std::string>> charts;  // file name, svg
-  std::string html;
-  html += "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>warpsim scheduler comparison</title>\n"
-          "<style>body{font-family:Helvetica,Arial,sans-serif;margin:24px;max-width:1200px;color:#222}"
-          "table{border-collapse:collapse;margin:8px 0 20px}td,th{border:1px solid #ccc;padding:3px 8px;"
-          "text-align:right}th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}"
-          "td.best{font-weight:bold;background:#e8f3e0}h2{margin-top:32px;border-bottom:1px solid #ddd}"
-          ".note{color:#666;font-size:13px}.wide{overflow-x:auto}table.small{font-size:12px}table.small td{white-space:nowrap}pre{background:#f8f8f8;padding:8px}</style></head><body>\n";
-  html += "<h1>Warp scheduler comparison</h1>\n";
-  html += fmt::format("<p>GPU <b>{}</b>, size <b>{}</b>, inputs seed {}, baseline <b>{}</b>; {} kernels, "
-                      "{} schedulers ({}).</p>\n",
-                      html_escape(c.gpu), html_escape(c.size), c.seed, html_escape(c.baseline), c.table.kernels.size(),
-                      c.table.schedulers.size(), html_escape(fmt::format("{}", fmt::join(c.table.schedulers, ", "))));
+  report_html::Charts charts;
+  Overview o = overview(c);
+  std::string html = fmt::format(
+      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>warpsim scheduler "
+      "comparison</title>\n{}</head><body>\n<h1>Warp scheduler comparison</h1>\n",
+      kStyle);
+  std::string summary = summary_section(c, o, charts), groups, ranks, kernels;
+  if (o.valid) {
+    groups = group_section(c, o, charts);
+    ranks = rank_section(c, o, charts);
+    kernels = report_html::kernel_section(c, o, charts);
+  }
+  std::string stalls = report_html::stall_section(c, charts), ipc = report_html::ipc_section(c, charts);
+  std::string modes = report_html::mode_section(c, charts), counters = report_html::counters_section(c);
+  std::string failures;
   if (!c.failures.empty()) {
-    html += "<h2>Failed runs</h2><pre>";
-    for (const auto& f : c.failures) html += html_escape(f) + "\n";
-    html += "</pre>\n";
+    failures = "<h2 id=\"failures\">Failed runs</h2><pre>";
+    for (const auto& f : c.failures) failures += escape(f) + "\n";
+    failures += "</pre>\n";
   }
-  if (c.table.kernels.empty() || !has_baseline(c)) {
-    html += fmt::format("<p>No results to compare{}.</p>\n",
-                        has_baseline(c) ? "" : " (the baseline " + html_escape(c.baseline) + " has none)");
-  } else {
-    SpeedupView v = speedup_view(c);
-    // Speedup bars per kernel, plus the geometric mean.
-    svg::BarChart sb;
-    sb.title = fmt::format("Speedup over {} per kernel", c.baseline);
-    sb.y_label = "speedup";
-    sb.categories = c.table.kernels;
-    sb.categories.push_back("geomean");
-    for (size_t s = 0; s < v.columns.size(); ++s) {
-      svg::Series se{v.columns[s], {}};
-      for (const auto& row : v.values) se.values.push_back(row[s]);
-      se.values.push_back(v.geomeans[s]);
-      sb.series.push_back(se);
-    }
-    sb.reference = 1.0;
-    double lowest = 1.0;
-    for (const auto& se : sb.series)
-      for (double x : se.values)
-        if (!std::isnan(x) && x > 0) lowest = std::min(lowest, x);
-    if (lowest >= 0.5) sb.y_min = std::max(0.0, std::floor(lowest * 10 - 1e-9) / 10 - 0.1);
-    sb.width = std::max(900, int(sb.categories.size() * (v.columns.size() * 9 + 16)) + 230);
-    charts.emplace_back("speedup.svg", svg::grouped_bars(sb));
-    html += "<h2>Speedup per kernel</h2>\n";
-    if (sb.y_min > 0) html += fmt::format("<p class=\"note\">The y axis starts at {:.1f}.</p>\n", sb.y_min);
-    html += charts.back().second;
-    html += "<table><tr><th>kernel</th>";
-    for (const auto& col : v.columns) html += "<th>" + html_escape(col) + "</th>";
-    html += "</tr>\n";
-    for (size_t k = 0; k <= c.table.kernels.size(); ++k) {
-      bool gm = k == c.table.kernels.size();
-      const auto& vals = gm ? v.geomeans : v.values[k];
-      double best = 0;
-      for (size_t s = 0; s < c.table.schedulers.size(); ++s)
-        if (!std::isnan(vals[s])) best = std::max(best, vals[s]);
-      html += "<tr><td>" + (gm ? std::string("<b>geomean</b>") : html_escape(c.table.kernels[k])) + "</td>";
-      for (size_t s = 0; s < v.columns.size(); ++s)
-        html += fmt::format("<td{}>{}</td>", s < c.table.schedulers.size() && vals[s] == best ? " class=\"best\"" : "",
-                            num(vals[s]));
-      html += "</tr>\n";
-    }
-    html += "</table>\n";
-
-    // Ranks.
-    size_t n = c.table.schedulers.size();
-    svg::BarChart rb;
-    rb.title = "Kernels at each rank (1 = fewest cycles)";
-    rb.y_label = "kernels";
-    rb.categories = c.table.schedulers;
-    for (size_t r = 1; r <= n; ++r) rb.series.push_back({fmt::format("rank {}", r), {}});
-    html += "<h2>Ranks</h2>\n<p class=\"note\">Per kernel with results for every scheduler, schedulers ranked by "
-            "cycles; equal cycles share a rank.</p>\n<table><tr><th>scheduler</th>";
-    for (size_t r = 1; r <= n; ++r) html += fmt::format("<th>rank {}</th>", r);
-    html += "<th>best or within 2%</th><th>geomean speedup</th></tr>\n";
-    for (size_t s = 0; s < n; ++s) {
-      const auto& name = c.table.schedulers[s];
-      auto rows = rank_rows(c.table, name);
-      html += "<tr><td>" + html_escape(name) + "</td>";
-      for (const auto& row : rows) {
-        html += fmt::format("<td>{}</td>", row.kernels);
-        rb.series[size_t(row.rank - 1)].values.push_back(row.kernels);
-      }
-      html += fmt::format("<td>{}</td><td>{}</td></tr>\n", best_or_within(c.table, name, 0.02), num(v.geomeans[s]));
-    }
-    html += "</table>\n";
-    charts.emplace_back("ranks.svg", svg::grouped_bars(rb));
-    html += charts.back().second;
-    html += "<h3>Rank tables (RLWS Table VI)</h3>\n<p class=\"note\">For scheduler X and rank r: the kernels where X "
-            "has rank r, and on those kernels the geometric-mean speedup of X over each other scheduler.</p>\n";
-    for (const auto& x : c.table.schedulers) {
-      html += "<table><tr><th>" + html_escape(x) + ": rank</th><th>kernels</th>";
-      for (const auto& o : c.table.schedulers)
-        if (o != x) html += "<th>over " + html_escape(o) + "</th>";
-      html += "</tr>\n";
-      for (const auto& row : rank_rows(c.table, x)) {
-        html += fmt::format("<tr><td>{}</td><td>{}</td>", row.rank, row.kernels);
-        for (const auto& o : c.table.schedulers)
-          if (o != x) html += "<td>" + num(row.speedup_over.at(o)) + "</td>";
-        html += "</tr>\n";
-      }
-      html += "</table>\n";
-    }
-
-    if (c.table.scheduler_index("lrr") >= 0 && c.table.scheduler_index("gto") >= 0) {
-      FriendlySplit f = friendly_split(c.table, c.baseline);
-      html += "<h2>LRR-friendly and GTO-friendly kernels (RLWS Table VII)</h2>\n<table><tr><th>group</th>"
-              "<th>kernels</th>";
-      for (const auto& s : c.table.schedulers) html += "<th>" + html_escape(s) + "</th>";
-      html += "</tr>\n";
-      auto group = [&](const char* name, const std::vector<std::string>& ks, const std::vector<double>& g) {
-        html += fmt::format("<tr><td>{}</td><td>{}</td>", name, ks.size());
-        for (double x : g) html += "<td>" + num(x) + "</td>";
-        html += "</tr>\n";
-      };
-      group("LRR-friendly", f.lrr_friendly, f.lrr_geomean);
-      group("GTO-friendly", f.gto_friendly, f.gto_geomean);
-      std::vector<std::string> all = f.lrr_friendly;
-      all.insert(all.end(), f.gto_friendly.begin(), f.gto_friendly.end());
-      group("All kernels", all, f.all_geomean);
-      html += fmt::format("</table>\n<p class=\"note\">{}LRR-friendly: {}. GTO-friendly: {}. Values are geometric-mean "
-                          "speedups over {}.</p>\n",
-                          html_escape(ipaws_choices(c, f)),
-                          html_escape(fmt::format("{}", fmt::join(f.lrr_friendly, ", "))),
-                          html_escape(fmt::format("{}", fmt::join(f.gto_friendly, ", "))), html_escape(c.baseline));
-    }
-  }
-
-  // Stall breakdown per scheduler.
-  auto classes = stall_classes(c.rows);
-  if (!classes.empty() && !c.schedulers.empty()) {
-    svg::BarChart st;
-    st.title = "Scheduler cycles by class (all kernels)";
-    st.y_label = "fraction of scheduler cycles";
-    st.categories = c.schedulers;
-    for (const auto& cls : classes) st.series.push_back({cls, {}});
-    html += "<h2>Stall breakdown</h2>\n<table><tr><th>scheduler</th>";
-    for (const auto& cls : classes) html += "<th>" + html_escape(cls) + "</th>";
-    html += "</tr>\n";
-    for (const auto& s : c.schedulers) {
-      auto frac = stall_fractions(stall_inputs(c, s, classes));
-      html += "<tr><td>" + html_escape(s) + "</td>";
-      for (size_t i = 0; i < classes.size(); ++i) {
-        double f = frac.count(classes[i]) ? frac[classes[i]] : 0.0;
-        st.series[i].values.push_back(f);
-        html += fmt::format("<td>{:.1f}%</td>", 100 * f);
-      }
-      html += "</tr>\n";
-    }
-    html += "</table>\n";
-    charts.emplace_back("stalls.svg", svg::stacked_bars(st));
-    html += charts.back().second;
-  }
-
-  // IPC over time, one chart per workload.
-  std::vector<std::string> workloads;
-  for (const auto& s : c.ipc)
-    if (std::find(workloads.begin(), workloads.end(), s.workload) == workloads.end()) workloads.push_back(s.workload);
-  if (!workloads.empty()) {
-    html += "<h2>IPC over time</h2>\n<p class=\"note\">Warp instructions per cycle over the whole GPU in each "
-            "sample window (the last point covers the final, partial window); a flat line marks a run shorter "
-            "than one window (its average IPC).</p>\n";
-    for (const auto& w : workloads) {
-      svg::LineChart lc;
-      lc.title = "IPC over time: " + w;
-      lc.x_label = "cycle";
-      lc.y_label = "IPC";
-      for (const auto& s : c.ipc)
-        if (s.workload == w) lc.lines.push_back({s.scheduler, s.points});
-      charts.emplace_back("ipc_" + safe_file_name(w) + ".svg", svg::line_chart(lc));
-      html += charts.back().second;
-    }
-  }
-
-  // Adaptive schedulers: share of time in each mode or action, then their other counters.
-  auto modes = mode_shares(c);
-  if (!modes.empty()) {
-    html += "<h2>Modes and actions of adaptive schedulers</h2>\n<p class=\"note\">Share of each mode's cycles "
-            "or each action's decisions per workload, from the schedulers' own counters.</p>\n";
-    for (const auto& m : modes) {
-      svg::BarChart mc;
-      mc.title = fmt::format("{}: {}", m.scheduler, m.group);
-      mc.y_label = "share";
-      mc.categories = m.workloads;
-      for (const auto& [name, vals] : m.shares) mc.series.push_back({name, vals});
-      charts.emplace_back("modes_" + safe_file_name(m.scheduler + "_" + m.group) + ".svg", svg::stacked_bars(mc));
-      html += charts.back().second;
-    }
-  }
-  html += counters_tables(c);
+  const std::string end = "</section>\n";
+  summary.insert(summary.size() - end.size(), contents({{"groups", "by group of kernels", &groups},
+                                                        {"ranks", "ranks", &ranks},
+                                                        {"kernels", "per kernel", &kernels},
+                                                        {"stalls", "stall breakdown", &stalls},
+                                                        {"ipc", "IPC over time", &ipc},
+                                                        {"modes", "modes of adaptive schedulers", &modes},
+                                                        {"counters", "scheduler counters", &counters},
+                                                        {"failures", "failed runs", &failures}}));
+  html += summary + groups + ranks + kernels + stalls + ipc + modes + counters + failures;
   html += "<p class=\"note\">Tidy results: results.csv and results.jsonl; charts as SVG files in svg/.</p>\n"
           "</body></html>\n";
 
   for (const auto& [name, svg_text] : charts)
-    write_file_atomic((fs::path(dir) / "svg" / name).string(), "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + svg_text);
+    write_file_atomic((fs::path(dir) / "svg" / name).string(),
+                      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + svg_text);
   std::string path = (fs::path(dir) / "report.html").string();
   write_file_atomic(path, html);
   return path;

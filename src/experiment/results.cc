@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -186,6 +187,47 @@ CycleTable cycle_table(const std::vector<json>& rows, const std::vector<std::str
     t.set(r.value("kernel_id", std::string()), s, r.value("cycles", 0.0));
   }
   return t;
+}
+
+std::string kernel_of(const json& row) {
+  std::string id = row.value("kernel_id", std::string());
+  std::string tail = fmt::format("#{}", row.value("launch", uint64_t(0)));
+  if (id.size() > tail.size() && id.compare(id.size() - tail.size(), tail.size(), tail) == 0)
+    return id.substr(0, id.size() - tail.size());
+  return id;
+}
+
+KernelLaunches kernel_launches(const std::vector<json>& rows, const std::vector<std::string>& schedulers) {
+  KernelLaunches out;
+  out.table.schedulers = schedulers;
+  std::map<std::string, size_t> index;
+  std::vector<std::vector<double>> sums;
+  std::vector<std::vector<std::set<std::string>>> seen;  // [kernel][scheduler]: launches with a result
+  for (const auto& r : rows) {
+    std::string k = kernel_of(r), id = r.value("kernel_id", std::string());
+    auto [it, added] = index.emplace(k, out.table.kernels.size());
+    if (added) {
+      out.table.kernels.push_back(k);
+      out.workloads.push_back(r.value("workload", std::string()));
+      out.launches.emplace_back();
+      sums.emplace_back(schedulers.size(), 0.0);
+      seen.emplace_back(schedulers.size());
+    }
+    size_t ki = it->second;
+    auto& ids = out.launches[ki];
+    if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+    int s = out.table.scheduler_index(r.value("scheduler", std::string()));
+    double cycles = r.value("cycles", 0.0);
+    if (s < 0 || !(cycles > 0) || !seen[ki][size_t(s)].insert(id).second) continue;
+    sums[ki][size_t(s)] += cycles;
+  }
+  for (size_t k = 0; k < out.table.kernels.size(); ++k) {
+    std::vector<double> row(schedulers.size(), std::nan(""));
+    for (size_t s = 0; s < schedulers.size(); ++s)
+      if (seen[k][s].size() == out.launches[k].size()) row[s] = sums[k][s];
+    out.table.cycles.push_back(row);
+  }
+  return out;
 }
 
 std::vector<std::string> stall_classes(const std::vector<json>& rows) {

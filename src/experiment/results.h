@@ -40,6 +40,20 @@ std::string to_jsonl(const std::vector<nlohmann::json>& rows);
 // Kernel cycles by kernel_id and scheduler, schedulers in the order given.
 CycleTable cycle_table(const std::vector<nlohmann::json>& rows, const std::vector<std::string>& schedulers);
 
+// The kernel a row belongs to with its launches taken together: the kernel_id without the
+// "#launch" a repeated kernel name carries ("bfs/expand#3" -> "bfs/expand"), else the kernel_id.
+std::string kernel_of(const nlohmann::json& row);
+
+// The cycle table with the launches of one kernel (kernel_of) added up, and which launches
+// (kernel_ids, the keys of cycle_table) and workload each kernel has. A scheduler's sum is NaN
+// unless it has a result for every launch of the kernel that any scheduler has.
+struct KernelLaunches {
+  CycleTable table;
+  std::vector<std::string> workloads;              // per kernel of the table
+  std::vector<std::vector<std::string>> launches;  // per kernel of the table, in row order
+};
+KernelLaunches kernel_launches(const std::vector<nlohmann::json>& rows, const std::vector<std::string>& schedulers);
+
 // Names of the stall classes in the rows ("issued", "raw", ...), in the order the simulator
 // reports them.
 std::vector<std::string> stall_classes(const std::vector<nlohmann::json>& rows);

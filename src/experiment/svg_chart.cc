@@ -89,6 +89,20 @@ std::string category_labels(const Frame& f, const std::vector<std::string>& cats
 
 bool finite(double v) { return std::isfinite(v); }
 
+// Widens the left margin so that the category labels, rotated below the axis towards the left,
+// stay inside the chart (the first ones reach furthest).
+void fit_category_labels(Frame& f, const std::vector<std::string>& cats) {
+  for (int pass = 0; pass < 2; ++pass) {
+    double band = (f.x1() - f.x0()) / double(std::max<size_t>(1, cats.size()));
+    double need = f.left;
+    for (size_t i = 0; i < cats.size() && i < 8; ++i) {
+      double reach = 5.4 * double(std::min<size_t>(cats[i].size(), 22));  // 12 px text at -35 degrees
+      need = std::max(need, reach + 6 - band * (double(i) + 0.5));
+    }
+    f.left = std::min(need, f.w / 3);
+  }
+}
+
 }  // namespace
 
 std::string xml_escape(const std::string& s) {
@@ -132,8 +146,9 @@ std::vector<double> nice_ticks(double lo, double hi, int count) {
 
 std::string grouped_bars(const BarChart& c) {
   Frame f;
-  f.w = c.width;
+  f.w = std::min(c.width, kMaxWidth);
   f.h = c.height;
+  fit_category_labels(f, c.categories);
   double hi = c.reference;
   for (const auto& s : c.series)
     for (double v : s.values)
@@ -172,8 +187,9 @@ std::string grouped_bars(const BarChart& c) {
 
 std::string stacked_bars(const BarChart& c) {
   Frame f;
-  f.w = c.width;
+  f.w = std::min(c.width, kMaxWidth);
   f.h = c.height;
+  fit_category_labels(f, c.categories);
   double hi = 0;
   for (size_t k = 0; k < c.categories.size(); ++k) {
     double sum = 0;
@@ -208,9 +224,75 @@ std::string stacked_bars(const BarChart& c) {
   return s;
 }
 
+std::string horizontal_bars(const HBarChart& c) {
+  size_t ns = std::max<size_t>(1, c.series.size());
+  size_t longest = 0;
+  for (const auto& l : c.labels) longest = std::max(longest, std::min<size_t>(l.size(), 24));
+  Frame f;
+  f.w = std::min(c.width, kMaxWidth);
+  f.left = 12 + 7.0 * double(longest);
+  f.right = c.series.size() > 1 ? 150 : 56;  // the legend, or room for the last value label
+  f.bottom = 46;
+  double row = std::max(c.row_height, int(ns) * 8 + 6);
+  f.h = f.top + f.bottom + row * double(std::max<size_t>(1, c.labels.size()));
+  double hi = c.reference;
+  for (const auto& se : c.series)
+    for (double v : se.values)
+      if (finite(v)) hi = std::max(hi, v);
+  if (hi <= 0) hi = 1;
+  double lo = c.x_min > 0 && c.x_min < hi ? c.x_min : 0.0;
+  auto ticks = nice_ticks(lo, hi + (hi - lo) * 0.03);
+  double xlo = ticks.front(), xhi = ticks.back();
+  auto px = [&](double v) { return f.x0() + (std::clamp(v, xlo, xhi) - xlo) / (xhi - xlo) * (f.x1() - f.x0()); };
+  std::string s = header(f, c.title);
+  for (double t : ticks) {
+    s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#e0e0e0\"/>\n", px(t),
+                     f.y1(), f.y0());
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", px(t), f.y0() + 16,
+                     fmt_tick(t));
+  }
+  double bh = (row - 6) / double(ns);
+  for (size_t k = 0; k < c.labels.size(); ++k) {
+    double ry = f.y1() + row * double(k);
+    std::string n = c.labels[k].size() > 24 ? c.labels[k].substr(0, 23) + "…" : c.labels[k];
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", f.x0() - 6, ry + row / 2 + 4,
+                     xml_escape(n));
+    for (size_t si = 0; si < c.series.size(); ++si) {
+      double v = k < c.series[si].values.size() ? c.series[si].values[k] : NAN;
+      if (!finite(v)) continue;
+      std::string fill = c.series.size() == 1 && k < c.colours.size() ? c.colours[k] : colour(si);
+      double y = ry + 3 + bh * double(si), x1 = px(v);
+      s += fmt::format(
+          "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\">"
+          "<title>{} / {}: {:.4g}</title></rect>\n",
+          f.x0(), y, std::max(x1 - f.x0(), 1.0), std::max(bh - 1, 1.0), fill, xml_escape(c.labels[k]),
+          xml_escape(c.series[si].name), v);
+      if (c.series.size() == 1)
+        s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{:.3f}</text>\n", x1 + 4, y + bh / 2 + 4, v);
+    }
+  }
+  s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#333\"/>\n", f.x0(),
+                   f.y0(), f.y1());
+  s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{2:.1f}\" x2=\"{1:.1f}\" y2=\"{2:.1f}\" stroke=\"#333\"/>\n", f.x0(),
+                   f.x1(), f.y0());
+  if (c.reference > 0)
+    s += fmt::format(
+        "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#222\" "
+        "stroke-dasharray=\"5,3\"/>\n",
+        px(c.reference), f.y1() - 4, f.y0());
+  s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", (f.x0() + f.x1()) / 2, f.h - 8,
+                   xml_escape(c.x_label));
+  if (c.series.size() > 1) {
+    std::vector<std::string> names;
+    for (const auto& se : c.series) names.push_back(se.name);
+    s += legend(f, names);
+  }
+  return s + "</svg>\n";
+}
+
 std::string line_chart(const LineChart& c) {
   Frame f;
-  f.w = c.width;
+  f.w = std::min(c.width, kMaxWidth);
   f.h = c.height;
   f.bottom = 50;
   double xlo = INFINITY, xhi = -INFINITY, yhi = 0;
@@ -265,7 +347,7 @@ std::string line_chart(const LineChart& c) {
 
 std::string scatter_loglog(const ScatterChart& c) {
   Frame f;
-  f.w = c.width;
+  f.w = std::min(c.width, kMaxWidth);
   f.h = c.height;
   f.bottom = 50;
   double lo = INFINITY, hi = 0;

@@ -7,6 +7,10 @@
 
 namespace warpsim::experiment::svg {
 
+// Widest chart in pixels, the content width of the reports' pages (their body max-width): every
+// chart is drawn at most this wide, whatever width it asks for.
+constexpr int kMaxWidth = 1200;
+
 struct Series {
   std::string name;
   std::vector<double> values;  // one per category; NaN draws nothing
@@ -25,6 +29,21 @@ struct BarChart {
 std::string grouped_bars(const BarChart& c);
 // Series stacked on top of each other within each category (e.g. stall fractions).
 std::string stacked_bars(const BarChart& c);
+
+// Horizontal bars: one row per label, the series side by side within a row. The width is fixed
+// and the height follows the rows, so that long lists stay within the page.
+struct HBarChart {
+  std::string title, x_label;
+  std::vector<std::string> labels;
+  std::vector<Series> series;        // values one per label; NaN draws nothing
+  std::vector<std::string> colours;  // one series: a colour per label (empty: the series colour)
+  double reference = 0;              // vertical reference line at this x (0: none), e.g. 1.0
+  double x_min = 0;                  // lowest value of the x axis (0 unless set above 0)
+  int width = 560;
+  int row_height = 22;
+};
+
+std::string horizontal_bars(const HBarChart& c);
 
 struct Line {
   std::string name;

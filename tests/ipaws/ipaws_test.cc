@@ -266,8 +266,8 @@ TEST(IpawsHarness, TableSevenRowsAndChoiceCounts) {
   EXPECT_NEAR(f.all_geomean[3], std::cbrt(100.0 / 110.0 * 2.0 * 1.0), 1e-12);
   std::string s = experiment::text_summary(c);
   EXPECT_NE(s.find("All kernels"), std::string::npos) << s;
-  EXPECT_NE(s.find("ipaws committed to the better policy on 1 of 1 LRR-friendly and 0 of 1 GTO-friendly kernels (1 "
-                    "with LRR = GTO not counted)"),
+  EXPECT_NE(s.find("ipaws committed to the better policy on 1 of 1 LRR-friendly and 0 of 1 GTO-friendly kernel "
+                   "launches (1 with LRR = GTO not counted)"),
             std::string::npos)
       << s;
 }

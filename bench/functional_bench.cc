@@ -75,7 +75,8 @@ void BM_Matmul(benchmark::State& state) {
   rt.memcpy_h2d(A, init.data(), uint64_t(n) * n * 4);
   rt.memcpy_h2d(B, init.data(), uint64_t(n) * n * 4);
   for (auto _ : state) {
-    rt.launch(k, Dim3{uint32_t(n / 16), uint32_t(n / 16), 1}, Dim3{16, 16, 1}, KernelArgs().add(A).add(B).add(C).add(n).add(n).add(n));
+    rt.launch(k, Dim3{uint32_t(n / 16), uint32_t(n / 16), 1}, Dim3{16, 16, 1},
+              KernelArgs().add(A).add(B).add(C).add(n).add(n).add(n));
     rt.synchronize();
   }
   report(state, target);

@@ -32,8 +32,8 @@ void queued_launches(benchmark::State& state) {
     cycles += gpu.now();
   }
   state.counters["launches"] = double(launches);
-  state.counters["host_s_per_launch"] = benchmark::Counter(
-      double(launches), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["host_s_per_launch"] =
+      benchmark::Counter(double(launches), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
   state.counters["cycles_per_launch"] = double(cycles) / double(state.iterations()) / double(launches);
 }
 

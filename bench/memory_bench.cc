@@ -62,8 +62,7 @@ void BM_StreamBandwidthBound(benchmark::State& state) {
     cycles += stream(m, int(c.core.num_sms), lines, 1, true);
   }
   state.counters["sim_cycles/s"] = benchmark::Counter(double(cycles), benchmark::Counter::kIsRate);
-  state.counters["requests/s"] =
-      benchmark::Counter(double(lines * state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["requests/s"] = benchmark::Counter(double(lines * state.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_StreamBandwidthBound)->Unit(benchmark::kMillisecond);
 

@@ -50,8 +50,7 @@ std::vector<CtaTrace> make_ctas(KernelInfo& info) {
           in.addr_index = uint32_t(ws.addrs.size());
           const uint64_t base = 0x7f0000000000ull + (uint64_t(c) * kWarps + w) * 4096 + i * 128;
           const bool scattered = rng() % 4 == 0;
-          for (int l = 0; l < 32; ++l)
-            ws.addrs.push_back(scattered ? base + (rng() % 1024) * 4 : base + 4 * l);
+          for (int l = 0; l < 32; ++l) ws.addrs.push_back(scattered ? base + (rng() % 1024) * 4 : base + 4 * l);
         } else {
           in.unit = kind < 6 ? Unit::SP : kind < 9 ? Unit::INT : Unit::SFU;
           in.latency_class = kind < 4 ? kLatMul : kind == 9 ? kLatTrans : kLatDefault;
@@ -68,9 +67,7 @@ struct BenchTrace {
   KernelInfo info;
   std::vector<CtaTrace> ctas;
   BenchTrace() {
-    dir = (std::filesystem::temp_directory_path() /
-           ("warpsim_trace_bench_" + std::to_string(::getpid())))
-              .string();
+    dir = (std::filesystem::temp_directory_path() / ("warpsim_trace_bench_" + std::to_string(::getpid()))).string();
     ctas = make_ctas(info);
     write_trace(dir, info, ctas);
   }

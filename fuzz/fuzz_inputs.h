@@ -42,8 +42,7 @@ inline void ptx_input(const uint8_t* data, size_t size) {
 inline void trace_input(const uint8_t* data, size_t size) {
   static const std::string path = [] {
     const char* dir = std::getenv("TMPDIR");
-    return std::string(dir && *dir ? dir : "/tmp") + "/warpsim-fuzz-trace-" +
-           std::to_string(::getpid()) + ".traceg";
+    return std::string(dir && *dir ? dir : "/tmp") + "/warpsim-fuzz-trace-" + std::to_string(::getpid()) + ".traceg";
   }();
   FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) throw Error("cannot write " + path);

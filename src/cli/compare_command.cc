@@ -1,17 +1,16 @@
 // `warpsim compare`: every (workload, scheduler) pair of a suite, cached, in parallel or on a
 // Slurm cluster, summarised as tables, metrics and an HTML report.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 
-#include <fmt/format.h>
-
 #include "cli/options.h"
 #include "core/error.h"
+#include "core/strings.h"
 #include "experiment/compare.h"
 #include "workloads/workload.h"
 #include "workloads/workload_catalog.h"
-#include "core/strings.h"
 
 namespace warpsim::cli {
 

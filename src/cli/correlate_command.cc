@@ -1,9 +1,8 @@
 // `warpsim correlate`: warpsim against reference results (GPGPU-Sim logs, a CSV table, Nsight
 // Compute), per kernel launch, per GPU preset and scheduler; `warpsim correlate import` turns
 // GPGPU-Sim logs or Nsight Compute CSV into a reference table. docs/correlate.md.
-#include <unistd.h>
-
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -71,7 +70,8 @@ int microbench(const MicrobenchArgs& a) {
   if (clock_mhz <= 0) throw Error("correlate microbench: no clock (pass --clock-mhz)");
   auto figures = experiment::microbench_figures(launches, cycles, clock_mhz / 1000.0);
   fmt::print("# clock {:.1f} MHz\n", clock_mhz);
-  for (const auto& [name, f] : figures) fmt::print("{}\t{:.3f}\t{}\n", name, f.value, experiment::microbench_unit(f.kind));
+  for (const auto& [name, f] : figures)
+    fmt::print("{}\t{:.3f}\t{}\n", name, f.value, experiment::microbench_unit(f.kind));
   return 0;
 }
 
@@ -133,8 +133,8 @@ int import(const ImportArgs& a) {
 
 void add_correlate_command(CLI::App& app) {
   auto a = std::make_shared<CorrelateArgs>();
-  auto* cmd = app.add_subcommand("correlate",
-                                 "compare warpsim's cycles with reference results (GPGPU-Sim logs, CSV tables)");
+  auto* cmd =
+      app.add_subcommand("correlate", "compare warpsim's cycles with reference results (GPGPU-Sim logs, CSV tables)");
   cmd->add_option("refs", a->refs,
                   "reference: a CSV table (workload,size,gpu,scheduler,kernel,launch,cycles[,counters]) or a "
                   "GPGPU-Sim log directory <gpu>/<scheduler>/<workload>.<size>.log");

@@ -66,9 +66,10 @@ std::string find_cudart_dir(const std::string& option) {
   }
   std::string list;
   for (const auto& t : tried) list += (list.empty() ? "" : ", ") + t;
-  throw Error(fmt::format("warpsim's libcudart.so.13 was not found (looked in: {}); build the 'cudart' target "
-                          "or pass --cudart-dir",
-                          list.empty() ? "nowhere" : list));
+  throw Error(
+      fmt::format("warpsim's libcudart.so.13 was not found (looked in: {}); build the 'cudart' target "
+                  "or pass --cudart-dir",
+                  list.empty() ? "nowhere" : list));
 }
 
 // Whether `program` (as execvp would find it) is an ELF file with device code that never names
@@ -91,8 +92,10 @@ bool static_cuda_runtime(const std::string& program) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
   std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return data.compare(0, 4, "\x7f" "ELF") == 0 && data.find(".nv_fatbin") != std::string::npos &&
-         data.find("libcudart.so") == std::string::npos;
+  return data.compare(0, 4,
+                      "\x7f"
+                      "ELF") == 0 &&
+         data.find(".nv_fatbin") != std::string::npos && data.find("libcudart.so") == std::string::npos;
 }
 
 std::string join(const std::vector<std::string>& items, char sep) {
@@ -194,9 +197,14 @@ int run_exec(ExecArgs& a) {
                    "warpsim exec: {} does not load libcudart.so, so none of its CUDA calls reached the simulator; "
                    "build it with nvcc -cudart shared (docs/cuda-programs.md)\n",
                    a.command[0]);
-      stats = {{"program", a.command[0]}, {"gpu", cfg.name}, {"scheduler", a.sched.scheduler}, {"launches", 0},
-               {"kernels", nlohmann::json::array()},
-               {"note", "the program wrote no statistics: it made no CUDA runtime call, or ended without running exit handlers"}};
+      stats = {
+          {"program", a.command[0]},
+          {"gpu", cfg.name},
+          {"scheduler", a.sched.scheduler},
+          {"launches", 0},
+          {"kernels", nlohmann::json::array()},
+          {"note",
+           "the program wrote no statistics: it made no CUDA runtime call, or ended without running exit handlers"}};
       if (!tmp_json.empty() || !a.json.empty()) write_json_atomic(json, stats);
     }
   }
@@ -239,9 +247,11 @@ void add_exec_command(CLI::App& app) {
                 "after the program, print the statistics as GPGPU-Sim prints them (gpu_sim_cycle = ..., per kernel "
                 "launch), for scripts written for GPGPU-Sim's output");
   cmd->add_option("--cudart-dir", a->cudart_dir, "directory holding warpsim's libcudart.so.13");
-  cmd->add_option("--inst-limit", a->inst_limit, "per-thread instruction limit that stops a runaway kernel (default 50M)");
+  cmd->add_option("--inst-limit", a->inst_limit,
+                  "per-thread instruction limit that stops a runaway kernel (default 50M)");
   cmd->add_flag("--memcheck", a->memcheck,
-                 "check every global access against the live allocations, byte by byte: a kernel with invalid accesses fails with a report of them");
+                "check every global access against the live allocations, byte by byte: a kernel with invalid accesses "
+                "fails with a report of them");
   cmd->add_flag("--summary", a->summary, "print one line per kernel launch on stderr when the program ends");
   cmd->add_option("command", a->command, "the program and its arguments (after --)")->expected(-1)->required();
   cmd->callback([a] {

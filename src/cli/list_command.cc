@@ -24,8 +24,8 @@ void add_list_command(CLI::App& app) {
     } else if (*what == "gpus") {
       for (const auto& name : list_presets()) {
         GpuConfig c = load_preset(name);
-        fmt::print("{:<10} {:>3} SMs x {} schedulers, {} warps/SM, L1D {} KB, L2 {} KB, {} MHz\n", name,
-                   c.core.num_sms, c.core.schedulers, c.core.max_warps, c.l1d.size / 1024,
+        fmt::print("{:<10} {:>3} SMs x {} schedulers, {} warps/SM, L1D {} KB, L2 {} KB, {} MHz\n", name, c.core.num_sms,
+                   c.core.schedulers, c.core.max_warps, c.l1d.size / 1024,
                    c.l2.cache.size * c.l2.partitions * c.l2.slices_per_partition / 1024, c.clock_mhz);
       }
     } else if (*what == "keys") {

@@ -12,18 +12,15 @@ std::vector<std::pair<std::string, std::string>> split_kv(const std::vector<std:
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& it : items) {
     auto eq = it.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw Error(fmt::format("{} '{}': expected key=value", what, it));
+    if (eq == std::string::npos || eq == 0) throw Error(fmt::format("{} '{}': expected key=value", what, it));
     out.emplace_back(it.substr(0, eq), it.substr(eq + 1));
   }
   return out;
 }
 
 void GpuOptions::add(CLI::App& app) {
-  app.add_option("--gpu", gpu, "GPU preset name or TOML file (see `warpsim list gpus`)")
-      ->capture_default_str();
-  app.add_option("--gpgpusim-config", gpgpusim_config,
-                 "import a GPGPU-Sim gpgpusim.config instead of a preset");
+  app.add_option("--gpu", gpu, "GPU preset name or TOML file (see `warpsim list gpus`)")->capture_default_str();
+  app.add_option("--gpgpusim-config", gpgpusim_config, "import a GPGPU-Sim gpgpusim.config instead of a preset");
   app.add_option("--set", sets, "override a configuration key: --set l1d.size=32K (repeatable)");
 }
 
@@ -47,11 +44,9 @@ GpuConfig GpuOptions::load() const {
 
 void SchedOptions::add(CLI::App& app, const std::string& default_scheduler) {
   scheduler = default_scheduler;
-  app.add_option("--scheduler,-s", scheduler, "warp scheduler (see `warpsim list schedulers`)")
-      ->capture_default_str();
+  app.add_option("--scheduler,-s", scheduler, "warp scheduler (see `warpsim list schedulers`)")->capture_default_str();
   app.add_option("--sched-param", params, "scheduler parameter key=value (repeatable)");
-  app.add_option("--rl-config", rl_config,
-                 "RLWS/RLWS_MS configuration TOML (same as --sched-param rl_config=FILE)");
+  app.add_option("--rl-config", rl_config, "RLWS/RLWS_MS configuration TOML (same as --sched-param rl_config=FILE)");
 }
 
 SchedulerParams SchedOptions::load() const {

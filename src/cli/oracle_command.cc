@@ -8,9 +8,9 @@
 #include "cli/options.h"
 #include "core/error.h"
 #include "core/json_file.h"
+#include "core/strings.h"
 #include "experiment/phase_oracle.h"
 #include "workloads/workload.h"
-#include "core/strings.h"
 
 namespace warpsim::cli {
 
@@ -89,9 +89,9 @@ int phase(PhaseArgs& a) {
     fmt::print("choices: {}\n", choice_runs(run, 12));
     fmt::print("{:<12} {:>12} {:>16}\n", "fixed", "cycles", "oracle speedup");
     for (const auto& f : fixed)
-      fmt::print("{:<12} {:>12} {:>16}\n", f.policy, f.cycles,
-                 f.error.empty() && run.cycles ? fmt::format("{:.3f}", double(f.cycles) / double(run.cycles))
-                                               : "failed");
+      fmt::print(
+          "{:<12} {:>12} {:>16}\n", f.policy, f.cycles,
+          f.error.empty() && run.cycles ? fmt::format("{:.3f}", double(f.cycles) / double(run.cycles)) : "failed");
   }
   if (!a.json.empty()) {
     nlohmann::json j;
@@ -138,7 +138,8 @@ void add_oracle_command(CLI::App& app) {
                  "bundled workload name, synthetic kernel (.kern), PTX file or trace directory")
       ->required();
   a->gpu.add(*ph);
-  ph->add_option("--window", a->window, "window length in cycles")->check(CLI::Range(uint64_t(1), uint64_t(1) << 40))
+  ph->add_option("--window", a->window, "window length in cycles")
+      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40))
       ->capture_default_str();
   ph->add_option("--lookahead", a->lookahead, "judge each candidate over this many further windows")
       ->check(CLI::Range(0, 1000))

@@ -2,21 +2,20 @@
 // stream 1, K2 on stream 2 `--delay` cycles later) under each scheduler; schedulers that take
 // budgets (QAWS) are swept over K2's budget. Writes tidy results, the paper's three plots and
 // an HTML report; with --target-response, the smallest K2 budget meeting a response time.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <thread>
 
-#include <fmt/format.h>
-
 #include "cli/options.h"
 #include "core/error.h"
 #include "core/json_file.h"
+#include "core/strings.h"
 #include "experiment/qos.h"
 #include "experiment/svg_chart.h"
 #include "sched/scheduler.h"
-#include "core/strings.h"
 
 namespace warpsim::cli {
 
@@ -25,14 +24,15 @@ namespace {
 namespace fs = std::filesystem;
 
 // The paper's kernels (QAWS Table Ib) as persistent-thread workloads.
-const std::vector<std::string> kPaperKernels = {"pc_pt",     "pathfinder_pt", "conv2d_pt",    "dxtc_pt", "binomial_pt",
-                                                "vectoradd_pt", "matmul_pt",  "histogram_pt", "atax_pt"};
+const std::vector<std::string> kPaperKernels = {"pc_pt",     "pathfinder_pt", "conv2d_pt",
+                                                "dxtc_pt",   "binomial_pt",   "vectoradd_pt",
+                                                "matmul_pt", "histogram_pt",  "atax_pt"};
 // Heterogeneous pairs: kernels whose isolated response times are within a factor of 1.4 of
 // each other (titanv, small size), as the paper chooses them, mixing compute- and
 // memory-intensive kernels.
 const std::vector<std::pair<std::string, std::string>> kHeterogeneous = {
-    {"pc_pt", "histogram_pt"},       {"pathfinder_pt", "dxtc_pt"},   {"binomial_pt", "atax_pt"},
-    {"conv2d_pt", "vectoradd_pt"},   {"matmul_pt", "histogram_pt"},  {"dxtc_pt", "binomial_pt"}};
+    {"pc_pt", "histogram_pt"},     {"pathfinder_pt", "dxtc_pt"},  {"binomial_pt", "atax_pt"},
+    {"conv2d_pt", "vectoradd_pt"}, {"matmul_pt", "histogram_pt"}, {"dxtc_pt", "binomial_pt"}};
 
 struct QosArgs {
   std::vector<std::string> pairs;
@@ -75,7 +75,8 @@ std::vector<std::pair<std::string, std::string>> parse_pairs(const std::vector<s
     size_t colon = item.find(':');
     if (colon == std::string::npos || colon == 0 || colon + 1 == item.size() ||
         item.find(':', colon + 1) != std::string::npos)
-      throw Error(fmt::format("pair '{}': expected K1:K2 (two workload names), 'homogeneous' or 'heterogeneous'", item));
+      throw Error(
+          fmt::format("pair '{}': expected K1:K2 (two workload names), 'homogeneous' or 'heterogeneous'", item));
     pairs.emplace_back(item.substr(0, colon), item.substr(colon + 1));
   }
   if (pairs.empty()) throw Error("qos: no pair given");
@@ -84,9 +85,10 @@ std::vector<std::pair<std::string, std::string>> parse_pairs(const std::vector<s
 
 std::string html_report(const experiment::QosSweepResult& r, const experiment::QosCharts& charts,
                         const std::string& summary, const std::string& command) {
-  std::string h = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>warpsim qos</title>\n"
-                  "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
-                  "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}</style></head><body>\n";
+  std::string h =
+      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>warpsim qos</title>\n"
+      "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+      "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}</style></head><body>\n";
   h += "<h1>Multikernel QoS experiment</h1>\n<pre>" + experiment::svg::xml_escape(command) + "</pre>\n";
   h += "<h2>Response times</h2>\n" + charts.response + "\n<h2>K2 speedup</h2>\n" + charts.speedup +
        "\n<h2>Average execution time</h2>\n" + charts.avg_exec + "\n";
@@ -142,15 +144,16 @@ int qos(QosArgs& a, const std::string& command) {
   if (tty) fmt::print(stderr, "\n");
 
   // Text summary: the best budget of each scheduler per pair.
-  std::string s = fmt::format("{:<28} {:<6} {:>6} {:>9} {:>9} {:>7} {:>7} {:>8} {:>7} {:>6} {:>6} {:>7}\n", "pair",
-                              "sched", "budget", "K1 cyc", "K2 cyc", "K1 norm", "K2 norm", "K2 spdup", "avg", "STP",
-                              "ANTT", "shared");
+  std::string s =
+      fmt::format("{:<28} {:<6} {:>6} {:>9} {:>9} {:>7} {:>7} {:>8} {:>7} {:>6} {:>6} {:>7}\n", "pair", "sched",
+                  "budget", "K1 cyc", "K2 cyc", "K1 norm", "K2 norm", "K2 spdup", "avg", "STP", "ANTT", "shared");
   for (const auto& row : r.rows)
     if (row.best)
-      s += fmt::format("{:<28} {:<6} {:>6} {:>9} {:>9} {:>7.3f} {:>7.3f} {:>8.3f} {:>7.3f} {:>6.3f} {:>6.3f} {:>3}/{:<3}{}\n",
-                       row.pair, row.scheduler, row.budget ? std::to_string(row.budget) : "-", row.rt1, row.rt2,
-                       row.norm_rt1, row.norm_rt2, row.k2_speedup, row.norm_avg_exec, row.stp, row.antt,
-                       row.shared_sms, row.sms, row.verified ? "" : " UNVERIFIED");
+      s += fmt::format(
+          "{:<28} {:<6} {:>6} {:>9} {:>9} {:>7.3f} {:>7.3f} {:>8.3f} {:>7.3f} {:>6.3f} {:>6.3f} {:>3}/{:<3}{}\n",
+          row.pair, row.scheduler, row.budget ? std::to_string(row.budget) : "-", row.rt1, row.rt2, row.norm_rt1,
+          row.norm_rt2, row.k2_speedup, row.norm_avg_exec, row.stp, row.antt, row.shared_sms, row.sms,
+          row.verified ? "" : " UNVERIFIED");
   s += "\ngeometric mean over pairs (best budget):\n";
   for (const auto& sched : spec.schedulers)
     s += fmt::format("  {:<6} K2 speedup {:.3f}  avg exec {:.3f}  STP {:.3f}  ANTT {:.3f}\n", sched,
@@ -172,7 +175,9 @@ int qos(QosArgs& a, const std::string& command) {
         };
         uint32_t found = experiment::smallest_budget(spec.budgets, response, a.target_response);
         s += fmt::format("  {:<28} {:<6} {}\n", pair, sched, found ? std::to_string(found) : "none of the budgets");
-        targets.push_back({{"pair", pair}, {"scheduler", sched}, {"target", a.target_response},
+        targets.push_back({{"pair", pair},
+                           {"scheduler", sched},
+                           {"target", a.target_response},
                            {"budget", found ? nlohmann::json(found) : nlohmann::json(nullptr)}});
       }
     if (r.budgeted.empty()) s += "  (no scheduler in --schedulers takes budgets)\n";

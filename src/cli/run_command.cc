@@ -3,8 +3,8 @@
 #include <chrono>
 #include <fstream>
 #include <functional>
-#include <sstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli/options.h"
 #include "core/error.h"
@@ -27,7 +27,10 @@ struct LaunchOptions {
   int64_t shared = -1;
   std::vector<std::string> args;
   bool memcheck = false;
-  bool any() const { return !launch_file.empty() || !kernel.empty() || !grid.empty() || !block.empty() || !dump.empty() || shared >= 0 || !args.empty() || memcheck; }
+  bool any() const {
+    return !launch_file.empty() || !kernel.empty() || !grid.empty() || !block.empty() || !dump.empty() || shared >= 0 ||
+           !args.empty() || memcheck;
+  }
   // The description file (if any) with the inline flags applied over it; --arg replaces its args.
   LaunchSpec load() const {
     LaunchSpec s;
@@ -72,8 +75,8 @@ void print_summary(const Gpu& gpu, double host_seconds) {
   }
   StatsSnapshot s = gpu.snapshot();
   fmt::print("total: {} cycles, {} warp instructions, IPC {:.3f}; simulated in {:.2f} s ({:.2f} M warp-insts/s)\n",
-             s.cycle, s.core.warp_insts, s.cycle ? double(s.core.warp_insts) / double(s.cycle) : 0.0,
-             host_seconds, host_seconds > 0 ? double(s.core.warp_insts) / host_seconds / 1e6 : 0.0);
+             s.cycle, s.core.warp_insts, s.cycle ? double(s.core.warp_insts) / double(s.cycle) : 0.0, host_seconds,
+             host_seconds > 0 ? double(s.core.warp_insts) / host_seconds / 1e6 : 0.0);
 }
 
 int run(RunArgs& a) {
@@ -88,7 +91,8 @@ int run(RunArgs& a) {
     workload = make_ptx_launch_workload(a.workload, a.launch.load());
   } else {
     if (a.launch.any())
-      throw Error("--launch, --kernel, --grid, --block, --shared, --arg, --dump and --memcheck apply to PTX files (.ptx) only");
+      throw Error(
+          "--launch, --kernel, --grid, --block, --shared, --arg, --dump and --memcheck apply to PTX files (.ptx) only");
     workload = resolve_workload(a.workload);
   }
   Gpu gpu(cfg, a.sched.scheduler, sp);
@@ -143,25 +147,30 @@ void add_run_command(CLI::App& app) {
   auto a = std::make_shared<RunArgs>();
   auto* cmd = app.add_subcommand("run", "simulate one workload and print its statistics");
   cmd->add_option("workload", a->workload,
-                  "bundled workload name, synthetic kernel (.kern), PTX file (with --launch or --kernel/--grid/--block/--arg) or trace directory")
+                  "bundled workload name, synthetic kernel (.kern), PTX file (with --launch or "
+                  "--kernel/--grid/--block/--arg) or trace directory")
       ->required();
   a->gpu.add(*cmd);
   a->sched.add(*cmd);
   cmd->add_option("--size", a->wopts.size, "problem size: small | default | paper")->capture_default_str();
   cmd->add_option("--seed", a->wopts.seed, "seed of the generated inputs")->capture_default_str();
   cmd->add_option("--param", a->params, "workload parameter key=value (repeatable)");
-  cmd->add_option("--launch", a->launch.launch_file, "PTX file: launch description (TOML: kernel, grid, block, shared, args, dump)");
+  cmd->add_option("--launch", a->launch.launch_file,
+                  "PTX file: launch description (TOML: kernel, grid, block, shared, args, dump)");
   cmd->add_option("--kernel", a->launch.kernel, "PTX file: kernel to launch (default: the module's only kernel)");
   cmd->add_option("--grid", a->launch.grid, "PTX file: grid dimensions X[,Y[,Z]]");
   cmd->add_option("--block", a->launch.block, "PTX file: block dimensions X[,Y[,Z]]");
-  cmd->add_option("--shared", a->launch.shared, "PTX file: dynamic shared memory bytes")->check(CLI::Range(int64_t(0), int64_t(228 * 1024)));
+  cmd->add_option("--shared", a->launch.shared, "PTX file: dynamic shared memory bytes")
+      ->check(CLI::Range(int64_t(0), int64_t(228 * 1024)));
   cmd->add_option("--arg", a->launch.args,
                   "PTX file: kernel argument, in order (repeatable): '<type> <value>' or "
                   "'buffer <type> n=<count> [fill=zero|iota|random|const] [seed=..] [min=..] [max=..] [dump]'")
       ->allow_extra_args(false);
   cmd->add_flag("--memcheck", a->launch.memcheck,
-                 "PTX file: check every global access against the live allocations, byte by byte, and report the invalid ones (exit status 1)");
-  cmd->add_option("--dump", a->launch.dump, "PTX file: write the buffers (those marked dump, else all) as JSON to this file");
+                "PTX file: check every global access against the live allocations, byte by byte, and report the "
+                "invalid ones (exit status 1)");
+  cmd->add_option("--dump", a->launch.dump,
+                  "PTX file: write the buffers (those marked dump, else all) as JSON to this file");
   cmd->add_option("--json", a->json, "write the full statistics as JSON to this file");
   cmd->add_option("--record-trace", a->record_trace,
                   "also record the run as an Accel-Sim trace (kernelslist.g + .traceg) in this directory");

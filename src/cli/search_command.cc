@@ -1,8 +1,7 @@
 // `warpsim search rlws|rlws_ms`: genetic search of the RL scheduler's design space (RLWS paper
 // Sec. IV-H), with fitness from cached, parallel (or Slurm) harness runs; see docs/search.md.
-#include <unistd.h>
-
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cmath>
 
@@ -51,8 +50,8 @@ int search(SearchArgs& a) {
   search::SearchOptions o;
   o.ga.population = a.population;
   o.ga.generations = a.generations;
-  o.ga.newcomers = a.newcomers >= 0 ? uint32_t(a.newcomers)
-                                    : std::max<uint32_t>(1, uint32_t(std::lround(a.population / 10.0)));
+  o.ga.newcomers =
+      a.newcomers >= 0 ? uint32_t(a.newcomers) : std::max<uint32_t>(1, uint32_t(std::lround(a.population / 10.0)));
   o.ga.elite_period = a.elite_period;
   o.ga.mutation_rate = a.mutation_rate;
   o.ga.attr_probability = a.attr_probability;
@@ -85,8 +84,7 @@ int search(SearchArgs& a) {
   }
   auto r = search::run_search(o, a.stop_after);
   if (!r.finished) {
-    fmt::print("stopped after {} of {} generations; continue with --resume\n", r.generations.size(),
-               o.ga.generations);
+    fmt::print("stopped after {} of {} generations; continue with --resume\n", r.generations.size(), o.ga.generations);
   }
   fmt::print("\nbest training fitness {:.4f} (the paper's defaults: {:.4f}): {}\n", r.best_train_fitness,
              r.defaults_train_fitness, search::describe(r.best));
@@ -109,9 +107,7 @@ int search(SearchArgs& a) {
 void add_search_command(CLI::App& app) {
   auto a = std::make_shared<SearchArgs>();
   auto* cmd = app.add_subcommand("search", "genetic search of the RLWS / RLWS_MS design space");
-  cmd->add_option("scheduler", a->scheduler, "rlws | rlws_ms")
-      ->required()
-      ->check(CLI::IsMember({"rlws", "rlws_ms"}));
+  cmd->add_option("scheduler", a->scheduler, "rlws | rlws_ms")->required()->check(CLI::IsMember({"rlws", "rlws_ms"}));
   a->gpu.add(*cmd);
   cmd->add_option("--train", a->train, "training workloads (names or paths, comma-separated)")->capture_default_str();
   cmd->add_option("--size", a->size, "problem size of every run: small | default | paper")->capture_default_str();

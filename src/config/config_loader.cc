@@ -1,6 +1,7 @@
 #include "config/config_loader.h"
 
 #include <fmt/format.h>
+#include <toml++/toml.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -9,7 +10,6 @@
 #include <map>
 #include <set>
 #include <sstream>
-#include <toml++/toml.h>
 
 #include "config/config_util.h"
 #include "core/error.h"
@@ -27,8 +27,7 @@ struct Pos {
 };
 
 bool looks_like_path(const std::string& s) {
-  return s.find('/') != std::string::npos ||
-         (s.size() > 5 && s.compare(s.size() - 5, 5, ".toml") == 0);
+  return s.find('/') != std::string::npos || (s.size() > 5 && s.compare(s.size() - 5, 5, ".toml") == 0);
 }
 
 std::string read_file(const std::string& path) {
@@ -112,9 +111,8 @@ toml::table parse_toml(const std::string& text, const std::string& source) {
   }
 }
 
-void apply_toml_impl(GpuConfig& cfg, const std::string& text, const std::string& source,
-                     const std::string& base_dir, std::map<std::string, Pos>& positions,
-                     std::set<std::string>& chain);
+void apply_toml_impl(GpuConfig& cfg, const std::string& text, const std::string& source, const std::string& base_dir,
+                     std::map<std::string, Pos>& positions, std::set<std::string>& chain);
 
 void load_file_into(GpuConfig& cfg, const std::string& path, std::map<std::string, Pos>& positions,
                     std::set<std::string>& chain) {
@@ -131,9 +129,8 @@ void load_file_into(GpuConfig& cfg, const std::string& path, std::map<std::strin
   chain.erase(canon);
 }
 
-void apply_toml_impl(GpuConfig& cfg, const std::string& text, const std::string& source,
-                     const std::string& base_dir, std::map<std::string, Pos>& positions,
-                     std::set<std::string>& chain) {
+void apply_toml_impl(GpuConfig& cfg, const std::string& text, const std::string& source, const std::string& base_dir,
+                     std::map<std::string, Pos>& positions, std::set<std::string>& chain) {
   toml::table tbl = parse_toml(text, source);
   if (auto base = tbl.get("base")) {
     auto bp = base->source().begin;
@@ -179,14 +176,26 @@ std::string toml_quote(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", int(c));
-        else out += c;
+        if (static_cast<unsigned char>(c) < 0x20)
+          out += fmt::format("\\u{:04x}", int(c));
+        else
+          out += c;
     }
   }
   return out + "\"";
@@ -195,7 +204,8 @@ std::string toml_quote(const std::string& s) {
 std::string toml_value(const ConfigField& f) {
   switch (f.kind) {
     case ConfigField::Bool:
-    case ConfigField::U32: return f.get();
+    case ConfigField::U32:
+      return f.get();
     case ConfigField::U64: {
       uint64_t v = *static_cast<uint64_t*>(f.ptr);
       // TOML integers are signed 64-bit; larger values travel as strings.
@@ -207,7 +217,8 @@ std::string toml_value(const ConfigField& f) {
       if (s.find_first_of(".eEn") == std::string::npos) s += ".0";  // keep it a TOML float
       return s;
     }
-    case ConfigField::String: return toml_quote(f.get());
+    case ConfigField::String:
+      return toml_quote(f.get());
   }
   return {};
 }
@@ -353,11 +364,21 @@ std::string config_keys_markdown(const std::vector<std::string>& presets) {
     const ConfigField& f = fields[i];
     const char* type = "";
     switch (f.kind) {
-      case ConfigField::Bool: type = "bool"; break;
-      case ConfigField::U32: type = "u32"; break;
-      case ConfigField::U64: type = "u64"; break;
-      case ConfigField::Double: type = "float"; break;
-      case ConfigField::String: type = "string"; break;
+      case ConfigField::Bool:
+        type = "bool";
+        break;
+      case ConfigField::U32:
+        type = "u32";
+        break;
+      case ConfigField::U64:
+        type = "u64";
+        break;
+      case ConfigField::Double:
+        type = "float";
+        break;
+      case ConfigField::String:
+        type = "string";
+        break;
     }
     std::string doc = f.doc;
     for (size_t p = 0; (p = doc.find('|', p)) != std::string::npos; p += 2) doc.replace(p, 1, "\\|");

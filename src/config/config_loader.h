@@ -26,8 +26,7 @@ GpuConfig load_preset(const std::string& name_or_path);
 // Applies the keys of a TOML document on top of `cfg` (no `base` handling beyond loading
 // the named base first, no validation). `source` names the document in error messages;
 // `base_dir` is searched first for a `base` preset. Used by load_preset and by tests.
-void apply_toml(GpuConfig& cfg, const std::string& text, const std::string& source,
-                const std::string& base_dir = "");
+void apply_toml(GpuConfig& cfg, const std::string& text, const std::string& source, const std::string& base_dir = "");
 
 // Applies `key=value` overrides in order, then validates. Unknown keys and bad values are
 // errors naming the key and the valid keys or values.
@@ -51,8 +50,7 @@ std::string config_keys_markdown(const std::vector<std::string>& presets = {});
 GpuConfig import_gpgpusim_config(const std::string& path, std::vector<std::string>* not_understood);
 
 // Same, applied on top of an existing configuration (e.g. a preset), then validated.
-void import_gpgpusim_config_into(GpuConfig& cfg, const std::string& path,
-                                 std::vector<std::string>* not_understood);
+void import_gpgpusim_config_into(GpuConfig& cfg, const std::string& path, std::vector<std::string>* not_understood);
 
 // Same as import_gpgpusim_config_into, reading the options from a string.
 void import_gpgpusim_text(GpuConfig& cfg, const std::string& text, const std::string& source,

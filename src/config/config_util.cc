@@ -108,8 +108,8 @@ std::string unknown_key_message(const std::vector<ConfigField>& fields, const st
     if (!t.empty() && std::find(tables.begin(), tables.end(), t) == tables.end()) tables.push_back(t);
     if (t == table) leaves_here.push_back(f.key.substr(d == std::string::npos ? 0 : d + 1));
   }
-  std::string msg = as_table ? fmt::format("unknown config table '{}'", key)
-                             : fmt::format("unknown config key '{}'", key);
+  std::string msg =
+      as_table ? fmt::format("unknown config table '{}'", key) : fmt::format("unknown config key '{}'", key);
   std::string close = closest(key, as_table ? tables : all);
   msg += close.empty() ? std::string(".") : fmt::format("; did you mean '{}'?", close);
   if (!as_table && (table.empty() || is_group(fields, table))) {
@@ -119,9 +119,9 @@ std::string unknown_key_message(const std::vector<ConfigField>& fields, const st
       std::string parent = t.rfind('.') == std::string::npos ? std::string() : t.substr(0, t.rfind('.'));
       if (parent == table) names.push_back("[" + t + "]");
     }
-    msg += fmt::format(" Valid keys {}: {}", table.empty() ? std::string("at the top level")
-                                                         : fmt::format("in [{}]", table),
-                       join(names, ", "));
+    msg +=
+        fmt::format(" Valid keys {}: {}",
+                    table.empty() ? std::string("at the top level") : fmt::format("in [{}]", table), join(names, ", "));
   } else {
     msg += fmt::format(" Valid tables: {}", join(tables, ", "));
   }

@@ -33,22 +33,19 @@ struct Option {
 // model or CUDA device limits; they do not change timing, so they are skipped silently.
 const std::set<std::string>& irrelevant_options() {
   static const std::set<std::string> s = {
-      "-gpgpu_ptx_instruction_classification", "-gpgpu_ptx_sim_mode",
-      "-gpgpu_ptx_force_max_capability", "-gpgpu_compute_capability_major",
-      "-gpgpu_compute_capability_minor", "-gpgpu_ptx_convert_to_ptxplus",
-      "-gpgpu_ptx_save_converted_ptxplus", "-gpgpu_ptx_use_cuobjdump",
-      "-gpgpu_experimental_lib_support", "-gpgpu_ptx_inst_debug_to_file",
-      "-gpgpu_ptx_inst_debug_file", "-gpgpu_ptx_inst_debug_thread_uid",
+      "-gpgpu_ptx_instruction_classification", "-gpgpu_ptx_sim_mode", "-gpgpu_ptx_force_max_capability",
+      "-gpgpu_compute_capability_major", "-gpgpu_compute_capability_minor", "-gpgpu_ptx_convert_to_ptxplus",
+      "-gpgpu_ptx_save_converted_ptxplus", "-gpgpu_ptx_use_cuobjdump", "-gpgpu_experimental_lib_support",
+      "-gpgpu_ptx_inst_debug_to_file", "-gpgpu_ptx_inst_debug_file", "-gpgpu_ptx_inst_debug_thread_uid",
       "-gpgpu_stack_size_limit", "-gpgpu_heap_size_limit", "-gpgpu_runtime_sync_depth_limit",
-      "-gpgpu_runtime_pending_launch_count_limit", "-gpgpu_simd_model",
-      "-gpgpu_occupancy_sm_number", "-gpgpu_memlatency_stat", "-gpgpu_runtime_stat",
-      "-enable_ptx_file_line_stats", "-visualizer_enabled", "-visualizer_outputfile",
-      "-visualizer_zlevel", "-power_simulation_enabled", "-gpuwattch_xml_file",
-      "-power_trace_enabled", "-power_per_cycle_dump", "-steady_power_levels_enabled",
-      "-trace_enabled", "-trace_components", "-trace_sampling_core", "-trace_sampling_memory_partition",
-      "-save_embedded_ptx", "-keep", "-gpgpu_deadlock_detect", "-gpgpu_max_cycle", "-gpgpu_max_insn",
-      "-gpgpu_max_cta", "-gpgpu_max_completed_cta", "-gpgpu_stat_sampling_freq", "-liveness_message_freq",
-      "-gpgpu_cflog_interval", "-gpgpu_ptx_sim_mode", "-gpgpu_shader_cta_threshold",
+      "-gpgpu_runtime_pending_launch_count_limit", "-gpgpu_simd_model", "-gpgpu_occupancy_sm_number",
+      "-gpgpu_memlatency_stat", "-gpgpu_runtime_stat", "-enable_ptx_file_line_stats", "-visualizer_enabled",
+      "-visualizer_outputfile", "-visualizer_zlevel", "-power_simulation_enabled", "-gpuwattch_xml_file",
+      "-power_trace_enabled", "-power_per_cycle_dump", "-steady_power_levels_enabled", "-trace_enabled",
+      "-trace_components", "-trace_sampling_core", "-trace_sampling_memory_partition", "-save_embedded_ptx", "-keep",
+      "-gpgpu_deadlock_detect", "-gpgpu_max_cycle", "-gpgpu_max_insn", "-gpgpu_max_cta", "-gpgpu_max_completed_cta",
+      "-gpgpu_stat_sampling_freq", "-liveness_message_freq", "-gpgpu_cflog_interval", "-gpgpu_ptx_sim_mode",
+      "-gpgpu_shader_cta_threshold",
       // Power model only.
       "-gpgpu_clock_gated_lanes",
       // Device limits the CUDA runtime reports (occupancy uses the SM's registers and shared memory).
@@ -99,8 +96,10 @@ class Importer {
           while (i < text.size()) {
             c = text[i];
             ++i;
-            if (c == '\n') ++line, col = 1;
-            else ++col;
+            if (c == '\n')
+              ++line, col = 1;
+            else
+              ++col;
             if (c == '"') {
               closed = true;
               break;
@@ -118,11 +117,13 @@ class Importer {
     for (size_t k = 0; k < toks.size(); k += 2) {  // option, value
       const Tok& t = toks[k];
       if (t.text.size() < 2 || t.text[0] != '-')
-        throw LocatedError(source_, t.line, t.col, fmt::format("expected an option such as -gpgpu_n_clusters, found '{}'", t.text));
+        throw LocatedError(source_, t.line, t.col,
+                           fmt::format("expected an option such as -gpgpu_n_clusters, found '{}'", t.text));
       if (k + 1 >= toks.size())
         throw LocatedError(source_, t.line, t.col, fmt::format("option {} has no value", t.text));
       const Tok& v = toks[k + 1];
-      bool value_is_option = v.text.size() >= 2 && v.text[0] == '-' && !std::isdigit(static_cast<unsigned char>(v.text[1]));
+      bool value_is_option =
+          v.text.size() >= 2 && v.text[0] == '-' && !std::isdigit(static_cast<unsigned char>(v.text[1]));
       if (value_is_option) throw LocatedError(source_, t.line, t.col, fmt::format("option {} has no value", t.text));
       auto it = index_.find(t.text);
       if (it == index_.end()) {
@@ -152,7 +153,8 @@ class Importer {
   uint64_t to_uint(const Option& o, const std::string& s) {
     uint64_t v = 0;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (s.empty() || ec != std::errc() || p != s.data() + s.size()) fail(o, fmt::format("'{}' is not a non-negative integer", s));
+    if (s.empty() || ec != std::errc() || p != s.data() + s.size())
+      fail(o, fmt::format("'{}' is not a non-negative integer", s));
     return v;
   }
   uint32_t to_u32(const Option& o, const std::string& s) {
@@ -163,7 +165,8 @@ class Importer {
   double to_double(const Option& o, const std::string& s) {
     char* end = nullptr;
     double d = std::strtod(s.c_str(), &end);
-    if (s.empty() || *end != '\0' || !std::isfinite(d) || d <= 0) fail(o, fmt::format("'{}' is not a positive number", s));
+    if (s.empty() || *end != '\0' || !std::isfinite(d) || d <= 0)
+      fail(o, fmt::format("'{}' is not a positive number", s));
     return d;
   }
   std::vector<uint32_t> u32_list(const Option& o, char sep, size_t min_count) {
@@ -215,8 +218,10 @@ void Importer::map_cache(const std::string& name, CacheConfig& c) {
   auto geo = split(groups[0], ':');
   bool sectored = false;
   if (geo.size() == 4) {
-    if (geo[0] == "S") sectored = true;
-    else if (geo[0] != "N") fail(*o, fmt::format("cache type '{}' is not N or S", geo[0]));
+    if (geo[0] == "S")
+      sectored = true;
+    else if (geo[0] != "N")
+      fail(*o, fmt::format("cache type '{}' is not N or S", geo[0]));
     geo.erase(geo.begin());
   }
   if (geo.size() != 3) fail(*o, "expected [N|S:]<sets>:<line>:<assoc>");
@@ -237,15 +242,26 @@ void Importer::map_cache(const std::string& name, CacheConfig& c) {
     if (p.size() != 1) fail(*o, fmt::format("policy letter '{}' is not a single character", p));
   if (pol.size() >= 5) {
     switch (pol[4][0]) {
-      case 'L': c.set_index = "linear"; break;
-      case 'H': c.set_index = "fermi"; break;
-      case 'P': c.set_index = "ipoly"; break;
-      case 'X': c.set_index = "xor"; break;
-      default: not_understood(fmt::format("{} (set index function '{}')", name, pol[4]));
+      case 'L':
+        c.set_index = "linear";
+        break;
+      case 'H':
+        c.set_index = "fermi";
+        break;
+      case 'P':
+        c.set_index = "ipoly";
+        break;
+      case 'X':
+        c.set_index = "xor";
+        break;
+      default:
+        not_understood(fmt::format("{} (set index function '{}')", name, pol[4]));
     }
   }
-  if (pol[0] == "F") not_understood(fmt::format("{} (FIFO replacement; warpsim uses LRU)", name));
-  else if (pol[0] != "L") fail(*o, fmt::format("replacement policy '{}' is not L or F", pol[0]));
+  if (pol[0] == "F")
+    not_understood(fmt::format("{} (FIFO replacement; warpsim uses LRU)", name));
+  else if (pol[0] != "L")
+    fail(*o, fmt::format("replacement policy '{}' is not L or F", pol[0]));
   switch (pol[1][0]) {
     case 'R':  // read-only: never written, the policy does not matter
     case 'T':
@@ -254,16 +270,26 @@ void Importer::map_cache(const std::string& name, CacheConfig& c) {
     case 'L':  // local write-back; a global write hit evicts the line (GPGPU-Sim 4.2)
       c.write_policy = "local_write_back";
       break;
-    case 'B': c.write_policy = "write_back"; break;
-    case 'E': c.write_policy = "write_evict"; break;
-    default: fail(*o, fmt::format("write policy '{}' is not R, B, T, E or L", pol[1]));
+    case 'B':
+      c.write_policy = "write_back";
+      break;
+    case 'E':
+      c.write_policy = "write_evict";
+      break;
+    default:
+      fail(*o, fmt::format("write policy '{}' is not R, B, T, E or L", pol[1]));
   }
   switch (pol[3][0]) {
-    case 'N': c.write_allocate = "no_allocate"; break;
+    case 'N':
+      c.write_allocate = "no_allocate";
+      break;
     case 'W':
     case 'F':
-    case 'L': c.write_allocate = "allocate"; break;
-    default: fail(*o, fmt::format("write-allocate policy '{}' is not N, W, F or L", pol[3]));
+    case 'L':
+      c.write_allocate = "allocate";
+      break;
+    default:
+      fail(*o, fmt::format("write-allocate policy '{}' is not N, W, F or L", pol[3]));
   }
   auto mshr = split(groups[2], ':');
   if (mshr.size() < 3) fail(*o, "expected <mshr_type>:<entries>:<max_merge>");
@@ -282,13 +308,12 @@ void Importer::map_operand_collector() {
     any |= o != nullptr;
     return o;
   };
-  const std::pair<const char*, uint32_t*> sets[] = {
-      {"-gpgpu_operand_collector_num_units_sp", &oc.collectors_sp},
-      {"-gpgpu_operand_collector_num_units_sfu", &oc.collectors_sfu},
-      {"-gpgpu_operand_collector_num_units_mem", &oc.collectors_mem},
-      {"-gpgpu_operand_collector_num_units_dp", &oc.collectors_dp},
-      {"-gpgpu_operand_collector_num_units_int", &oc.collectors_int},
-      {"-gpgpu_operand_collector_num_units_gen", &oc.collectors}};
+  const std::pair<const char*, uint32_t*> sets[] = {{"-gpgpu_operand_collector_num_units_sp", &oc.collectors_sp},
+                                                    {"-gpgpu_operand_collector_num_units_sfu", &oc.collectors_sfu},
+                                                    {"-gpgpu_operand_collector_num_units_mem", &oc.collectors_mem},
+                                                    {"-gpgpu_operand_collector_num_units_dp", &oc.collectors_dp},
+                                                    {"-gpgpu_operand_collector_num_units_int", &oc.collectors_int},
+                                                    {"-gpgpu_operand_collector_num_units_gen", &oc.collectors}};
   for (const auto& [name, field] : sets)
     if (Option* o = opt(name)) *field = to_u32(*o, o->value);
   if (Option* o = opt("-gpgpu_enable_specialized_operand_collector"))
@@ -323,8 +348,10 @@ void Importer::map_units() {
     const char* option;
     Unit unit;
   };
-  const UnitOpt counts[] = {{"-gpgpu_num_sp_units", Unit::SP}, {"-gpgpu_num_sfu_units", Unit::SFU},
-                            {"-gpgpu_num_dp_units", Unit::DP}, {"-gpgpu_num_int_units", Unit::INT}};
+  const UnitOpt counts[] = {{"-gpgpu_num_sp_units", Unit::SP},
+                            {"-gpgpu_num_sfu_units", Unit::SFU},
+                            {"-gpgpu_num_dp_units", Unit::DP},
+                            {"-gpgpu_num_int_units", Unit::INT}};
   for (const auto& u : counts) {
     Option* o = take(u.option);
     if (!o) continue;
@@ -338,7 +365,8 @@ void Importer::map_units() {
   // cycle of latency and initiation, on every unit.
   for (auto& uc : cfg_.units) uc.latency[kLatAlu] = uc.initiation[kLatAlu] = 1;
   constexpr LatencyClass table_order[] = {kLatDefault, kLatMax, kLatMul, kLatMad, kLatDiv, kLatShfl};
-  const UnitOpt lat[] = {{"-ptx_opcode_latency_int", Unit::INT}, {"-ptx_opcode_latency_fp", Unit::SP},
+  const UnitOpt lat[] = {{"-ptx_opcode_latency_int", Unit::INT},
+                         {"-ptx_opcode_latency_fp", Unit::SP},
                          {"-ptx_opcode_latency_dp", Unit::DP}};
   for (const auto& u : lat) {
     Option* o = take(u.option);
@@ -358,15 +386,18 @@ void Importer::map_units() {
     cfg_.units[int(Unit::SP)].latency[kLatTrans] = v[0];
     cfg_.units[int(Unit::INT)].latency[kLatTrans] = v[0];
   }
-  const UnitOpt init[] = {{"-ptx_opcode_initiation_int", Unit::INT}, {"-ptx_opcode_initiation_fp", Unit::SP},
-                          {"-ptx_opcode_initiation_dp", Unit::DP}, {"-ptx_opcode_initiation_sfu", Unit::SFU}};
+  const UnitOpt init[] = {{"-ptx_opcode_initiation_int", Unit::INT},
+                          {"-ptx_opcode_initiation_fp", Unit::SP},
+                          {"-ptx_opcode_initiation_dp", Unit::DP},
+                          {"-ptx_opcode_initiation_sfu", Unit::SFU}};
   for (const auto& u : init) {
     Option* o = take(u.option);
     if (!o) continue;
     auto v = u32_list(*o, ',', 1);
     auto& uc = cfg_.units[int(u.unit)];
     if (u.unit == Unit::SFU) {
-      for (LatencyClass c : {kLatDefault, kLatMax, kLatMul, kLatMad, kLatDiv, kLatTrans, kLatShfl}) uc.initiation[c] = v[0];
+      for (LatencyClass c : {kLatDefault, kLatMax, kLatMul, kLatMad, kLatDiv, kLatTrans, kLatShfl})
+        uc.initiation[c] = v[0];
       continue;
     }
     for (size_t i = 0; i < v.size() && i < 6; ++i) uc.initiation[table_order[i]] = v[i];
@@ -398,17 +429,28 @@ void Importer::map_dram() {
       if (eq == std::string::npos) fail(*o, fmt::format("'{}' is not name=value", item));
       std::string k = item.substr(0, eq);
       uint32_t v = to_u32(*o, item.substr(eq + 1));
-      if (k == "nbk") d.banks = v;
-      else if (k == "CL") d.tCL = to_core_cycles(v, dram_clk);
-      else if (k == "RCD") d.tRCD = to_core_cycles(v, dram_clk);
-      else if (k == "RP") d.tRP = to_core_cycles(v, dram_clk);
-      else if (k == "RAS") d.tRAS = to_core_cycles(v, dram_clk);
-      else if (k == "WR") d.tWR = to_core_cycles(v, dram_clk);
-      else if (k == "WL") d.tWL = to_core_cycles(v, dram_clk);
-      else if (k == "RRD") d.tRRD = to_core_cycles(v, dram_clk);
-      else if (k == "RC") d.tRC = to_core_cycles(v, dram_clk);
-      else if (k == "CDLR") d.tCDLR = to_core_cycles(v, dram_clk);
-      else if (k == "RTPL") d.tRTPL = to_core_cycles(v, dram_clk);
+      if (k == "nbk")
+        d.banks = v;
+      else if (k == "CL")
+        d.tCL = to_core_cycles(v, dram_clk);
+      else if (k == "RCD")
+        d.tRCD = to_core_cycles(v, dram_clk);
+      else if (k == "RP")
+        d.tRP = to_core_cycles(v, dram_clk);
+      else if (k == "RAS")
+        d.tRAS = to_core_cycles(v, dram_clk);
+      else if (k == "WR")
+        d.tWR = to_core_cycles(v, dram_clk);
+      else if (k == "WL")
+        d.tWL = to_core_cycles(v, dram_clk);
+      else if (k == "RRD")
+        d.tRRD = to_core_cycles(v, dram_clk);
+      else if (k == "RC")
+        d.tRC = to_core_cycles(v, dram_clk);
+      else if (k == "CDLR")
+        d.tCDLR = to_core_cycles(v, dram_clk);
+      else if (k == "RTPL")
+        d.tRTPL = to_core_cycles(v, dram_clk);
       else if (k == "nbkgrp") {
         if (v == 0) fail(*o, "nbkgrp must be at least 1");
         d.bank_groups = v;
@@ -419,7 +461,8 @@ void Importer::map_dram() {
         // throughput exactly; rounding tCCD up would undercut it.
         double c = double(v) * core_mhz_ / dram_clk;
         d.tCCD = v == 0 ? 0 : std::max<uint32_t>(1, uint32_t(std::floor(c + 1e-9)));
-      } else not_understood(fmt::format("-gpgpu_dram_timing_opt {}", k));
+      } else
+        not_understood(fmt::format("-gpgpu_dram_timing_opt {}", k));
     }
   }
   // Peak bandwidth per channel in bytes per core cycle:
@@ -443,14 +486,17 @@ void Importer::map_dram() {
     uint64_t w = bw ? to_u32(*bw, bw->value) : 4, n = chips ? to_u32(*chips, chips->value) : 1;
     uint64_t b = burst ? to_u32(*burst, burst->value) : 4;
     uint64_t atom = w * n * b;
-    if (atom == 0 || atom > 4096) fail(burst ? *burst : bw ? *bw : *chips, "gives an atom of 0 or more than 4096 bytes");
+    if (atom == 0 || atom > 4096)
+      fail(burst ? *burst : bw ? *bw : *chips, "gives an atom of 0 or more than 4096 bytes");
     d.atom = uint32_t(atom);
   }
   // GPGPU-Sim's DRAM issues commands at its own clock; one row or column command per DRAM cycle
   // unless the dual bus interface (HBM) gives each its own bus.
   if (dram_mhz_ > 0) d.command_rate = std::round(dram_mhz_ / core_mhz_ * 1e4) / 1e4;
-  if (Option* o = take("-dram_dual_bus_interface")) d.dual_command_bus = to_u32(*o, o->value) != 0;
-  else if (index_.count("-gpgpu_dram_timing_opt")) d.dual_command_bus = false;  // GPGPU-Sim's default
+  if (Option* o = take("-dram_dual_bus_interface"))
+    d.dual_command_bus = to_u32(*o, o->value) != 0;
+  else if (index_.count("-gpgpu_dram_timing_opt"))
+    d.dual_command_bus = false;  // GPGPU-Sim's default
   // A separate write queue (SM7_TITANV): "<entries>:<drain start>:<drain stop>".
   Option* wq = take("-dram_write_queue_size");
   if (Option* o = take("-dram_seperate_write_queue_enable"); o && to_u32(*o, o->value) != 0) {
@@ -461,26 +507,37 @@ void Importer::map_dram() {
   }
   if (Option* o = take("-dram_bnk_indexing_policy")) {
     uint32_t v = to_u32(*o, o->value);
-    if (v == 0) d.bank_hash = "linear";
-    else if (v == 1) d.bank_hash = "xor";
-    else not_understood(fmt::format("-dram_bnk_indexing_policy {}", v));
+    if (v == 0)
+      d.bank_hash = "linear";
+    else if (v == 1)
+      d.bank_hash = "xor";
+    else
+      not_understood(fmt::format("-dram_bnk_indexing_policy {}", v));
   }
   if (Option* o = take("-dram_bnkgrp_indexing_policy")) {
     uint32_t v = to_u32(*o, o->value);
-    if (v == 0) d.bank_group_select = "high";
-    else if (v == 1) d.bank_group_select = "low";
-    else fail(*o, "expected 0 (higher bits) or 1 (lower bits)");
+    if (v == 0)
+      d.bank_group_select = "high";
+    else if (v == 1)
+      d.bank_group_select = "low";
+    else
+      fail(*o, "expected 0 (higher bits) or 1 (lower bits)");
   }
   if (Option* o = take("-gpgpu_dram_scheduler")) {
     uint32_t v = to_u32(*o, o->value);
-    if (v == 0) d.scheduler = "fcfs";
-    else if (v == 1) d.scheduler = "frfcfs";
-    else fail(*o, "expected 0 (FIFO) or 1 (FR-FCFS)");
+    if (v == 0)
+      d.scheduler = "fcfs";
+    else if (v == 1)
+      d.scheduler = "frfcfs";
+    else
+      fail(*o, "expected 0 (FIFO) or 1 (FR-FCFS)");
   }
   if (Option* o = take("-gpgpu_frfcfs_dram_sched_queue_size")) {
     uint32_t v = to_u32(*o, o->value);
-    if (v == 0) not_understood("-gpgpu_frfcfs_dram_sched_queue_size 0 (unlimited queue)");
-    else d.queue = v;
+    if (v == 0)
+      not_understood("-gpgpu_frfcfs_dram_sched_queue_size 0 (unlimited queue)");
+    else
+      d.queue = v;
   }
   u32_opt("-dram_latency", d.latency);  // GPGPU-Sim counts it in core cycles
   if (Option* o = take("-gpgpu_mem_addr_mapping")) {
@@ -492,8 +549,10 @@ void Importer::map_dram() {
     if (semi != std::string::npos) {
       std::string head = spec.substr(0, semi);
       bits = spec.substr(semi + 1);
-      if (head.rfind("dramid@", 0) == 0) chan_bit = int(to_u32(*o, head.substr(7)));
-      else fail(*o, "expected dramid@<bit>;<bit pattern>");
+      if (head.rfind("dramid@", 0) == 0)
+        chan_bit = int(to_u32(*o, head.substr(7)));
+      else
+        fail(*o, "expected dramid@<bit>;<bit pattern>");
     }
     int pos = 0, cols = 0;
     for (auto it = bits.rbegin(); it != bits.rend(); ++it) {
@@ -517,11 +576,16 @@ void Importer::map_dram() {
   }
   if (Option* o = take("-gpgpu_memory_partition_indexing")) {
     uint32_t v = to_u32(*o, o->value);
-    if (v == 0) cfg_.l2.hash = "linear";
-    else if (v == 1) cfg_.l2.hash = "xor";  // bitwise XOR
-    else if (v == 2) cfg_.l2.hash = "ipoly";
-    else if (v == 4) cfg_.l2.hash = "random";
-    else not_understood(fmt::format("-gpgpu_memory_partition_indexing {}", v));
+    if (v == 0)
+      cfg_.l2.hash = "linear";
+    else if (v == 1)
+      cfg_.l2.hash = "xor";  // bitwise XOR
+    else if (v == 2)
+      cfg_.l2.hash = "ipoly";
+    else if (v == 4)
+      cfg_.l2.hash = "random";
+    else
+      not_understood(fmt::format("-gpgpu_memory_partition_indexing {}", v));
   }
 }
 
@@ -529,8 +593,7 @@ void Importer::map_dram() {
 // outside what warpsim simulates; other values are listed as not understood.
 void Importer::map_equivalent_options() {
   auto expect = [&](const char* name, const char* value, const char* why) {
-    if (Option* o = take(name); o && o->value != value)
-      not_understood(fmt::format("{} {} ({})", name, o->value, why));
+    if (Option* o = take(name); o && o->value != value) not_understood(fmt::format("{} {} ({})", name, o->value, why));
   };
   // Shared memory: the whole warp is one group and any number of lanes reading one word are
   // served together (LdstUnit::bank_conflict_degree).
@@ -555,8 +618,9 @@ void Importer::map_equivalent_options() {
   // The cache-preference variants are used only after cudaFuncSetCacheConfig; warpsim runs every
   // kernel with the default preference, which is what GPGPU-Sim does when they equal the defaults.
   for (const char* name : {"-gpgpu_cache:dl1PrefL1", "-gpgpu_cache:dl1PrefShared"})
-    if (Option* o = take(name); o && o->value != "none" && (!index_.count("-gpgpu_cache:dl1") ||
-                                                           opts_[index_.at("-gpgpu_cache:dl1")].value != o->value))
+    if (Option* o = take(name);
+        o && o->value != "none" &&
+        (!index_.count("-gpgpu_cache:dl1") || opts_[index_.at("-gpgpu_cache:dl1")].value != o->value))
       not_understood(fmt::format("{} (a kernel's cache preference is not modelled)", name));
   for (const char* name : {"-gpgpu_shmem_size_PrefL1", "-gpgpu_shmem_size_PrefShared"})
     if (Option* o = take(name); o && to_u32(*o, o->value) != cfg_.core.shared_mem)
@@ -615,7 +679,8 @@ void Importer::map_all() {
   if (u32_opt("-gpgpu_l1_banks", cfg_.l1d.ports)) cfg_.l1d.banks = cfg_.l1d.ports;
   u32_opt("-gpgpu_l1_banks_byte_interleaving", cfg_.l1d.bank_interleave);
   if (Option* o = take("-gpgpu_l1_banks_hashing_function"))
-    if (to_u32(*o, o->value) != 0) not_understood("-gpgpu_l1_banks_hashing_function (only linear bank selection is modelled)");
+    if (to_u32(*o, o->value) != 0)
+      not_understood("-gpgpu_l1_banks_hashing_function (only linear bank selection is modelled)");
   if (Option* o = take("-gpgpu_perfect_inst_const_cache")) {
     bool perfect = to_u32(*o, o->value) != 0;
     cfg_.icache.perfect = cfg_.constcache.perfect = perfect;
@@ -639,13 +704,13 @@ void Importer::map_all() {
     if (to_u32(*o, o->value) != 0) not_understood("-gpgpu_cache:dl2_texture_only");
 
   if (Option* o = take("-gpgpu_flush_l1_cache")) core.l1_flush_when_idle = to_u32(*o, o->value) != 0;
-  core.ifetch_through_memory = true;  // GPGPU-Sim's L1I misses always go to the L2
-  core.l1_miss_after_latency = true;  // GPGPU-Sim's L1D looks accesses up after its latency queue
-  core.const_through_memory = true;   // GPGPU-Sim's constant-cache misses go to the L2
+  core.ifetch_through_memory = true;      // GPGPU-Sim's L1I misses always go to the L2
+  core.l1_miss_after_latency = true;      // GPGPU-Sim's L1D looks accesses up after its latency queue
+  core.const_through_memory = true;       // GPGPU-Sim's constant-cache misses go to the L2
   core.param_through_const_cache = true;  // GPGPU-Sim reads kernel parameters through the constant cache
   core.cache_global_bypasses_l1 = true;   // GPGPU-Sim's ldst_unit sends CACHE_GLOBAL accesses past the L1
-  core.atomic_waits = true;           // GPGPU-Sim's warps wait while an atomic is outstanding
-  core.mem_writeback_per_cycle = 1;   // GPGPU-Sim's LD/ST unit writes back one memory response per cycle
+  core.atomic_waits = true;               // GPGPU-Sim's warps wait while an atomic is outstanding
+  core.mem_writeback_per_cycle = 1;       // GPGPU-Sim's LD/ST unit writes back one memory response per cycle
   // GPGPU-Sim empties the L2 (dirty lines without a write) once no thread runs: between kernels.
   if (Option* o = take("-gpgpu_flush_l2_cache")) cfg_.l2.flush_at_launch = to_u32(*o, o->value) != 0;
   if (Option* o = take("-gpgpu_perf_sim_memcpy")) cfg_.l2.fill_on_copy = to_u32(*o, o->value) != 0;
@@ -658,8 +723,10 @@ void Importer::map_all() {
   // packets at their inputs: head-of-line blocking, round-robin (iSLIP) grants.
   if (Option* o = take("-network_mode")) {
     uint32_t v = to_u32(*o, o->value);
-    if (v == 1 || v == 2) cfg_.icnt.input_queued = true;
-    else not_understood(fmt::format("-network_mode {}", v));
+    if (v == 1 || v == 2)
+      cfg_.icnt.input_queued = true;
+    else
+      not_understood(fmt::format("-network_mode {}", v));
   }
   if (Option* o = take("-icnt_arbiter_algo")) {
     uint32_t v = to_u32(*o, o->value);
@@ -668,7 +735,8 @@ void Importer::map_all() {
 
   map_dram();
 
-  if (Option* o = take("-gpgpu_scheduler")) not_understood(fmt::format("-gpgpu_scheduler {} (choose with --scheduler)", o->value));
+  if (Option* o = take("-gpgpu_scheduler"))
+    not_understood(fmt::format("-gpgpu_scheduler {} (choose with --scheduler)", o->value));
   map_equivalent_options();
 
   const auto& skip = irrelevant_options();

@@ -36,7 +36,8 @@ struct Flattener {
   void operator()(const char* n, uint64_t& f, const char* d) { add(n, d, ConfigField::U64, &f); }
   void operator()(const char* n, double& f, const char* d) { add(n, d, ConfigField::Double, &f); }
   void operator()(const char* n, std::string& f, const char* d) { add(n, d, ConfigField::String, &f); }
-  template <class T> void group(const char* n, T& sub, const char*) {
+  template <class T>
+  void group(const char* n, T& sub, const char*) {
     Flattener inner{out, prefix + n + "."};
     sub.visit(inner);
   }
@@ -50,9 +51,12 @@ T parse_unsigned(const std::string& key, const std::string& value) {
   uint64_t mult = 1;
   if (!s.empty()) {
     char c = s.back();
-    if (c == 'K' || c == 'k') mult = 1024;
-    else if (c == 'M' || c == 'm') mult = 1024 * 1024;
-    else if (c == 'G' || c == 'g') mult = 1024ull * 1024 * 1024;
+    if (c == 'K' || c == 'k')
+      mult = 1024;
+    else if (c == 'M' || c == 'm')
+      mult = 1024 * 1024;
+    else if (c == 'G' || c == 'g')
+      mult = 1024ull * 1024 * 1024;
     if (mult != 1) s.pop_back();
   }
   uint64_t raw = 0;
@@ -77,11 +81,16 @@ std::vector<ConfigField> config_fields(GpuConfig& cfg) {
 
 std::string ConfigField::get() const {
   switch (kind) {
-    case Bool: return *static_cast<bool*>(ptr) ? "true" : "false";
-    case U32: return std::to_string(*static_cast<uint32_t*>(ptr));
-    case U64: return std::to_string(*static_cast<uint64_t*>(ptr));
-    case Double: return fmt::format("{}", *static_cast<double*>(ptr));
-    case String: return *static_cast<std::string*>(ptr);
+    case Bool:
+      return *static_cast<bool*>(ptr) ? "true" : "false";
+    case U32:
+      return std::to_string(*static_cast<uint32_t*>(ptr));
+    case U64:
+      return std::to_string(*static_cast<uint64_t*>(ptr));
+    case Double:
+      return fmt::format("{}", *static_cast<double*>(ptr));
+    case String:
+      return *static_cast<std::string*>(ptr);
   }
   return {};
 }
@@ -89,12 +98,19 @@ std::string ConfigField::get() const {
 void ConfigField::set(const std::string& value) {
   switch (kind) {
     case Bool:
-      if (value == "true" || value == "1") *static_cast<bool*>(ptr) = true;
-      else if (value == "false" || value == "0") *static_cast<bool*>(ptr) = false;
-      else throw Error(fmt::format("config key '{}': '{}' is not a boolean (true|false)", key, value));
+      if (value == "true" || value == "1")
+        *static_cast<bool*>(ptr) = true;
+      else if (value == "false" || value == "0")
+        *static_cast<bool*>(ptr) = false;
+      else
+        throw Error(fmt::format("config key '{}': '{}' is not a boolean (true|false)", key, value));
       break;
-    case U32: *static_cast<uint32_t*>(ptr) = parse_unsigned<uint32_t>(key, value); break;
-    case U64: *static_cast<uint64_t*>(ptr) = parse_unsigned<uint64_t>(key, value); break;
+    case U32:
+      *static_cast<uint32_t*>(ptr) = parse_unsigned<uint32_t>(key, value);
+      break;
+    case U64:
+      *static_cast<uint64_t*>(ptr) = parse_unsigned<uint64_t>(key, value);
+      break;
     case Double: {
       char* end = nullptr;
       double d = std::strtod(value.c_str(), &end);
@@ -103,7 +119,9 @@ void ConfigField::set(const std::string& value) {
       *static_cast<double*>(ptr) = d;
       break;
     }
-    case String: *static_cast<std::string*>(ptr) = value; break;
+    case String:
+      *static_cast<std::string*>(ptr) = value;
+      break;
   }
 }
 
@@ -128,10 +146,12 @@ void validate_cache(const std::string& k, const CacheConfig& c) {
   if (!c.enabled) return;
   if (!pow2(c.line)) throw Error(fmt::format("config key '{}.line': {} is not a power of two", k, c.line));
   if (!pow2(c.sector) || c.sector > c.line || c.sector < 4)
-    throw Error(fmt::format("config key '{}.sector': {} must be a power of two between 4 and the line size {}", k, c.sector, c.line));
+    throw Error(fmt::format("config key '{}.sector': {} must be a power of two between 4 and the line size {}", k,
+                            c.sector, c.line));
   if (c.line / c.sector > 32) throw Error(fmt::format("config key '{}.sector': at most 32 sectors per line", k));
   check_pos(k + ".size", c.size);
-  if (c.size % c.line) throw Error(fmt::format("config key '{}.size': {} is not a multiple of the line size {}", k, c.size, c.line));
+  if (c.size % c.line)
+    throw Error(fmt::format("config key '{}.size': {} is not a multiple of the line size {}", k, c.size, c.line));
   uint32_t lines = c.size / c.line;
   uint32_t ways = c.assoc == 0 ? lines : c.assoc;
   if (ways > lines || lines % ways)
@@ -141,7 +161,8 @@ void validate_cache(const std::string& k, const CacheConfig& c) {
   check_pos(k + ".ports", c.ports);
   check_pos(k + ".banks", c.banks);
   if (c.banks > 64) throw Error(fmt::format("config key '{}.banks': at most 64 banks", k));
-  if (!pow2(c.bank_interleave)) throw Error(fmt::format("config key '{}.bank_interleave': {} is not a power of two", k, c.bank_interleave));
+  if (!pow2(c.bank_interleave))
+    throw Error(fmt::format("config key '{}.bank_interleave': {} is not a power of two", k, c.bank_interleave));
   check_choice(k + ".set_index", c.set_index, {"linear", "fermi", "ipoly", "xor"});
 }
 }  // namespace
@@ -184,13 +205,16 @@ void validate(const GpuConfig& c) {
     if (c.oc.port_throughput > 8) throw Error("config key 'oc.port_throughput': at most 8 steps per cycle");
     uint32_t parts = c.core.subcore ? c.core.schedulers : 1;
     if (c.oc.banks < parts)
-      throw Error(fmt::format("config key 'oc.banks': a sub-core SM needs at least one bank per scheduler ({})", parts));
+      throw Error(
+          fmt::format("config key 'oc.banks': a sub-core SM needs at least one bank per scheduler ({})", parts));
     // Instructions use their unit's set, else the general set, else the SP set: that one must
     // give every scheduler at least one unit.
     uint32_t sp = c.oc.collectors_sp / parts ? c.oc.collectors_sp : c.oc.collectors;
     if (sp / parts == 0)
-      throw Error(fmt::format("config key 'oc.collectors': no collector units for SP instructions (set it or "
-                              "oc.collectors_sp to at least {})", parts));
+      throw Error(
+          fmt::format("config key 'oc.collectors': no collector units for SP instructions (set it or "
+                      "oc.collectors_sp to at least {})",
+                      parts));
     for (uint32_t n : {c.oc.collectors, c.oc.collectors_sp, c.oc.collectors_int, c.oc.collectors_dp,
                        c.oc.collectors_sfu, c.oc.collectors_mem})
       if (n > 64) throw Error("config key 'oc.collectors*': at most 64 collector units per set");
@@ -199,14 +223,16 @@ void validate(const GpuConfig& c) {
   if (c.core.unified_l1_shared > 0) {
     const std::vector<uint64_t> opts = shared_carveouts(c);
     if (c.core.unified_l1_shared < c.l1d.size || opts.back() >= c.core.unified_l1_shared)
-      throw Error(fmt::format("config key 'core.unified_l1_shared': {} bytes must hold l1d.size ({}) and exceed the "
-                              "largest shared carve-out ({})",
-                              c.core.unified_l1_shared, c.l1d.size, opts.back()));
+      throw Error(
+          fmt::format("config key 'core.unified_l1_shared': {} bytes must hold l1d.size ({}) and exceed the "
+                      "largest shared carve-out ({})",
+                      c.core.unified_l1_shared, c.l1d.size, opts.back()));
     const uint32_t lines = c.l1d.size / c.l1d.line, sets = lines / (c.l1d.assoc ? c.l1d.assoc : lines);
     if (c.core.unified_l1_shared % (uint64_t(sets) * c.l1d.line) != 0)
-      throw Error(fmt::format("config key 'core.unified_l1_shared': {} bytes is not a whole number of L1D ways "
-                              "({} sets of {} bytes)",
-                              c.core.unified_l1_shared, sets, c.l1d.line));
+      throw Error(
+          fmt::format("config key 'core.unified_l1_shared': {} bytes is not a whole number of L1D ways "
+                      "({} sets of {} bytes)",
+                      c.core.unified_l1_shared, sets, c.l1d.line));
   }
   validate_cache("icache", c.icache);
   validate_cache("constcache", c.constcache);
@@ -220,9 +246,10 @@ void validate(const GpuConfig& c) {
     while (n < c.l2.partitions) n *= 2;
     uint64_t subs = uint64_t(n) * c.l2.slices_per_partition;
     if (!pow2(c.l2.slices_per_partition) || (subs != 16 && subs != 32 && subs != 64))
-      throw Error(fmt::format("config key 'l2.hash': ipoly needs a power-of-two l2.slices_per_partition and 16, 32 or 64 "
-                              "slices once the partitions are rounded up to a power of two (have {} x {})",
-                              n, c.l2.slices_per_partition));
+      throw Error(
+          fmt::format("config key 'l2.hash': ipoly needs a power-of-two l2.slices_per_partition and 16, 32 or 64 "
+                      "slices once the partitions are rounded up to a power of two (have {} x {})",
+                      n, c.l2.slices_per_partition));
   }
   if (!pow2(c.l2.interleave) || c.l2.interleave < c.l2.cache.line)
     throw Error("config key 'l2.interleave': must be a power of two at least the L2 line size");
@@ -240,12 +267,12 @@ void validate(const GpuConfig& c) {
   if (c.dram.bank_groups > c.dram.banks || c.dram.banks % c.dram.bank_groups != 0)
     throw Error(fmt::format("config key 'dram.bank_groups': {} does not divide dram.banks ({})", c.dram.bank_groups,
                             c.dram.banks));
-  if (c.dram.write_queue > 0 &&
-      (c.dram.write_drain_start == 0 || c.dram.write_drain_start > c.dram.write_queue ||
-       c.dram.write_drain_stop > c.dram.write_drain_start))
-    throw Error(fmt::format("config key 'dram.write_drain_start': with dram.write_queue {} it must be 1..{} and at "
-                            "least dram.write_drain_stop ({})",
-                            c.dram.write_queue, c.dram.write_queue, c.dram.write_drain_stop));
+  if (c.dram.write_queue > 0 && (c.dram.write_drain_start == 0 || c.dram.write_drain_start > c.dram.write_queue ||
+                                 c.dram.write_drain_stop > c.dram.write_drain_start))
+    throw Error(
+        fmt::format("config key 'dram.write_drain_start': with dram.write_queue {} it must be 1..{} and at "
+                    "least dram.write_drain_stop ({})",
+                    c.dram.write_queue, c.dram.write_queue, c.dram.write_drain_stop));
   if (c.dram.write_queue > 0 && c.dram.scheduler != "frfcfs")
     throw Error("config key 'dram.write_queue': a separate write queue needs dram.scheduler = \"frfcfs\"");
   check_choice("dram.bank_hash", c.dram.bank_hash, {"linear", "xor"});

@@ -12,22 +12,23 @@ namespace warpsim {
 
 struct CacheConfig {
   bool enabled = true;
-  uint32_t size = 16 * 1024;   // bytes
-  uint32_t assoc = 4;          // 0 = fully associative
-  uint32_t line = 128;         // bytes
-  uint32_t sector = 128;       // bytes; == line means not sectored
-  uint32_t mshr_entries = 32;  // distinct lines with misses outstanding
-  uint32_t mshr_merge = 8;     // requests merged into one MSHR entry
-  uint32_t latency = 1;        // hit latency in core cycles
+  uint32_t size = 16 * 1024;                   // bytes
+  uint32_t assoc = 4;                          // 0 = fully associative
+  uint32_t line = 128;                         // bytes
+  uint32_t sector = 128;                       // bytes; == line means not sectored
+  uint32_t mshr_entries = 32;                  // distinct lines with misses outstanding
+  uint32_t mshr_merge = 8;                     // requests merged into one MSHR entry
+  uint32_t latency = 1;                        // hit latency in core cycles
   std::string write_policy = "write_through";  // write_back | write_through | write_evict | local_write_back
   std::string write_allocate = "no_allocate";  // allocate | no_allocate
-  uint32_t ports = 1;          // tag lookups per cycle
-  bool perfect = false;        // every access hits (GPGPU-Sim -gpgpu_perfect_inst_const_cache)
-  uint32_t banks = 1;          // data banks; accesses of one cycle must fall in distinct banks
-  uint32_t bank_interleave = 32;  // bytes of consecutive addresses in one bank
-  std::string set_index = "linear";  // linear | fermi | ipoly | xor: address bits -> set
+  uint32_t ports = 1;                          // tag lookups per cycle
+  bool perfect = false;                        // every access hits (GPGPU-Sim -gpgpu_perfect_inst_const_cache)
+  uint32_t banks = 1;                          // data banks; accesses of one cycle must fall in distinct banks
+  uint32_t bank_interleave = 32;               // bytes of consecutive addresses in one bank
+  std::string set_index = "linear";            // linear | fermi | ipoly | xor: address bits -> set
 
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v("enabled", enabled, "model this cache (false: every access misses to the next level)");
     v("size", size, "capacity in bytes");
     v("assoc", assoc, "ways per set; 0 = fully associative");
@@ -37,7 +38,8 @@ struct CacheConfig {
     v("mshr_merge", mshr_merge, "requests merged per MSHR entry");
     v("latency", latency, "hit latency, core cycles");
     v("write_policy", write_policy,
-      "write_back|write_through|write_evict|local_write_back write policy: local_write_back writes local memory back and evicts on global writes (GPGPU-Sim 'L')");
+      "write_back|write_through|write_evict|local_write_back write policy: local_write_back writes local memory back "
+      "and evicts on global writes (GPGPU-Sim 'L')");
     v("write_allocate", write_allocate, "allocate|no_allocate");
     v("ports", ports, "tag lookups per cycle");
     v("perfect", perfect, "every access hits with the hit latency (no misses, no fills)");
@@ -52,10 +54,11 @@ struct CacheConfig {
 // transcendental figure and the one-cycle class of simple operations.
 struct UnitConfig {
   uint32_t count = 1;  // units of this kind per SM (shared) or per scheduler (subcore)
-  uint32_t latency[kNumLatencyClasses] = {4, 4, 20, 20, 1, 4, 4, 4};     // result latency per class
+  uint32_t latency[kNumLatencyClasses] = {4, 4, 20, 20, 1, 4, 4, 4};   // result latency per class
   uint32_t initiation[kNumLatencyClasses] = {1, 1, 1, 1, 1, 1, 1, 1};  // cycles before the next issue
 
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v("count", count, "units per SM (shared mode) or per scheduler (subcore mode)");
     v("latency", latency[kLatDefault], "result latency of add / subtract (and unclassified operations), core cycles");
     v("latency_max", latency[kLatMax], "result latency of min / max");
@@ -63,7 +66,8 @@ struct UnitConfig {
     v("latency_mad", latency[kLatMad], "result latency of multiply-add / fma");
     v("latency_div", latency[kLatDiv], "result latency of division / remainder");
     v("latency_trans", latency[kLatTrans], "result latency of transcendental, reciprocal and square-root operations");
-    v("latency_alu", latency[kLatAlu], "result latency of simple operations (move, compare, select, logic, shift, convert)");
+    v("latency_alu", latency[kLatAlu],
+      "result latency of simple operations (move, compare, select, logic, shift, convert)");
     v("latency_shfl", latency[kLatShfl], "result latency of warp shuffles");
     v("initiation", initiation[kLatDefault], "initiation interval of add / subtract, core cycles");
     v("initiation_max", initiation[kLatMax], "initiation interval of min / max");
@@ -78,45 +82,46 @@ struct UnitConfig {
 
 struct CoreConfig {
   uint32_t num_sms = 15;
-  uint32_t schedulers = 2;          // warp schedulers per SM
-  bool subcore = false;             // true: each scheduler owns its units (Volta/Turing)
+  uint32_t schedulers = 2;  // warp schedulers per SM
+  bool subcore = false;     // true: each scheduler owns its units (Volta/Turing)
   uint32_t max_warps = 48;
   uint32_t max_threads = 1536;
   uint32_t max_ctas = 8;
   uint32_t registers = 32768;
   uint32_t reg_alloc_granularity = 64;  // registers allocated per warp in multiples of this
   uint32_t shared_mem = 48 * 1024;
-  uint32_t unified_l1_shared = 0;   // bytes of one L1D + shared SRAM; 0 = the L1D has a fixed size
+  uint32_t unified_l1_shared = 0;      // bytes of one L1D + shared SRAM; 0 = the L1D has a fixed size
   std::string shared_carveouts = "0";  // KB the shared memory may take of it, comma-separated
   uint32_t shared_banks = 32;
-  uint32_t shared_bank_width = 4;   // bytes
-  uint32_t shared_latency = 24;     // core cycles from issue to data
-  uint32_t const_latency = 8;       // constant-cache hit latency
+  uint32_t shared_bank_width = 4;  // bytes
+  uint32_t shared_latency = 24;    // core cycles from issue to data
+  uint32_t const_latency = 8;      // constant-cache hit latency
   uint32_t const_miss_latency = 200;
-  uint32_t ibuffer = 2;             // instruction buffer entries per warp
-  uint32_t fetch_per_cycle = 1;     // warps that fetch per cycle per SM
-  uint32_t decode_width = 2;        // instructions decoded into the ibuffer per fetch
+  uint32_t ibuffer = 2;          // instruction buffer entries per warp
+  uint32_t fetch_per_cycle = 1;  // warps that fetch per cycle per SM
+  uint32_t decode_width = 2;     // instructions decoded into the ibuffer per fetch
   uint32_t icache_miss_latency = 100;
-  uint32_t branch_latency = 2;      // cycles after a branch issues before the warp fetches again
-  uint32_t ldst_queue = 8;          // memory instructions queued in the LD/ST unit
-  uint32_t issue_per_scheduler = 1; // instructions a scheduler issues per cycle
-  uint32_t mem_issue_per_sm = 1;    // MEM instructions the whole SM may issue per cycle
-  uint32_t sfu_issue_per_sm = 1;    // SFU instructions the whole SM may issue per cycle (0: no limit)
-  uint32_t cta_dispatch_latency = 0;  // per CTA of the grid, added to the kernel launch latency
-  uint32_t kernel_launch_latency = 0; // cycles from a kernel's start to its first CTA
-  uint32_t barrier_latency = 0;       // cycles from a barrier's last arrival to its warps issuing again
-  bool hoist_global_loads = false;    // PTX: global loads move up their basic block, as ptxas schedules them
-  bool result_slot_conflicts = false; // a unit takes no instruction whose result cycle is taken
-  bool l1_flush_when_idle = false;    // an SM left without CTAs drops its L1D contents
-  bool ifetch_through_memory = false; // I-cache misses read their line through the L2
-  bool l1_miss_after_latency = false; // L1D misses and writes leave for the L2 l1d.latency cycles after the access
-  bool const_through_memory = false;  // constant-cache misses read their line through the L2
-  bool atomic_waits = false;          // a warp with an atomic in flight issues nothing until it completes
+  uint32_t branch_latency = 2;             // cycles after a branch issues before the warp fetches again
+  uint32_t ldst_queue = 8;                 // memory instructions queued in the LD/ST unit
+  uint32_t issue_per_scheduler = 1;        // instructions a scheduler issues per cycle
+  uint32_t mem_issue_per_sm = 1;           // MEM instructions the whole SM may issue per cycle
+  uint32_t sfu_issue_per_sm = 1;           // SFU instructions the whole SM may issue per cycle (0: no limit)
+  uint32_t cta_dispatch_latency = 0;       // per CTA of the grid, added to the kernel launch latency
+  uint32_t kernel_launch_latency = 0;      // cycles from a kernel's start to its first CTA
+  uint32_t barrier_latency = 0;            // cycles from a barrier's last arrival to its warps issuing again
+  bool hoist_global_loads = false;         // PTX: global loads move up their basic block, as ptxas schedules them
+  bool result_slot_conflicts = false;      // a unit takes no instruction whose result cycle is taken
+  bool l1_flush_when_idle = false;         // an SM left without CTAs drops its L1D contents
+  bool ifetch_through_memory = false;      // I-cache misses read their line through the L2
+  bool l1_miss_after_latency = false;      // L1D misses and writes leave for the L2 l1d.latency cycles after the access
+  bool const_through_memory = false;       // constant-cache misses read their line through the L2
+  bool atomic_waits = false;               // a warp with an atomic in flight issues nothing until it completes
   bool param_through_const_cache = false;  // kernel-parameter loads are constant-cache accesses
   bool cache_global_bypasses_l1 = false;   // ld/st.global.cg go past the L1
-  uint32_t mem_writeback_per_cycle = 0; // memory responses written back per cycle per SM (0: no limit)
+  uint32_t mem_writeback_per_cycle = 0;    // memory responses written back per cycle per SM (0: no limit)
 
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v("num_sms", num_sms, "streaming multiprocessors");
     v("schedulers", schedulers, "warp schedulers per SM");
     v("subcore", subcore, "each scheduler owns its units (Volta/Turing sub-cores)");
@@ -146,7 +151,8 @@ struct CoreConfig {
     v("mem_issue_per_sm", mem_issue_per_sm, "memory instructions issued per SM per cycle");
     v("sfu_issue_per_sm", sfu_issue_per_sm, "SFU instructions issued per SM per cycle (0 = no limit)");
     v("cta_dispatch_latency", cta_dispatch_latency,
-      "cycles per CTA of the grid added to kernel_launch_latency before the first CTA (GPGPU-Sim -gpgpu_TB_launch_latency)");
+      "cycles per CTA of the grid added to kernel_launch_latency before the first CTA (GPGPU-Sim "
+      "-gpgpu_TB_launch_latency)");
     v("kernel_launch_latency", kernel_launch_latency,
       "cycles after a kernel starts before its first CTA is dispatched (counted in its cycles)");
     v("hoist_global_loads", hoist_global_loads,
@@ -165,7 +171,8 @@ struct CoreConfig {
       "leave for the L2 l1d.latency cycles after the access (GPGPU-Sim's L1 latency queue); false: they leave at once. "
       "Atomics and accesses that bypass the L1 leave at once but queue behind held-back requests");
     v("const_through_memory", const_through_memory,
-      "a constant-cache miss reads its line through the interconnect, L2 and DRAM and the load waits for it (GPGPU-Sim); "
+      "a constant-cache miss reads its line through the interconnect, L2 and DRAM and the load waits for it "
+      "(GPGPU-Sim); "
       "false: it takes const_miss_latency");
     v("param_through_const_cache", param_through_const_cache,
       "a load of a kernel parameter is a constant-cache access (a miss reads its line as const_through_memory "
@@ -182,7 +189,8 @@ struct CoreConfig {
       "accesses merged into a pending miss, L1 bypasses) written back per cycle per SM, in arrival order; an "
       "instruction completes with its last one (GPGPU-Sim's LD/ST writeback, one response per cycle). 0: no limit");
     v("result_slot_conflicts", result_slot_conflicts,
-      "an execution unit refuses an instruction whose result would be written back in the same cycle as an earlier one's");
+      "an execution unit refuses an instruction whose result would be written back in the same cycle as an earlier "
+      "one's");
   }
 };
 
@@ -196,12 +204,13 @@ struct OperandCollectorConfig {
   bool enabled = false;
   uint32_t banks = 8;
   uint32_t port_throughput = 1;
-  uint32_t collectors = 0;      // general collector units per SM
+  uint32_t collectors = 0;  // general collector units per SM
   uint32_t collectors_sp = 4, collectors_int = 0, collectors_dp = 0, collectors_sfu = 4, collectors_mem = 2;
   uint32_t writeback_latency = 2;  // cycles from a result leaving its unit to dependents issuing
   bool queued_dispatch = false;    // issue needs a free issue slot; the unit is taken when the instruction reaches it
 
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v("enabled", enabled, "model the operand collector and register banks between issue and execution");
     v("banks", banks, "register file banks per SM (bank = (register + warp slot) mod banks)");
     v("port_throughput", port_throughput, "collector steps per cycle: reads each bank serves per cycle");
@@ -211,7 +220,8 @@ struct OperandCollectorConfig {
     v("collectors_dp", collectors_dp, "collector units for DP instructions (0 = general set)");
     v("collectors_sfu", collectors_sfu, "collector units for SFU instructions (0 = general set)");
     v("collectors_mem", collectors_mem, "collector units for memory instructions (0 = general set)");
-    v("writeback_latency", writeback_latency, "cycles from a result leaving its unit to a dependent instruction issuing");
+    v("writeback_latency", writeback_latency,
+      "cycles from a result leaving its unit to a dependent instruction issuing");
     v("queued_dispatch", queued_dispatch,
       "ALU and SFU instructions issue into a slot of their unit type's issue register (one per unit instance, per "
       "SM or per scheduler in sub-core mode), move into a collector unit, read their operands, wait in the "
@@ -222,14 +232,15 @@ struct OperandCollectorConfig {
 };
 
 struct IcntConfig {
-  uint32_t latency = 8;           // one-way latency, core cycles
-  uint32_t flit = 32;             // bytes per flit
-  uint32_t sm_flits_per_cycle = 1;    // flits an SM injects / ejects per cycle
-  uint32_t slice_flits_per_cycle = 1; // flits an L2 slice accepts / returns per cycle
-  uint32_t input_queue = 64;      // requests buffered at each L2 slice
-  bool input_queued = false;      // replies cross in order per slice, head-of-line blocking
+  uint32_t latency = 8;                // one-way latency, core cycles
+  uint32_t flit = 32;                  // bytes per flit
+  uint32_t sm_flits_per_cycle = 1;     // flits an SM injects / ejects per cycle
+  uint32_t slice_flits_per_cycle = 1;  // flits an L2 slice accepts / returns per cycle
+  uint32_t input_queue = 64;           // requests buffered at each L2 slice
+  bool input_queued = false;           // replies cross in order per slice, head-of-line blocking
 
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v("latency", latency, "one-way interconnect latency, core cycles");
     v("flit", flit, "bytes per flit");
     v("sm_flits_per_cycle", sm_flits_per_cycle, "flits per cycle per SM port");
@@ -244,24 +255,26 @@ struct IcntConfig {
 };
 
 struct L2Config {
-  uint32_t partitions = 6;        // memory partitions (= DRAM channels)
+  uint32_t partitions = 6;  // memory partitions (= DRAM channels)
   uint32_t slices_per_partition = 2;
   CacheConfig cache{true, 64 * 1024, 8, 128, 32, 32, 8, 10, "write_back", "allocate", 1};
-  std::string hash = "xor";       // linear | xor | ipoly | random: how addresses map to partitions
-  uint32_t interleave = 256;      // bytes mapped to one partition before moving on
+  std::string hash = "xor";           // linear | xor | ipoly | random: how addresses map to partitions
+  uint32_t interleave = 256;          // bytes mapped to one partition before moving on
   std::string slice_select = "line";  // line | chunk: which address bit picks the slice
-  bool fill_on_copy = false;      // host<->device copies leave their sectors in the L2
-  bool flush_at_launch = false;   // each kernel starts with an empty L2 (Nsight Compute's cache control)
-  bool sector_lookups = false;    // a request takes one lookup slot per L2 sector it covers
-  bool sector_replies = false;    // each L2 sector of a reply or write acknowledgement is a packet
+  bool fill_on_copy = false;          // host<->device copies leave their sectors in the L2
+  bool flush_at_launch = false;       // each kernel starts with an empty L2 (Nsight Compute's cache control)
+  bool sector_lookups = false;        // a request takes one lookup slot per L2 sector it covers
+  bool sector_replies = false;        // each L2 sector of a reply or write acknowledgement is a packet
 
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v("partitions", partitions, "memory partitions (one DRAM channel each)");
     v("slices_per_partition", slices_per_partition, "L2 slices per partition");
     v("hash", hash, "linear|xor|ipoly|random partition address hashing");
     v("interleave", interleave, "bytes per partition interleave chunk");
     v("slice_select", slice_select,
-      "line|chunk slice selection: by the line-index bits (line) or by the bits just above the partition digit (chunk)");
+      "line|chunk slice selection: by the line-index bits (line) or by the bits just above the partition digit "
+      "(chunk)");
     v("fill_on_copy", fill_on_copy,
       "copies between host and device leave the copied sectors in the L2, clean (GPGPU-Sim -gpgpu_perf_sim_memcpy)");
     v("flush_at_launch", flush_at_launch,
@@ -280,29 +293,30 @@ struct L2Config {
 
 struct DramConfig {
   uint32_t banks = 16;
-  uint32_t row_bytes = 2048;      // row buffer size per bank
+  uint32_t row_bytes = 2048;                                              // row buffer size per bank
   uint32_t tCL = 12, tRCD = 12, tRP = 12, tRAS = 28, tCCD = 2, tWR = 12;  // core cycles
-  double bytes_per_cycle = 42.0;  // peak data-bus bytes per core cycle per channel
-  uint32_t queue = 32;            // requests in the FR-FCFS queue per channel
-  std::string scheduler = "frfcfs";  // frfcfs | fcfs
-  uint32_t latency = 20;          // fixed controller/PHY latency added to each access
-  uint32_t atom = 0;              // bytes one column command moves (0 = the request's bytes)
-  uint32_t tWL = 12;              // write column command to its data on the bus
-  uint32_t tRRD = 0;              // activate to activate, different banks of the channel
-  uint32_t tRC = 0;               // activate to activate, same bank
-  uint32_t tCDLR = 0;             // end of write data to the next read column command
-  uint32_t bank_groups = 1;       // banks form this many groups (tCCDL, tRTPL act within a group)
+  double bytes_per_cycle = 42.0;          // peak data-bus bytes per core cycle per channel
+  uint32_t queue = 32;                    // requests in the FR-FCFS queue per channel
+  std::string scheduler = "frfcfs";       // frfcfs | fcfs
+  uint32_t latency = 20;                  // fixed controller/PHY latency added to each access
+  uint32_t atom = 0;                      // bytes one column command moves (0 = the request's bytes)
+  uint32_t tWL = 12;                      // write column command to its data on the bus
+  uint32_t tRRD = 0;                      // activate to activate, different banks of the channel
+  uint32_t tRC = 0;                       // activate to activate, same bank
+  uint32_t tCDLR = 0;                     // end of write data to the next read column command
+  uint32_t bank_groups = 1;               // banks form this many groups (tCCDL, tRTPL act within a group)
   std::string bank_group_select = "low";  // low: group = bank % groups; high: bank / (banks / groups)
-  double tCCDL = 0.0;             // column to column within one bank group (fractional core cycles)
-  uint32_t tRTPL = 0;             // read column to precharge within one bank group
-  double command_rate = 0.0;      // command-bus slots per core cycle (DRAM clock / core clock); 0 = no limit
-  bool dual_command_bus = true;   // row and column commands use separate buses
-  std::string bank_hash = "linear";  // linear | xor (bank XOR low row bits)
-  uint32_t write_queue = 0;       // >0: writes wait in a queue of their own, served in drains
-  uint32_t write_drain_start = 0;  // queued writes that start a drain (reads wait)
-  uint32_t write_drain_stop = 0;   // a drain ends when fewer writes than this remain
+  double tCCDL = 0.0;                     // column to column within one bank group (fractional core cycles)
+  uint32_t tRTPL = 0;                     // read column to precharge within one bank group
+  double command_rate = 0.0;              // command-bus slots per core cycle (DRAM clock / core clock); 0 = no limit
+  bool dual_command_bus = true;           // row and column commands use separate buses
+  std::string bank_hash = "linear";       // linear | xor (bank XOR low row bits)
+  uint32_t write_queue = 0;               // >0: writes wait in a queue of their own, served in drains
+  uint32_t write_drain_start = 0;         // queued writes that start a drain (reads wait)
+  uint32_t write_drain_stop = 0;          // a drain ends when fewer writes than this remain
 
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v("banks", banks, "banks per channel");
     v("row_bytes", row_bytes, "row buffer bytes per bank");
     v("tCL", tCL, "column access latency, core cycles");
@@ -315,19 +329,23 @@ struct DramConfig {
     v("queue", queue, "scheduler queue entries per channel");
     v("scheduler", scheduler, "frfcfs|fcfs");
     v("latency", latency, "fixed controller latency per access, core cycles");
-    v("atom", atom, "bytes one column command moves on the data bus; each L2 sector of a request takes whole atoms (0 = request size)");
+    v("atom", atom,
+      "bytes one column command moves on the data bus; each L2 sector of a request takes whole atoms (0 = request "
+      "size)");
     v("tWL", tWL, "write column command to its data on the bus, core cycles");
     v("tRRD", tRRD, "activate to activate of different banks of one channel, core cycles");
     v("tRC", tRC, "activate to activate of one bank, core cycles");
     v("tCDLR", tCDLR, "end of a write's data to the next read column command (write-to-read turnaround), core cycles");
     v("bank_groups", bank_groups, "bank groups per channel (tCCDL and tRTPL act within a group)");
-    v("bank_group_select", bank_group_select, "low|high (a bank's group is its low bits, bank % groups, or its high bits)");
+    v("bank_group_select", bank_group_select,
+      "low|high (a bank's group is its low bits, bank % groups, or its high bits)");
     v("tCCDL", tCCDL, "column to column within one bank group, core cycles (fractional; 0 = only tCCD)");
     v("tRTPL", tRTPL, "read column to precharge within one bank group, core cycles");
     v("command_rate", command_rate,
       "DRAM command-bus slots per core cycle (DRAM command clock / core clock); a row command with a precharge "
       "takes two; 0 = unlimited");
-    v("bank_hash", bank_hash, "linear|xor (a row's bank is its row-block index modulo banks, or that XOR the row's low "
+    v("bank_hash", bank_hash,
+      "linear|xor (a row's bank is its row-block index modulo banks, or that XOR the row's low "
       "bits; banks must be a power of two)");
     v("write_queue", write_queue,
       "writes queued apart from reads (entries; 0 = one queue of dram.queue for both): reads are served until "
@@ -335,14 +353,15 @@ struct DramConfig {
       "no read waits)");
     v("write_drain_start", write_drain_start, "queued writes that start a write drain (with dram.write_queue)");
     v("write_drain_stop", write_drain_stop, "a write drain ends when fewer writes than this remain queued");
-    v("dual_command_bus", dual_command_bus, "row and column commands have separate command buses (HBM); "
+    v("dual_command_bus", dual_command_bus,
+      "row and column commands have separate command buses (HBM); "
       "else they share one (GDDR)");
   }
 };
 
 struct GpuConfig {
   std::string name = "custom";
-  double clock_mhz = 700.0;       // core clock, used for seconds and bandwidth figures
+  double clock_mhz = 700.0;          // core clock, used for seconds and bandwidth figures
   uint32_t compute_capability = 75;  // major * 10 + minor, as the CUDA runtime reports it
   CoreConfig core;
   UnitConfig units[kNumUnits];
@@ -353,15 +372,16 @@ struct GpuConfig {
   IcntConfig icnt;
   L2Config l2;
   DramConfig dram;
-  uint32_t sample_interval = 5000;  // cycles between IPC samples
+  uint32_t sample_interval = 5000;       // cycles between IPC samples
   std::string dispatch = "round_robin";  // how CTAs of concurrent kernels share SMs: fifo|round_robin
-  uint64_t max_cycles = 0;        // 0 = no limit
-  uint64_t max_insts = 0;         // 0 = no limit
-  uint64_t max_device_memory = 0; // bytes a program may allocate on the device; 0 = no limit
-  uint64_t watchdog_cycles = 1000000;  // cycles with no progress before a deadlock is declared
+  uint64_t max_cycles = 0;               // 0 = no limit
+  uint64_t max_insts = 0;                // 0 = no limit
+  uint64_t max_device_memory = 0;        // bytes a program may allocate on the device; 0 = no limit
+  uint64_t watchdog_cycles = 1000000;    // cycles with no progress before a deadlock is declared
 
   GpuConfig();
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v("name", name, "preset name");
     v("clock_mhz", clock_mhz, "core clock in MHz");
     v("compute_capability", compute_capability,

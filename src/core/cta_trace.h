@@ -20,7 +20,10 @@ struct Dim3 {
 struct WarpStream {
   std::vector<WarpInst> insts;
   std::vector<uint64_t> addrs;  // 32 per memory instruction, indexed by WarpInst::addr_index
-  void clear() { insts.clear(); addrs.clear(); }
+  void clear() {
+    insts.clear();
+    addrs.clear();
+  }
 };
 
 struct CtaTrace {

@@ -15,7 +15,9 @@ class LocatedError : public Error {
  public:
   LocatedError(const std::string& file, int line, int col, const std::string& what)
       : Error(file + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " + what),
-        file_(file), line_(line), col_(col) {}
+        file_(file),
+        line_(line),
+        col_(col) {}
   const std::string& file() const { return file_; }
   int line() const { return line_; }
   int col() const { return col_; }

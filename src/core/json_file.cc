@@ -42,8 +42,6 @@ void write_file_atomic(const std::string& path, const std::string& contents) {
   }
 }
 
-void write_json_atomic(const std::string& path, const nlohmann::json& j) {
-  write_file_atomic(path, j.dump(1) + "\n");
-}
+void write_json_atomic(const std::string& path, const nlohmann::json& j) { write_file_atomic(path, j.dump(1) + "\n"); }
 
 }  // namespace warpsim

@@ -1,8 +1,7 @@
 // Crash-safe file writes: write to a temporary file, fsync, rename over the target.
 #pragma once
-#include <string>
-
 #include <nlohmann/json_fwd.hpp>
+#include <string>
 
 namespace warpsim {
 

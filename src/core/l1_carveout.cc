@@ -21,9 +21,10 @@ std::vector<uint64_t> shared_carveouts(const GpuConfig& cfg) {
     uint64_t kb = 0;
     auto [p, ec] = std::from_chars(part.data(), part.data() + part.size(), kb);
     if (part.empty() || ec != std::errc() || p != part.data() + part.size() || kb > (1u << 20))
-      throw Error(fmt::format("config key 'core.shared_carveouts': '{}' is not a comma-separated list of KB (e.g. "
-                              "\"0,8,16,32,64,96\")",
-                              s));
+      throw Error(
+          fmt::format("config key 'core.shared_carveouts': '{}' is not a comma-separated list of KB (e.g. "
+                      "\"0,8,16,32,64,96\")",
+                      s));
     out.push_back(kb * 1024);
     start = end + 1;
   }

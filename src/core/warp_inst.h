@@ -13,14 +13,14 @@ std::string_view unit_name(Unit u);
 
 // What the instruction does, as far as the timing model cares.
 enum class OpClass : uint8_t {
-  ALU = 0,   // arithmetic/logic on SP, INT, DP or SFU
-  LOAD,      // memory read (global/local/shared/const/tex/param)
-  STORE,     // memory write
-  ATOMIC,    // read-modify-write in memory (atom, red)
-  BRANCH,    // control transfer (bra, call, ret, brx)
-  BARRIER,   // CTA-wide barrier (bar.sync, barrier.sync)
-  MEMBAR,    // memory fence
-  EXIT,      // warp finishes (exit, ret from the entry)
+  ALU = 0,  // arithmetic/logic on SP, INT, DP or SFU
+  LOAD,     // memory read (global/local/shared/const/tex/param)
+  STORE,    // memory write
+  ATOMIC,   // read-modify-write in memory (atom, red)
+  BRANCH,   // control transfer (bra, call, ret, brx)
+  BARRIER,  // CTA-wide barrier (bar.sync, barrier.sync)
+  MEMBAR,   // memory fence
+  EXIT,     // warp finishes (exit, ret from the entry)
   NOP,
 };
 
@@ -36,8 +36,8 @@ inline constexpr int kMaxSrc = 4;
 inline constexpr uint32_t kNoAddr = 0xffffffffu;
 
 enum InstFlags : uint8_t {
-  kFlagLongLatency = 1 << 0,  // front end hint (e.g. a division macro expansion)
-  kFlagDiverged = 1 << 1,     // the warp runs with a partial mask because of divergence
+  kFlagLongLatency = 1 << 0,    // front end hint (e.g. a division macro expansion)
+  kFlagDiverged = 1 << 1,       // the warp runs with a partial mask because of divergence
   kFlagBarrierArrive = 1 << 2,  // bar.arrive: does not wait
   kFlagCallParam = 1 << 3,      // a .param access to a call frame (local memory), not a kernel parameter
   kFlagCacheGlobal = 1 << 4,    // .cg cache operator: cache in the L2, not the L1
@@ -53,7 +53,7 @@ struct WarpInst {
   Unit unit = Unit::SP;
   OpClass op = OpClass::ALU;
   MemSpace space = MemSpace::None;
-  uint8_t width = 0;       // bytes accessed per lane (vector accesses: total per lane)
+  uint8_t width = 0;  // bytes accessed per lane (vector accesses: total per lane)
   uint8_t flags = 0;
   uint8_t latency_class = 0;  // index into the unit's latency table (0 = default)
   uint8_t barrier_id = 0;

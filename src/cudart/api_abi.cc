@@ -27,8 +27,12 @@ CUDART_API cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int d) {
 
 // cudaDeviceProp of CUDA 11 and 12 has fields CUDA 13 removed (clockRate, computeMode, ...),
 // so the CUDA 13 layout cannot be written into it: fail loudly instead of corrupting memory.
-CUDART_API cudaError_t cudaGetDeviceProperties(void*, int) { unsupported("cudaGetDeviceProperties (CUDA 11/12 layout)"); }
-CUDART_API cudaError_t cudaGetDeviceProperties_v2(void*, int) { unsupported("cudaGetDeviceProperties_v2 (CUDA 12 layout)"); }
+CUDART_API cudaError_t cudaGetDeviceProperties(void*, int) {
+  unsupported("cudaGetDeviceProperties (CUDA 11/12 layout)");
+}
+CUDART_API cudaError_t cudaGetDeviceProperties_v2(void*, int) {
+  unsupported("cudaGetDeviceProperties_v2 (CUDA 12 layout)");
+}
 
 #endif
 

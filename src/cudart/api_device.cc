@@ -13,7 +13,11 @@ using namespace warpsim::cudart;
 
 namespace {
 
-struct ErrorInfo { int code; const char* name; const char* text; };
+struct ErrorInfo {
+  int code;
+  const char* name;
+  const char* text;
+};
 constexpr ErrorInfo kErrors[] = {
     {0, "cudaSuccess", "no error"},
     {1, "cudaErrorInvalidValue", "invalid argument"},
@@ -101,7 +105,8 @@ void fill_properties(State& s, cudaDeviceProp* p) {
   p->managedMemory = 1;
   p->canUseHostPointerForRegisteredMem = 1;
   p->memoryBusWidth = int(cfg.l2.partitions * 64);
-  p->l2CacheSize = int(std::min<uint64_t>(uint64_t(cfg.l2.cache.size) * cfg.l2.partitions * cfg.l2.slices_per_partition, 1u << 30));
+  p->l2CacheSize =
+      int(std::min<uint64_t>(uint64_t(cfg.l2.cache.size) * cfg.l2.partitions * cfg.l2.slices_per_partition, 1u << 30));
   p->maxThreadsPerMultiProcessor = int(c.max_threads);
   p->streamPrioritiesSupported = 1;
   p->globalL1CacheSupported = cfg.l1d.enabled ? 1 : 0;
@@ -122,51 +127,98 @@ int attribute(State& s, int attr) {
   cudaDeviceProp p;
   fill_properties(s, &p);
   switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock: return p.maxThreadsPerBlock;
-    case cudaDevAttrMaxBlockDimX: return p.maxThreadsDim[0];
-    case cudaDevAttrMaxBlockDimY: return p.maxThreadsDim[1];
-    case cudaDevAttrMaxBlockDimZ: return p.maxThreadsDim[2];
-    case cudaDevAttrMaxGridDimX: return p.maxGridSize[0];
-    case cudaDevAttrMaxGridDimY: return p.maxGridSize[1];
-    case cudaDevAttrMaxGridDimZ: return p.maxGridSize[2];
-    case cudaDevAttrMaxSharedMemoryPerBlock: return int(p.sharedMemPerBlock);
-    case cudaDevAttrTotalConstantMemory: return int(p.totalConstMem);
-    case cudaDevAttrWarpSize: return 32;
-    case cudaDevAttrMaxPitch: return int(p.memPitch);
-    case cudaDevAttrMaxRegistersPerBlock: return p.regsPerBlock;
-    case cudaDevAttrClockRate: return int(s.config().clock_mhz * 1000.0);  // kHz
-    case cudaDevAttrTextureAlignment: return int(p.textureAlignment);
-    case cudaDevAttrGpuOverlap: return 1;
-    case cudaDevAttrMultiProcessorCount: return p.multiProcessorCount;
-    case cudaDevAttrKernelExecTimeout: return 0;
-    case cudaDevAttrIntegrated: return 0;
-    case cudaDevAttrCanMapHostMemory: return 1;
-    case cudaDevAttrComputeMode: return 0;
-    case cudaDevAttrConcurrentKernels: return 1;
-    case cudaDevAttrEccEnabled: return 0;
-    case cudaDevAttrPciBusId: case cudaDevAttrPciDeviceId: case cudaDevAttrPciDomainId: return 0;
-    case cudaDevAttrMemoryClockRate: return int(s.config().clock_mhz * 1000.0);
-    case cudaDevAttrGlobalMemoryBusWidth: return p.memoryBusWidth;
-    case cudaDevAttrL2CacheSize: return p.l2CacheSize;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: return p.maxThreadsPerMultiProcessor;
-    case cudaDevAttrAsyncEngineCount: return p.asyncEngineCount;
-    case cudaDevAttrUnifiedAddressing: return 1;
-    case cudaDevAttrTexturePitchAlignment: return int(p.texturePitchAlignment);
-    case cudaDevAttrComputeCapabilityMajor: return p.major;
-    case cudaDevAttrComputeCapabilityMinor: return p.minor;
-    case cudaDevAttrStreamPrioritiesSupported: return 1;
-    case cudaDevAttrGlobalL1CacheSupported: return p.globalL1CacheSupported;
-    case cudaDevAttrLocalL1CacheSupported: return 1;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: return int(p.sharedMemPerMultiprocessor);
-    case cudaDevAttrMaxRegistersPerMultiprocessor: return p.regsPerMultiprocessor;
-    case cudaDevAttrManagedMemory: return 1;
-    case cudaDevAttrConcurrentManagedAccess: return 0;  // host access only while no kernel runs
-    case cudaDevAttrPageableMemoryAccess: return 0;
-    case cudaDevAttrCanUseHostPointerForRegisteredMem: return 1;  // device pointer = host pointer
-    case cudaDevAttrDirectManagedMemAccessFromHost: return 0;
-    case cudaDevAttrCooperativeLaunch: return 0;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin: return int(p.sharedMemPerBlockOptin);
-    case cudaDevAttrMaxBlocksPerMultiprocessor: return p.maxBlocksPerMultiProcessor;
+    case cudaDevAttrMaxThreadsPerBlock:
+      return p.maxThreadsPerBlock;
+    case cudaDevAttrMaxBlockDimX:
+      return p.maxThreadsDim[0];
+    case cudaDevAttrMaxBlockDimY:
+      return p.maxThreadsDim[1];
+    case cudaDevAttrMaxBlockDimZ:
+      return p.maxThreadsDim[2];
+    case cudaDevAttrMaxGridDimX:
+      return p.maxGridSize[0];
+    case cudaDevAttrMaxGridDimY:
+      return p.maxGridSize[1];
+    case cudaDevAttrMaxGridDimZ:
+      return p.maxGridSize[2];
+    case cudaDevAttrMaxSharedMemoryPerBlock:
+      return int(p.sharedMemPerBlock);
+    case cudaDevAttrTotalConstantMemory:
+      return int(p.totalConstMem);
+    case cudaDevAttrWarpSize:
+      return 32;
+    case cudaDevAttrMaxPitch:
+      return int(p.memPitch);
+    case cudaDevAttrMaxRegistersPerBlock:
+      return p.regsPerBlock;
+    case cudaDevAttrClockRate:
+      return int(s.config().clock_mhz * 1000.0);  // kHz
+    case cudaDevAttrTextureAlignment:
+      return int(p.textureAlignment);
+    case cudaDevAttrGpuOverlap:
+      return 1;
+    case cudaDevAttrMultiProcessorCount:
+      return p.multiProcessorCount;
+    case cudaDevAttrKernelExecTimeout:
+      return 0;
+    case cudaDevAttrIntegrated:
+      return 0;
+    case cudaDevAttrCanMapHostMemory:
+      return 1;
+    case cudaDevAttrComputeMode:
+      return 0;
+    case cudaDevAttrConcurrentKernels:
+      return 1;
+    case cudaDevAttrEccEnabled:
+      return 0;
+    case cudaDevAttrPciBusId:
+    case cudaDevAttrPciDeviceId:
+    case cudaDevAttrPciDomainId:
+      return 0;
+    case cudaDevAttrMemoryClockRate:
+      return int(s.config().clock_mhz * 1000.0);
+    case cudaDevAttrGlobalMemoryBusWidth:
+      return p.memoryBusWidth;
+    case cudaDevAttrL2CacheSize:
+      return p.l2CacheSize;
+    case cudaDevAttrMaxThreadsPerMultiProcessor:
+      return p.maxThreadsPerMultiProcessor;
+    case cudaDevAttrAsyncEngineCount:
+      return p.asyncEngineCount;
+    case cudaDevAttrUnifiedAddressing:
+      return 1;
+    case cudaDevAttrTexturePitchAlignment:
+      return int(p.texturePitchAlignment);
+    case cudaDevAttrComputeCapabilityMajor:
+      return p.major;
+    case cudaDevAttrComputeCapabilityMinor:
+      return p.minor;
+    case cudaDevAttrStreamPrioritiesSupported:
+      return 1;
+    case cudaDevAttrGlobalL1CacheSupported:
+      return p.globalL1CacheSupported;
+    case cudaDevAttrLocalL1CacheSupported:
+      return 1;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
+      return int(p.sharedMemPerMultiprocessor);
+    case cudaDevAttrMaxRegistersPerMultiprocessor:
+      return p.regsPerMultiprocessor;
+    case cudaDevAttrManagedMemory:
+      return 1;
+    case cudaDevAttrConcurrentManagedAccess:
+      return 0;  // host access only while no kernel runs
+    case cudaDevAttrPageableMemoryAccess:
+      return 0;
+    case cudaDevAttrCanUseHostPointerForRegisteredMem:
+      return 1;  // device pointer = host pointer
+    case cudaDevAttrDirectManagedMemAccessFromHost:
+      return 0;
+    case cudaDevAttrCooperativeLaunch:
+      return 0;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin:
+      return int(p.sharedMemPerBlockOptin);
+    case cudaDevAttrMaxBlocksPerMultiprocessor:
+      return p.maxBlocksPerMultiProcessor;
     default:
       throw ShimError(cudaErrorNotSupported, fmt::format("device attribute {} is not modelled", attr));
   }
@@ -220,7 +272,9 @@ CUDART_API cudaError_t cudaGetDevice(int* d) {
 
 CUDART_API cudaError_t cudaSetDevice(int d) {
   return guarded("cudaSetDevice", [&](State& s) {
-    if (d != 0) throw ShimError(cudaErrorInvalidDevice, fmt::format("device {} does not exist: the simulator models one GPU (device 0)", d));
+    if (d != 0)
+      throw ShimError(cudaErrorInvalidDevice,
+                      fmt::format("device {} does not exist: the simulator models one GPU (device 0)", d));
     s.device = d;
     return cudaSuccess;
   });

@@ -47,8 +47,8 @@ CUDART_API void __cudaRegisterVar(void** handle, char* host_var, char* device_ad
   s.register_var(handle, host_var, device_name ? device_name : device_address, size, constant != 0);
 }
 
-CUDART_API void __cudaRegisterManagedVar(void** handle, void** host_var_ptr, char* device_address, const char* device_name,
-                                         int ext, size_t size, int constant, int global) {
+CUDART_API void __cudaRegisterManagedVar(void** handle, void** host_var_ptr, char* device_address,
+                                         const char* device_name, int ext, size_t size, int constant, int global) {
   State& s = State::get();
   std::lock_guard<std::recursive_mutex> lock(s.mu);
   s.register_managed_var(handle, host_var_ptr, device_name ? device_name : device_address, size);
@@ -64,7 +64,11 @@ CUDART_API char __cudaInitModule(void** handle) {
 
 namespace {
 // Launch configurations pushed by <<<>>> and popped by the kernel's stub, per host thread.
-struct CallConfig { dim3 grid, block; size_t shared = 0; void* stream = nullptr; };
+struct CallConfig {
+  dim3 grid, block;
+  size_t shared = 0;
+  void* stream = nullptr;
+};
 thread_local std::vector<CallConfig> call_stack;
 }  // namespace
 
@@ -96,25 +100,29 @@ CUDART_API cudaError_t __cudaGetKernel(void** kernel, const void* host_fun) {
   });
 }
 
-CUDART_API cudaError_t __cudaLaunchKernel(const void* kernel, dim3 grid, dim3 block, void** args, size_t shared, void* stream) {
+CUDART_API cudaError_t __cudaLaunchKernel(const void* kernel, dim3 grid, dim3 block, void** args, size_t shared,
+                                          void* stream) {
   return guarded("__cudaLaunchKernel", [&](State& s) {
     s.launch(s.function_by_handle(kernel, "__cudaLaunchKernel"), grid, block, args, shared, stream);
     return cudaSuccess;
   });
 }
 
-CUDART_API cudaError_t __cudaLaunchKernel_ptsz(const void* kernel, dim3 grid, dim3 block, void** args, size_t shared, void* stream) {
+CUDART_API cudaError_t __cudaLaunchKernel_ptsz(const void* kernel, dim3 grid, dim3 block, void** args, size_t shared,
+                                               void* stream) {
   return __cudaLaunchKernel(kernel, grid, block, args, shared, stream);
 }
 
-CUDART_API cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** args, size_t shared, void* stream) {
+CUDART_API cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** args, size_t shared,
+                                        void* stream) {
   return guarded("cudaLaunchKernel", [&](State& s) {
     s.launch(s.function(func, "cudaLaunchKernel"), grid, block, args, shared, stream);
     return cudaSuccess;
   });
 }
 
-CUDART_API cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 grid, dim3 block, void** args, size_t shared, void* stream) {
+CUDART_API cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 grid, dim3 block, void** args, size_t shared,
+                                             void* stream) {
   return cudaLaunchKernel(func, grid, block, args, shared, stream);
 }
 
@@ -146,14 +154,14 @@ void func_attributes(State& s, const void* func, cudaFuncAttributes* attr) {
     attr->numRegs = int(regs);
     attr->ptxVersion = m.ast.version_major * 10 + m.ast.version_minor;
     attr->binaryVersion = attr->ptxVersion;
-    attr->maxDynamicSharedSizeBytes =
-        f.max_dynamic_shared >= 0 ? f.max_dynamic_shared : int(std::min<uint64_t>(48 * 1024, c.shared_mem) - p.static_shared);
+    attr->maxDynamicSharedSizeBytes = f.max_dynamic_shared >= 0
+                                          ? f.max_dynamic_shared
+                                          : int(std::min<uint64_t>(48 * 1024, c.shared_mem) - p.static_shared);
     attr->preferredShmemCarveout = -1;
   }
 }
 
 }  // namespace warpsim::cudart
-
 
 CUDART_API cudaError_t cudaFuncSetCacheConfig(const void* func, int config) {
   return guarded("cudaFuncSetCacheConfig", [&](State& s) {
@@ -174,7 +182,8 @@ CUDART_API cudaError_t cudaFuncSetAttribute(const void* func, int attr, int valu
     Function& f = s.function(func, "cudaFuncSetAttribute");
     if (attr == 8) {  // cudaFuncAttributeMaxDynamicSharedMemorySize
       if (value < 0 || uint64_t(value) > s.config().core.shared_mem)
-        throw ShimError(cudaErrorInvalidValue, fmt::format("{} bytes of dynamic shared memory exceed the SM's {}", value, s.config().core.shared_mem));
+        throw ShimError(cudaErrorInvalidValue, fmt::format("{} bytes of dynamic shared memory exceed the SM's {}",
+                                                           value, s.config().core.shared_mem));
       f.max_dynamic_shared = value;
     }
     return cudaSuccess;
@@ -193,7 +202,7 @@ int occupancy(State& s, Function& f, int block, size_t dyn) {
 }  // namespace
 
 CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* num, const void* func, int block,
-                                                                             size_t dyn, unsigned flags) {
+                                                                              size_t dyn, unsigned flags) {
   return guarded("cudaOccupancyMaxActiveBlocksPerMultiprocessor", [&](State& s) {
     if (!num) return cudaErrorInvalidValue;
     *num = occupancy(s, s.function(func, "cudaOccupancyMaxActiveBlocksPerMultiprocessor"), block, dyn);
@@ -201,11 +210,13 @@ CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(in
   });
 }
 
-CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* num, const void* func, int block, size_t dyn) {
+CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* num, const void* func, int block,
+                                                                     size_t dyn) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(num, func, block, dyn, 0);
 }
 
-CUDART_API cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dyn, const void* func, int num_blocks, int block) {
+CUDART_API cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dyn, const void* func, int num_blocks,
+                                                                 int block) {
   return guarded("cudaOccupancyAvailableDynamicSMemPerBlock", [&](State& s) {
     if (!dyn || num_blocks <= 0) return cudaErrorInvalidValue;
     Function& f = s.function(func, "cudaOccupancyAvailableDynamicSMemPerBlock");

@@ -27,7 +27,8 @@ int direction(State& s, int kind, const void* dst, const void* src) {
   if (kind < 0 || kind > 4) throw ShimError(cudaErrorInvalidMemcpyDirection, fmt::format("invalid copy kind {}", kind));
   if (kind != cudaMemcpyDefault) return kind;
   bool d = is_device(s, dst), sd = is_device(s, src);
-  return d ? (sd ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice) : (sd ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+  return d ? (sd ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
+           : (sd ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
 }
 
 void check_host(const void* p, size_t n, const char* what) {
@@ -67,12 +68,12 @@ void copy(State& s, void* dst, const void* src, size_t n, int kind, uint32_t str
 void copy2d(State& s, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, int kind,
             uint32_t stream) {
   if (width > dpitch || width > spitch)
-    throw ShimError(cudaErrorInvalidPitchValue, fmt::format("row width {} exceeds a pitch ({} / {})", width, dpitch, spitch));
+    throw ShimError(cudaErrorInvalidPitchValue,
+                    fmt::format("row width {} exceeds a pitch ({} / {})", width, dpitch, spitch));
   kind = direction(s, kind, dst, src);
   for (size_t r = 0; r < height; ++r)
     copy(s, static_cast<char*>(dst) + r * dpitch, static_cast<const char*>(src) + r * spitch, width, kind, stream);
 }
-
 
 }  // namespace
 
@@ -139,7 +140,7 @@ CUDART_API cudaError_t cudaMalloc3D(cudaPitchedPtr* pp, cudaExtent e) {
 namespace {
 
 constexpr unsigned kHostAllocMapped = 0x02;
-constexpr unsigned kHostAllocFlags = 0x01 | 0x02 | 0x04;  // Portable, Mapped, WriteCombined
+constexpr unsigned kHostAllocFlags = 0x01 | 0x02 | 0x04;            // Portable, Mapped, WriteCombined
 constexpr unsigned kHostRegisterFlags = 0x01 | 0x02 | 0x04 | 0x08;  // Portable, Mapped, IoMemory, ReadOnly
 constexpr unsigned kMemAttachGlobal = 0x01, kMemAttachHost = 0x02, kMemAttachSingle = 0x04;
 
@@ -222,20 +223,26 @@ CUDART_API cudaError_t cudaHostRegister(void* p, size_t n, unsigned flags) {
     uintptr_t a = reinterpret_cast<uintptr_t>(p);
     if (a + n < a) throw ShimError(cudaErrorInvalidValue, "the range wraps around");
     auto it = s.host_ranges.lower_bound(a);
-    bool overlaps = (it != s.host_ranges.end() && it->first < a + n) ||
-                    (it != s.host_ranges.begin() && std::prev(it)->first + std::max<size_t>(1, std::prev(it)->second.size) > a);
+    bool overlaps =
+        (it != s.host_ranges.end() && it->first < a + n) ||
+        (it != s.host_ranges.begin() && std::prev(it)->first + std::max<size_t>(1, std::prev(it)->second.size) > a);
     if (overlaps || s.mem().is_mapped(a, 1))
-      throw ShimError(cudaErrorHostMemoryAlreadyRegistered,
-                      fmt::format("{} bytes at {} overlap memory that is already registered, pinned, managed or on the device", n, p));
+      throw ShimError(
+          cudaErrorHostMemoryAlreadyRegistered,
+          fmt::format("{} bytes at {} overlap memory that is already registered, pinned, managed or on the device", n,
+                      p));
     // Kernels may write what is mapped for them: the range must be writable host memory.
     int access = host_access(a, a + n);
-    if (access == 0) throw ShimError(cudaErrorInvalidValue, fmt::format("{} bytes at {} are not all mapped host memory", n, p));
+    if (access == 0)
+      throw ShimError(cudaErrorInvalidValue, fmt::format("{} bytes at {} are not all mapped host memory", n, p));
     if (access == 1 && !(flags & 0x08))
-      throw ShimError(cudaErrorInvalidValue,
-                      fmt::format("{} bytes at {} are read-only host memory: that needs cudaHostRegisterReadOnly", n, p));
+      throw ShimError(
+          cudaErrorInvalidValue,
+          fmt::format("{} bytes at {} are read-only host memory: that needs cudaHostRegisterReadOnly", n, p));
     if (access == 1)
       s.stop("cudaHostRegister", fmt::format("{} bytes at {} are read-only host memory, which warpsim cannot map for "
-                                             "the device (cudaHostRegisterReadOnly)", n, p));
+                                             "the device (cudaHostRegisterReadOnly)",
+                                             n, p));
     HostRange r;
     r.kind = HostRange::Registered;
     r.size = n;
@@ -244,7 +251,8 @@ CUDART_API cudaError_t cudaHostRegister(void* p, size_t n, unsigned flags) {
     if (!r.device && (flags & kHostAllocMapped))
       s.stop("cudaHostRegister",
              fmt::format("{} bytes at {} lie where the simulated device keeps its own addresses, so they cannot be "
-                         "mapped for the device (cudaHostRegisterMapped)", n, p));
+                         "mapped for the device (cudaHostRegisterMapped)",
+                         n, p));
     s.host_ranges[a] = r;
     return cudaSuccess;
   });
@@ -255,7 +263,8 @@ CUDART_API cudaError_t cudaHostUnregister(void* p) {
     if (!p) return cudaErrorInvalidValue;
     auto it = s.host_ranges.find(reinterpret_cast<uintptr_t>(p));
     if (it == s.host_ranges.end() || it->second.kind != HostRange::Registered)
-      throw ShimError(cudaErrorHostMemoryNotRegistered, fmt::format("{} is not the start of a cudaHostRegister range", p));
+      throw ShimError(cudaErrorHostMemoryNotRegistered,
+                      fmt::format("{} is not the start of a cudaHostRegister range", p));
     s.release_host_range(it->first);
     return cudaSuccess;
   });
@@ -267,8 +276,9 @@ CUDART_API cudaError_t cudaHostGetDevicePointer(void** dev_ptr, void* host, unsi
     if (flags != 0) throw ShimError(cudaErrorInvalidValue, fmt::format("flags must be 0 (got {:#x})", flags));
     auto* r = s.host_range(host);
     if (!r || !r->second.device)
-      throw ShimError(cudaErrorInvalidValue,
-                      fmt::format("{} is not in mapped host memory (cudaHostAlloc, cudaMallocHost, cudaHostRegister)", host));
+      throw ShimError(
+          cudaErrorInvalidValue,
+          fmt::format("{} is not in mapped host memory (cudaHostAlloc, cudaMallocHost, cudaHostRegister)", host));
     *dev_ptr = host;  // unified addressing: the device reaches the host bytes at their address
     return cudaSuccess;
   });
@@ -279,7 +289,8 @@ CUDART_API cudaError_t cudaHostGetFlags(unsigned* flags, void* host) {
     if (!flags) return cudaErrorInvalidValue;
     auto* r = s.host_range(host);
     if (!r || r->second.kind != HostRange::Pinned)
-      throw ShimError(cudaErrorInvalidValue, fmt::format("{} was not allocated by cudaHostAlloc or cudaMallocHost", host));
+      throw ShimError(cudaErrorInvalidValue,
+                      fmt::format("{} was not allocated by cudaHostAlloc or cudaMallocHost", host));
     *flags = r->second.flags | kHostAllocMapped;
     return cudaSuccess;
   });
@@ -390,8 +401,8 @@ CUDART_API cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, int
   });
 }
 
-CUDART_API cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-                                    int kind) {
+CUDART_API cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                    size_t height, int kind) {
   return guarded("cudaMemcpy2D", [&](State& s) {
     s.check_sticky();
     copy2d(s, dst, dpitch, src, spitch, width, height, kind, 0);
@@ -457,7 +468,8 @@ void symbol_range(State& s, const void* symbol, size_t n, size_t offset, const c
   uint64_t size = 0;
   *addr = symbol_address(s, symbol, api, &size);
   if (offset > size || n > size - offset)
-    throw ShimError(cudaErrorInvalidValue, fmt::format("{} bytes at offset {} exceed the variable's {} bytes", n, offset, size));
+    throw ShimError(cudaErrorInvalidValue,
+                    fmt::format("{} bytes at offset {} exceed the variable's {} bytes", n, offset, size));
   *addr += offset;
 }
 
@@ -542,9 +554,10 @@ CUDART_API cudaError_t cudaMallocArray(CudaArray** out, const cudaChannelFormatD
     int channels = (desc->x > 0) + (desc->y > 0) + (desc->z > 0) + (desc->w > 0);
     if ((bits != 8 && bits != 16 && bits != 32) || (channels != 1 && channels != 2 && channels != 4) ||
         (desc->y && desc->y != bits) || (desc->z && desc->z != bits) || (desc->w && desc->w != bits))
-      throw ShimError(cudaErrorInvalidChannelDescriptor,
-                      fmt::format("channel format ({}, {}, {}, {}) is not supported: 1, 2 or 4 channels of 8, 16 or 32 bits",
-                                  desc->x, desc->y, desc->z, desc->w));
+      throw ShimError(
+          cudaErrorInvalidChannelDescriptor,
+          fmt::format("channel format ({}, {}, {}, {}) is not supported: 1, 2 or 4 channels of 8, 16 or 32 bits",
+                      desc->x, desc->y, desc->z, desc->w));
     auto a = std::make_unique<CudaArray>();
     a->width = width;
     a->height = height ? height : 1;
@@ -578,7 +591,10 @@ CUDART_API cudaError_t cudaMemcpy2DToArray(CudaArray* dst, size_t w_off, size_t 
     if (w_off + width > a.pitch || h_off + height > a.height)
       throw ShimError(cudaErrorInvalidValue, "the copy exceeds the array");
     copy2d(s, host_ptr(a.data + h_off * a.pitch + w_off), a.pitch, src, spitch, width, height,
-           kind == cudaMemcpyDefault ? cudaMemcpyDefault : (kind == cudaMemcpyHostToDevice ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice), 0);
+           kind == cudaMemcpyDefault
+               ? cudaMemcpyDefault
+               : (kind == cudaMemcpyHostToDevice ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice),
+           0);
     return cudaSuccess;
   });
 }
@@ -591,20 +607,25 @@ CUDART_API cudaError_t cudaMemcpy2DFromArray(void* dst, size_t dpitch, CudaArray
     if (w_off + width > a.pitch || h_off + height > a.height)
       throw ShimError(cudaErrorInvalidValue, "the copy exceeds the array");
     copy2d(s, dst, dpitch, host_ptr(a.data + h_off * a.pitch + w_off), a.pitch, width, height,
-           kind == cudaMemcpyDefault ? cudaMemcpyDefault : (kind == cudaMemcpyDeviceToHost ? cudaMemcpyDeviceToHost : cudaMemcpyDeviceToDevice), 0);
+           kind == cudaMemcpyDefault
+               ? cudaMemcpyDefault
+               : (kind == cudaMemcpyDeviceToHost ? cudaMemcpyDeviceToHost : cudaMemcpyDeviceToDevice),
+           0);
     return cudaSuccess;
   });
 }
 
 // Linear copy into an array starting at (w_off bytes, h_off rows), wrapping at row ends.
-CUDART_API cudaError_t cudaMemcpyToArray(CudaArray* dst, size_t w_off, size_t h_off, const void* src, size_t n, int kind) {
+CUDART_API cudaError_t cudaMemcpyToArray(CudaArray* dst, size_t w_off, size_t h_off, const void* src, size_t n,
+                                         int kind) {
   return guarded("cudaMemcpyToArray", [&](State& s) {
     s.check_sticky();
     CudaArray& a = s.array(dst, "cudaMemcpyToArray");
     size_t start = h_off * a.pitch + w_off;
     if (w_off > a.pitch || start > a.pitch * a.height || n > a.pitch * a.height - start)
       throw ShimError(cudaErrorInvalidValue, "the copy exceeds the array");
-    copy(s, host_ptr(a.data + start), src, n, kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDefault ? kind : cudaMemcpyDeviceToDevice, 0);
+    copy(s, host_ptr(a.data + start), src, n,
+         kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDefault ? kind : cudaMemcpyDeviceToDevice, 0);
     return cudaSuccess;
   });
 }
@@ -616,12 +637,14 @@ CUDART_API cudaError_t cudaMemcpyFromArray(void* dst, CudaArray* src, size_t w_o
     size_t start = h_off * a.pitch + w_off;
     if (w_off > a.pitch || start > a.pitch * a.height || n > a.pitch * a.height - start)
       throw ShimError(cudaErrorInvalidValue, "the copy exceeds the array");
-    copy(s, dst, host_ptr(a.data + start), n, kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDefault ? kind : cudaMemcpyDeviceToDevice, 0);
+    copy(s, dst, host_ptr(a.data + start), n,
+         kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDefault ? kind : cudaMemcpyDeviceToDevice, 0);
     return cudaSuccess;
   });
 }
 
-CUDART_API cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc* desc, cudaExtent* extent, unsigned* flags, CudaArray* arr) {
+CUDART_API cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc* desc, cudaExtent* extent, unsigned* flags,
+                                        CudaArray* arr) {
   return guarded("cudaArrayGetInfo", [&](State& s) {
     CudaArray& a = s.array(arr, "cudaArrayGetInfo");
     if (desc) *desc = a.desc;

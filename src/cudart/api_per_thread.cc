@@ -31,7 +31,8 @@ FORWARD(cudaMemcpy2DToArray, _ptds,
         (CudaArray * a, size_t wo, size_t ho, const void* s, size_t sp, size_t w, size_t h, int k),
         (a, wo, ho, s, sp, w, h, k))
 FORWARD(cudaMemcpy2DFromArray, _ptds,
-        (void* d, size_t dp, CudaArray* a, size_t wo, size_t ho, size_t w, size_t h, int k), (d, dp, a, wo, ho, w, h, k))
+        (void* d, size_t dp, CudaArray* a, size_t wo, size_t ho, size_t w, size_t h, int k),
+        (d, dp, a, wo, ho, w, h, k))
 FORWARD(cudaMemcpyToArray, _ptds, (CudaArray * a, size_t wo, size_t ho, const void* s, size_t n, int k),
         (a, wo, ho, s, n, k))
 FORWARD(cudaMemcpyFromArray, _ptds, (void* d, CudaArray* a, size_t wo, size_t ho, size_t n, int k),

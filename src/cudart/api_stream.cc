@@ -15,7 +15,8 @@ using namespace warpsim::cudart;
 CUDART_API cudaError_t cudaStreamCreateWithPriority(void** out, unsigned flags, int priority) {
   return guarded("cudaStreamCreateWithPriority", [&](State& s) {
     if (!out) return cudaErrorInvalidValue;
-    if (flags & ~kStreamNonBlocking) throw ShimError(cudaErrorInvalidValue, fmt::format("unknown stream flags {:#x}", flags));
+    if (flags & ~kStreamNonBlocking)
+      throw ShimError(cudaErrorInvalidValue, fmt::format("unknown stream flags {:#x}", flags));
     auto st = std::make_unique<Stream>();
     st->id = s.rt().create_stream();
     st->flags = flags;
@@ -155,7 +156,9 @@ CUDART_API cudaError_t cudaEventRecord(void* event, void* stream) {
   });
 }
 
-CUDART_API cudaError_t cudaEventRecordWithFlags(void* event, void* stream, unsigned) { return cudaEventRecord(event, stream); }
+CUDART_API cudaError_t cudaEventRecordWithFlags(void* event, void* stream, unsigned) {
+  return cudaEventRecord(event, stream);
+}
 
 CUDART_API cudaError_t cudaEventSynchronize(void* event) {
   return guarded("cudaEventSynchronize", [&](State& s) {
@@ -190,10 +193,14 @@ namespace {
 
 warpsim::TextureDesc::Address address_mode(int m) {
   switch (m) {
-    case cudaAddressModeWrap: return warpsim::TextureDesc::Wrap;
-    case cudaAddressModeMirror: return warpsim::TextureDesc::Mirror;
-    case cudaAddressModeBorder: return warpsim::TextureDesc::Border;
-    default: return warpsim::TextureDesc::Clamp;
+    case cudaAddressModeWrap:
+      return warpsim::TextureDesc::Wrap;
+    case cudaAddressModeMirror:
+      return warpsim::TextureDesc::Mirror;
+    case cudaAddressModeBorder:
+      return warpsim::TextureDesc::Border;
+    default:
+      return warpsim::TextureDesc::Clamp;
   }
 }
 
@@ -204,7 +211,8 @@ void channel_format(const cudaChannelFormatDesc& d, warpsim::TextureDesc& t) {
     throw ShimError(cudaErrorInvalidChannelDescriptor,
                     fmt::format("texture channel format ({}, {}, {}, {}) is not supported", d.x, d.y, d.z, d.w));
   if (d.f != cudaChannelFormatKindSigned && d.f != cudaChannelFormatKindUnsigned && d.f != cudaChannelFormatKindFloat)
-    throw ShimError(cudaErrorInvalidChannelDescriptor, fmt::format("texture channel kind {} is not supported", int(d.f)));
+    throw ShimError(cudaErrorInvalidChannelDescriptor,
+                    fmt::format("texture channel kind {} is not supported", int(d.f)));
   t.channels = uint32_t(channels);
   t.channel_bits = uint32_t(d.x);
   t.is_float = d.f == cudaChannelFormatKindFloat;

@@ -85,16 +85,35 @@ struct CudaArray;  // what cudaArray_t points to (the shim's own object)
 struct cudaResourceDesc {
   cudaResourceType resType;
   union {
-    struct { CudaArray* array; } array;
-    struct { void* mipmap; } mipmap;
-    struct { void* devPtr; cudaChannelFormatDesc desc; size_t sizeInBytes; } linear;
-    struct { void* devPtr; cudaChannelFormatDesc desc; size_t width, height, pitchInBytes; } pitch2D;
-    struct { int reserved[32]; } reserved;
+    struct {
+      CudaArray* array;
+    } array;
+    struct {
+      void* mipmap;
+    } mipmap;
+    struct {
+      void* devPtr;
+      cudaChannelFormatDesc desc;
+      size_t sizeInBytes;
+    } linear;
+    struct {
+      void* devPtr;
+      cudaChannelFormatDesc desc;
+      size_t width, height, pitchInBytes;
+    } pitch2D;
+    struct {
+      int reserved[32];
+    } reserved;
   } res;
   unsigned int flags;
 };
 
-enum cudaTextureAddressMode : int { cudaAddressModeWrap = 0, cudaAddressModeClamp = 1, cudaAddressModeMirror = 2, cudaAddressModeBorder = 3 };
+enum cudaTextureAddressMode : int {
+  cudaAddressModeWrap = 0,
+  cudaAddressModeClamp = 1,
+  cudaAddressModeMirror = 2,
+  cudaAddressModeBorder = 3
+};
 enum cudaTextureFilterMode : int { cudaFilterModePoint = 0, cudaFilterModeLinear = 1 };
 enum cudaTextureReadMode : int { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
 
@@ -134,7 +153,12 @@ struct cudaFuncAttributes {
   int reserved[16];
 };
 
-enum cudaMemoryType : int { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2, cudaMemoryTypeManaged = 3 };
+enum cudaMemoryType : int {
+  cudaMemoryTypeUnregistered = 0,
+  cudaMemoryTypeHost = 1,
+  cudaMemoryTypeDevice = 2,
+  cudaMemoryTypeManaged = 3
+};
 
 struct cudaPointerAttributes {
   cudaMemoryType type;
@@ -144,8 +168,13 @@ struct cudaPointerAttributes {
   long reserved[8];
 };
 
-struct cudaPitchedPtr { void* ptr; size_t pitch, xsize, ysize; };
-struct cudaExtent { size_t width, height, depth; };
+struct cudaPitchedPtr {
+  void* ptr;
+  size_t pitch, xsize, ysize;
+};
+struct cudaExtent {
+  size_t width, height, depth;
+};
 
 // CUDA 13 cudaDeviceProp.
 struct cudaDeviceProp {

@@ -20,7 +20,9 @@
 
 namespace warpsim {
 class Gpu;
-namespace ptx { struct Program; }
+namespace ptx {
+struct Program;
+}
 }  // namespace warpsim
 
 namespace warpsim::cudart {
@@ -41,7 +43,7 @@ struct Function {
   const void* host_fun = nullptr;
   std::string name;  // the kernel's PTX (mangled) name
   Module* module = nullptr;
-  int max_dynamic_shared = -1;  // cudaFuncAttributeMaxDynamicSharedMemorySize, -1 = default
+  int max_dynamic_shared = -1;                  // cudaFuncAttributeMaxDynamicSharedMemorySize, -1 = default
   std::shared_ptr<const ptx::Program> program;  // decoded on demand (attributes, occupancy)
 };
 
@@ -76,8 +78,8 @@ struct Stream {
 struct Event {
   unsigned flags = 0;
   bool recorded = false;
-  uint64_t base_cycle = 0;            // simulated time when recorded
-  std::vector<uint32_t> wait_for;     // kernels (launch ids) the event completes after
+  uint64_t base_cycle = 0;         // simulated time when recorded
+  std::vector<uint32_t> wait_for;  // kernels (launch ids) the event completes after
 };
 
 // Host memory the shim knows: pinned allocations (cudaMallocHost, cudaHostAlloc), registered
@@ -135,7 +137,7 @@ class State {
   // The preset's compute capability, or the highest PTX target of the registered fatbinaries
   // when that is higher: what the program needs to be told to run.
   uint32_t reported_capability();
-  const ptx::Program& program(Function& f);  // decodes the kernel; stop()s when it cannot
+  const ptx::Program& program(Function& f);             // decodes the kernel; stop()s when it cannot
   Stream* stream(const void* handle, const char* api);  // null = the legacy default stream
   uint32_t stream_id(const void* handle, const char* api);
   Event& event(const void* handle, const char* api);
@@ -157,7 +159,7 @@ class State {
   std::string sticky_message;
   std::string stopped;  // why stop() ended the program (empty: it did not)
   cudaError_t last_error = cudaSuccess;
-  std::vector<std::string> errors;   // every error message, for the statistics file
+  std::vector<std::string> errors;  // every error message, for the statistics file
   void check_sticky();
 
   // --- objects owned by the program through handles ---
@@ -175,7 +177,7 @@ class State {
   bool map_host(const void* p, size_t bytes);
   // Forgets a host range (waits for the device first); unmaps the shim's own mapping.
   void release_host_range(uintptr_t start);
-  std::map<uintptr_t, uint64_t> textures;   // texture objects the program holds
+  std::map<uintptr_t, uint64_t> textures;  // texture objects the program holds
 
   int device = 0;
   unsigned device_flags = 0;
@@ -201,9 +203,9 @@ class State {
   std::string json_path_;
   uint32_t next_stream_ = 1;
   uint32_t launches_ = 0;
-  std::vector<uint32_t> last_kernel_;     // per stream id: last launch id + 1 (0 = none)
-  std::vector<uint8_t> done_;             // per launch id
-  std::vector<uint64_t> end_cycle_;       // per launch id: its end cycle, once done
+  std::vector<uint32_t> last_kernel_;  // per stream id: last launch id + 1 (0 = none)
+  std::vector<uint8_t> done_;          // per launch id
+  std::vector<uint64_t> end_cycle_;    // per launch id: its end cycle, once done
   size_t results_seen_ = 0;
   double start_seconds_ = 0;
 };
@@ -214,7 +216,8 @@ void report(const char* api, const std::string& message);
 [[noreturn]] void unsupported(const char* api);
 
 // Runs `body` under the state's lock, turning exceptions into CUDA error codes.
-template <class F> cudaError_t guarded(const char* api, F&& body) {
+template <class F>
+cudaError_t guarded(const char* api, F&& body) {
   State& s = State::get();
   std::lock_guard<std::recursive_mutex> lock(s.mu);
   try {

@@ -1,7 +1,6 @@
-#include <fmt/format.h>
-
 #include <cxxabi.h>
 #include <errno.h>
+#include <fmt/format.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -12,16 +11,15 @@
 
 #include "config/config_loader.h"
 #include "core/json_file.h"
+#include "core/strings.h"
 #include "cudart/shim.h"
 #include "fatbin/fatbin.h"
 #include "ptx/decoder.h"
-#include "ptx/ir.h"
 #include "ptx/ir.h"
 #include "ptx/parser.h"
 #include "runtime/device_memory.h"
 #include "sched/scheduler.h"
 #include "timing/gpu.h"
-#include "core/strings.h"
 
 namespace warpsim::cudart {
 
@@ -113,7 +111,8 @@ void** State::register_fatbin(const void* wrapper) {
     if (!wrapper) throw Error("null fatbinary wrapper");
     const auto* w = static_cast<const FatbinWrapper*>(wrapper);
     if (w->magic != kWrapperMagic)
-      throw Error(fmt::format("bad fatbinary wrapper magic {:#x} (expected {:#x})", unsigned(w->magic), unsigned(kWrapperMagic)));
+      throw Error(fmt::format("bad fatbinary wrapper magic {:#x} (expected {:#x})", unsigned(w->magic),
+                              unsigned(kWrapperMagic)));
     if (!w->data) throw Error("fatbinary wrapper without data");
     auto entries = parse_one(w->data);
     bool has_ptx = false;
@@ -135,17 +134,18 @@ void** State::register_fatbin(const void* wrapper) {
       if (ptx.size() == 1) {
         m->ptx = ptx[0];
       } else if (ptx.size() > 1) {
-        throw Error(fmt::format("the program was built with separate compilation (-rdc=true) from {} device "
-                                "objects; warpsim loads one PTX module per fatbinary: build without -rdc",
-                                ptx.size()));
+        throw Error(
+            fmt::format("the program was built with separate compilation (-rdc=true) from {} device "
+                        "objects; warpsim loads one PTX module per fatbinary: build without -rdc",
+                        ptx.size()));
       }
     }
     if (m->ptx.empty()) {
       if (!entries.empty()) {
         m->ptx = fatbin::select_ptx(entries).payload;
         m->ptx_arch = fatbin::select_ptx(entries).arch;
-      }
-      else m->extract_error = "the fatbinary is empty";
+      } else
+        m->extract_error = "the fatbinary is empty";
     }
   } catch (const Error& e) {
     m->extract_error = e.what();
@@ -254,7 +254,8 @@ void State::init_simulator() {
   SchedulerParams sp;
   for (const auto& kv : split_items(env("WARPSIM_SCHED_PARAM"), "\n;")) {
     auto eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0) throw Error(fmt::format("WARPSIM_SCHED_PARAM item '{}': expected key=value", kv));
+    if (eq == std::string::npos || eq == 0)
+      throw Error(fmt::format("WARPSIM_SCHED_PARAM item '{}': expected key=value", kv));
     sp.set(kv.substr(0, eq), kv.substr(eq + 1));
   }
   cfg_ = std::make_unique<GpuConfig>(cfg);
@@ -283,8 +284,14 @@ Runtime& State::rt() {
   }
   return *rt_;
 }
-Gpu& State::gpu() { rt(); return *gpu_; }
-const GpuConfig& State::config() { rt(); return *cfg_; }
+Gpu& State::gpu() {
+  rt();
+  return *gpu_;
+}
+const GpuConfig& State::config() {
+  rt();
+  return *cfg_;
+}
 DeviceMemory& State::mem() { return rt().device_memory(); }
 
 bool State::try_load(Module& m) {
@@ -336,14 +343,14 @@ const ptx::Program& State::program(Function& f) {
   if (f.program) return *f.program;
   Module& m = loaded(*f.module);
   try {
-  ptx::SymbolMap symbols;
-  for (const auto& v : m.ast.globals) {
-    if (v.space != ptx::Space::Global && v.space != ptx::Space::Const) continue;
-    uint64_t size = 0;
-    DevPtr a = rt_->symbol_address(m.handle, v.name, &size);
-    symbols[v.name] = ptx::ModuleSymbol{v.space, a, size};
-  }
-  f.program = ptx::decode_kernel(m.ast, f.name, symbols, config().core.hoist_global_loads);
+    ptx::SymbolMap symbols;
+    for (const auto& v : m.ast.globals) {
+      if (v.space != ptx::Space::Global && v.space != ptx::Space::Const) continue;
+      uint64_t size = 0;
+      DevPtr a = rt_->symbol_address(m.handle, v.name, &size);
+      symbols[v.name] = ptx::ModuleSymbol{v.space, a, size};
+    }
+    f.program = ptx::decode_kernel(m.ast, f.name, symbols, config().core.hoist_global_loads);
   } catch (const Error& e) {
     stop("launch", fmt::format("kernel '{}' of {} cannot be decoded: {}", f.name, m.label, e.what()));
   }
@@ -429,8 +436,10 @@ void* State::alloc_device_visible(size_t bytes, size_t* mapped) {
     void* q = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (q == MAP_FAILED) break;
     uint64_t a = reinterpret_cast<uintptr_t>(q);
-    if (device_addressable(a, a + n)) got = q;
-    else rejected.emplace_back(q, n);
+    if (device_addressable(a, a + n))
+      got = q;
+    else
+      rejected.emplace_back(q, n);
   }
   for (auto& [q, len] : rejected) munmap(q, len);
   if (!got) throw ShimError(cudaErrorMemoryAllocation, fmt::format("cannot allocate {} bytes of host memory", bytes));
@@ -532,10 +541,30 @@ void State::launch(Function& f, dim3 grid, dim3 block, void** args, size_t share
     const void* src = args[i];
     if (!src) throw ShimError(cudaErrorInvalidValue, fmt::format("launch of '{}': argument {} is null", f.name, i));
     switch (size) {
-      case 1: { uint8_t v; std::memcpy(&v, src, 1); ka.add(v); break; }
-      case 2: { uint16_t v; std::memcpy(&v, src, 2); ka.add(v); break; }
-      case 4: { uint32_t v; std::memcpy(&v, src, 4); ka.add(v); break; }
-      case 8: { uint64_t v; std::memcpy(&v, src, 8); ka.add(v); break; }
+      case 1: {
+        uint8_t v;
+        std::memcpy(&v, src, 1);
+        ka.add(v);
+        break;
+      }
+      case 2: {
+        uint16_t v;
+        std::memcpy(&v, src, 2);
+        ka.add(v);
+        break;
+      }
+      case 4: {
+        uint32_t v;
+        std::memcpy(&v, src, 4);
+        ka.add(v);
+        break;
+      }
+      case 8: {
+        uint64_t v;
+        std::memcpy(&v, src, 8);
+        ka.add(v);
+        break;
+      }
       default: {
         // Aggregates: a zero-padded block at least as large as the parameter.
         auto add_block = [&](auto tag) {
@@ -543,13 +572,21 @@ void State::launch(Function& f, dim3 grid, dim3 block, void** args, size_t share
           std::memcpy(blk.data(), src, size);
           ka.add(blk);
         };
-        if (size <= 16) add_block(std::array<uint8_t, 16>{});
-        else if (size <= 64) add_block(std::array<uint8_t, 64>{});
-        else if (size <= 256) add_block(std::array<uint8_t, 256>{});
-        else if (size <= 1024) add_block(std::array<uint8_t, 1024>{});
-        else if (size <= 4096) add_block(std::array<uint8_t, 4096>{});
-        else if (size <= 32768) add_block(std::array<uint8_t, 32768>{});
-        else throw ShimError(cudaErrorInvalidValue, fmt::format("launch of '{}': parameter {} of {} bytes is too large", f.name, i, size));
+        if (size <= 16)
+          add_block(std::array<uint8_t, 16>{});
+        else if (size <= 64)
+          add_block(std::array<uint8_t, 64>{});
+        else if (size <= 256)
+          add_block(std::array<uint8_t, 256>{});
+        else if (size <= 1024)
+          add_block(std::array<uint8_t, 1024>{});
+        else if (size <= 4096)
+          add_block(std::array<uint8_t, 4096>{});
+        else if (size <= 32768)
+          add_block(std::array<uint8_t, 32768>{});
+        else
+          throw ShimError(cudaErrorInvalidValue,
+                          fmt::format("launch of '{}': parameter {} of {} bytes is too large", f.name, i, size));
       }
     }
   }

@@ -1,8 +1,7 @@
 #include "experiment/compare.h"
 
-#include <unistd.h>
-
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -123,8 +122,8 @@ CompareSummary run_compare(const CompareOptions& opts) {
   for (const auto& p : pairs)
     if (!load_cached(layout, p)) pending.push_back(p);
   sum.cached = pairs.size() - pending.size();
-  fmt::print(opts.progress_out, "{} pairs ({} workloads x {} schedulers): {} cached, {} to run on {}\n",
-             pairs.size(), opts.spec.workloads.size(), opts.spec.schedulers.size(), sum.cached, pending.size(),
+  fmt::print(opts.progress_out, "{} pairs ({} workloads x {} schedulers): {} cached, {} to run on {}\n", pairs.size(),
+             opts.spec.workloads.size(), opts.spec.schedulers.size(), sum.cached, pending.size(),
              opts.backend == "local" ? fmt::format("{} local job{}", jobs, jobs == 1 ? "" : "s") : "Slurm");
   std::fflush(opts.progress_out);
 
@@ -151,10 +150,9 @@ CompareSummary run_compare(const CompareOptions& opts) {
   if (!oracle_pending.empty()) {
     Progress oracle_progress(oracle_pairs.size(), oracle_pairs.size() - oracle_pending.size(), opts.tty,
                              opts.progress_out);
-    oracle_outcomes =
-        opts.backend == "slurm"
-            ? run_pairs_slurm(oracle_pending, layout, gpu_file, exe, opts.slurm, &oracle_progress)
-            : run_pairs_local(oracle_pending, layout, gpu_file, exe, jobs, &oracle_progress);
+    oracle_outcomes = opts.backend == "slurm"
+                          ? run_pairs_slurm(oracle_pending, layout, gpu_file, exe, opts.slurm, &oracle_progress)
+                          : run_pairs_local(oracle_pending, layout, gpu_file, exe, jobs, &oracle_progress);
     oracle_progress.done();
   }
   sum.total += oracle_pairs.size();

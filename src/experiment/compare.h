@@ -2,10 +2,9 @@
 // then gather every pair's result into tidy tables, metrics and reports.
 #pragma once
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "experiment/report.h"
 #include "experiment/slurm.h"
@@ -15,25 +14,25 @@ namespace warpsim::experiment {
 
 struct CompareOptions {
   SweepSpec spec;
-  WorkloadResolver resolve;          // name and fingerprint of a workload spec
+  WorkloadResolver resolve;  // name and fingerprint of a workload spec
   std::string out_dir = "results/compare";
   std::string baseline = "lrr";
   std::vector<std::string> oracle = {"lrr", "gto", "tl"};
-  int jobs = 0;                     // 0: number of cores
-  std::string backend = "local";    // local | slurm
+  int jobs = 0;                   // 0: number of cores
+  std::string backend = "local";  // local | slurm
   SlurmOptions slurm;
-  std::string exe;                  // warpsim binary for the runs (empty: this program)
+  std::string exe;  // warpsim binary for the runs (empty: this program)
   // When the sweep has ipaws, lrr and gto: also run ipaws committed per kernel to the better of
   // LRR and GTO (param force) and report it as the column "ipaws_oracle" (RLWS Table VII).
   bool ipaws_oracle = true;
-  bool tty = false;                 // draw a progress bar instead of progress lines
+  bool tty = false;  // draw a progress bar instead of progress lines
   std::FILE* progress_out = stderr;
 };
 
 struct CompareSummary {
   size_t total = 0, cached = 0, ran = 0, failed = 0;
-  std::string report;    // path of report.html
-  std::string summary;   // the plain-text summary table
+  std::string report;   // path of report.html
+  std::string summary;  // the plain-text summary table
   Comparison comparison;
 };
 

@@ -1,8 +1,7 @@
 #include "experiment/correlate.h"
 
-#include <unistd.h>
-
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -276,15 +275,18 @@ std::string correlation_text(const Correlation& c) {
   if (!c.agreement.empty()) {
     s += "\nScheduler agreement (speedup over LRR, reference vs warpsim; fastest of lrr/gto/tl):\n";
     s += fmt::format("{:<10} {:<16} {:<24} {:>6} {:>8} {:>8} {:>7} {:>8} {:>8} {:>7} {:>6} {:>6} {:>7} {}\n", "gpu",
-                     "workload", "kernel", "launch", "GTO ref", "GTO sim", "diff", "TL ref", "TL sim", "diff",
-                     "best", "sim", "gap%", "agree");
+                     "workload", "kernel", "launch", "GTO ref", "GTO sim", "diff", "TL ref", "TL sim", "diff", "best",
+                     "sim", "gap%", "agree");
     for (const auto& a : c.agreement)
       s += fmt::format("{:<10} {:<16} {:<24} {:>6} {:>8} {:>8} {:>7} {:>8} {:>8} {:>7} {:>6} {:>6} {:>7} {}\n", a.gpu,
                        a.workload, a.kernel, a.launch, num(a.ref_gto_lrr), num(a.sim_gto_lrr),
                        num(a.sim_gto_lrr - a.ref_gto_lrr, "{:+.3f}"), num(a.ref_tl_lrr), num(a.sim_tl_lrr),
                        num(a.sim_tl_lrr - a.ref_tl_lrr, "{:+.3f}"), a.ref_fastest.empty() ? "-" : a.ref_fastest,
                        a.sim_fastest.empty() ? "-" : a.sim_fastest, num(a.ref_gap * 100, "{:.1f}"),
-                       a.ref_fastest.empty() ? "-" : !a.decisive ? "(gap <= 3%)" : a.agrees ? "yes" : "NO");
+                       a.ref_fastest.empty() ? "-"
+                       : !a.decisive         ? "(gap <= 3%)"
+                       : a.agrees            ? "yes"
+                                             : "NO");
   }
   s += "\nSummary (error = (warpsim - reference) / reference):\n";
   s += fmt::format("{:<10} {:>7} {:>8} {:>9} {:>9} {:>10} {:>8} {:>14} {:>14}\n", "preset", "kernels", "MAE%",
@@ -292,8 +294,8 @@ std::string correlation_text(const Correlation& c) {
   for (const auto& p : c.presets)
     s += fmt::format("{:<10} {:>7} {:>8.1f} {:>9} {:>9} {:>10} {:>7.0f}% {:>14} {:>14}\n", p.gpu, p.cycles.n,
                      p.cycles.mae_pct, pct(p.cycles.signed_pct), num(p.cycles.pearson_log, "{:.4f}"), p.cycles.within15,
-                     p.cycles.within15_share * 100,
-                     fmt::format("{}/{}", p.agreement_agree, p.agreement_decisive), num(p.gto_lrr_max_diff));
+                     p.cycles.within15_share * 100, fmt::format("{}/{}", p.agreement_agree, p.agreement_decisive),
+                     num(p.gto_lrr_max_diff));
   for (const auto& p : c.presets)
     for (const auto& [name, e] : p.counters)
       s += fmt::format("  {:<8} {:<14} n={:<4} MAE {:.1f}%  signed {}%\n", p.gpu, name, e.n, e.mae_pct,
@@ -310,9 +312,9 @@ std::string correlation_csv(const Correlation& c) {
   for (const auto& n : c.counter_names) s += fmt::format(",ref_{0},warpsim_{0},error_pct_{0}", n);
   s += "\n";
   for (const auto& m : c.matched) {
-    s += fmt::format("{},{},{},{},{},{},{},{},{},{}", csv_quote(m.ref.gpu), csv_quote(m.ref.workload), csv_quote(m.ref.size),
-                     csv_quote(m.ref.scheduler), csv_quote(m.ref.kernel), m.ref.launch, csv_num(m.ref.cycles),
-                     csv_num(m.sim_cycles), csv_num(m.sim_cycles / m.ref.cycles),
+    s += fmt::format("{},{},{},{},{},{},{},{},{},{}", csv_quote(m.ref.gpu), csv_quote(m.ref.workload),
+                     csv_quote(m.ref.size), csv_quote(m.ref.scheduler), csv_quote(m.ref.kernel), m.ref.launch,
+                     csv_num(m.ref.cycles), csv_num(m.sim_cycles), csv_num(m.sim_cycles / m.ref.cycles),
                      csv_num((m.sim_cycles - m.ref.cycles) / m.ref.cycles * 100));
     for (const auto& n : c.counter_names) {
       auto it = m.counters.find(n);
@@ -339,12 +341,17 @@ std::string schedulers_csv(const Correlation& c) {
   };
   for (const auto& a : c.agreement)
     s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_quote(a.gpu),
-                     csv_quote(a.workload), csv_quote(a.size), csv_quote(a.kernel), a.launch, at(a.ref, "lrr"), at(a.ref, "gto"),
-                     at(a.ref, "tl"), at(a.sim, "lrr"), at(a.sim, "gto"), at(a.sim, "tl"), csv_num(a.ref_gto_lrr),
-                     csv_num(a.sim_gto_lrr), csv_num(a.sim_gto_lrr - a.ref_gto_lrr), csv_num(a.ref_tl_lrr),
-                     csv_num(a.sim_tl_lrr), csv_num(a.sim_tl_lrr - a.ref_tl_lrr), a.ref_fastest, a.sim_fastest,
-                     csv_num(a.ref_gap * 100), a.ref_fastest.empty() ? "" : a.decisive ? "1" : "0",
-                     a.ref_fastest.empty() ? "" : a.agrees ? "1" : "0");
+                     csv_quote(a.workload), csv_quote(a.size), csv_quote(a.kernel), a.launch, at(a.ref, "lrr"),
+                     at(a.ref, "gto"), at(a.ref, "tl"), at(a.sim, "lrr"), at(a.sim, "gto"), at(a.sim, "tl"),
+                     csv_num(a.ref_gto_lrr), csv_num(a.sim_gto_lrr), csv_num(a.sim_gto_lrr - a.ref_gto_lrr),
+                     csv_num(a.ref_tl_lrr), csv_num(a.sim_tl_lrr), csv_num(a.sim_tl_lrr - a.ref_tl_lrr), a.ref_fastest,
+                     a.sim_fastest, csv_num(a.ref_gap * 100),
+                     a.ref_fastest.empty() ? ""
+                     : a.decisive          ? "1"
+                                           : "0",
+                     a.ref_fastest.empty() ? ""
+                     : a.agrees            ? "1"
+                                           : "0");
   return s;
 }
 
@@ -377,11 +384,12 @@ std::string correlation_html(const Correlation& c) {
       "<th>signed %</th><th>Pearson r (log)</th><th>within 15 %</th><th>fastest agrees</th>"
       "<th>max |&Delta; GTO/LRR|</th></tr>\n";
   for (const auto& p : c.presets)
-    h += fmt::format("<tr><td>{}</td><td>{}</td><td>{:.1f}</td><td>{}</td><td>{}</td><td>{} ({:.0f} %)</td>"
-                     "<td>{}/{}</td><td>{}</td></tr>\n",
-                     xml_escape(p.gpu), p.cycles.n, p.cycles.mae_pct, pct(p.cycles.signed_pct),
-                     num(p.cycles.pearson_log, "{:.4f}"), p.cycles.within15, p.cycles.within15_share * 100,
-                     p.agreement_agree, p.agreement_decisive, num(p.gto_lrr_max_diff));
+    h += fmt::format(
+        "<tr><td>{}</td><td>{}</td><td>{:.1f}</td><td>{}</td><td>{}</td><td>{} ({:.0f} %)</td>"
+        "<td>{}/{}</td><td>{}</td></tr>\n",
+        xml_escape(p.gpu), p.cycles.n, p.cycles.mae_pct, pct(p.cycles.signed_pct), num(p.cycles.pearson_log, "{:.4f}"),
+        p.cycles.within15, p.cycles.within15_share * 100, p.agreement_agree, p.agreement_decisive,
+        num(p.gto_lrr_max_diff));
   h += "</table>\n";
   for (const auto& p : c.presets) {
     if (p.gpu == "all") continue;
@@ -399,9 +407,10 @@ std::string correlation_html(const Correlation& c) {
       ser.name = s;
       for (const auto& m : c.matched)
         if (m.ref.gpu == p.gpu && m.ref.scheduler == s)
-          ser.points.push_back({m.ref.cycles, m.sim_cycles,
-                                fmt::format("{} {} #{}: {:.0f} vs {:.0f}", m.ref.workload, kernel_match_name(m.ref.kernel),
-                                            m.ref.launch, m.ref.cycles, m.sim_cycles)});
+          ser.points.push_back(
+              {m.ref.cycles, m.sim_cycles,
+               fmt::format("{} {} #{}: {:.0f} vs {:.0f}", m.ref.workload, kernel_match_name(m.ref.kernel), m.ref.launch,
+                           m.ref.cycles, m.sim_cycles)});
       sc.series.push_back(std::move(ser));
     }
     h += fmt::format("<h2>{}</h2>\n", xml_escape(p.gpu)) + svg::scatter_loglog(sc);
@@ -565,10 +574,10 @@ CorrelateResult run_correlate(const CorrelateOptions& opts) {
   for (const auto& r : ref.rows) {
     if (!ran.count({r.workload, r.size, r.gpu, r.scheduler})) continue;  // the whole run is listed already
     if (!sim_keys.count({r.workload, r.size, r.gpu, r.scheduler, kernel_match_name(r.kernel), r.launch}))
-      skipped.push_back({fmt::format("{} {} {} {} kernel {} launch {}", r.workload, r.size, r.gpu, r.scheduler,
-                                     r.kernel, r.launch),
-                         fmt::format("warpsim's run has no launch {} of kernel '{}' ({})", r.launch,
-                                     kernel_match_name(r.kernel), r.origin)});
+      skipped.push_back(
+          {fmt::format("{} {} {} {} kernel {} launch {}", r.workload, r.size, r.gpu, r.scheduler, r.kernel, r.launch),
+           fmt::format("warpsim's run has no launch {} of kernel '{}' ({})", r.launch, kernel_match_name(r.kernel),
+                       r.origin)});
   }
   res.correlation = correlate(ref, sim_rows, std::move(skipped));
   res.text = correlation_text(res.correlation);

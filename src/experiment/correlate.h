@@ -5,11 +5,10 @@
 #pragma once
 #include <cstdio>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "experiment/reference.h"
 #include "experiment/slurm.h"
@@ -20,11 +19,11 @@ namespace warpsim::experiment {
 // Error statistics of (reference, warpsim) pairs; errors are (warpsim - reference) / reference.
 struct ErrorStats {
   size_t n = 0;
-  double mae_pct = 0;        // mean |error| x 100
-  double signed_pct = 0;     // mean error x 100
-  double pearson_log = 0;    // Pearson r of (ln reference, ln warpsim); NaN when undefined
-  size_t within15 = 0;       // |error| <= 15 %
-  double within15_share = 0; // within15 / n
+  double mae_pct = 0;         // mean |error| x 100
+  double signed_pct = 0;      // mean error x 100
+  double pearson_log = 0;     // Pearson r of (ln reference, ln warpsim); NaN when undefined
+  size_t within15 = 0;        // |error| <= 15 %
+  double within15_share = 0;  // within15 / n
 };
 ErrorStats error_stats(const std::vector<std::pair<double, double>>& ref_sim);
 
@@ -69,12 +68,12 @@ struct PresetSummary {
   std::string gpu;  // "all" for the overall row
   ErrorStats cycles;
   size_t agreement_cases = 0, agreement_decisive = 0, agreement_agree = 0;
-  double gto_lrr_max_diff = 0;  // largest |warpsim - reference| GTO/LRR speedup
+  double gto_lrr_max_diff = 0;                 // largest |warpsim - reference| GTO/LRR speedup
   std::map<std::string, ErrorStats> counters;  // counters present in both
 };
 
 struct Skipped {
-  std::string what;    // "workload size gpu scheduler" or one kernel launch
+  std::string what;  // "workload size gpu scheduler" or one kernel launch
   std::string reason;
 };
 
@@ -93,7 +92,7 @@ Correlation correlate(const ReferenceTable& ref, const std::vector<nlohmann::jso
                       std::vector<Skipped> skipped = {});
 
 std::string correlation_text(const Correlation& c);
-std::string correlation_csv(const Correlation& c);   // one row per kernel launch per scheduler
+std::string correlation_csv(const Correlation& c);  // one row per kernel launch per scheduler
 std::string schedulers_csv(const Correlation& c);
 std::string summary_csv(const Correlation& c);
 std::string correlation_html(const Correlation& c);  // self-contained, one scatter plot per preset
@@ -107,11 +106,11 @@ struct CorrelateOptions {
   // the preset of their name.
   std::map<std::string, std::string> presets;
   std::string cache_dir = "results/correlate";
-  std::string out_dir;                        // empty: no files
+  std::string out_dir;  // empty: no files
   int jobs = 0;
   std::string backend = "local";
   SlurmOptions slurm;
-  std::string exe;                            // empty: this program
+  std::string exe;  // empty: this program
   bool tty = false;
   std::FILE* progress_out = stderr;
 };

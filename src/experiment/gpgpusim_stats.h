@@ -8,9 +8,8 @@
 // accesses and misses are per sector; warpsim counts DRAM requests where GPGPU-Sim counts
 // DRAM column commands.
 #pragma once
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace warpsim::experiment {
 

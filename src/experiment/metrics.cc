@@ -46,9 +46,7 @@ void CycleTable::set(const std::string& kernel, const std::string& scheduler, do
   cycles[k][size_t(s)] = value;
 }
 
-bool CycleTable::complete(size_t k) const {
-  return std::all_of(cycles[k].begin(), cycles[k].end(), present);
-}
+bool CycleTable::complete(size_t k) const { return std::all_of(cycles[k].begin(), cycles[k].end(), present); }
 
 double geomean(const std::vector<double>& values) {
   if (values.empty()) return kNaN;

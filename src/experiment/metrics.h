@@ -64,10 +64,10 @@ int best_or_within(const CycleTable& t, const std::string& x, double within = 0.
 struct FriendlySplit {
   std::vector<std::string> lrr_friendly, gto_friendly;
   std::vector<double> lrr_geomean, gto_geomean;  // per scheduler of the table (NaN for an empty group)
-  std::vector<double> all_geomean;  // per scheduler, over both groups (Table VII's "All kernels")
+  std::vector<double> all_geomean;               // per scheduler, over both groups (Table VII's "All kernels")
 };
-FriendlySplit friendly_split(const CycleTable& t, const std::string& baseline,
-                             const std::string& lrr = "lrr", const std::string& gto = "gto");
+FriendlySplit friendly_split(const CycleTable& t, const std::string& baseline, const std::string& lrr = "lrr",
+                             const std::string& gto = "gto");
 
 // Per kernel, the fewest cycles among `fixed` schedulers present in the table (NaN when none of
 // them has a result). The result of a hypothetical scheduler that picks the best fixed policy

@@ -75,10 +75,12 @@ std::map<std::string, MicrobenchFigure> microbench_figures(const std::vector<Mic
   std::map<std::string, MicrobenchFigure> out;
   for (const auto& fig : order) {
     const auto& idx = measuring[fig];
-    if (idx.size() < 2) throw Error(fmt::format("microbenchmark: figure {} has {} measuring launch(es), needs 2", fig, idx.size()));
+    if (idx.size() < 2)
+      throw Error(fmt::format("microbenchmark: figure {} has {} measuring launch(es), needs 2", fig, idx.size()));
     const auto &a = launches[idx[idx.size() - 2]], &b = launches[idx.back()];
     double du = b.units - a.units, dc = cycles[b.index] - cycles[a.index];
-    if (du <= 0) throw Error(fmt::format("microbenchmark: figure {}: launch {} has no more work than {}", fig, b.index, a.index));
+    if (du <= 0)
+      throw Error(fmt::format("microbenchmark: figure {}: launch {} has no more work than {}", fig, b.index, a.index));
     double v = a.kind == "latency" ? dc / du : du / dc;
     if (a.kind == "rate_ghz") v *= clock_ghz;
     // dc <= 0: the first launch warmed what the second used, no figure.

@@ -12,8 +12,8 @@ namespace warpsim::experiment {
 struct MicrobenchLaunch {
   size_t index = 0;
   std::string figure;
-  double units = 0;   // work of the launch: operations, loads, warp instructions per SM, bytes
-  std::string kind;   // latency | rate | rate_ghz | once
+  double units = 0;  // work of the launch: operations, loads, warp instructions per SM, bytes
+  std::string kind;  // latency | rate | rate_ghz | once
 };
 
 // The launch lines of the program's output (other lines are skipped). Throws Error naming

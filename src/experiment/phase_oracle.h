@@ -6,10 +6,9 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/config.h"
 #include "sched/scheduler.h"
@@ -30,7 +29,7 @@ struct PhaseCandidate {
 
 struct PhaseWindow {
   uint64_t start = 0;
-  int stream = -1;  // the stream the workload was waiting for (-1: all)
+  int stream = -1;                         // the stream the workload was waiting for (-1: all)
   std::vector<PhaseCandidate> candidates;  // in the order of the policies
   int chosen = -1;
 };
@@ -53,11 +52,11 @@ struct PhaseOracleOptions {
 struct PhaseOracleRun {
   std::vector<PhaseWindow> windows;
   uint64_t cycles = 0, warp_insts = 0;
-  uint64_t checkpoints = 0;         // Gpu::clone() calls
-  double checkpoint_seconds = 0;    // processor time spent in them
-  nlohmann::json stats;  // Gpu::to_json() of the final state
+  uint64_t checkpoints = 0;       // Gpu::clone() calls
+  double checkpoint_seconds = 0;  // processor time spent in them
+  nlohmann::json stats;           // Gpu::to_json() of the final state
   WorkloadOutcome outcome;
-  std::string error;     // a failed run (limits, deadlock, workload error)
+  std::string error;  // a failed run (limits, deadlock, workload error)
 };
 
 // Runs `workload` under the phase oracle. Throws Error for bad options.

@@ -1,5 +1,7 @@
 #include "experiment/qos.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -10,8 +12,6 @@
 #include <mutex>
 #include <set>
 #include <thread>
-
-#include <fmt/format.h>
 
 #include "config/config_loader.h"
 #include "core/error.h"
@@ -317,7 +317,8 @@ MultiKernelResult run_multikernel(const MultiKernelSpec& spec, const WorkloadMak
         s.pending.clear();
       }
       first_round = false;
-      bool all_done = std::all_of(c.sides.begin(), c.sides.end(), [](const Side& s) { return s.state == Side::Finished; });
+      bool all_done =
+          std::all_of(c.sides.begin(), c.sides.end(), [](const Side& s) { return s.state == Side::Finished; });
       if (!any) {
         if (all_done) break;
         throw Error("internal: a multikernel side waits without launches");

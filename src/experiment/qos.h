@@ -12,14 +12,13 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "core/config.h"
-#include "core/occupancy.h"
 #include "core/launch_target.h"
+#include "core/occupancy.h"
 #include "experiment/sweep.h"
 #include "workloads/workload.h"
 
@@ -29,8 +28,8 @@ namespace warpsim::experiment {
 using WorkloadMaker = std::function<std::unique_ptr<Workload>(const std::string& spec)>;
 
 struct MultiKernelSpec {
-  std::vector<std::string> workloads;  // side i launches on GPU stream streams[i] (default i + 1)
-  std::vector<uint32_t> streams;       // empty: 1, 2, ...
+  std::vector<std::string> workloads;                      // side i launches on GPU stream streams[i] (default i + 1)
+  std::vector<uint32_t> streams;                           // empty: 1, 2, ...
   std::vector<std::map<std::string, std::string>> params;  // per-side workload parameters (optional)
   std::string size = "small";
   uint64_t seed = 1;
@@ -89,17 +88,17 @@ double antt(const std::vector<double>& alone, const std::vector<double>& shared)
 // One row of a QoS experiment: a pair under a scheduler (and K2 budget).
 struct QosRow {
   std::string pair, k1, k2, scheduler;
-  uint32_t budget = 0;          // K2's budget (0: the scheduler takes none)
-  double rt1 = 0, rt2 = 0;      // response times (cycles)
-  double alone1 = 0, alone2 = 0;  // isolated response times under the same scheduler
+  uint32_t budget = 0;                // K2's budget (0: the scheduler takes none)
+  double rt1 = 0, rt2 = 0;            // response times (cycles)
+  double alone1 = 0, alone2 = 0;      // isolated response times under the same scheduler
   double norm_rt1 = 0, norm_rt2 = 0;  // divided by K1's response under the baseline (LRR)
-  double k2_speedup = 0;        // baseline K2 response / this K2 response
-  double avg_exec = 0;          // (rt1 + rt2) / 2
-  double norm_avg_exec = 0;     // divided by the baseline's avg_exec
+  double k2_speedup = 0;              // baseline K2 response / this K2 response
+  double avg_exec = 0;                // (rt1 + rt2) / 2
+  double norm_avg_exec = 0;           // divided by the baseline's avg_exec
   double stp = 0, antt = 0;
   uint32_t shared_sms = 0, sms = 0;
   bool verified = false;
-  bool best = false;            // the budget with the lowest K2 response for this scheduler
+  bool best = false;  // the budget with the lowest K2 response for this scheduler
 };
 
 // Fills the normalised columns of `rows` against the row of `baseline` (same pair, budget 0)
@@ -120,7 +119,7 @@ uint32_t smallest_budget(std::vector<uint32_t> candidates, const std::function<d
 struct QosSweepSpec {
   std::vector<std::pair<std::string, std::string>> pairs;  // (K1, K2)
   std::vector<std::string> schedulers;
-  std::vector<uint32_t> budgets;            // K2 budgets for schedulers that take budgets
+  std::vector<uint32_t> budgets;  // K2 budgets for schedulers that take budgets
   uint32_t k1_budget = 1;
   std::map<std::string, std::string> extra_budgets;  // budget.<key> parameters given by the user
   std::string baseline = "lrr";
@@ -172,7 +171,6 @@ QosCharts qos_charts(const std::vector<QosRow>& rows, const std::vector<std::str
                      const std::string& baseline);
 
 // Geometric mean of a row column over the best rows of (scheduler) across pairs.
-double mean_over_pairs(const std::vector<QosRow>& rows, const std::string& scheduler,
-                       double QosRow::*column);
+double mean_over_pairs(const std::vector<QosRow>& rows, const std::string& scheduler, double QosRow::*column);
 
 }  // namespace warpsim::experiment

@@ -117,7 +117,8 @@ std::string kernel_match_name(const std::string& kernel) {
   size_t i = 2, len = 0;
   if (i < kernel.size() && kernel[i] == 'L') ++i;  // internal linkage
   size_t digits = i;
-  while (i < kernel.size() && std::isdigit(static_cast<unsigned char>(kernel[i]))) len = len * 10 + size_t(kernel[i++] - '0');
+  while (i < kernel.size() && std::isdigit(static_cast<unsigned char>(kernel[i])))
+    len = len * 10 + size_t(kernel[i++] - '0');
   if (i == digits || len == 0 || i + len > kernel.size()) return kernel;
   return kernel.substr(i, len);
 }
@@ -221,12 +222,9 @@ std::vector<GpgpusimLaunch> parse_gpgpusim_log(const std::string& text, const st
     bool cumulative;
   };
   static const Key keys[] = {
-      {"gpu_sim_insn", "thread_insts", false},
-      {"L1D_total_cache_accesses", "l1d_accesses", true},
-      {"L1D_total_cache_misses", "l1d_misses", true},
-      {"L2_total_cache_accesses", "l2_accesses", true},
-      {"L2_total_cache_misses", "l2_misses", true},
-      {"total dram reads", "dram_reads", true},
+      {"gpu_sim_insn", "thread_insts", false},        {"L1D_total_cache_accesses", "l1d_accesses", true},
+      {"L1D_total_cache_misses", "l1d_misses", true}, {"L2_total_cache_accesses", "l2_accesses", true},
+      {"L2_total_cache_misses", "l2_misses", true},   {"total dram reads", "dram_reads", true},
       {"total dram writes", "dram_writes", true},
   };
   std::vector<GpgpusimLaunch> out;
@@ -281,9 +279,10 @@ std::vector<GpgpusimLaunch> parse_gpgpusim_log(const std::string& text, const st
   if (out.empty()) throw Error(fmt::format("{}: no kernel launch (no 'kernel_name = ...' line)", name));
   close_kernel();
   if (!exited)
-    throw Error(fmt::format("{}: ends without GPGPU-Sim's exit message ('GPGPU-Sim: *** exit detected ***'): "
-                            "the run was cut short",
-                            name));
+    throw Error(
+        fmt::format("{}: ends without GPGPU-Sim's exit message ('GPGPU-Sim: *** exit detected ***'): "
+                    "the run was cut short",
+                    name));
   return out;
 }
 
@@ -303,8 +302,8 @@ ReferenceTable import_gpgpusim_dir(const std::string& dir) {
     std::string stem = p.stem().string();
     auto dot = stem.rfind('.');
     if (parts.size() != 3 || dot == std::string::npos || dot == 0 || dot + 1 == stem.size())
-      throw Error(fmt::format("{}: expected the layout <gpu>/<scheduler>/<workload>.<size>.log under {}",
-                              p.string(), dir));
+      throw Error(
+          fmt::format("{}: expected the layout <gpu>/<scheduler>/<workload>.<size>.log under {}", p.string(), dir));
     auto launches = parse_gpgpusim_log(read_text(p.string()), p.string());
     ReferenceTable one;
     for (size_t i = 0; i < launches.size(); ++i) {

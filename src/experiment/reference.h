@@ -14,10 +14,10 @@ namespace warpsim::experiment {
 
 struct ReferenceRow {
   std::string workload, size, gpu, scheduler, kernel;
-  uint64_t launch = 0;   // 0-based index of the launch within the program run
+  uint64_t launch = 0;  // 0-based index of the launch within the program run
   double cycles = 0;
   std::map<std::string, double> counters;  // optional columns (warp_insts, l2_accesses, ...)
-  std::string origin;    // "file:line" (or file) the row came from, for messages
+  std::string origin;                      // "file:line" (or file) the row came from, for messages
 };
 
 struct ReferenceTable {
@@ -38,9 +38,9 @@ std::string reference_to_csv(const ReferenceTable& t);
 
 // One kernel launch of a GPGPU-Sim log.
 struct GpgpusimLaunch {
-  std::string kernel;    // as GPGPU-Sim prints it (mangled C++ names stay mangled)
-  uint64_t uid = 0;      // kernel_launch_uid
-  double cycles = 0;     // gpu_sim_cycle
+  std::string kernel;                      // as GPGPU-Sim prints it (mangled C++ names stay mangled)
+  uint64_t uid = 0;                        // kernel_launch_uid
+  double cycles = 0;                       // gpu_sim_cycle
   std::map<std::string, double> counters;  // per launch (GPGPU-Sim's running totals differenced)
 };
 

@@ -419,8 +419,9 @@ std::string write_report(const Comparison& c, const std::string& dir) {
                                                         {"counters", "scheduler counters", &counters},
                                                         {"failures", "failed runs", &failures}}));
   html += summary + groups + ranks + kernels + stalls + ipc + modes + counters + failures;
-  html += "<p class=\"note\">Tidy results: results.csv and results.jsonl; charts as SVG files in svg/.</p>\n"
-          "</body></html>\n";
+  html +=
+      "<p class=\"note\">Tidy results: results.csv and results.jsonl; charts as SVG files in svg/.</p>\n"
+      "</body></html>\n";
 
   for (const auto& [name, svg_text] : charts)
     write_file_atomic((fs::path(dir) / "svg" / name).string(),

@@ -3,11 +3,10 @@
 // the same charts as separate SVG files.
 #pragma once
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "experiment/metrics.h"
 #include "experiment/results.h"
@@ -17,18 +16,18 @@ namespace warpsim::experiment {
 struct IpcSeries {
   std::string workload, scheduler;
   std::vector<std::pair<double, double>> points;  // (cycle, IPC)
-  bool whole_run_average = false;  // the run was shorter than one sample window
+  bool whole_run_average = false;                 // the run was shorter than one sample window
 };
 
 struct Comparison {
   std::string gpu, size;
   uint64_t seed = 1;
   std::string baseline = "lrr";
-  std::vector<std::string> schedulers;    // in sweep order
-  std::vector<std::string> oracle_set;    // fixed schedulers the oracle column picks from
-  std::vector<nlohmann::json> rows;       // tidy rows (results.h)
+  std::vector<std::string> schedulers;  // in sweep order
+  std::vector<std::string> oracle_set;  // fixed schedulers the oracle column picks from
+  std::vector<nlohmann::json> rows;     // tidy rows (results.h)
   std::vector<IpcSeries> ipc;
-  std::vector<std::string> failures;      // "workload / scheduler: why"
+  std::vector<std::string> failures;              // "workload / scheduler: why"
   std::map<std::string, std::string> categories;  // workload -> category (compute, memory, ...)
   CycleTable table;                               // per launch (kernel_id); filled by finish()
   KernelLaunches kernels;                         // per kernel, its launches added up; filled by finish()

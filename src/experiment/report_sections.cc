@@ -1,5 +1,7 @@
 // The report's sections below the per-kernel detail (report_sections.h): stall breakdown, IPC
 // over time, modes and actions of adaptive schedulers, and their counters.
+#include "experiment/report_sections.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -7,7 +9,6 @@
 #include <map>
 #include <set>
 
-#include "experiment/report_sections.h"
 #include "experiment/results.h"
 #include "experiment/svg_chart.h"
 

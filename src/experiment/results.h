@@ -5,10 +5,9 @@
 // (result_csv_columns, documented in docs/harness.md); the scheduler's counters go to
 // scheduler_report.csv in long form, one line per run and key.
 #pragma once
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "experiment/metrics.h"
 #include "experiment/sweep.h"

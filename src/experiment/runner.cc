@@ -1,12 +1,11 @@
 #include "experiment/runner.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <cerrno>
 #include <cstring>
@@ -48,9 +47,8 @@ void Progress::draw() {
   std::string bar(size_t(filled), '#');
   bar.resize(width, '.');
   fmt::print(out_, "\r[{}] {}/{} pairs{}{}  elapsed {}  ETA {}   ", bar, finished, total_,
-             failed_ ? fmt::format(", {} failed", failed_) : "",
-             running_ ? fmt::format(", {} running", running_) : "", format_duration(elapsed),
-             done_ ? format_duration(eta) : "?");
+             failed_ ? fmt::format(", {} failed", failed_) : "", running_ ? fmt::format(", {} running", running_) : "",
+             format_duration(elapsed), done_ ? format_duration(eta) : "?");
   std::fflush(out_);
   last_draw_ = Clock::now();
 }
@@ -63,8 +61,8 @@ void Progress::finished(const Pair& p, const PairOutcome& o) {
     if (!o.ok) fmt::print(out_, "FAILED {} / {}\n", p.workload_name, p.scheduler.name);
     draw();
   } else {
-    fmt::print(out_, "[{}/{}] {} / {}: {} in {:.1f} s\n", cached_ + done_, total_, p.workload_name,
-               p.scheduler.name, o.ok ? "done" : "FAILED", o.seconds);
+    fmt::print(out_, "[{}/{}] {} / {}: {} in {:.1f} s\n", cached_ + done_, total_, p.workload_name, p.scheduler.name,
+               o.ok ? "done" : "FAILED", o.seconds);
     std::fflush(out_);
   }
 }
@@ -110,7 +108,8 @@ PairOutcome finalize_pair(const Pair& p, const Layout& layout, int exit_code, in
   std::string work = layout.work_file(p);
   if (exit_code == 0 && signal == 0) {
     std::ifstream in(work);
-    nlohmann::json j = in ? nlohmann::json::parse(in, nullptr, false) : nlohmann::json(nlohmann::json::value_t::discarded);
+    nlohmann::json j =
+        in ? nlohmann::json::parse(in, nullptr, false) : nlohmann::json(nlohmann::json::value_t::discarded);
     if (!j.is_discarded() && j.is_object()) {
       j["harness"] = pair_to_json(p);
       j["harness"]["run_seconds"] = seconds;

@@ -13,10 +13,10 @@ namespace warpsim::experiment {
 
 struct PairOutcome {
   bool ok = false;
-  int exit_code = 0;     // exit status, or -1 when killed by a signal
+  int exit_code = 0;  // exit status, or -1 when killed by a signal
   int signal = 0;
   double seconds = 0;
-  std::string message;   // why it failed: the end of its log
+  std::string message;  // why it failed: the end of its log
 };
 
 // Progress of a sweep: a redrawn bar with ETA on a terminal, one line per finished pair
@@ -26,8 +26,8 @@ class Progress {
   Progress(size_t total, size_t cached, bool tty, std::FILE* out = stderr);
   void finished(const Pair& p, const PairOutcome& o);
   void set_running(size_t n) { running_ = n; }
-  void tick();   // redraws the bar (terminal only), at most a few times a second
-  void done();   // ends the bar's line
+  void tick();  // redraws the bar (terminal only), at most a few times a second
+  void done();  // ends the bar's line
   size_t completed() const { return done_; }
 
  private:

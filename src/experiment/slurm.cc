@@ -1,9 +1,8 @@
 #include "experiment/slurm.h"
 
+#include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -118,22 +117,22 @@ std::string slurm_script(const std::string& exe, const std::string& manifest, co
   s += fmt::format("#SBATCH --output={}/task-%A_%a.out\n", log_dir);
   s += fmt::format("#SBATCH --cpus-per-task={}\n", cpus_per_task);
   s += fmt::format("#SBATCH --chdir={}\n", workdir);
-  s += fmt::format("exec {} compare --run-task {} --task-index \"$SLURM_ARRAY_TASK_ID\" --jobs {}\n",
-                   shell_quote(exe), shell_quote(manifest), cpus_per_task);
+  s += fmt::format("exec {} compare --run-task {} --task-index \"$SLURM_ARRAY_TASK_ID\" --jobs {}\n", shell_quote(exe),
+                   shell_quote(manifest), cpus_per_task);
   return s;
 }
 
 std::vector<PairOutcome> run_pairs_slurm(const std::vector<Pair>& pending, const Layout& layout,
-                                         const std::string& gpu_file, const std::string& exe,
-                                         const SlurmOptions& opts, Progress* progress) {
+                                         const std::string& gpu_file, const std::string& exe, const SlurmOptions& opts,
+                                         Progress* progress) {
   std::vector<PairOutcome> outcomes(pending.size());
   if (pending.empty()) return outcomes;
   layout.create_dirs();
   auto bounds = chunk_bounds(pending.size(), opts.max_tasks);
   size_t ntasks = bounds.size() - 1;
 
-  std::string sub = fmt::format("{}/slurm/{}-{}", layout.dir(), std::chrono::system_clock::now().time_since_epoch().count(),
-                                getpid());
+  std::string sub = fmt::format("{}/slurm/{}-{}", layout.dir(),
+                                std::chrono::system_clock::now().time_since_epoch().count(), getpid());
   fs::create_directories(sub + "/logs");
   json manifest;
   manifest["dir"] = layout.dir();

@@ -13,13 +13,13 @@
 namespace warpsim::experiment {
 
 struct SlurmOptions {
-  int max_tasks = 100;            // array size limit; pairs are chunked evenly over the tasks
-  int retries = 2;                // resubmissions of tasks that left pairs without a result
-  int cpus_per_task = 1;          // pairs each task runs at a time
-  std::string partition;          // sbatch --partition (empty: the cluster default)
-  std::string time_limit;         // sbatch --time (empty: the partition default)
-  std::vector<std::string> extra; // further sbatch arguments, verbatim
-  double poll_seconds = 2;        // squeue polling period
+  int max_tasks = 100;             // array size limit; pairs are chunked evenly over the tasks
+  int retries = 2;                 // resubmissions of tasks that left pairs without a result
+  int cpus_per_task = 1;           // pairs each task runs at a time
+  std::string partition;           // sbatch --partition (empty: the cluster default)
+  std::string time_limit;          // sbatch --time (empty: the partition default)
+  std::vector<std::string> extra;  // further sbatch arguments, verbatim
+  double poll_seconds = 2;         // squeue polling period
 };
 
 // Splits n items into at most max_tasks contiguous chunks whose sizes differ by at most one.
@@ -32,8 +32,8 @@ std::string slurm_script(const std::string& exe, const std::string& manifest, co
 
 // Runs `pending` through Slurm; outcomes in the order of `pending`.
 std::vector<PairOutcome> run_pairs_slurm(const std::vector<Pair>& pending, const Layout& layout,
-                                         const std::string& gpu_file, const std::string& exe,
-                                         const SlurmOptions& opts, Progress* progress);
+                                         const std::string& gpu_file, const std::string& exe, const SlurmOptions& opts,
+                                         Progress* progress);
 
 // Body of one array task: runs chunk `task` of `manifest` with `jobs` pairs at a time. Returns
 // the process exit status (0 when every pair of the chunk succeeded).

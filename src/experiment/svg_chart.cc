@@ -49,16 +49,17 @@ std::string draw_y_axis(const Frame& f, const YAxis& y, const std::vector<double
     double py = y.px(t);
     s += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#e0e0e0\"/>\n", f.x0(), py,
                      f.x1(), py);
-    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", f.x0() - 6, py + 4,
-                     fmt_tick(t));
+    s +=
+        fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", f.x0() - 6, py + 4, fmt_tick(t));
   }
   s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#333\"/>\n", f.x0(),
                    f.y0(), f.y1());
   s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{2:.1f}\" x2=\"{1:.1f}\" y2=\"{2:.1f}\" stroke=\"#333\"/>\n", f.x0(),
                    f.x1(), f.y0());
   double cy = (f.y0() + f.y1()) / 2;
-  s += fmt::format("<text x=\"16\" y=\"{0:.1f}\" text-anchor=\"middle\" transform=\"rotate(-90 16 {0:.1f})\">{1}</text>\n",
-                   cy, xml_escape(label));
+  s += fmt::format(
+      "<text x=\"16\" y=\"{0:.1f}\" text-anchor=\"middle\" transform=\"rotate(-90 16 {0:.1f})\">{1}</text>\n", cy,
+      xml_escape(label));
   return s;
 }
 
@@ -66,8 +67,8 @@ std::string legend(const Frame& f, const std::vector<std::string>& names) {
   std::string s;
   double x = f.x1() + 14, y = f.y1() + 4;
   for (size_t i = 0; i < names.size(); ++i) {
-    s += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"12\" height=\"12\" fill=\"{}\"/>\n", x, y + 18.0 * double(i),
-                     colour(i));
+    s += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"12\" height=\"12\" fill=\"{}\"/>\n", x,
+                     y + 18.0 * double(i), colour(i));
     std::string n = names[i].size() > 18 ? names[i].substr(0, 17) + "…" : names[i];
     s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n", x + 17, y + 18.0 * double(i) + 10, xml_escape(n));
   }
@@ -109,11 +110,20 @@ std::string xml_escape(const std::string& s) {
   std::string o;
   for (char c : s) {
     switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      default: o += c;
+      case '&':
+        o += "&amp;";
+        break;
+      case '<':
+        o += "&lt;";
+        break;
+      case '>':
+        o += "&gt;";
+        break;
+      case '"':
+        o += "&quot;";
+        break;
+      default:
+        o += c;
     }
   }
   return o;
@@ -167,17 +177,19 @@ std::string grouped_bars(const BarChart& c) {
       if (!finite(v)) continue;
       double x = f.x0() + band * double(k) + band * 0.1 + bw * double(si);
       double top = y.px(std::max(v, y.lo));
-      s += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\">"
-                       "<title>{} / {}: {:.4g}</title></rect>\n",
-                       x, top, std::max(bw - 1, 1.0), std::max(f.y0() - top, 0.0), colour(si),
-                       xml_escape(c.categories[k]), xml_escape(c.series[si].name), v);
+      s += fmt::format(
+          "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\">"
+          "<title>{} / {}: {:.4g}</title></rect>\n",
+          x, top, std::max(bw - 1, 1.0), std::max(f.y0() - top, 0.0), colour(si), xml_escape(c.categories[k]),
+          xml_escape(c.series[si].name), v);
     }
   }
   if (c.reference > 0) {
     double py = y.px(c.reference);
-    s += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#222\" "
-                     "stroke-dasharray=\"5,3\"/>\n",
-                     f.x0(), py, f.x1(), py);
+    s += fmt::format(
+        "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#222\" "
+        "stroke-dasharray=\"5,3\"/>\n",
+        f.x0(), py, f.x1(), py);
   }
   std::vector<std::string> names;
   for (const auto& se : c.series) names.push_back(se.name);
@@ -211,10 +223,11 @@ std::string stacked_bars(const BarChart& c) {
       double v = k < c.series[si].values.size() ? c.series[si].values[k] : NAN;
       if (!finite(v) || v <= 0) continue;
       double top = y.px(base + v), bottom = y.px(base);
-      s += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\">"
-                       "<title>{} / {}: {:.4g}</title></rect>\n",
-                       x, top, bw, std::max(bottom - top, 0.0), colour(si), xml_escape(c.categories[k]),
-                       xml_escape(c.series[si].name), v);
+      s += fmt::format(
+          "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\">"
+          "<title>{} / {}: {:.4g}</title></rect>\n",
+          x, top, bw, std::max(bottom - top, 0.0), colour(si), xml_escape(c.categories[k]),
+          xml_escape(c.series[si].name), v);
       base += v;
     }
   }
@@ -334,8 +347,7 @@ std::string line_chart(const LineChart& c) {
     if (npts < 3) {  // too few points to read as a line: mark them
       for (auto [x, v] : c.lines[i].points)
         if (finite(x) && finite(v))
-          s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"{}\"/>\n", px(x), y.px(v),
-                           colour(i));
+          s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"{}\"/>\n", px(x), y.px(v), colour(i));
     }
     s += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.8\" points=\"{}\"/>\n", colour(i), pts);
   }
@@ -368,10 +380,10 @@ std::string scatter_loglog(const ScatterChart& c) {
   double vlo = std::pow(10.0, dlo), vhi = std::pow(10.0, dhi);
   for (double d = dlo; d <= dhi; d += 1) {
     double v = std::pow(10.0, d);
-    s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#e0e0e0\"/>\n",
-                     px(v), f.y0(), f.y0() - side);
-    s += fmt::format("<line x1=\"{1:.1f}\" y1=\"{0:.1f}\" x2=\"{2:.1f}\" y2=\"{0:.1f}\" stroke=\"#e0e0e0\"/>\n",
-                     py(v), f.x0(), f.x0() + side);
+    s += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#e0e0e0\"/>\n", px(v),
+                     f.y0(), f.y0() - side);
+    s += fmt::format("<line x1=\"{1:.1f}\" y1=\"{0:.1f}\" x2=\"{2:.1f}\" y2=\"{0:.1f}\" stroke=\"#e0e0e0\"/>\n", py(v),
+                     f.x0(), f.x0() + side);
     s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", px(v), f.y0() + 17,
                      fmt_tick(v));
     s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", f.x0() - 6, py(v) + 4,
@@ -384,26 +396,31 @@ std::string scatter_loglog(const ScatterChart& c) {
   for (auto [x, y] : {std::pair{vlo, clip(vlo * (1 + b))}, std::pair{clip(vhi / (1 + b)), vhi}, std::pair{vhi, vhi},
                       std::pair{vhi, clip(vhi * (1 - b))}, std::pair{clip(vlo / (1 - b)), vlo}, std::pair{vlo, vlo}})
     band += fmt::format("{:.1f},{:.1f} ", px(x), py(y));
-  s += fmt::format("<polygon points=\"{}\" fill=\"#2ca02c\" fill-opacity=\"0.12\" stroke=\"none\">"
-                   "<title>within {:.0f} %</title></polygon>\n",
-                   band, b * 100);
-  s += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#555\" "
-                   "stroke-dasharray=\"4 3\"/>\n",
-                   px(vlo), py(vlo), px(vhi), py(vhi));
-  s += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"none\" stroke=\"#333\"/>\n",
-                   f.x0(), f.y0() - side, side, side);
+  s += fmt::format(
+      "<polygon points=\"{}\" fill=\"#2ca02c\" fill-opacity=\"0.12\" stroke=\"none\">"
+      "<title>within {:.0f} %</title></polygon>\n",
+      band, b * 100);
+  s += fmt::format(
+      "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#555\" "
+      "stroke-dasharray=\"4 3\"/>\n",
+      px(vlo), py(vlo), px(vhi), py(vhi));
+  s += fmt::format(
+      "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"none\" stroke=\"#333\"/>\n", f.x0(),
+      f.y0() - side, side, side);
   s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", f.x0() + side / 2, f.h - 10,
                    xml_escape(c.x_label));
   double cy = f.y0() - side / 2;
-  s += fmt::format("<text x=\"16\" y=\"{0:.1f}\" text-anchor=\"middle\" transform=\"rotate(-90 16 {0:.1f})\">{1}</text>\n",
-                   cy, xml_escape(c.y_label));
+  s += fmt::format(
+      "<text x=\"16\" y=\"{0:.1f}\" text-anchor=\"middle\" transform=\"rotate(-90 16 {0:.1f})\">{1}</text>\n", cy,
+      xml_escape(c.y_label));
   std::vector<std::string> names;
   for (size_t i = 0; i < c.series.size(); ++i) {
     names.push_back(c.series[i].name);
     for (const auto& p : c.series[i].points)
       if (p.x > 0 && p.y > 0 && finite(p.x) && finite(p.y))
-        s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\" fill-opacity=\"0.8\"><title>{}</title></circle>\n",
-                         px(p.x), py(p.y), colour(i), xml_escape(p.label));
+        s += fmt::format(
+            "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\" fill-opacity=\"0.8\"><title>{}</title></circle>\n",
+            px(p.x), py(p.y), colour(i), xml_escape(p.label));
   }
   Frame lf = f;
   lf.right = f.w - (f.x0() + side) - 4;

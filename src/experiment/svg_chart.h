@@ -20,8 +20,8 @@ struct BarChart {
   std::string title, y_label;
   std::vector<std::string> categories;
   std::vector<Series> series;
-  double reference = 0;   // horizontal reference line at this y (0: none), e.g. 1.0 for speedups
-  double y_min = 0;       // grouped bars: lowest value of the y axis (0 unless set above 0)
+  double reference = 0;  // horizontal reference line at this y (0: none), e.g. 1.0 for speedups
+  double y_min = 0;      // grouped bars: lowest value of the y axis (0 unless set above 0)
   int width = 900, height = 360;
 };
 

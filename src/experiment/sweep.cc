@@ -1,13 +1,12 @@
 #include "experiment/sweep.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <sys/stat.h>
 
 #include "config/config_loader.h"
 #include "core/error.h"
@@ -171,9 +170,15 @@ std::vector<std::string> run_arguments(const Pair& p, const std::string& gpu_fil
 }
 
 nlohmann::json pair_to_json(const Pair& p) {
-  return {{"workload", p.workload},   {"workload_name", p.workload_name}, {"fingerprint", p.fingerprint},
-          {"scheduler", p.scheduler.name}, {"params", p.scheduler.params}, {"size", p.size},
-          {"seed", p.seed},           {"key_text", p.key_text},           {"key", p.key}};
+  return {{"workload", p.workload},
+          {"workload_name", p.workload_name},
+          {"fingerprint", p.fingerprint},
+          {"scheduler", p.scheduler.name},
+          {"params", p.scheduler.params},
+          {"size", p.size},
+          {"seed", p.seed},
+          {"key_text", p.key_text},
+          {"key", p.key}};
 }
 
 Pair pair_from_json(const nlohmann::json& j) {

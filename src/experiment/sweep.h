@@ -10,11 +10,10 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/config.h"
 #include "workloads/workload_catalog.h"
@@ -35,14 +34,14 @@ struct SweepSpec {
 };
 
 struct Pair {
-  std::string workload;     // spec handed to `warpsim run` (absolute when it names a file)
+  std::string workload;  // spec handed to `warpsim run` (absolute when it names a file)
   std::string workload_name;
   std::string fingerprint;
   SchedulerSpec scheduler;
   std::string size;
   uint64_t seed = 1;
-  std::string key_text;     // everything the result depends on, one item per line
-  std::string key;          // 32 hex digits, hash of key_text
+  std::string key_text;  // everything the result depends on, one item per line
+  std::string key;       // 32 hex digits, hash of key_text
 };
 
 // Workloads of the "default" suite: every bundled workload of the catalog (workload_catalog()),

@@ -56,8 +56,8 @@ std::string decompress_zstd(const uint8_t* src, size_t n, uint64_t want, size_t 
       fail(at, fmt::format("zstd decompression failed: {}", ZSTD_getErrorName(ret)));
     }
     if (out.size() > want) break;
-    if (ret == 0) break;                                   // frame complete
-    if (in.pos == in.size && ob.pos < chunk) break;        // input exhausted mid-frame
+    if (ret == 0) break;                             // frame complete
+    if (in.pos == in.size && ob.pos < chunk) break;  // input exhausted mid-frame
   }
   ZSTD_freeDStream(ds);
   if (out.size() > want) fail(at, fmt::format("zstd payload expands beyond the declared {} bytes", want));
@@ -106,7 +106,8 @@ size_t parse_container(const uint8_t* data, size_t size, size_t base, std::vecto
     if (ehsize < kEntryHeaderMin || ehsize > end - pos)
       fail(pos, fmt::format("entry header size {} is impossible", ehsize));
     if (psize > end - pos - ehsize)
-      fail(pos, fmt::format("entry payload of {} bytes exceeds the container ({} bytes left)", psize, end - pos - ehsize));
+      fail(pos,
+           fmt::format("entry payload of {} bytes exceeds the container ({} bytes left)", psize, end - pos - ehsize));
     Entry entry;
     entry.kind = kind == 1 ? EntryKind::Ptx : kind == 2 ? EntryKind::Elf : EntryKind::Other;
     entry.arch = arch;
@@ -176,14 +177,17 @@ const Entry& select_ptx(const std::vector<Entry>& entries, uint32_t max_arch) {
   }
   if (best) return *best;
   if (any_ptx && max_arch)
-    throw Error(fmt::format("fatbinary: no PTX for an architecture <= {} (entries: {}); add "
-                            "-gencode arch=compute_{},code=compute_{} to the nvcc command line",
-                            max_arch, arch_list(entries), max_arch, max_arch));
-  if (any_ptx) throw Error(fmt::format("fatbinary: the PTX entries use an unknown compression (entries: {})", arch_list(entries)));
-  throw Error(fmt::format("fatbinary carries no PTX (entries: {}); warpsim executes PTX: rebuild with "
-                          "-gencode arch=compute_75,code=compute_75 added to the nvcc command line "
-                          "(or -arch=sm_75, which embeds compute_75 PTX too)",
-                          arch_list(entries)));
+    throw Error(
+        fmt::format("fatbinary: no PTX for an architecture <= {} (entries: {}); add "
+                    "-gencode arch=compute_{},code=compute_{} to the nvcc command line",
+                    max_arch, arch_list(entries), max_arch, max_arch));
+  if (any_ptx)
+    throw Error(fmt::format("fatbinary: the PTX entries use an unknown compression (entries: {})", arch_list(entries)));
+  throw Error(
+      fmt::format("fatbinary carries no PTX (entries: {}); warpsim executes PTX: rebuild with "
+                  "-gencode arch=compute_75,code=compute_75 added to the nvcc command line "
+                  "(or -arch=sm_75, which embeds compute_75 PTX too)",
+                  arch_list(entries)));
 }
 
 }  // namespace warpsim::fatbin

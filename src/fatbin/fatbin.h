@@ -15,10 +15,10 @@ enum class Compression : uint8_t { None, Lz4, Zstd, Unknown };
 
 struct Entry {
   EntryKind kind = EntryKind::Other;
-  uint32_t arch = 0;              // SM/compute capability, e.g. 75 for compute_75 / sm_75
+  uint32_t arch = 0;  // SM/compute capability, e.g. 75 for compute_75 / sm_75
   Compression compression = Compression::None;
-  size_t offset = 0;              // of the entry header, from the start of the container
-  std::string payload;            // decompressed contents (PTX text for Ptx entries)
+  size_t offset = 0;    // of the entry header, from the start of the container
+  std::string payload;  // decompressed contents (PTX text for Ptx entries)
 };
 
 // Parses one fatbinary container (or several back to back) of `size` bytes at `data`.

@@ -20,15 +20,19 @@ AddressMap::AddressMap(const GpuConfig& cfg) {
     throw Error("memory: l2.partitions, l2.slices_per_partition and dram.banks must be at least 1");
   if (!is_pow2(cfg.l2.interleave)) throw Error("memory: l2.interleave must be a power of two");
   if (!is_pow2(cfg.dram.row_bytes)) throw Error("memory: dram.row_bytes must be a power of two");
-  if (cfg.l2.hash == "linear") mode_ = Mode::Linear;
-  else if (cfg.l2.hash == "xor") mode_ = Mode::Xor;
-  else if (cfg.l2.hash == "ipoly") mode_ = Mode::Ipoly;
-  else if (cfg.l2.hash == "random") mode_ = Mode::Random;
-  else throw Error("memory: l2.hash '" + cfg.l2.hash + "' is not one of linear|xor|ipoly|random");
+  if (cfg.l2.hash == "linear")
+    mode_ = Mode::Linear;
+  else if (cfg.l2.hash == "xor")
+    mode_ = Mode::Xor;
+  else if (cfg.l2.hash == "ipoly")
+    mode_ = Mode::Ipoly;
+  else if (cfg.l2.hash == "random")
+    mode_ = Mode::Random;
+  else
+    throw Error("memory: l2.hash '" + cfg.l2.hash + "' is not one of linear|xor|ipoly|random");
   chunk_slices_ = cfg.l2.slice_select == "chunk";
   uint32_t line = is_pow2(cfg.l2.cache.line) ? cfg.l2.cache.line : 128;
-  if (cfg.l2.interleave < line)
-    throw Error("memory: l2.interleave must be at least the L2 line size");
+  if (cfg.l2.interleave < line) throw Error("memory: l2.interleave must be at least the L2 line size");
   chunk_shift_ = uint32_t(std::countr_zero(uint64_t(cfg.l2.interleave)));
   line_shift_ = uint32_t(std::countr_zero(uint64_t(line)));
   row_shift_ = uint32_t(std::countr_zero(uint64_t(cfg.dram.row_bytes)));
@@ -39,7 +43,8 @@ AddressMap::AddressMap(const GpuConfig& cfg) {
   if (mode_ == Mode::Ipoly) {
     uint64_t n = std::bit_ceil(uint64_t(partitions_)) * slices_;
     if (!is_pow2(slices_) || (n != 16 && n != 32 && n != 64))
-      throw Error("memory: l2.hash 'ipoly' needs 16, 32 or 64 slices once the partitions are rounded up to a power of two");
+      throw Error(
+          "memory: l2.hash 'ipoly' needs 16, 32 or 64 slices once the partitions are rounded up to a power of two");
     ipoly_bits_ = uint32_t(std::countr_zero(n));
   }
   if (mode_ == Mode::Random) {

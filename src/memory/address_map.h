@@ -74,9 +74,7 @@ class AddressMap {
     if (bank_xor_) b ^= uint32_t(rb / banks_) & (banks_ - 1);
     return b;
   }
-  uint32_t row(uint64_t partition_addr) const {
-    return uint32_t((partition_addr >> row_shift_) / banks_);
-  }
+  uint32_t row(uint64_t partition_addr) const { return uint32_t((partition_addr >> row_shift_) / banks_); }
   uint32_t partitions() const { return partitions_; }
   uint32_t slices_per_partition() const { return slices_; }
 
@@ -90,7 +88,7 @@ class AddressMap {
   uint64_t chunk_mask_, line_mask_;
   Mode mode_ = Mode::Linear;
   bool pow2_, chunk_slices_ = false;
-  bool bank_xor_ = false;  // dram.bank_hash = "xor"
+  bool bank_xor_ = false;    // dram.bank_hash = "xor"
   uint32_t ipoly_bits_ = 0;  // log2 of the hashed slice count
 };
 

@@ -16,29 +16,31 @@ uint32_t log2u(uint64_t v) { return uint32_t(std::countr_zero(v)); }
 
 Cache::Cache(const CacheConfig& cfg) : cfg_(cfg) {
   if (cfg_.enabled) {
-    if (!is_pow2(cfg_.line))
-      throw Error(fmt::format("cache: line size {} is not a power of two", cfg_.line));
+    if (!is_pow2(cfg_.line)) throw Error(fmt::format("cache: line size {} is not a power of two", cfg_.line));
     if (!is_pow2(cfg_.sector) || cfg_.sector > cfg_.line || cfg_.line / cfg_.sector > 32)
       throw Error(
           fmt::format("cache: sector size {} must be a power of two, at most the line size "
                       "{} and at least 1/32 of it",
                       cfg_.sector, cfg_.line));
     if (cfg_.size == 0 || cfg_.size % cfg_.line)
-      throw Error(fmt::format("cache: size {} is not a positive multiple of the line size {}",
-                              cfg_.size, cfg_.line));
+      throw Error(fmt::format("cache: size {} is not a positive multiple of the line size {}", cfg_.size, cfg_.line));
     uint32_t lines = cfg_.size / cfg_.line;
     ways_ = cfg_.assoc == 0 ? lines : cfg_.assoc;
-    if (ways_ > lines || lines % ways_)
-      throw Error(fmt::format("cache: {} ways do not divide {} lines", ways_, lines));
+    if (ways_ > lines || lines % ways_) throw Error(fmt::format("cache: {} ways do not divide {} lines", ways_, lines));
     sets_ = lines / ways_;
     sets_pow2_ = is_pow2(sets_);
     set_bits_ = sets_pow2_ ? log2u(sets_) : 0;
     const std::string& f = cfg_.set_index;
-    if (f == "linear") index_ = SetIndex::Linear;
-    else if (f == "fermi") index_ = SetIndex::Fermi;
-    else if (f == "xor") index_ = SetIndex::Xor;
-    else if (f == "ipoly") index_ = SetIndex::Ipoly;
-    else throw Error(fmt::format("cache: set_index '{}' is not one of linear|fermi|xor|ipoly", f));
+    if (f == "linear")
+      index_ = SetIndex::Linear;
+    else if (f == "fermi")
+      index_ = SetIndex::Fermi;
+    else if (f == "xor")
+      index_ = SetIndex::Xor;
+    else if (f == "ipoly")
+      index_ = SetIndex::Ipoly;
+    else
+      throw Error(fmt::format("cache: set_index '{}' is not one of linear|fermi|xor|ipoly", f));
     if (index_ == SetIndex::Fermi && (sets_ != 32 && sets_ != 64))
       throw Error(fmt::format("cache: set_index 'fermi' needs 32 or 64 sets (this cache has {})", sets_));
     if (index_ == SetIndex::Xor && !sets_pow2_)
@@ -52,8 +54,7 @@ Cache::Cache(const CacheConfig& cfg) : cfg_(cfg) {
     // A disabled cache keeps only its MSHRs (every read misses); make the geometry sane so the
     // address helpers stay well defined whatever the unused fields say.
     if (!is_pow2(cfg_.line)) cfg_.line = 128;
-    if (!is_pow2(cfg_.sector) || cfg_.sector > cfg_.line || cfg_.line / cfg_.sector > 32)
-      cfg_.sector = cfg_.line;
+    if (!is_pow2(cfg_.sector) || cfg_.sector > cfg_.line || cfg_.line / cfg_.sector > 32) cfg_.sector = cfg_.line;
   }
   if (cfg_.write_policy == "write_back")
     policy_ = Policy::WriteBack;
@@ -71,8 +72,7 @@ Cache::Cache(const CacheConfig& cfg) : cfg_(cfg) {
   if (cfg_.write_allocate == "allocate")
     allocate_ = true;
   else if (cfg_.write_allocate != "no_allocate")
-    throw Error(fmt::format("cache: write_allocate '{}' is not one of allocate|no_allocate",
-                            cfg_.write_allocate));
+    throw Error(fmt::format("cache: write_allocate '{}' is not one of allocate|no_allocate", cfg_.write_allocate));
   if (cfg_.mshr_entries == 0) throw Error("cache: mshr_entries must be at least 1");
   if (cfg_.mshr_merge == 0) throw Error("cache: mshr_merge must be at least 1");
   if (uint64_t(cfg_.mshr_entries) * cfg_.mshr_merge > (1u << 20))
@@ -112,7 +112,8 @@ uint32_t Cache::hashed_set(uint64_t line_index) const {
     }
     case SetIndex::Ipoly:
       return ipoly_hash(line_index >> set_bits_, uint32_t(line_index & (sets_ - 1)), set_bits_);
-    default: return uint32_t(line_index % sets_);
+    default:
+      return uint32_t(line_index % sets_);
   }
 }
 
@@ -134,9 +135,7 @@ uint32_t Cache::normalize(uint64_t addr, uint32_t sectors) const {
   return sectors;
 }
 
-Cache::Line* Cache::find(uint64_t line) {
-  return const_cast<Line*>(static_cast<const Cache*>(this)->find(line));
-}
+Cache::Line* Cache::find(uint64_t line) { return const_cast<Line*>(static_cast<const Cache*>(this)->find(line)); }
 
 const Cache::Line* Cache::find(uint64_t line) const {
   if (!cfg_.enabled) return nullptr;
@@ -231,9 +230,7 @@ Cache::Result Cache::read(uint64_t addr, uint32_t sectors, uint32_t waiter, uint
       int best = -1;
       for (int m = 0; m < int(mshrs_.size()); ++m) {
         const Mshr& e = mshrs_[m];
-        if (e.busy && e.line == la && (e.sectors & missing) &&
-            (best < 0 || e.seq > mshrs_[best].seq))
-          best = m;
+        if (e.busy && e.line == la && (e.sectors & missing) && (best < 0 || e.seq > mshrs_[best].seq)) best = m;
       }
       if (best < 0 || mshrs_[best].waiters.size() >= cfg_.mshr_merge) {
         ++fails;

@@ -71,8 +71,7 @@ class Cache {
   void invalidate_all();
 
   // Counters.
-  uint64_t hits = 0, misses = 0, pending_hits = 0, fails = 0, write_hits = 0, write_misses = 0,
-           writebacks = 0;
+  uint64_t hits = 0, misses = 0, pending_hits = 0, fails = 0, write_hits = 0, write_misses = 0, writebacks = 0;
 
   const CacheConfig& config() const { return cfg_; }
 

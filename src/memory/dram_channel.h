@@ -103,8 +103,10 @@ class DramChannel {
   }
   // `r`'s column command can issue at `now`.
   bool column_ready(const DramRequest& r, const Bank& b, uint64_t now) const {
-    return in_mode(r) && b.open_row == int64_t(r.row) && now >= b.col_ready && group_col_free_[b.group] < double(now + 1) &&
-           (r.write ? bus_free_ < double(now + cfg_.tWL + 1) : now >= read_ready_ && bus_free_ < double(now + cfg_.tCL + 1));
+    return in_mode(r) && b.open_row == int64_t(r.row) && now >= b.col_ready &&
+           group_col_free_[b.group] < double(now + 1) &&
+           (r.write ? bus_free_ < double(now + cfg_.tWL + 1)
+                    : now >= read_ready_ && bus_free_ < double(now + cfg_.tCL + 1));
   }
   // Earliest cycle of a row command for bank `b` (precharge if a row is open, then activate).
   uint64_t row_time(const Bank& b) const {
@@ -113,9 +115,7 @@ class DramChannel {
     uint64_t t = std::max({b.act_cycle + cfg_.tRAS, b.pre_ready, group_pre_ready_[b.group]});
     return std::max(t, act > cfg_.tRP ? act - cfg_.tRP : 0);
   }
-  bool row_possible(const Bank& b, uint64_t now) const {
-    return now >= row_time(b) && slot_free(row_bus(), now);
-  }
+  bool row_possible(const Bank& b, uint64_t now) const { return now >= row_time(b) && slot_free(row_bus(), now); }
   bool slot_free(double bus, uint64_t now) const { return slot_ == 0 || bus < double(now + 1); }
   double col_bus() const { return cmd_bus_[0]; }
   double row_bus() const { return cmd_bus_[cfg_.dual_command_bus ? 1 : 0]; }
@@ -135,8 +135,10 @@ class DramChannel {
   }
   void update_mode() {
     if (!cfg_.write_queue) return;
-    if (!draining_ && writes_ >= cfg_.write_drain_start) draining_ = true;
-    else if (draining_ && writes_ < cfg_.write_drain_stop) draining_ = false;
+    if (!draining_ && writes_ >= cfg_.write_drain_start)
+      draining_ = true;
+    else if (draining_ && writes_ < cfg_.write_drain_stop)
+      draining_ = false;
   }
   void issue_column(size_t i, uint64_t now, MemoryStats& st);
   void issue_row(DramRequest& r, uint64_t now, MemoryStats& st);
@@ -148,21 +150,21 @@ class DramChannel {
   std::vector<Bank> banks_;
   std::vector<DramRequest> queue_;  // arrival order
   Ring<DramReturn> returns_;
-  std::vector<uint32_t> bank_hits_;    // queued requests for each bank's open row
-  std::vector<uint32_t> bank_queued_;  // queued requests for each bank
+  std::vector<uint32_t> bank_hits_;                  // queued requests for each bank's open row
+  std::vector<uint32_t> bank_queued_;                // queued requests for each bank
   std::vector<uint32_t> bank_whits_, bank_wqueued_;  // the writes among them
-  uint64_t wake_ = 0;                    // no command can issue before this cycle
+  uint64_t wake_ = 0;                                // no command can issue before this cycle
   uint64_t col_next_ = 0;
-  size_t writes_ = 0;                    // queued writes
-  bool draining_ = false;                // dram.write_queue: a write drain is on
-  uint64_t act_next_ = 0;                // earliest activate in the channel (tRRD)
-  uint64_t read_ready_ = 0;              // earliest read column (write-to-read turnaround)
-  uint32_t max_data_delay_ = 0;          // max(tCL, tWL): the data bus admits some column
-  std::vector<double> group_col_free_;   // earliest column command per bank group (tCCDL)
+  size_t writes_ = 0;                      // queued writes
+  bool draining_ = false;                  // dram.write_queue: a write drain is on
+  uint64_t act_next_ = 0;                  // earliest activate in the channel (tRRD)
+  uint64_t read_ready_ = 0;                // earliest read column (write-to-read turnaround)
+  uint32_t max_data_delay_ = 0;            // max(tCL, tWL): the data bus admits some column
+  std::vector<double> group_col_free_;     // earliest column command per bank group (tCCDL)
   std::vector<uint64_t> group_pre_ready_;  // earliest precharge per bank group (tRTPL)
-  double cmd_bus_[2] = {0.0, 0.0};       // command buses (column, row) free from this cycle
-  double slot_ = 0.0;                    // core cycles per command-bus slot (0: no limit)
-  double bus_free_ = 0.0;  // cycle (fractional) the data bus becomes free
+  double cmd_bus_[2] = {0.0, 0.0};         // command buses (column, row) free from this cycle
+  double slot_ = 0.0;                      // core cycles per command-bus slot (0: no limit)
+  double bus_free_ = 0.0;                  // cycle (fractional) the data bus becomes free
   double burst_per_byte_;
   double busy_ = 0.0;
 };

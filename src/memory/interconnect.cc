@@ -36,8 +36,7 @@ uint64_t Interconnect::send_up(uint32_t sm, uint32_t slice, uint32_t flits, uint
   return std::max(tail, (d0 + flits - 1) / slice_rate_);
 }
 
-void Interconnect::send_down(uint32_t slice, const MemRequest& resp, uint32_t flits,
-                             uint64_t ready, bool complete) {
+void Interconnect::send_down(uint32_t slice, const MemRequest& resp, uint32_t flits, uint64_t ready, bool complete) {
   Packet p;
   p.req = resp;
   if (input_queued_) {
@@ -113,9 +112,9 @@ void Interconnect::arbitrate(uint64_t now) {
     }
   }
   if (!granted_sms_.empty())
-    busy_slices_.erase(std::remove_if(busy_slices_.begin(), busy_slices_.end(),
-                                      [&](uint32_t s) { return slice_q_[s].empty(); }),
-                       busy_slices_.end());
+    busy_slices_.erase(
+        std::remove_if(busy_slices_.begin(), busy_slices_.end(), [&](uint32_t s) { return slice_q_[s].empty(); }),
+        busy_slices_.end());
   next_try_ = next;
 }
 

@@ -55,8 +55,7 @@ class Interconnect {
   // does not `complete` its request (an earlier sector of a reply sent sector by sector) takes
   // its slots at both ports and is dropped on delivery; the request is delivered with its last
   // packet, which leaves the slice after the others and so reaches the SM after them.
-  void send_down(uint32_t slice, const MemRequest& resp, uint32_t flits, uint64_t ready,
-                 bool complete = true);
+  void send_down(uint32_t slice, const MemRequest& resp, uint32_t flits, uint64_t ready, bool complete = true);
   // Moves down packets whose head reached their SM by `now` through the SM ejection port.
   void tick(uint64_t now);
   // Oldest response delivered to `sm` by `now`; `done` is its delivery cycle.
@@ -76,21 +75,19 @@ class Interconnect {
     MemRequest req;
     uint64_t done = 0;
   };
-  static bool later(const Packet& a, const Packet& b) {
-    return a.head != b.head ? a.head > b.head : a.seq > b.seq;
-  }
+  static bool later(const Packet& a, const Packet& b) { return a.head != b.head ? a.head > b.head : a.seq > b.seq; }
 
   void arbitrate(uint64_t now);  // one cycle of the input-queued crossbar
   void deliver(const Packet& p, uint64_t done);
 
   uint32_t latency_, flit_, sm_rate_, slice_rate_;
   bool input_queued_;
-  std::vector<Ring<Packet>> slice_q_;          // input-queued: each slice's packets in order
+  std::vector<Ring<Packet>> slice_q_;           // input-queued: each slice's packets in order
   std::vector<uint64_t> slice_free_, sm_free_;  // input-queued: cycle each port is free again
   std::vector<uint32_t> rr_;                    // input-queued: each SM's round-robin pointer
   std::vector<int32_t> grant_;                  // input-queued: scratch, chosen slice per SM
   std::vector<uint32_t> granted_sms_;
-  std::vector<uint32_t> busy_slices_;           // input-queued: the slices with packets queued
+  std::vector<uint32_t> busy_slices_;  // input-queued: the slices with packets queued
   uint64_t queued_ = 0;
   uint64_t next_try_ = UINT64_MAX;              // input-queued: earliest cycle a head may cross
   std::vector<uint64_t> sm_up_, sm_down_;       // next free slot of each SM's ports

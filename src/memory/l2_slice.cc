@@ -32,8 +32,7 @@ uint32_t L2Slice::l2_sectors(uint64_t addr, uint32_t sectors32) const {
   return mask ? mask : cache_.full_mask();
 }
 
-void L2Slice::respond(const MemRequest& req, uint32_t sectors, uint64_t first, uint32_t spread,
-                      SlicePorts& p) {
+void L2Slice::respond(const MemRequest& req, uint32_t sectors, uint64_t first, uint32_t spread, SlicePorts& p) {
   uint32_t bytes = 0;  // a write acknowledgement carries no data: one flit
   if (req.kind != MemKind::Write) {
     bytes = req.bytes;

@@ -53,9 +53,7 @@ class L2Slice {
   void unblock() { blocked_ = false; }
   bool blocked() const { return blocked_; }
   // Cycle the head request can be looked up (UINT64_MAX: empty or stalled).
-  uint64_t next_event() const {
-    return blocked_ || inq_.empty() ? UINT64_MAX : std::max(inq_.front().ready, free_at_);
-  }
+  uint64_t next_event() const { return blocked_ || inq_.empty() ? UINT64_MAX : std::max(inq_.front().ready, free_at_); }
   const Cache& cache() const { return cache_; }
   // Drops every line, dirty ones without a write-back; lines awaiting a fill keep their way.
   void drop_lines() {
@@ -63,7 +61,9 @@ class L2Slice {
     cache_.evictions().clear();
   }
   // A copy engine wrote the 32-byte sectors `sectors32` of the line at `slice_addr`.
-  void install(uint64_t slice_addr, uint32_t sectors32) { cache_.install(slice_addr, l2_sectors(slice_addr, sectors32)); }
+  void install(uint64_t slice_addr, uint32_t sectors32) {
+    cache_.install(slice_addr, l2_sectors(slice_addr, sectors32));
+  }
 
  private:
   struct Entry {

@@ -13,7 +13,7 @@ struct MemRequest {
   uint32_t token = 0;        // opaque to the memory system; handed back in the response
   uint16_t sm = 0;
   MemKind kind = MemKind::Read;
-  uint16_t bytes = 0;        // payload: data returned (read/atomic) or carried (write)
+  uint16_t bytes = 0;  // payload: data returned (read/atomic) or carried (write)
 };
 
 }  // namespace warpsim

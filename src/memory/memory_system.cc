@@ -19,12 +19,13 @@ namespace {
 uint32_t checked_slices(const GpuConfig& cfg) {
   uint64_t n = uint64_t(cfg.l2.partitions) * cfg.l2.slices_per_partition;
   if (n == 0 || n > 65535)
-    throw Error(fmt::format("memory: l2.partitions x l2.slices_per_partition = {} L2 slices; "
-                            "1 to 65535 are supported", n));
+    throw Error(
+        fmt::format("memory: l2.partitions x l2.slices_per_partition = {} L2 slices; "
+                    "1 to 65535 are supported",
+                    n));
   if (cfg.core.num_sms == 0 || cfg.core.num_sms > 65535)
     throw Error("memory: core.num_sms must be between 1 and 65535");
-  if (cfg.icnt.input_queue > (1u << 20))
-    throw Error("memory: icnt.input_queue is limited to 1048576 requests");
+  if (cfg.icnt.input_queue > (1u << 20)) throw Error("memory: icnt.input_queue is limited to 1048576 requests");
   if (cfg.dram.queue > (1u << 20)) throw Error("memory: dram.queue is limited to 1048576 requests");
   if (cfg.dram.banks > (1u << 16)) throw Error("memory: dram.banks is limited to 65536");
   return uint32_t(n);
@@ -49,8 +50,7 @@ struct MemorySystem::Impl {
 
   SlicePorts ports(uint32_t partition) { return SlicePorts{map, icnt, chans[partition], stats}; }
   void unblock_partition(uint32_t partition) {
-    for (uint32_t s = 0; s < slices_per_partition; ++s)
-      slices[partition * slices_per_partition + s].unblock();
+    for (uint32_t s = 0; s < slices_per_partition; ++s) slices[partition * slices_per_partition + s].unblock();
   }
 
   AddressMap map;
@@ -75,8 +75,7 @@ MemorySystem& MemorySystem::operator=(const MemorySystem& o) {
 
 bool MemorySystem::can_send(int sm, uint64_t now) const {
   const Impl& m = *impl_;
-  return sm >= 0 && uint32_t(sm) < m.num_sms && m.full_slices == 0 &&
-         m.icnt.sm_port_free(uint32_t(sm), now);
+  return sm >= 0 && uint32_t(sm) < m.num_sms && m.full_slices == 0 && m.icnt.sm_port_free(uint32_t(sm), now);
 }
 
 bool MemorySystem::can_send(int sm, uint64_t addr, uint64_t now) const {
@@ -88,8 +87,7 @@ bool MemorySystem::can_send(int sm, uint64_t addr, uint64_t now) const {
 void MemorySystem::send(const MemRequest& req, uint64_t now) {
   Impl& m = *impl_;
   if (req.sm >= m.num_sms)
-    throw Error(
-        fmt::format("memory: request from SM {} but the GPU has {} SMs", req.sm, m.num_sms));
+    throw Error(fmt::format("memory: request from SM {} but the GPU has {} SMs", req.sm, m.num_sms));
   MemLocation loc = m.map.locate(req.addr);
   uint32_t flits = 1;
   if (req.kind != MemKind::Read) {

@@ -5,13 +5,17 @@
 namespace warpsim::ptx {
 
 namespace {
-struct TypeEntry { const char* name; Type type; int bytes; };
+struct TypeEntry {
+  const char* name;
+  Type type;
+  int bytes;
+};
 constexpr TypeEntry kTypes[] = {
-    {".pred", Type::Pred, 0}, {".b8", Type::B8, 1}, {".b16", Type::B16, 2}, {".b32", Type::B32, 4},
-    {".b64", Type::B64, 8}, {".b128", Type::B128, 16}, {".u8", Type::U8, 1}, {".u16", Type::U16, 2},
-    {".u32", Type::U32, 4}, {".u64", Type::U64, 8}, {".s8", Type::S8, 1}, {".s16", Type::S16, 2},
-    {".s32", Type::S32, 4}, {".s64", Type::S64, 8}, {".f16", Type::F16, 2}, {".f16x2", Type::F16x2, 4},
-    {".bf16", Type::BF16, 2}, {".f32", Type::F32, 4}, {".f64", Type::F64, 8}, {".texref", Type::TexRef, 8},
+    {".pred", Type::Pred, 0}, {".b8", Type::B8, 1},      {".b16", Type::B16, 2}, {".b32", Type::B32, 4},
+    {".b64", Type::B64, 8},   {".b128", Type::B128, 16}, {".u8", Type::U8, 1},   {".u16", Type::U16, 2},
+    {".u32", Type::U32, 4},   {".u64", Type::U64, 8},    {".s8", Type::S8, 1},   {".s16", Type::S16, 2},
+    {".s32", Type::S32, 4},   {".s64", Type::S64, 8},    {".f16", Type::F16, 2}, {".f16x2", Type::F16x2, 4},
+    {".bf16", Type::BF16, 2}, {".f32", Type::F32, 4},    {".f64", Type::F64, 8}, {".texref", Type::TexRef, 8},
 };
 }  // namespace
 
@@ -54,15 +58,24 @@ Space parse_space(const std::string& d) {
 
 const char* space_name(Space s) {
   switch (s) {
-    case Space::Reg: return "reg";
-    case Space::Global: return "global";
-    case Space::Shared: return "shared";
-    case Space::Local: return "local";
-    case Space::Const: return "const";
-    case Space::Param: return "param";
-    case Space::Generic: return "generic";
-    case Space::Tex: return "tex";
-    default: return "none";
+    case Space::Reg:
+      return "reg";
+    case Space::Global:
+      return "global";
+    case Space::Shared:
+      return "shared";
+    case Space::Local:
+      return "local";
+    case Space::Const:
+      return "const";
+    case Space::Param:
+      return "param";
+    case Space::Generic:
+      return "generic";
+    case Space::Tex:
+      return "tex";
+    default:
+      return "none";
   }
 }
 

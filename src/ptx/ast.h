@@ -14,11 +14,26 @@ struct SrcLoc {
 
 // Scalar data types of PTX.
 enum class Type : uint8_t {
-  None = 0, Pred,
-  B8, B16, B32, B64, B128,
-  U8, U16, U32, U64,
-  S8, S16, S32, S64,
-  F16, F16x2, BF16, F32, F64,
+  None = 0,
+  Pred,
+  B8,
+  B16,
+  B32,
+  B64,
+  B128,
+  U8,
+  U16,
+  U32,
+  U64,
+  S8,
+  S16,
+  S32,
+  S64,
+  F16,
+  F16x2,
+  BF16,
+  F32,
+  F64,
   TexRef,
 };
 // Parses ".u32" etc.; Type::None when the text is not a type.
@@ -54,9 +69,9 @@ struct Operand {
 };
 
 struct Instr {
-  std::string guard;       // predicate register name or empty
+  std::string guard;  // predicate register name or empty
   bool guard_neg = false;
-  std::string opcode;      // full text, e.g. "setp.lt.s32"
+  std::string opcode;  // full text, e.g. "setp.lt.s32"
   std::vector<Operand> ops;
   SrcLoc loc;
 };
@@ -65,13 +80,18 @@ struct Instr {
 struct VarDecl {
   Space space = Space::None;
   Type type = Type::None;
-  int vec = 1;             // .v2 / .v4
-  uint32_t align = 0;      // 0 = natural
+  int vec = 1;         // .v2 / .v4
+  uint32_t align = 0;  // 0 = natural
   std::string name;
   int64_t array_len = -1;  // -1 scalar, 0 unsized [] (extern shared), >0 elements
   bool is_extern = false, is_visible = false;
   // Initialiser: flat list of element values (raw bits per element) or symbol addresses.
-  struct Init { uint64_t bits = 0; std::string sym; bool is_float_lit = false; double fval = 0; };
+  struct Init {
+    uint64_t bits = 0;
+    std::string sym;
+    bool is_float_lit = false;
+    double fval = 0;
+  };
   std::vector<Init> init;
   bool has_init = false;
   // .reg ranges: %r<55> declares %r0..%r54
@@ -98,8 +118,8 @@ struct Statement {
 struct Function {
   std::string name;
   bool is_entry = false, is_visible = false, is_extern = false, has_body = false;
-  std::vector<VarDecl> params;   // .param (entry) or .param/.reg (func)
-  std::vector<VarDecl> rets;     // .func return values
+  std::vector<VarDecl> params;  // .param (entry) or .param/.reg (func)
+  std::vector<VarDecl> rets;    // .func return values
   std::vector<Statement> body;
   uint32_t maxntid[3] = {0, 0, 0}, reqntid[3] = {0, 0, 0};
   SrcLoc loc;
@@ -110,7 +130,7 @@ struct Module {
   int version_major = 0, version_minor = 0;
   std::string target;
   int address_size = 64;
-  std::vector<VarDecl> globals;    // module-level .global/.const/.shared/.tex
+  std::vector<VarDecl> globals;  // module-level .global/.const/.shared/.tex
   std::vector<Function> functions;
   const Function* find_function(const std::string& name) const;
 };

@@ -7,14 +7,23 @@ namespace warpsim::ptx {
 int successors(const Program& prog, const FuncInfo& f, uint32_t i, uint32_t out[2]) {
   const Inst& in = prog.insts[i];
   switch (in.op) {
-    case Op::FuncExit: return 0;
-    case Op::Ret: case Op::Exit: case Op::Trap:
+    case Op::FuncExit:
+      return 0;
+    case Op::Ret:
+    case Op::Exit:
+    case Op::Trap:
       out[0] = f.exit;
-      if (in.guard != kNone && i + 1 <= f.exit) { out[1] = i + 1; return 2; }
+      if (in.guard != kNone && i + 1 <= f.exit) {
+        out[1] = i + 1;
+        return 2;
+      }
       return 1;
     case Op::Bra:
       out[0] = in.target;
-      if (in.guard != kNone && in.target != i + 1) { out[1] = i + 1; return 2; }
+      if (in.guard != kNone && in.target != i + 1) {
+        out[1] = i + 1;
+        return 2;
+      }
       return 1;
     default:
       out[0] = i + 1;
@@ -51,7 +60,10 @@ uint32_t peak_live_registers(const Program& prog, const FuncInfo& f) {
       for (size_t w = 0; w < words; ++w) {
         uint64_t v = use[size_t(k) * words + w] | (out[w] & ~def[size_t(k) * words + w]);
         uint64_t& cur = live_in[size_t(k) * words + w];
-        if (v != cur) { cur = v; changed = true; }
+        if (v != cur) {
+          cur = v;
+          changed = true;
+        }
       }
     }
   }
@@ -93,7 +105,10 @@ void compute_reconvergence(Program& prog, const FuncInfo& f) {
       auto& [v, k] = stack.back();
       if (k < preds[v].size()) {
         uint32_t w = preds[v][k++];
-        if (!seen[w]) { seen[w] = 1; stack.push_back({w, 0}); }
+        if (!seen[w]) {
+          seen[w] = 1;
+          stack.push_back({w, 0});
+        }
       } else {
         po_num[v] = int(order.size());
         order.push_back(v);
@@ -125,7 +140,10 @@ void compute_reconvergence(Program& prog, const FuncInfo& f) {
         if (ipdom[w] < 0) continue;
         nd = nd < 0 ? w : intersect(w, nd);
       }
-      if (nd >= 0 && ipdom[v] != nd) { ipdom[v] = nd; changed = true; }
+      if (nd >= 0 && ipdom[v] != nd) {
+        ipdom[v] = nd;
+        changed = true;
+      }
     }
   }
   for (uint32_t i = f.first; i <= f.exit; ++i) {

@@ -7,24 +7,41 @@
 #include <set>
 
 #include "core/error.h"
+#include "core/strings.h"
 #include "ptx/cfg.h"
 #include "ptx/ops.h"
-#include "core/strings.h"
 
 namespace warpsim::ptx {
 
 namespace {
 
-struct SpecialName { const char* name; Special which; };
+struct SpecialName {
+  const char* name;
+  Special which;
+};
 constexpr SpecialName kSpecials[] = {
-    {"%tid.x", Special::TidX}, {"%tid.y", Special::TidY}, {"%tid.z", Special::TidZ},
-    {"%ntid.x", Special::NtidX}, {"%ntid.y", Special::NtidY}, {"%ntid.z", Special::NtidZ},
-    {"%ctaid.x", Special::CtaidX}, {"%ctaid.y", Special::CtaidY}, {"%ctaid.z", Special::CtaidZ},
-    {"%nctaid.x", Special::NctaidX}, {"%nctaid.y", Special::NctaidY}, {"%nctaid.z", Special::NctaidZ},
-    {"%laneid", Special::LaneId}, {"%warpid", Special::WarpId}, {"%nwarpid", Special::NWarpId},
-    {"%smid", Special::SmId}, {"%nsmid", Special::NSmId}, {"%gridid", Special::GridId},
-    {"%lanemask_eq", Special::LanemaskEq}, {"%lanemask_lt", Special::LanemaskLt},
-    {"%lanemask_le", Special::LanemaskLe}, {"%lanemask_gt", Special::LanemaskGt},
+    {"%tid.x", Special::TidX},
+    {"%tid.y", Special::TidY},
+    {"%tid.z", Special::TidZ},
+    {"%ntid.x", Special::NtidX},
+    {"%ntid.y", Special::NtidY},
+    {"%ntid.z", Special::NtidZ},
+    {"%ctaid.x", Special::CtaidX},
+    {"%ctaid.y", Special::CtaidY},
+    {"%ctaid.z", Special::CtaidZ},
+    {"%nctaid.x", Special::NctaidX},
+    {"%nctaid.y", Special::NctaidY},
+    {"%nctaid.z", Special::NctaidZ},
+    {"%laneid", Special::LaneId},
+    {"%warpid", Special::WarpId},
+    {"%nwarpid", Special::NWarpId},
+    {"%smid", Special::SmId},
+    {"%nsmid", Special::NSmId},
+    {"%gridid", Special::GridId},
+    {"%lanemask_eq", Special::LanemaskEq},
+    {"%lanemask_lt", Special::LanemaskLt},
+    {"%lanemask_le", Special::LanemaskLe},
+    {"%lanemask_gt", Special::LanemaskGt},
     {"%lanemask_ge", Special::LanemaskGe},
 };
 
@@ -36,10 +53,10 @@ constexpr uint64_t kMaxLocal = 512 * 1024;   // per thread, all frames
 
 struct Entity {
   enum Kind { Reg, Sym, Proto } kind = Reg;
-  uint32_t index = 0;     // register index; Proto: index into Decoder::protos_
+  uint32_t index = 0;  // register index; Proto: index into Decoder::protos_
   Type type = Type::None;
   Space space = Space::None;
-  uint64_t addr = 0;      // symbol address in its space
+  uint64_t addr = 0;  // symbol address in its space
   uint64_t size = 0;
   bool frame_param = false;   // a .param living in the call frame (func params, call arguments)
   bool kernel_param = false;  // an .entry parameter
@@ -49,7 +66,7 @@ struct FuncCtx {
   const Function* fn = nullptr;
   uint32_t index = 0;
   std::map<std::string, uint32_t> labels;
-  std::vector<uint32_t> decl_offset;  // frame offset of each Local/Param declaration statement
+  std::vector<uint32_t> decl_offset;     // frame offset of each Local/Param declaration statement
   std::map<std::string, Entity> params;  // .func parameters and return values
 };
 
@@ -120,7 +137,7 @@ class Decoder {
   std::map<uint64_t, uint32_t> const_slots_;
   std::map<Special, uint32_t> special_slots_;
   uint32_t sink_reg_ = kNone;
-  std::vector<char> fixed_;  // constant/special register slots
+  std::vector<char> fixed_;              // constant/special register slots
   std::vector<const Function*> protos_;  // .callprototype declarations seen in pass 2
   // pass 2 state
   std::vector<std::map<std::string, Entity>> scopes_;
@@ -134,7 +151,7 @@ class Decoder {
     const Operand* rets = nullptr;
     const Operand* callee = nullptr;  // a function name (direct) or a register (indirect)
     const Operand* args = nullptr;
-    const Operand* proto = nullptr;   // indirect calls: the .callprototype label
+    const Operand* proto = nullptr;  // indirect calls: the .callprototype label
     bool indirect() const { return callee->kind == Operand::Reg; }
   };
   CallShape call_shape(const Instr& s) const {
@@ -154,7 +171,9 @@ class Decoder {
     if (k != o.size()) fail(o[k].loc, "unexpected operand in call");
     return c;
   }
-  static bool is_call(const Statement& st) { return st.kind == Statement::Inst && st.inst.opcode.rfind("call", 0) == 0; }
+  static bool is_call(const Statement& st) {
+    return st.kind == Statement::Inst && st.inst.opcode.rfind("call", 0) == 0;
+  }
 
   // Functions whose address the module takes: named in an initializer of a module variable or
   // as an operand of an instruction other than a branch or a direct call (`mov.u64 %rd, f;`).
@@ -215,7 +234,8 @@ class Decoder {
         const Function* f = m_.find_function(callee->name);
         if (!f) fail(callee->loc, "call to undeclared function '" + callee->name + "'");
         if (!f->has_body && builtin(f->name)) continue;
-        if (!f->has_body) fail(callee->loc, "call to external function '" + callee->name + "' which has no body in this module");
+        if (!f->has_body)
+          fail(callee->loc, "call to external function '" + callee->name + "' which has no body in this module");
         if (f->is_entry) fail(callee->loc, "call to kernel '" + callee->name + "'");
         add(f);
       }
@@ -232,9 +252,12 @@ class Decoder {
       FuncTarget t;
       t.addr = function_address(m_, f);
       t.name = f.name;
-      if (f.is_entry) t.why = "which is a kernel";
-      else if (!f.has_body) t.why = "which has no body in this module";
-      else t.func = func_index_.at(f.name);
+      if (f.is_entry)
+        t.why = "which is a kernel";
+      else if (!f.has_body)
+        t.why = "which has no body in this module";
+      else
+        t.func = func_index_.at(f.name);
       prog_->targets.push_back(std::move(t));
     }
   }
@@ -263,7 +286,8 @@ class Decoder {
       if (g.space == Space::Shared && (g.array_len == 0 || g.is_extern)) place_dyn(g);
     for (auto& fc : funcs_)
       for (const auto& st : fc.fn->body)
-        if (st.kind == Statement::Decl && st.decl.space == Space::Shared && (st.decl.array_len == 0 || st.decl.is_extern))
+        if (st.kind == Statement::Decl && st.decl.space == Space::Shared &&
+            (st.decl.array_len == 0 || st.decl.is_extern))
           place_dyn(st.decl);
   }
 
@@ -306,7 +330,8 @@ class Decoder {
         fc.labels[st.label] = n;
       }
       if (st.kind == Statement::Decl && (st.decl.space == Space::Local || st.decl.space == Space::Param)) {
-        if (st.decl.array_len == 0) fail(st.loc, "unsized array in ." + std::string(space_name(st.decl.space)) + " space");
+        if (st.decl.array_len == 0)
+          fail(st.loc, "unsized array in ." + std::string(space_name(st.decl.space)) + " space");
         if (st.decl.size_bytes() > kMaxLocal || frame + st.decl.size_bytes() > kMaxLocal)
           fail(st.loc, "local memory per thread exceeds " + std::to_string(kMaxLocal / 1024) + " KiB");
         frame = align_up(frame, std::max<uint32_t>(st.decl.alignment(), 4));
@@ -355,7 +380,8 @@ class Decoder {
   Entity symbol(const Operand& o) const {
     if (const Entity* e = lookup(o.name)) {
       if (e->kind == Entity::Sym) return *e;
-      fail(o.loc, "'" + o.name + "' is a " + (e->kind == Entity::Reg ? "register" : "call prototype") + ", expected a symbol");
+      fail(o.loc,
+           "'" + o.name + "' is a " + (e->kind == Entity::Reg ? "register" : "call prototype") + ", expected a symbol");
     }
     auto s = shared_syms_.find(o.name);
     if (s != shared_syms_.end()) return s->second;
@@ -425,23 +451,29 @@ class Decoder {
         if (o.neg) fail(o.loc, "'!' is only allowed on predicate operands of setp/selp/vote");
         return reg(o, want, relaxed);
       }
-      case Operand::Int: case Operand::F32Bits: case Operand::F64Bits: case Operand::Float:
+      case Operand::Int:
+      case Operand::F32Bits:
+      case Operand::F64Bits:
+      case Operand::Float:
         return const_slot(imm_value(o, want));
       case Operand::Sym: {
         // A register declared without '%' (nvcc's inline-assembly scopes: `.reg .b16 low;`).
         if (const Entity* e = lookup(o.name); e && e->kind == Entity::Reg) return reg(o, want, relaxed);
         // WARP_SZ: PTX's predefined constant for the warp size (what device-side warpSize becomes).
         if (o.name == "WARP_SZ" && !lookup(o.name) && !globals_.count(o.name)) {
-          if (type_is_float(want) || want == Type::Pred) fail(o.loc, "WARP_SZ used as a " + std::string(type_name(want)) + " value");
+          if (type_is_float(want) || want == Type::Pred)
+            fail(o.loc, "WARP_SZ used as a " + std::string(type_name(want)) + " value");
           return const_slot(32);
         }
         if (const Function* f = function_named(o.name)) {
           // A function's address: what an indirect call goes through.
-          if (type_bytes(want) != 8 || type_is_float(want)) fail(o.loc, "the address of function '" + o.name + "' needs a 64-bit integer operand");
+          if (type_bytes(want) != 8 || type_is_float(want))
+            fail(o.loc, "the address of function '" + o.name + "' needs a 64-bit integer operand");
           return const_slot(function_address(m_, *f) + uint64_t(o.ival));
         }
         Entity e = symbol(o);
-        if (type_is_float(want) || want == Type::Pred) fail(o.loc, "symbol address used as a " + std::string(type_name(want)) + " value");
+        if (type_is_float(want) || want == Type::Pred)
+          fail(o.loc, "symbol address used as a " + std::string(type_name(want)) + " value");
         uint64_t a = e.addr + uint64_t(o.ival);
         if (e.frame_param) fail(o.loc, "taking the address of call parameter '" + o.name + "' is not supported");
         return const_slot(a);
@@ -473,7 +505,10 @@ class Decoder {
     }
     if (e->kind != Entity::Reg) fail(o.loc, "'" + o.name + "' is not a register");
     if (!size_ok(e->type, want, relaxed))
-      fail(o.loc, "register " + o.name + " has type " + type_name(e->type) + ", expected " + (want == Type::Pred ? ".pred" : std::to_string(type_bytes(want) * 8) + "-bit operand for " + type_name(want)));
+      fail(o.loc,
+           "register " + o.name + " has type " + type_name(e->type) + ", expected " +
+               (want == Type::Pred ? ".pred"
+                                   : std::to_string(type_bytes(want) * 8) + "-bit operand for " + type_name(want)));
     return e->index;
   }
 
@@ -500,12 +535,14 @@ class Decoder {
         return;
       }
       case Space::Local: {
-        Entity e{Entity::Sym, 0, v.type, Space::Local, cur_->decl_offset[idx] + prog_->funcs[cur_->index].frame_base, v.size_bytes()};
+        Entity e{Entity::Sym,   0, v.type, Space::Local, cur_->decl_offset[idx] + prog_->funcs[cur_->index].frame_base,
+                 v.size_bytes()};
         scope[v.name] = e;
         return;
       }
       case Space::Param: {
-        Entity e{Entity::Sym, 0, v.type, Space::Param, cur_->decl_offset[idx] + prog_->funcs[cur_->index].frame_base, v.size_bytes()};
+        Entity e{Entity::Sym,   0, v.type, Space::Param, cur_->decl_offset[idx] + prog_->funcs[cur_->index].frame_base,
+                 v.size_bytes()};
         e.frame_param = true;
         scope[v.name] = e;
         return;
@@ -528,10 +565,17 @@ class Decoder {
     for (size_t i = 0; i < body.size(); ++i) {
       const Statement& st = body[i];
       switch (st.kind) {
-        case Statement::BlockBegin: scopes_.emplace_back(); break;
-        case Statement::BlockEnd: scopes_.pop_back(); break;
-        case Statement::Decl: declare(st, i); break;
-        case Statement::Label: break;
+        case Statement::BlockBegin:
+          scopes_.emplace_back();
+          break;
+        case Statement::BlockEnd:
+          scopes_.pop_back();
+          break;
+        case Statement::Decl:
+          declare(st, i);
+          break;
+        case Statement::Label:
+          break;
         case Statement::Proto: {
           Entity e{Entity::Proto, uint32_t(protos_.size())};
           protos_.push_back(st.proto.get());
@@ -563,31 +607,42 @@ class Decoder {
     std::vector<char> used;
     bool has(const char* w) {
       for (size_t i = 0; i < words.size(); ++i)
-        if (words[i] == w) { used[i] = 1; return true; }
+        if (words[i] == w) {
+          used[i] = 1;
+          return true;
+        }
       return false;
     }
   };
 
   static Cmp parse_cmp(Mods& m, bool& found) {
     static const std::pair<const char*, Cmp> kC[] = {
-        {"eq", Cmp::EQ}, {"ne", Cmp::NE}, {"lt", Cmp::LT}, {"le", Cmp::LE}, {"gt", Cmp::GT}, {"ge", Cmp::GE},
-        {"lo", Cmp::LO}, {"ls", Cmp::LS}, {"hi", Cmp::HI}, {"hs", Cmp::HS}, {"equ", Cmp::EQU}, {"neu", Cmp::NEU},
-        {"ltu", Cmp::LTU}, {"leu", Cmp::LEU}, {"gtu", Cmp::GTU}, {"geu", Cmp::GEU}, {"num", Cmp::NUM}, {"nan", Cmp::NAN_}};
+        {"eq", Cmp::EQ},   {"ne", Cmp::NE},   {"lt", Cmp::LT},   {"le", Cmp::LE},   {"gt", Cmp::GT},
+        {"ge", Cmp::GE},   {"lo", Cmp::LO},   {"ls", Cmp::LS},   {"hi", Cmp::HI},   {"hs", Cmp::HS},
+        {"equ", Cmp::EQU}, {"neu", Cmp::NEU}, {"ltu", Cmp::LTU}, {"leu", Cmp::LEU}, {"gtu", Cmp::GTU},
+        {"geu", Cmp::GEU}, {"num", Cmp::NUM}, {"nan", Cmp::NAN_}};
     for (auto& [n, c] : kC)
-      if (m.has(n)) { found = true; return c; }
+      if (m.has(n)) {
+        found = true;
+        return c;
+      }
     found = false;
     return Cmp::EQ;
   }
   static Rnd parse_rnd(Mods& m) {
-    static const std::pair<const char*, Rnd> kR[] = {{"rn", Rnd::RN}, {"rz", Rnd::RZ}, {"rm", Rnd::RM}, {"rp", Rnd::RP},
-                                                     {"rni", Rnd::RNI}, {"rzi", Rnd::RZI}, {"rmi", Rnd::RMI}, {"rpi", Rnd::RPI}};
+    static const std::pair<const char*, Rnd> kR[] = {{"rn", Rnd::RN},   {"rz", Rnd::RZ},   {"rm", Rnd::RM},
+                                                     {"rp", Rnd::RP},   {"rni", Rnd::RNI}, {"rzi", Rnd::RZI},
+                                                     {"rmi", Rnd::RMI}, {"rpi", Rnd::RPI}};
     for (auto& [n, r] : kR)
       if (m.has(n)) return r;
     return Rnd::None;
   }
   static Space parse_space_mod(Mods& m) {
-    static const std::pair<const char*, Space> kS[] = {{"global", Space::Global}, {"shared", Space::Shared}, {"local", Space::Local},
-                                                       {"const", Space::Const}, {"param", Space::Param}};
+    static const std::pair<const char*, Space> kS[] = {{"global", Space::Global},
+                                                       {"shared", Space::Shared},
+                                                       {"local", Space::Local},
+                                                       {"const", Space::Const},
+                                                       {"param", Space::Param}};
     for (auto& [n, s] : kS)
       if (m.has(n)) return s;
     return Space::Generic;
@@ -595,7 +650,8 @@ class Decoder {
 
   void need_ops(const Instr& s, size_t n) const {
     if (s.ops.size() != n)
-      fail(s.loc, "'" + s.opcode + "' expects " + std::to_string(n) + " operands, found " + std::to_string(s.ops.size()));
+      fail(s.loc,
+           "'" + s.opcode + "' expects " + std::to_string(n) + " operands, found " + std::to_string(s.ops.size()));
   }
   Type one_type(const Instr& s, Mods& m) const {
     if (m.types.size() != 1) fail(s.loc, "'" + s.opcode + "' needs exactly one type modifier");
@@ -609,7 +665,8 @@ class Decoder {
     if (o.name[0] == '%') {
       const Entity* e = lookup(o.name);
       if (!e || e->kind != Entity::Reg) fail(o.loc, "undeclared register '" + o.name + "'");
-      if (type_bytes(e->type) != 4 && type_bytes(e->type) != 8) fail(o.loc, "address register " + o.name + " must be 32 or 64 bits");
+      if (type_bytes(e->type) != 4 && type_bytes(e->type) != 8)
+        fail(o.loc, "address register " + o.name + " must be 32 or 64 bits");
       in.addr_reg = e->index;
       return;
     }
@@ -619,13 +676,17 @@ class Decoder {
       if (space != Space::Param) fail(o.loc, "call parameter '" + o.name + "' accessed outside .param space");
       in.param_frame = true;
     } else if (space == Space::Generic) {
-      if (ss == Space::Shared) in.offset += int64_t(kSharedWindow);
-      else if (ss == Space::Local) in.offset += int64_t(kLocalWindow);
-      else if (ss == Space::Param) fail(o.loc, "generic access to parameter '" + o.name + "'");
+      if (ss == Space::Shared)
+        in.offset += int64_t(kSharedWindow);
+      else if (ss == Space::Local)
+        in.offset += int64_t(kLocalWindow);
+      else if (ss == Space::Param)
+        fail(o.loc, "generic access to parameter '" + o.name + "'");
     } else if (space == Space::Const && ss == Space::Global) {
       // const and global variables share the device address space
     } else if (ss != space && !(space == Space::Global && ss == Space::Const)) {
-      fail(o.loc, "symbol '" + o.name + "' is in ." + space_name(ss) + " space, instruction accesses ." + space_name(space));
+      fail(o.loc,
+           "symbol '" + o.name + "' is in ." + space_name(ss) + " space, instruction accesses ." + space_name(space));
     }
     in.offset += int64_t(e.addr);
   }
@@ -648,14 +709,16 @@ class Decoder {
     for (size_t i = 1; i < parts.size(); ++i) {
       if (parts[i].empty()) fail(s.loc, "malformed opcode '" + s.opcode + "'");
       Type t = parse_type("." + parts[i]);
-      if (t != Type::None) m.types.push_back(t);
-      else m.words.push_back(parts[i]);
+      if (t != Type::None)
+        m.types.push_back(t);
+      else
+        m.words.push_back(parts[i]);
     }
     m.used.assign(m.words.size(), 0);
     // Modifiers that do not change functional behaviour.
-    static const char* kIgnored[] = {"volatile", "relaxed", "acquire", "release", "acq_rel", "sc", "weak", "mmio",
-                                     "cta", "gpu", "sys", "cluster", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc",
-                                     "aligned", "sync", "full", "noftz"};
+    static const char* kIgnored[] = {"volatile", "relaxed", "acquire", "release", "acq_rel", "sc",   "weak", "mmio",
+                                     "cta",      "gpu",     "sys",     "cluster", "ca",      "cg",   "cs",   "lu",
+                                     "cv",       "wb",      "wt",      "nc",      "aligned", "sync", "full", "noftz"};
     if (!s.guard.empty()) {
       Operand g;
       g.kind = Operand::Reg;
@@ -665,12 +728,14 @@ class Decoder {
       in.guard_neg = s.guard_neg;
     }
     static const std::set<std::string> kVocabulary = {
-        "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "ftz", "sat", "approx", "cc", "hi", "lo", "wide",
-        "eq", "ne", "lt", "le", "gt", "ge", "ls", "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan",
-        "and", "or", "xor", "add", "min", "max", "inc", "dec", "exch", "cas", "global", "shared", "local", "const",
-        "param", "to", "v2", "v4", "uni", "arrive", "red", "warp", "gl", "up", "down", "bfly", "idx", "all", "any",
-        "ballot", "1d", "2d", "shiftamt", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16", "l", "r", "wrap", "clamp",
-        "finite", "infinite", "number", "notanumber", "normal", "subnormal"};
+        "rn",     "rz",     "rm",     "rp",       "rni",    "rzi",      "rmi",    "rpi",        "ftz",    "sat",
+        "approx", "cc",     "hi",     "lo",       "wide",   "eq",       "ne",     "lt",         "le",     "gt",
+        "ge",     "ls",     "hs",     "equ",      "neu",    "ltu",      "leu",    "gtu",        "geu",    "num",
+        "nan",    "and",    "or",     "xor",      "add",    "min",      "max",    "inc",        "dec",    "exch",
+        "cas",    "global", "shared", "local",    "const",  "param",    "to",     "v2",         "v4",     "uni",
+        "arrive", "red",    "warp",   "gl",       "up",     "down",     "bfly",   "idx",        "all",    "any",
+        "ballot", "1d",     "2d",     "shiftamt", "f4e",    "b4e",      "rc8",    "ecl",        "ecr",    "rc16",
+        "l",      "r",      "wrap",   "clamp",    "finite", "infinite", "number", "notanumber", "normal", "subnormal"};
     for (const auto& w : m.words) {
       bool ok = kVocabulary.count(w) != 0;
       for (const char* i : kIgnored) ok = ok || w == i;
@@ -701,9 +766,27 @@ class Decoder {
 
   static bool needs_handler(Op op) {
     switch (op) {
-      case Op::Ld: case Op::St: case Op::Bra: case Op::Call: case Op::Ret: case Op::Exit: case Op::FuncExit:
-      case Op::Bar: case Op::BarWarp: case Op::Membar: case Op::Atom: case Op::Red: case Op::Shfl: case Op::Vote:
-      case Op::Match: case Op::Builtin: case Op::Tex: case Op::Trap: case Op::Activemask: case Op::Clock: case Op::Nop:
+      case Op::Ld:
+      case Op::St:
+      case Op::Bra:
+      case Op::Call:
+      case Op::Ret:
+      case Op::Exit:
+      case Op::FuncExit:
+      case Op::Bar:
+      case Op::BarWarp:
+      case Op::Membar:
+      case Op::Atom:
+      case Op::Red:
+      case Op::Shfl:
+      case Op::Vote:
+      case Op::Match:
+      case Op::Builtin:
+      case Op::Tex:
+      case Op::Trap:
+      case Op::Activemask:
+      case Op::Clock:
+      case Op::Nop:
         return false;
       default:
         return true;
@@ -737,14 +820,21 @@ class Decoder {
       if (m.has("sat")) in.mods |= kModSat;
       if (m.has("approx")) in.mods |= kModApprox;
       uint32_t d = dst(o[0], t);
-      if (nsrc == 1) set_srcs(in, {src(o[1], t)});
-      else if (nsrc == 2) set_srcs(in, {src(o[1], t), src(o[2], t)});
-      else set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], t)});
+      if (nsrc == 1)
+        set_srcs(in, {src(o[1], t)});
+      else if (nsrc == 2)
+        set_srcs(in, {src(o[1], t), src(o[2], t)});
+      else
+        set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], t)});
       set_dsts(in, {d});
     };
     if (r == "add" || r == "sub") {
       arith(r == "add" ? Op::Add : Op::Sub, 2);
-      if (m.has("cc")) { in.mods |= kModCC; in.d[1] = carry(); in.ndst = 2; }
+      if (m.has("cc")) {
+        in.mods |= kModCC;
+        in.d[1] = carry();
+        in.ndst = 2;
+      }
       return;
     }
     if (r == "addc" || r == "subc") {
@@ -753,7 +843,11 @@ class Decoder {
       need_ops(s, 3);
       set_dsts(in, {dst(o[0], t)});
       set_srcs(in, {src(o[1], t), src(o[2], t), carry()});
-      if (m.has("cc")) { in.mods |= kModCC; in.d[1] = carry(); in.ndst = 2; }
+      if (m.has("cc")) {
+        in.mods |= kModCC;
+        in.d[1] = carry();
+        in.ndst = 2;
+      }
       return;
     }
     if (r == "mul" || r == "mad" || r == "madc") {
@@ -761,9 +855,12 @@ class Decoder {
       Type t = in.type = one_type(s, m);
       bool f = type_is_float(t);
       in.sub = uint8_t(MulMode::Lo);
-      if (m.has("hi")) in.sub = uint8_t(MulMode::Hi);
-      else if (m.has("wide")) in.sub = uint8_t(MulMode::Wide);
-      else if (!m.has("lo") && !f) fail(s.loc, "integer '" + r + "' needs .lo, .hi or .wide");
+      if (m.has("hi"))
+        in.sub = uint8_t(MulMode::Hi);
+      else if (m.has("wide"))
+        in.sub = uint8_t(MulMode::Wide);
+      else if (!m.has("lo") && !f)
+        fail(s.loc, "integer '" + r + "' needs .lo, .hi or .wide");
       if (f) {
         in.rnd = parse_rnd(m);
         if (m.has("ftz")) in.mods |= kModFtz;
@@ -774,14 +871,25 @@ class Decoder {
       }
       bool wide = MulMode(in.sub) == MulMode::Wide;
       if (wide && type_bytes(t) > 4) fail(s.loc, ".wide needs a 16- or 32-bit type");
-      Type wt = wide ? (type_is_signed(t) ? (t == Type::S16 ? Type::S32 : Type::S64) : (type_bytes(t) == 2 ? Type::U32 : Type::U64)) : t;
+      Type wt = wide ? (type_is_signed(t) ? (t == Type::S16 ? Type::S32 : Type::S64)
+                                          : (type_bytes(t) == 2 ? Type::U32 : Type::U64))
+                     : t;
       need_ops(s, in.op == Op::Mul ? 3 : 4);
       uint32_t d = dst(o[0], wt);
-      if (in.op == Op::Mul) set_srcs(in, {src(o[1], t), src(o[2], t)});
-      else set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], wt)});
+      if (in.op == Op::Mul)
+        set_srcs(in, {src(o[1], t), src(o[2], t)});
+      else
+        set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], wt)});
       set_dsts(in, {d});
-      if (m.has("cc")) { in.mods |= kModCC; in.d[1] = carry(); in.ndst = 2; }
-      if (in.op == Op::Madc) { in.s[3] = carry(); in.nsrc = 4; }
+      if (m.has("cc")) {
+        in.mods |= kModCC;
+        in.d[1] = carry();
+        in.ndst = 2;
+      }
+      if (in.op == Op::Madc) {
+        in.s[3] = carry();
+        in.nsrc = 4;
+      }
       return;
     }
     if (r == "fma") {
@@ -795,16 +903,16 @@ class Decoder {
     }
     if (r == "abs" || r == "neg" || r == "not" || r == "cnot" || r == "sqrt" || r == "rsqrt" || r == "rcp" ||
         r == "ex2" || r == "lg2" || r == "sin" || r == "cos" || r == "tanh" || r == "brev") {
-      static const std::map<std::string, Op> kU = {{"abs", Op::Abs}, {"neg", Op::Neg}, {"not", Op::Not}, {"cnot", Op::Cnot},
-                                                    {"sqrt", Op::Sqrt}, {"rsqrt", Op::Rsqrt}, {"rcp", Op::Rcp}, {"ex2", Op::Ex2},
-                                                    {"lg2", Op::Lg2}, {"sin", Op::Sin}, {"cos", Op::Cos}, {"tanh", Op::Tanh},
-                                                    {"brev", Op::Brev}};
+      static const std::map<std::string, Op> kU = {
+          {"abs", Op::Abs},     {"neg", Op::Neg},   {"not", Op::Not},  {"cnot", Op::Cnot}, {"sqrt", Op::Sqrt},
+          {"rsqrt", Op::Rsqrt}, {"rcp", Op::Rcp},   {"ex2", Op::Ex2},  {"lg2", Op::Lg2},   {"sin", Op::Sin},
+          {"cos", Op::Cos},     {"tanh", Op::Tanh}, {"brev", Op::Brev}};
       arith(kU.at(r), 1);
       return;
     }
     if (r == "min" || r == "max" || r == "and" || r == "or" || r == "xor" || r == "copysign") {
-      static const std::map<std::string, Op> kB = {{"min", Op::Min}, {"max", Op::Max}, {"and", Op::And}, {"or", Op::Or},
-                                                    {"xor", Op::Xor}, {"copysign", Op::Copysign}};
+      static const std::map<std::string, Op> kB = {{"min", Op::Min}, {"max", Op::Max}, {"and", Op::And},
+                                                   {"or", Op::Or},   {"xor", Op::Xor}, {"copysign", Op::Copysign}};
       arith(kB.at(r), 2);
       return;
     }
@@ -830,8 +938,10 @@ class Decoder {
       Type t = in.type = one_type(s, m);
       need_ops(s, r == "bfe" ? 4 : 5);
       set_dsts(in, {dst(o[0], t)});
-      if (r == "bfe") set_srcs(in, {src(o[1], t), src(o[2], Type::U32), src(o[3], Type::U32)});
-      else set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], Type::U32), src(o[4], Type::U32)});
+      if (r == "bfe")
+        set_srcs(in, {src(o[1], t), src(o[2], Type::U32), src(o[3], Type::U32)});
+      else
+        set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], Type::U32), src(o[4], Type::U32)});
       return;
     }
     if (r == "bmsk" || r == "szext") {
@@ -840,8 +950,10 @@ class Decoder {
       in.type = one_type(s, m);
       if (bmsk ? in.type != Type::B32 : (in.type != Type::U32 && in.type != Type::S32))
         fail(s.loc, bmsk ? "bmsk takes .b32" : "szext takes .u32 or .s32");
-      if (m.has("wrap")) in.sub |= 1;
-      else if (!m.has("clamp")) fail(s.loc, r + " needs .clamp or .wrap");
+      if (m.has("wrap"))
+        in.sub |= 1;
+      else if (!m.has("clamp"))
+        fail(s.loc, r + " needs .clamp or .wrap");
       need_ops(s, 3);
       set_dsts(in, {dst(o[0], in.type)});
       set_srcs(in, {src(o[1], in.type), src(o[2], Type::U32)});
@@ -850,10 +962,14 @@ class Decoder {
     if (r == "shf") {
       in.op = Op::Shf;
       in.type = one_type(s, m);
-      if (m.has("l")) in.sub |= 1;
-      else if (!m.has("r")) fail(s.loc, "shf needs .l or .r");
-      if (m.has("wrap")) in.sub |= 2;
-      else if (!m.has("clamp")) fail(s.loc, "shf needs .wrap or .clamp");
+      if (m.has("l"))
+        in.sub |= 1;
+      else if (!m.has("r"))
+        fail(s.loc, "shf needs .l or .r");
+      if (m.has("wrap"))
+        in.sub |= 2;
+      else if (!m.has("clamp"))
+        fail(s.loc, "shf needs .wrap or .clamp");
       need_ops(s, 4);
       set_dsts(in, {dst(o[0], Type::B32)});
       set_srcs(in, {src(o[1], Type::B32), src(o[2], Type::B32), src(o[3], Type::U32)});
@@ -874,7 +990,8 @@ class Decoder {
       Type t = in.type = one_type(s, m);
       need_ops(s, 2);
       in.op = Op::Mov;
-      if (o[1].kind == Operand::Reg && (o[1].name == "%clock" || o[1].name == "%clock64" || o[1].name == "%globaltimer")) {
+      if (o[1].kind == Operand::Reg &&
+          (o[1].name == "%clock" || o[1].name == "%clock64" || o[1].name == "%globaltimer")) {
         in.op = Op::Clock;
         set_dsts(in, {dst(o[0], t)});
         return;
@@ -908,9 +1025,12 @@ class Decoder {
       bool found;
       in.cmp = parse_cmp(m, found);
       if (!found) fail(s.loc, name + " needs a comparison (.eq, .lt, ...)");
-      if (m.has("and")) in.boolop = BoolOp::And;
-      else if (m.has("or")) in.boolop = BoolOp::Or;
-      else if (m.has("xor")) in.boolop = BoolOp::Xor;
+      if (m.has("and"))
+        in.boolop = BoolOp::And;
+      else if (m.has("or"))
+        in.boolop = BoolOp::Or;
+      else if (m.has("xor"))
+        in.boolop = BoolOp::Xor;
       if (m.has("ftz")) in.mods |= kModFtz;
     };
     auto check_compared_type = [&](Type t) {
@@ -965,11 +1085,16 @@ class Decoder {
     if (r == "testp") {
       in.op = Op::Testp;
       static const std::pair<const char*, TestpMode> kT[] = {
-          {"finite", TestpMode::Finite}, {"infinite", TestpMode::Infinite}, {"number", TestpMode::Number},
-          {"notanumber", TestpMode::NotANumber}, {"normal", TestpMode::Normal}, {"subnormal", TestpMode::Subnormal}};
+          {"finite", TestpMode::Finite}, {"infinite", TestpMode::Infinite},
+          {"number", TestpMode::Number}, {"notanumber", TestpMode::NotANumber},
+          {"normal", TestpMode::Normal}, {"subnormal", TestpMode::Subnormal}};
       bool found = false;
       for (auto& [n, md] : kT)
-        if (m.has(n)) { in.sub = uint8_t(md); found = true; break; }
+        if (m.has(n)) {
+          in.sub = uint8_t(md);
+          found = true;
+          break;
+        }
       if (!found) fail(s.loc, "testp needs a test (.finite, .infinite, .number, .notanumber, .normal, .subnormal)");
       Type t = in.type = one_type(s, m);
       if (t != Type::F32 && t != Type::F64) fail(s.loc, "testp needs .f32 or .f64");
@@ -982,18 +1107,24 @@ class Decoder {
       in.op = r == "mul24" ? Op::Mul24 : Op::Mad24;
       Type t = in.type = one_type(s, m);
       if (t != Type::U32 && t != Type::S32) fail(s.loc, "'" + r + "' needs .u32 or .s32");
-      if (m.has("hi")) in.sub = uint8_t(MulMode::Hi);
-      else if (m.has("lo")) in.sub = uint8_t(MulMode::Lo);
-      else fail(s.loc, "'" + r + "' needs .lo or .hi");
+      if (m.has("hi"))
+        in.sub = uint8_t(MulMode::Hi);
+      else if (m.has("lo"))
+        in.sub = uint8_t(MulMode::Lo);
+      else
+        fail(s.loc, "'" + r + "' needs .lo or .hi");
       if (m.has("sat")) {
-        if (in.op != Op::Mad24 || t != Type::S32 || MulMode(in.sub) != MulMode::Hi) fail(s.loc, ".sat requires mad24.hi.s32");
+        if (in.op != Op::Mad24 || t != Type::S32 || MulMode(in.sub) != MulMode::Hi)
+          fail(s.loc, ".sat requires mad24.hi.s32");
         in.mods |= kModSat;
       }
       bool mad = in.op == Op::Mad24;
       need_ops(s, mad ? 4 : 3);
       set_dsts(in, {dst(o[0], t)});
-      if (mad) set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], t)});
-      else set_srcs(in, {src(o[1], t), src(o[2], t)});
+      if (mad)
+        set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], t)});
+      else
+        set_srcs(in, {src(o[1], t), src(o[2], t)});
       return;
     }
     if (r == "sad") {
@@ -1021,7 +1152,8 @@ class Decoder {
       if (m.has("ftz")) in.mods |= kModFtz;
       if (m.has("sat")) in.mods |= kModSat;
       bool fi = type_is_float(in.type2) && !type_is_float(in.type);
-      if (fi && in.rnd != Rnd::None && in.rnd != Rnd::RNI && in.rnd != Rnd::RZI && in.rnd != Rnd::RMI && in.rnd != Rnd::RPI)
+      if (fi && in.rnd != Rnd::None && in.rnd != Rnd::RNI && in.rnd != Rnd::RZI && in.rnd != Rnd::RMI &&
+          in.rnd != Rnd::RPI)
         fail(s.loc, "float-to-integer cvt needs an integer rounding mode (.rni, .rzi, .rmi, .rpi)");
       need_ops(s, 2);
       set_dsts(in, {dst(o[0], in.type, true)});
@@ -1043,8 +1175,10 @@ class Decoder {
       in.op = r == "st" ? Op::St : Op::Ld;
       in.space = parse_space_mod(m);
       in.cache_global = m.has("cg");
-      if (m.has("v2")) in.vec = 2;
-      else if (m.has("v4")) in.vec = 4;
+      if (m.has("v2"))
+        in.vec = 2;
+      else if (m.has("v4"))
+        in.vec = 4;
       Type t = in.type = one_type(s, m);
       need_ops(s, 2);
       const Operand& data = in.op == Op::Ld ? o[0] : o[1];
@@ -1053,10 +1187,15 @@ class Decoder {
       auto ev = elems(data);
       if (ev.size() != in.vec) fail(data.loc, "expected a " + std::to_string(in.vec) + "-element operand");
       for (size_t i = 0; i < ev.size(); ++i) {
-        if (in.op == Op::Ld) in.d[i] = ev[i]->kind == Operand::Sink ? kNone : dst(*ev[i], t, true);
-        else in.s[i] = src(*ev[i], t, true);
+        if (in.op == Op::Ld)
+          in.d[i] = ev[i]->kind == Operand::Sink ? kNone : dst(*ev[i], t, true);
+        else
+          in.s[i] = src(*ev[i], t, true);
       }
-      if (in.op == Op::Ld) in.ndst = in.vec; else in.nsrc = in.vec;
+      if (in.op == Op::Ld)
+        in.ndst = in.vec;
+      else
+        in.nsrc = in.vec;
       return;
     }
     if (r == "atom" || r == "red") {
@@ -1064,26 +1203,34 @@ class Decoder {
       in.space = parse_space_mod(m);
       if (in.space != Space::Global && in.space != Space::Shared && in.space != Space::Generic)
         fail(s.loc, "atomics are supported on .global, .shared and generic addresses only");
-      static const std::pair<const char*, AtomOp> kA[] = {{"add", AtomOp::Add}, {"min", AtomOp::Min}, {"max", AtomOp::Max},
-                                                          {"inc", AtomOp::Inc}, {"dec", AtomOp::Dec}, {"and", AtomOp::And},
-                                                          {"or", AtomOp::Or}, {"xor", AtomOp::Xor}, {"exch", AtomOp::Exch},
-                                                          {"cas", AtomOp::Cas}};
+      static const std::pair<const char*, AtomOp> kA[] = {
+          {"add", AtomOp::Add},   {"min", AtomOp::Min}, {"max", AtomOp::Max}, {"inc", AtomOp::Inc},
+          {"dec", AtomOp::Dec},   {"and", AtomOp::And}, {"or", AtomOp::Or},   {"xor", AtomOp::Xor},
+          {"exch", AtomOp::Exch}, {"cas", AtomOp::Cas}};
       bool found = false;
       for (auto& [n, a] : kA)
-        if (m.has(n)) { in.sub = uint8_t(a); found = true; break; }
+        if (m.has(n)) {
+          in.sub = uint8_t(a);
+          found = true;
+          break;
+        }
       if (!found) fail(s.loc, "'" + r + "' needs an operation (.add, .min, .cas, ...)");
-      if (m.has("noftz")) {}
+      if (m.has("noftz")) {
+      }
       Type t = in.type = one_type(s, m);
       if (type_bytes(t) != 4 && type_bytes(t) != 8) fail(s.loc, "atomics support 32- and 64-bit types only");
       AtomOp a = AtomOp(in.sub);
-      if (type_is_float(t) && a != AtomOp::Add && a != AtomOp::Exch) fail(s.loc, "floating-point atomics support .add only");
+      if (type_is_float(t) && a != AtomOp::Add && a != AtomOp::Exch)
+        fail(s.loc, "floating-point atomics support .add only");
       size_t base = in.op == Op::Atom ? 1 : 0;
       size_t nsrc = a == AtomOp::Cas ? 2 : 1;
       need_ops(s, base + 1 + nsrc);
       decode_address(o[base], in, in.space);
       if (in.op == Op::Atom) set_dsts(in, {dst(o[0], t)});
-      if (nsrc == 1) set_srcs(in, {src(o[base + 1], t)});
-      else set_srcs(in, {src(o[base + 1], t), src(o[base + 2], t)});
+      if (nsrc == 1)
+        set_srcs(in, {src(o[base + 1], t)});
+      else
+        set_srcs(in, {src(o[base + 1], t), src(o[base + 2], t)});
       return;
     }
     if (r == "bra") {
@@ -1136,13 +1283,15 @@ class Decoder {
         const Entity* pe = lookup(pr.name);
         if (!pe || pe->kind != Entity::Proto) {
           if (globals_.count(pr.name) || cur_->labels.count(pr.name))
-            fail(pr.loc, "indirect calls with a list of call targets ('" + pr.name + "') are not supported; expected a .callprototype label");
+            fail(pr.loc, "indirect calls with a list of call targets ('" + pr.name +
+                             "') are not supported; expected a .callprototype label");
           fail(pr.loc, "undefined call prototype '" + pr.name + "'");
         }
         const Function& proto = *protos_[pe->index];
         if (nr != proto.rets.size() || na != proto.params.size())
-          fail(s.loc, "call passes " + count(na, "argument") + " and " + count(nr, "return value") + ", prototype '" + pr.name +
-                          "' declares " + count(proto.params.size(), "parameter") + " and " + count(proto.rets.size(), "return value"));
+          fail(s.loc, "call passes " + count(na, "argument") + " and " + count(nr, "return value") + ", prototype '" +
+                          pr.name + "' declares " + count(proto.params.size(), "parameter") + " and " +
+                          count(proto.rets.size(), "return value"));
         for (size_t i = 0; i < na; ++i) frame_sym(args->elems[i]);
         for (size_t i = 0; i < nr; ++i) frame_sym(rets->elems[i]);
         in.s[0] = reg(callee, Type::B64);
@@ -1184,8 +1333,12 @@ class Decoder {
       }
       uint32_t fidx = func_index_.at(callee.name);
       const Function& f = *funcs_[fidx].fn;
-      if (nr != f.rets.size()) fail(callee.loc, "call to '" + f.name + "' passes " + std::to_string(nr) + " return values, function declares " + std::to_string(f.rets.size()));
-      if (na != f.params.size()) fail(callee.loc, "call to '" + f.name + "' passes " + std::to_string(na) + " arguments, function declares " + std::to_string(f.params.size()));
+      if (nr != f.rets.size())
+        fail(callee.loc, "call to '" + f.name + "' passes " + std::to_string(nr) +
+                             " return values, function declares " + std::to_string(f.rets.size()));
+      if (na != f.params.size())
+        fail(callee.loc, "call to '" + f.name + "' passes " + std::to_string(na) + " arguments, function declares " +
+                             std::to_string(f.params.size()));
       in.call_index = call_info(fidx);
       in.target = prog_->funcs[fidx].first;
       return;
@@ -1211,10 +1364,14 @@ class Decoder {
         return;
       }
       in.op = Op::Bar;
-      if (m.has("arrive")) in.mods |= kModArrive;
-      else if (m.has("red")) fail(s.loc, "bar.red is not supported");
-      else m.has("sync");
-      if (o.empty() || o.size() > 2) fail(s.loc, "'" + s.opcode + "' expects a barrier id and an optional thread count");
+      if (m.has("arrive"))
+        in.mods |= kModArrive;
+      else if (m.has("red"))
+        fail(s.loc, "bar.red is not supported");
+      else
+        m.has("sync");
+      if (o.empty() || o.size() > 2)
+        fail(s.loc, "'" + s.opcode + "' expects a barrier id and an optional thread count");
       if (o[0].kind != Operand::Int) fail(o[0].loc, "barrier ids must be immediates");
       if (o[0].ival < 0 || o[0].ival > 15) fail(o[0].loc, "barrier id must be 0..15");
       in.sub = uint8_t(o[0].ival);
@@ -1227,17 +1384,26 @@ class Decoder {
     }
     if (r == "membar" || r == "fence") {
       in.op = Op::Membar;
-      m.has("gl"); m.has("cta"); m.has("sys"); m.has("gpu"); m.has("sc"); m.has("acq_rel");
+      m.has("gl");
+      m.has("cta");
+      m.has("sys");
+      m.has("gpu");
+      m.has("sc");
+      m.has("acq_rel");
       need_ops(s, 0);
       return;
     }
     if (r == "shfl") {
       in.op = Op::Shfl;
       if (!m.has("sync")) fail(s.loc, "only shfl.sync is supported");
-      static const std::pair<const char*, ShflMode> kS[] = {{"up", ShflMode::Up}, {"down", ShflMode::Down}, {"bfly", ShflMode::Bfly}, {"idx", ShflMode::Idx}};
+      static const std::pair<const char*, ShflMode> kS[] = {
+          {"up", ShflMode::Up}, {"down", ShflMode::Down}, {"bfly", ShflMode::Bfly}, {"idx", ShflMode::Idx}};
       bool found = false;
       for (auto& [n, md] : kS)
-        if (m.has(n)) { in.sub = uint8_t(md); found = true; }
+        if (m.has(n)) {
+          in.sub = uint8_t(md);
+          found = true;
+        }
       if (!found) fail(s.loc, "shfl needs a mode (.up, .down, .bfly, .idx)");
       in.type = one_type(s, m);
       if (type_bytes(in.type) != 4) fail(s.loc, "shfl supports .b32 only");
@@ -1257,9 +1423,12 @@ class Decoder {
       // match.any.sync.type d, a, membermask; match.all.sync.type d[|p], a, membermask
       in.op = Op::Match;
       if (!m.has("sync")) fail(s.loc, "match needs .sync");
-      if (m.has("any")) in.sub = 0;
-      else if (m.has("all")) in.sub = 1;
-      else fail(s.loc, "match needs a mode (.any, .all)");
+      if (m.has("any"))
+        in.sub = 0;
+      else if (m.has("all"))
+        in.sub = 1;
+      else
+        fail(s.loc, "match needs a mode (.any, .all)");
       in.type = one_type(s, m);
       if (in.type != Type::B32 && in.type != Type::B64) fail(s.loc, "match takes .b32 or .b64");
       need_ops(s, 3);
@@ -1278,11 +1447,16 @@ class Decoder {
     if (r == "vote") {
       in.op = Op::Vote;
       if (!m.has("sync")) fail(s.loc, "only vote.sync is supported");
-      if (m.has("all")) in.sub = uint8_t(VoteMode::All);
-      else if (m.has("any")) in.sub = uint8_t(VoteMode::Any);
-      else if (m.has("uni")) in.sub = uint8_t(VoteMode::Uni);
-      else if (m.has("ballot")) in.sub = uint8_t(VoteMode::Ballot);
-      else fail(s.loc, "vote needs a mode (.all, .any, .uni, .ballot)");
+      if (m.has("all"))
+        in.sub = uint8_t(VoteMode::All);
+      else if (m.has("any"))
+        in.sub = uint8_t(VoteMode::Any);
+      else if (m.has("uni"))
+        in.sub = uint8_t(VoteMode::Uni);
+      else if (m.has("ballot"))
+        in.sub = uint8_t(VoteMode::Ballot);
+      else
+        fail(s.loc, "vote needs a mode (.all, .any, .uni, .ballot)");
       in.type = one_type(s, m);
       bool ballot = VoteMode(in.sub) == VoteMode::Ballot;
       if (ballot != (in.type == Type::B32)) fail(s.loc, ballot ? "vote.ballot needs .b32" : "vote needs .pred");
@@ -1303,19 +1477,24 @@ class Decoder {
     }
     if (r == "tex") {
       in.op = Op::Tex;
-      if (m.has("1d")) in.sub = 1;
-      else if (m.has("2d")) in.sub = 2;
-      else fail(s.loc, "only tex.1d and tex.2d are supported");
+      if (m.has("1d"))
+        in.sub = 1;
+      else if (m.has("2d"))
+        in.sub = 2;
+      else
+        fail(s.loc, "only tex.1d and tex.2d are supported");
       if (!m.has("v4")) fail(s.loc, "tex needs .v4");
       in.vec = 4;
       if (m.types.size() != 2) fail(s.loc, "tex needs a destination and a coordinate type");
       in.type = m.types[0];
       in.type2 = m.types[1];
-      if (in.type != Type::F32 && in.type != Type::S32 && in.type != Type::U32) fail(s.loc, "tex destination type must be .f32, .s32 or .u32");
+      if (in.type != Type::F32 && in.type != Type::S32 && in.type != Type::U32)
+        fail(s.loc, "tex destination type must be .f32, .s32 or .u32");
       if (in.type2 != Type::F32 && in.type2 != Type::S32) fail(s.loc, "tex coordinate type must be .f32 or .s32");
       need_ops(s, 2);
       if (o[0].kind != Operand::Vec || o[0].elems.size() != 4) fail(o[0].loc, "tex needs a 4-element destination");
-      for (int i = 0; i < 4; ++i) in.d[i] = o[0].elems[size_t(i)].kind == Operand::Sink ? kNone : dst(o[0].elems[size_t(i)], in.type);
+      for (int i = 0; i < 4; ++i)
+        in.d[i] = o[0].elems[size_t(i)].kind == Operand::Sink ? kNone : dst(o[0].elems[size_t(i)], in.type);
       in.ndst = 4;
       const Operand& a = o[1];
       if (a.kind != Operand::Addr || a.name.empty() || a.name[0] != '%' || a.elems.empty())
@@ -1377,31 +1556,49 @@ class Decoder {
     w.latency_class = kLatAlu;
     w.op = OpClass::ALU;
     switch (in.op) {
-      case Op::Ld: case Op::St: case Op::Atom: case Op::Red: case Op::Tex: {
+      case Op::Ld:
+      case Op::St:
+      case Op::Atom:
+      case Op::Red:
+      case Op::Tex: {
         w.unit = Unit::MEM;
         w.latency_class = kLatDefault;
         w.op = in.op == Op::Ld || in.op == Op::Tex ? OpClass::LOAD : in.op == Op::St ? OpClass::STORE : OpClass::ATOMIC;
         switch (in.space) {
-          case Space::Global: w.space = MemSpace::Global; break;
-          case Space::Shared: w.space = MemSpace::Shared; break;
-          case Space::Local: w.space = MemSpace::Local; break;
-          case Space::Const: w.space = MemSpace::Const; break;
+          case Space::Global:
+            w.space = MemSpace::Global;
+            break;
+          case Space::Shared:
+            w.space = MemSpace::Shared;
+            break;
+          case Space::Local:
+            w.space = MemSpace::Local;
+            break;
+          case Space::Const:
+            w.space = MemSpace::Const;
+            break;
           case Space::Param:
             w.space = MemSpace::Param;
             if (in.param_frame) w.flags |= kFlagCallParam;
             break;
-          default: w.space = MemSpace::Global; break;  // generic: refined per execution
+          default:
+            w.space = MemSpace::Global;
+            break;  // generic: refined per execution
         }
         if (in.op == Op::Tex) w.space = MemSpace::Tex;
         if (in.cache_global) w.flags |= kFlagCacheGlobal;
         w.width = uint8_t(std::min(255, type_bytes(in.type) * in.vec));
         break;
       }
-      case Op::Bra: case Op::Call: case Op::Ret:
+      case Op::Bra:
+      case Op::Call:
+      case Op::Ret:
         w.unit = Unit::BRANCH;
         w.op = OpClass::BRANCH;
         break;
-      case Op::Exit: case Op::FuncExit: case Op::Trap:
+      case Op::Exit:
+      case Op::FuncExit:
+      case Op::Trap:
         w.unit = Unit::BRANCH;
         w.op = OpClass::EXIT;
         break;
@@ -1411,7 +1608,8 @@ class Decoder {
         w.barrier_id = in.sub;
         if (in.mods & kModArrive) w.flags |= kFlagBarrierArrive;
         break;
-      case Op::BarWarp: case Op::Nop:
+      case Op::BarWarp:
+      case Op::Nop:
         w.op = OpClass::NOP;
         break;
       case Op::Membar:
@@ -1419,11 +1617,15 @@ class Decoder {
         w.latency_class = kLatDefault;
         w.op = OpClass::MEMBAR;
         break;
-      case Op::Add: case Op::Sub: case Op::Addc: case Op::Subc:
+      case Op::Add:
+      case Op::Sub:
+      case Op::Addc:
+      case Op::Subc:
         w.unit = arith;
         w.latency_class = kLatDefault;
         break;
-      case Op::Min: case Op::Max:
+      case Op::Min:
+      case Op::Max:
         w.unit = arith;
         w.latency_class = kLatMax;
         break;
@@ -1431,7 +1633,9 @@ class Decoder {
         w.unit = arith;
         w.latency_class = kLatMul;
         break;
-      case Op::Mad: case Op::Madc: case Op::Fma:
+      case Op::Mad:
+      case Op::Madc:
+      case Op::Fma:
         w.unit = arith;
         w.latency_class = kLatMad;
         break;
@@ -1441,21 +1645,29 @@ class Decoder {
       case Op::Mad24:
         w.latency_class = kLatMad;
         break;
-      case Op::Div: case Op::Rem:
+      case Op::Div:
+      case Op::Rem:
         // On the SFU, timed by the DIV entry of the type's own unit.
         w.unit = Unit::SFU;
         w.latency_unit = arith;
         w.latency_class = kLatDiv;
         w.flags |= kFlagLongLatency;
         break;
-      case Op::Sqrt: case Op::Rsqrt: case Op::Rcp: case Op::Ex2: case Op::Lg2: case Op::Sin: case Op::Cos:
+      case Op::Sqrt:
+      case Op::Rsqrt:
+      case Op::Rcp:
+      case Op::Ex2:
+      case Op::Lg2:
+      case Op::Sin:
+      case Op::Cos:
         w.unit = Unit::SFU;
         w.latency_class = kLatTrans;
         break;
       case Op::Shfl:
         w.latency_class = kLatShfl;
         break;
-      default: break;
+      default:
+        break;
     }
   }
 };
@@ -1483,13 +1695,30 @@ bool passable(const Inst& in) {
   switch (in.op) {
     case Op::St:
       return in.space == Space::Shared;  // shared memory never aliases global memory
-    case Op::Bra: case Op::Call: case Op::Ret: case Op::Exit: case Op::FuncExit: case Op::Bar:
-    case Op::BarWarp: case Op::Membar: case Op::Atom: case Op::Red: case Op::Tex: case Op::Trap: case Op::Clock:
-    case Op::Builtin: case Op::Shfl: case Op::Vote: case Op::Match: case Op::Activemask:
+    case Op::Bra:
+    case Op::Call:
+    case Op::Ret:
+    case Op::Exit:
+    case Op::FuncExit:
+    case Op::Bar:
+    case Op::BarWarp:
+    case Op::Membar:
+    case Op::Atom:
+    case Op::Red:
+    case Op::Tex:
+    case Op::Trap:
+    case Op::Clock:
+    case Op::Builtin:
+    case Op::Shfl:
+    case Op::Vote:
+    case Op::Match:
+    case Op::Activemask:
       return false;
     case Op::Ld:
       return !in.param_frame;
-    case Op::Addc: case Op::Subc: case Op::Madc:
+    case Op::Addc:
+    case Op::Subc:
+    case Op::Madc:
       return false;  // the carry flag is no operand
     default:
       return !(in.mods & kModCC);

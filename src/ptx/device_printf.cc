@@ -69,13 +69,17 @@ std::string format_device_printf(const std::string& format, uint64_t args, const
     }
     const char conv = format[j];
     switch (conv) {
-      case 'd': case 'i': {
+      case 'd':
+      case 'i': {
         int64_t v = longs ? int64_t(next(8)) : int64_t(int32_t(next(4)));
         std::snprintf(buf, sizeof buf, (spec + "lld").c_str(), (long long)v);
         out += buf;
         break;
       }
-      case 'u': case 'o': case 'x': case 'X': {
+      case 'u':
+      case 'o':
+      case 'x':
+      case 'X': {
         uint64_t v = longs ? next(8) : uint64_t(uint32_t(next(4)));
         std::snprintf(buf, sizeof buf, (spec + "ll" + conv).c_str(), (unsigned long long)v);
         out += buf;
@@ -87,7 +91,14 @@ std::string format_device_printf(const std::string& format, uint64_t args, const
         out += buf;
         break;
       }
-      case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A': {
+      case 'f':
+      case 'F':
+      case 'e':
+      case 'E':
+      case 'g':
+      case 'G':
+      case 'a':
+      case 'A': {
         uint64_t bits = next(8);
         double d;
         std::memcpy(&d, &bits, 8);

@@ -17,9 +17,7 @@ namespace {
 constexpr uint32_t kMaxCallDepth = 1024;
 constexpr size_t kMaxSavedBytes = size_t(64) << 20;
 
-std::string count(uint32_t n, const char* what) {
-  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
-}
+std::string count(uint32_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
 
 std::string hex(uint64_t v) {
   char b[32];
@@ -78,32 +76,79 @@ void CtaExecutor::init_warp(Warp& w, uint32_t idx, uint32_t sm_id) {
     };
     switch (s.which) {
       case Special::TidX:
-        if (b.y == 1 && b.z == 1) fill([&](uint32_t t, uint32_t) { return t; });
-        else fill([&](uint32_t t, uint32_t) { return t % b.x; });
+        if (b.y == 1 && b.z == 1)
+          fill([&](uint32_t t, uint32_t) { return t; });
+        else
+          fill([&](uint32_t t, uint32_t) { return t % b.x; });
         break;
-      case Special::TidY: fill([&](uint32_t t, uint32_t) { return (t / b.x) % b.y; }); break;
-      case Special::TidZ: fill([&](uint32_t t, uint32_t) { return t / (b.x * b.y); }); break;
-      case Special::NtidX: uniform(b.x); break;
-      case Special::NtidY: uniform(b.y); break;
-      case Special::NtidZ: uniform(b.z); break;
-      case Special::CtaidX: uniform(ctaid_[0]); break;
-      case Special::CtaidY: uniform(ctaid_[1]); break;
-      case Special::CtaidZ: uniform(ctaid_[2]); break;
-      case Special::NctaidX: uniform(g.x); break;
-      case Special::NctaidY: uniform(g.y); break;
-      case Special::NctaidZ: uniform(g.z); break;
-      case Special::LaneId: fill([](uint32_t, uint32_t l) { return l; }); break;
-      case Special::WarpId: uniform(idx); break;
-      case Special::NWarpId: uniform(nwarps_); break;
-      case Special::SmId: uniform(sm_id); break;
-      case Special::NSmId: uniform(1); break;
-      case Special::GridId: uniform(0); break;
-      case Special::LanemaskEq: fill([](uint32_t, uint32_t l) { return uint64_t(1u << l); }); break;
-      case Special::LanemaskLt: fill([](uint32_t, uint32_t l) { return uint64_t((1u << l) - 1); }); break;
-      case Special::LanemaskLe: fill([](uint32_t, uint32_t l) { return uint64_t(l == 31 ? 0xffffffffu : (2u << l) - 1); }); break;
-      case Special::LanemaskGt: fill([](uint32_t, uint32_t l) { return uint64_t(l == 31 ? 0u : ~((2u << l) - 1)); }); break;
-      case Special::LanemaskGe: fill([](uint32_t, uint32_t l) { return uint64_t(~((1u << l) - 1)); }); break;
-      default: break;
+      case Special::TidY:
+        fill([&](uint32_t t, uint32_t) { return (t / b.x) % b.y; });
+        break;
+      case Special::TidZ:
+        fill([&](uint32_t t, uint32_t) { return t / (b.x * b.y); });
+        break;
+      case Special::NtidX:
+        uniform(b.x);
+        break;
+      case Special::NtidY:
+        uniform(b.y);
+        break;
+      case Special::NtidZ:
+        uniform(b.z);
+        break;
+      case Special::CtaidX:
+        uniform(ctaid_[0]);
+        break;
+      case Special::CtaidY:
+        uniform(ctaid_[1]);
+        break;
+      case Special::CtaidZ:
+        uniform(ctaid_[2]);
+        break;
+      case Special::NctaidX:
+        uniform(g.x);
+        break;
+      case Special::NctaidY:
+        uniform(g.y);
+        break;
+      case Special::NctaidZ:
+        uniform(g.z);
+        break;
+      case Special::LaneId:
+        fill([](uint32_t, uint32_t l) { return l; });
+        break;
+      case Special::WarpId:
+        uniform(idx);
+        break;
+      case Special::NWarpId:
+        uniform(nwarps_);
+        break;
+      case Special::SmId:
+        uniform(sm_id);
+        break;
+      case Special::NSmId:
+        uniform(1);
+        break;
+      case Special::GridId:
+        uniform(0);
+        break;
+      case Special::LanemaskEq:
+        fill([](uint32_t, uint32_t l) { return uint64_t(1u << l); });
+        break;
+      case Special::LanemaskLt:
+        fill([](uint32_t, uint32_t l) { return uint64_t((1u << l) - 1); });
+        break;
+      case Special::LanemaskLe:
+        fill([](uint32_t, uint32_t l) { return uint64_t(l == 31 ? 0xffffffffu : (2u << l) - 1); });
+        break;
+      case Special::LanemaskGt:
+        fill([](uint32_t, uint32_t l) { return uint64_t(l == 31 ? 0u : ~((2u << l) - 1)); });
+        break;
+      case Special::LanemaskGe:
+        fill([](uint32_t, uint32_t l) { return uint64_t(~((1u << l) - 1)); });
+        break;
+      default:
+        break;
     }
   }
 }
@@ -143,8 +188,8 @@ void CtaExecutor::run(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) {
       }
     }
     if (!released) {
-      std::string msg = "kernel '" + launch_->kernel + "': barrier deadlock in CTA (" + std::to_string(ctaid_[0]) + "," +
-                        std::to_string(ctaid_[1]) + "," + std::to_string(ctaid_[2]) + "): ";
+      std::string msg = "kernel '" + launch_->kernel + "': barrier deadlock in CTA (" + std::to_string(ctaid_[0]) +
+                        "," + std::to_string(ctaid_[1]) + "," + std::to_string(ctaid_[2]) + "): ";
       uint32_t exited = 0;
       for (auto& w : warps_) {
         if (w.state == Warp::AtBarrier) {
@@ -166,14 +211,16 @@ std::string CtaExecutor::where(Warp& w, const Inst& in, int lane) const {
   uint32_t t = w.id * 32 + uint32_t(lane);
   const Dim3& b = launch_->block;
   char buf[256];
-  std::snprintf(buf, sizeof buf, "kernel '%s', CTA (%u,%u,%u), thread (%u,%u,%u), pc 0x%x (%s:%d)", launch_->kernel.c_str(),
-                ctaid_[0], ctaid_[1], ctaid_[2], t % b.x, (t / b.x) % b.y, t / (b.x * b.y), in.tmpl.pc, prog_->file.c_str(), in.line);
+  std::snprintf(buf, sizeof buf, "kernel '%s', CTA (%u,%u,%u), thread (%u,%u,%u), pc 0x%x (%s:%d)",
+                launch_->kernel.c_str(), ctaid_[0], ctaid_[1], ctaid_[2], t % b.x, (t / b.x) % b.y, t / (b.x * b.y),
+                in.tmpl.pc, prog_->file.c_str(), in.line);
   return buf;
 }
 
-void CtaExecutor::mem_error(Warp& w, const Inst& in, int lane, const char* what, Space sp, uint64_t addr, uint32_t bytes, bool write) {
-  std::string msg = where(w, in, lane) + ": " + what + " " + space_name(sp) + " " + (write ? "write" : "read") + " of " +
-                    std::to_string(bytes) + " bytes at address " + hex(addr);
+void CtaExecutor::mem_error(Warp& w, const Inst& in, int lane, const char* what, Space sp, uint64_t addr,
+                            uint32_t bytes, bool write) {
+  std::string msg = where(w, in, lane) + ": " + what + " " + space_name(sp) + " " + (write ? "write" : "read") +
+                    " of " + std::to_string(bytes) + " bytes at address " + hex(addr);
   // Under memcheck, the invalid accesses found before the fault come with it.
   if (launch_->memcheck && launch_->memcheck->total) {
     msg += '\n';
@@ -189,13 +236,16 @@ std::string MemcheckLog::report(const std::string& kernel) const {
     s += "\n  " + e.text;
     if (e.count > 1) s += " [" + std::to_string(e.count - 1) + " more like it]";
   }
-  if (dropped) s += "\n  ... " + std::to_string(dropped) + " more accesses of further kinds (only the first " + std::to_string(kMaxEntries) + " kinds are listed)";
+  if (dropped)
+    s += "\n  ... " + std::to_string(dropped) + " more accesses of further kinds (only the first " +
+         std::to_string(kMaxEntries) + " kinds are listed)";
   return s;
 }
 
 // memcheck: an access inside the mapped device heap (it succeeds, as without memcheck) but not
 // wholly inside one live allocation's requested bytes is recorded.
-void CtaExecutor::memcheck_access(Warp& w, const Inst& in, int lane, Space sp, uint64_t addr, uint64_t a, uint32_t bytes, bool write) {
+void CtaExecutor::memcheck_access(Warp& w, const Inst& in, int lane, Space sp, uint64_t addr, uint64_t a,
+                                  uint32_t bytes, bool write) {
   const DeviceMemory& mem = *launch_->memory;
   if (mem.in_allocation(a, bytes)) return;
   MemcheckLog& log = *launch_->memcheck;
@@ -214,9 +264,9 @@ void CtaExecutor::memcheck_access(Warp& w, const Inst& in, int lane, Space sp, u
     return;
   }
   log.index.emplace(key, log.entries.size());
-  std::string text = where(w, in, lane) + ": " + (f.after_free ? "use after free: " : "out-of-bounds ") + space_name(sp) +
-                     " " + (write ? "write" : "read") + " of " + std::to_string(bytes) + " bytes at address " + hex(addr) +
-                     ", " + f.where;
+  std::string text = where(w, in, lane) + ": " + (f.after_free ? "use after free: " : "out-of-bounds ") +
+                     space_name(sp) + " " + (write ? "write" : "read") + " of " + std::to_string(bytes) +
+                     " bytes at address " + hex(addr) + ", " + f.where;
   log.entries.push_back({std::move(text), 1});
 }
 
@@ -226,9 +276,12 @@ uint8_t* CtaExecutor::resolve(Warp& w, const Inst& in, int lane, Space sp, uint6
   Space real = sp;
   uint64_t a = addr;
   if (sp == Space::Generic) {
-    if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) real = Space::Shared, a = addr - kSharedWindow;
-    else if (addr >= kLocalWindow && addr < kLocalWindow + kWindowSize) real = Space::Local, a = addr - kLocalWindow;
-    else real = Space::Global;
+    if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize)
+      real = Space::Shared, a = addr - kSharedWindow;
+    else if (addr >= kLocalWindow && addr < kLocalWindow + kWindowSize)
+      real = Space::Local, a = addr - kLocalWindow;
+    else
+      real = Space::Global;
   }
   if (real == Space::Param && in.param_frame) real = Space::Local;
   // The shared and local state spaces are 32-bit windows (the hardware's LDS/LDL take 32-bit
@@ -262,7 +315,8 @@ uint8_t* CtaExecutor::resolve(Warp& w, const Inst& in, int lane, Space sp, uint6
       tspace = MemSpace::Param;
       taddr = a;
       if (write) mem_error(w, in, lane, "write to kernel parameter:", sp, addr, bytes, write);
-      if (a + bytes > launch_->params.size() || a + bytes < a) mem_error(w, in, lane, "out-of-bounds", sp, addr, bytes, write);
+      if (a + bytes > launch_->params.size() || a + bytes < a)
+        mem_error(w, in, lane, "out-of-bounds", sp, addr, bytes, write);
       return const_cast<uint8_t*>(launch_->params.data()) + a;
     default:
       mem_error(w, in, lane, "unsupported state space in", sp, addr, bytes, write);
@@ -311,7 +365,9 @@ void CtaExecutor::exec_call(Warp& w, const Inst& in, uint32_t exec) {
     enter(w, in, f, call, exec);
     return;
   }
-  struct Group { uint32_t func, call, lanes; };
+  struct Group {
+    uint32_t func, call, lanes;
+  };
   Group groups[32];
   int n = 0;
   for (uint32_t rest = exec; rest;) {
@@ -330,18 +386,19 @@ void CtaExecutor::exec_call(Warp& w, const Inst& in, uint32_t exec) {
 uint32_t CtaExecutor::indirect_callee(Warp& w, const Inst& in, int lane, uint32_t& call) {
   const uint64_t a = w.regs[size_t(in.s[0]) * 32 + uint32_t(lane)];
   const auto& targets = prog_->targets;
-  auto it = std::lower_bound(targets.begin(), targets.end(), a, [](const FuncTarget& t, uint64_t v) { return t.addr < v; });
+  auto it =
+      std::lower_bound(targets.begin(), targets.end(), a, [](const FuncTarget& t, uint64_t v) { return t.addr < v; });
   if (it == targets.end() || it->addr != a)
-    throw Error(where(w, in, lane) + ": indirect call through " + hex(a) + (a == 0 ? " (a null function pointer)" : "") +
-                ", which is not the address of a function");
+    throw Error(where(w, in, lane) + ": indirect call through " + hex(a) +
+                (a == 0 ? " (a null function pointer)" : "") + ", which is not the address of a function");
   if (it->func == kNone) throw Error(where(w, in, lane) + ": indirect call to '" + it->name + "', " + it->why);
   const IndirectCall& ic = prog_->indirect[in.call_index];
   call = ic.call_of[it->func];
   if (call == kNone) {
     const FuncInfo& fi = prog_->funcs[it->func];
-    throw Error(where(w, in, lane) + ": indirect call to '" + it->name + "' passes " + count(ic.nargs, "argument") + " and " +
-                count(ic.nrets, "return value") + ", the function declares " + count(fi.nparams, "parameter") + " and " +
-                count(fi.nrets, "return value"));
+    throw Error(where(w, in, lane) + ": indirect call to '" + it->name + "' passes " + count(ic.nargs, "argument") +
+                " and " + count(ic.nrets, "return value") + ", the function declares " +
+                count(fi.nparams, "parameter") + " and " + count(fi.nrets, "return value"));
   }
   return it->func;
 }
@@ -359,8 +416,9 @@ void CtaExecutor::enter(Warp& w, const Inst& in, uint32_t func, uint32_t call, u
     f.saved_regs = w.saved_regs.size();
     f.saved_local = w.saved_local.size();
     if ((f.saved_regs + nregs) * 8 + f.saved_local + size_t(popc32(lanes)) * fi.frame_size > kMaxSavedBytes)
-      throw Error(where(w, in, std::countr_zero(lanes)) + ": recursion too deep calling '" + fi.name + "': the saved registers and frames of " +
-                  std::to_string(w.frames.size()) + " active calls exceed " + std::to_string(kMaxSavedBytes >> 20) + " MiB");
+      throw Error(where(w, in, std::countr_zero(lanes)) + ": recursion too deep calling '" + fi.name +
+                  "': the saved registers and frames of " + std::to_string(w.frames.size()) + " active calls exceed " +
+                  std::to_string(kMaxSavedBytes >> 20) + " MiB");
     const uint64_t* r = w.regs + size_t(fi.reg_first) * 32;
     w.saved_regs.insert(w.saved_regs.end(), r, r + nregs);
     for_lanes(lanes, [&](int l) {
@@ -389,7 +447,8 @@ void CtaExecutor::leave(Warp& w, const Frame& f, uint32_t lanes, bool copy_rets)
   ret_buf_.clear();
   if (copy_rets)
     for_lanes(lanes, [&](int l) {
-      for (const auto& c : ci.rets) ret_buf_.insert(ret_buf_.end(), lane_base(l) + c.from, lane_base(l) + c.from + c.bytes);
+      for (const auto& c : ci.rets)
+        ret_buf_.insert(ret_buf_.end(), lane_base(l) + c.from, lane_base(l) + c.from + c.bytes);
     });
   const FuncInfo& fi = prog_->funcs[f.func];
   std::copy(w.saved_regs.begin() + ptrdiff_t(f.saved_regs), w.saved_regs.end(), w.regs + size_t(fi.reg_first) * 32);
@@ -527,10 +586,18 @@ template <Space SP>
 void CtaExecutor::mem_dispatch(Warp& w, const Inst& in, uint32_t exec, uint64_t* taddrs) {
   const bool ld = in.op == Op::Ld;
   switch (in.esize) {
-    case 1: ld ? mem_fast<1, true, SP>(w, in, exec, taddrs) : mem_fast<1, false, SP>(w, in, exec, taddrs); break;
-    case 2: ld ? mem_fast<2, true, SP>(w, in, exec, taddrs) : mem_fast<2, false, SP>(w, in, exec, taddrs); break;
-    case 4: ld ? mem_fast<4, true, SP>(w, in, exec, taddrs) : mem_fast<4, false, SP>(w, in, exec, taddrs); break;
-    default: ld ? mem_fast<8, true, SP>(w, in, exec, taddrs) : mem_fast<8, false, SP>(w, in, exec, taddrs); break;
+    case 1:
+      ld ? mem_fast<1, true, SP>(w, in, exec, taddrs) : mem_fast<1, false, SP>(w, in, exec, taddrs);
+      break;
+    case 2:
+      ld ? mem_fast<2, true, SP>(w, in, exec, taddrs) : mem_fast<2, false, SP>(w, in, exec, taddrs);
+      break;
+    case 4:
+      ld ? mem_fast<4, true, SP>(w, in, exec, taddrs) : mem_fast<4, false, SP>(w, in, exec, taddrs);
+      break;
+    default:
+      ld ? mem_fast<8, true, SP>(w, in, exec, taddrs) : mem_fast<8, false, SP>(w, in, exec, taddrs);
+      break;
   }
 }
 
@@ -565,8 +632,10 @@ void CtaExecutor::exec_mem(Warp& w, const Inst& in, uint32_t exec, uint32_t simt
     return;
   }
   if (in.space == Space::Global || in.space == Space::Const || in.space == Space::Shared) {
-    if (in.space == Space::Shared) mem_dispatch<Space::Shared>(w, in, exec, taddrs);
-    else mem_dispatch<Space::Global>(w, in, exec, taddrs);
+    if (in.space == Space::Shared)
+      mem_dispatch<Space::Shared>(w, in, exec, taddrs);
+    else
+      mem_dispatch<Space::Global>(w, in, exec, taddrs);
     WarpInst wi = in.tmpl;
     wi.active_mask = exec;
     wi.addr_index = ai;
@@ -587,7 +656,10 @@ void CtaExecutor::exec_mem(Warp& w, const Inst& in, uint32_t exec, uint32_t simt
     uint64_t addr = (base ? base[l] : 0) + uint64_t(in.offset);
     MemSpace ts;
     uint8_t* p = resolve(w, in, l, in.space, addr, total, !is_ld, ts, taddrs[l]);
-    if (first) { tspace = ts; first = false; }
+    if (first) {
+      tspace = ts;
+      first = false;
+    }
     for (uint32_t v = 0; v < in.vec; ++v) {
       uint8_t* q = p + v * esize;
       if (is_ld) {
@@ -627,7 +699,10 @@ void CtaExecutor::exec_atomic(Warp& w, const Inst& in, uint32_t exec, uint32_t s
     uint64_t addr = (base ? base[l] : 0) + uint64_t(in.offset);
     MemSpace ts;
     uint8_t* p = resolve(w, in, l, in.space, addr, size, true, ts, taddrs[l]);
-    if (first) { tspace = ts; first = false; }
+    if (first) {
+      tspace = ts;
+      first = false;
+    }
     uint64_t old = 0;
     std::memcpy(&old, p, size);
     uint64_t b = R[size_t(in.s[0]) * 32 + l];
@@ -636,25 +711,46 @@ void CtaExecutor::exec_atomic(Warp& w, const Inst& in, uint32_t exec, uint32_t s
     auto zx = [&](uint64_t v) -> uint64_t { return size == 4 ? uint64_t(uint32_t(v)) : v; };
     switch (op) {
       case AtomOp::Add:
-        if (t == Type::F32) nv = from_f32(as_f32(old) + as_f32(b));
-        else if (t == Type::F64) nv = from_f64(as_f64(old) + as_f64(b));
-        else nv = old + b;
+        if (t == Type::F32)
+          nv = from_f32(as_f32(old) + as_f32(b));
+        else if (t == Type::F64)
+          nv = from_f64(as_f64(old) + as_f64(b));
+        else
+          nv = old + b;
         break;
       case AtomOp::Min:
-        if (type_is_signed(t)) nv = sx(b) < sx(old) ? b : old;
-        else nv = zx(b) < zx(old) ? b : old;
+        if (type_is_signed(t))
+          nv = sx(b) < sx(old) ? b : old;
+        else
+          nv = zx(b) < zx(old) ? b : old;
         break;
       case AtomOp::Max:
-        if (type_is_signed(t)) nv = sx(b) > sx(old) ? b : old;
-        else nv = zx(b) > zx(old) ? b : old;
+        if (type_is_signed(t))
+          nv = sx(b) > sx(old) ? b : old;
+        else
+          nv = zx(b) > zx(old) ? b : old;
         break;
-      case AtomOp::Inc: nv = zx(old) >= zx(b) ? 0 : old + 1; break;
-      case AtomOp::Dec: nv = (zx(old) == 0 || zx(old) > zx(b)) ? b : old - 1; break;
-      case AtomOp::And: nv = old & b; break;
-      case AtomOp::Or: nv = old | b; break;
-      case AtomOp::Xor: nv = old ^ b; break;
-      case AtomOp::Exch: nv = b; break;
-      case AtomOp::Cas: nv = zx(old) == zx(b) ? R[size_t(in.s[1]) * 32 + l] : old; break;
+      case AtomOp::Inc:
+        nv = zx(old) >= zx(b) ? 0 : old + 1;
+        break;
+      case AtomOp::Dec:
+        nv = (zx(old) == 0 || zx(old) > zx(b)) ? b : old - 1;
+        break;
+      case AtomOp::And:
+        nv = old & b;
+        break;
+      case AtomOp::Or:
+        nv = old | b;
+        break;
+      case AtomOp::Xor:
+        nv = old ^ b;
+        break;
+      case AtomOp::Exch:
+        nv = b;
+        break;
+      case AtomOp::Cas:
+        nv = zx(old) == zx(b) ? R[size_t(in.s[1]) * 32 + l] : old;
+        break;
     }
     std::memcpy(p, &nv, size);
     if (in.op == Op::Atom) R[size_t(in.d[0]) * 32 + l] = zx(old);
@@ -693,14 +789,20 @@ void CtaExecutor::exec_tex(Warp& w, const Inst& in, uint32_t exec, uint32_t simt
     auto texel_index = [&](int64_t i, uint32_t n, int64_t& out_i) {
       if (n == 0) return false;
       switch (d.address) {
-        case TextureDesc::Clamp: out_i = std::clamp<int64_t>(i, 0, int64_t(n) - 1); return true;
-        case TextureDesc::Wrap: out_i = ((i % int64_t(n)) + int64_t(n)) % int64_t(n); return true;
+        case TextureDesc::Clamp:
+          out_i = std::clamp<int64_t>(i, 0, int64_t(n) - 1);
+          return true;
+        case TextureDesc::Wrap:
+          out_i = ((i % int64_t(n)) + int64_t(n)) % int64_t(n);
+          return true;
         case TextureDesc::Mirror: {
           int64_t p = ((i % (2 * int64_t(n))) + 2 * int64_t(n)) % (2 * int64_t(n));
           out_i = p < int64_t(n) ? p : 2 * int64_t(n) - 1 - p;
           return true;
         }
-        case TextureDesc::Border: out_i = i; return i >= 0 && i < int64_t(n);
+        case TextureDesc::Border:
+          out_i = i;
+          return i >= 0 && i < int64_t(n);
       }
       return false;
     };
@@ -717,10 +819,15 @@ void CtaExecutor::exec_tex(Warp& w, const Inst& in, uint32_t exec, uint32_t simt
         if (!p) throw Error(where(w, in, l) + ": texture fetch outside device memory at " + hex(a));
         uint32_t raw = 0;
         std::memcpy(&raw, p, cbytes);
-        if (d.is_float && cbytes == 4) outv[c] = std::bit_cast<float>(raw);
-        else if (d.is_float && cbytes == 2) outv[c] = f16_to_f32(uint16_t(raw));
-        else if (d.read_normalized_float) outv[c] = double(raw) / double((uint64_t(1) << d.channel_bits) - 1);
-        else outv[c] = in.type == Type::S32 && cbytes < 4 ? double(int32_t(raw << (32 - 8 * cbytes)) >> (32 - 8 * cbytes)) : double(raw);
+        if (d.is_float && cbytes == 4)
+          outv[c] = std::bit_cast<float>(raw);
+        else if (d.is_float && cbytes == 2)
+          outv[c] = f16_to_f32(uint16_t(raw));
+        else if (d.read_normalized_float)
+          outv[c] = double(raw) / double((uint64_t(1) << d.channel_bits) - 1);
+        else
+          outv[c] = in.type == Type::S32 && cbytes < 4 ? double(int32_t(raw << (32 - 8 * cbytes)) >> (32 - 8 * cbytes))
+                                                       : double(raw);
       }
     };
     double res[4] = {0, 0, 0, 0};
@@ -756,9 +863,12 @@ void CtaExecutor::exec_tex(Warp& w, const Inst& in, uint32_t exec, uint32_t simt
     for (int c = 0; c < 4; ++c) {
       if (in.d[c] == kNone) continue;
       uint64_t v;
-      if (in.type == Type::F32) v = from_f32(float(res[c]));
-      else if (in.type == Type::S32) v = uint32_t(int32_t(res[c]));
-      else v = uint32_t(res[c]);
+      if (in.type == Type::F32)
+        v = from_f32(float(res[c]));
+      else if (in.type == Type::S32)
+        v = uint32_t(int32_t(res[c]));
+      else
+        v = uint32_t(res[c]);
       if (in.type == Type::F32 && !(d.is_float || d.read_normalized_float)) v = uint32_t(int64_t(res[c]));
       R[size_t(in.d[c]) * 32 + l] = v;
     }
@@ -787,10 +897,22 @@ void CtaExecutor::exec_shfl(Warp& w, const Inst& in, uint32_t exec) {
     int32_t j = 0;
     bool ok = false;
     switch (ShflMode(in.sub)) {
-      case ShflMode::Up: j = int32_t(L) - int32_t(bval); ok = j >= int32_t(max_lane); break;
-      case ShflMode::Down: j = int32_t(L + bval); ok = j <= int32_t(max_lane); break;
-      case ShflMode::Bfly: j = int32_t(L ^ bval); ok = j <= int32_t(max_lane); break;
-      case ShflMode::Idx: j = int32_t(min_lane | (bval & ~segmask)); ok = j <= int32_t(max_lane); break;
+      case ShflMode::Up:
+        j = int32_t(L) - int32_t(bval);
+        ok = j >= int32_t(max_lane);
+        break;
+      case ShflMode::Down:
+        j = int32_t(L + bval);
+        ok = j <= int32_t(max_lane);
+        break;
+      case ShflMode::Bfly:
+        j = int32_t(L ^ bval);
+        ok = j <= int32_t(max_lane);
+        break;
+      case ShflMode::Idx:
+        j = int32_t(min_lane | (bval & ~segmask));
+        ok = j <= int32_t(max_lane);
+        break;
     }
     if (!ok) j = int32_t(L);
     d[lane] = uint32_t(src[j & 31]);
@@ -809,10 +931,18 @@ void CtaExecutor::exec_vote(Warp& w, const Inst& in, uint32_t exec) {
   uint64_t* d = R + size_t(in.d[0]) * 32;
   uint64_t v = 0;
   switch (VoteMode(in.sub)) {
-    case VoteMode::All: v = ballot == exec; break;
-    case VoteMode::Any: v = ballot != 0; break;
-    case VoteMode::Uni: v = ballot == 0 || ballot == exec; break;
-    case VoteMode::Ballot: v = ballot; break;
+    case VoteMode::All:
+      v = ballot == exec;
+      break;
+    case VoteMode::Any:
+      v = ballot != 0;
+      break;
+    case VoteMode::Uni:
+      v = ballot == 0 || ballot == exec;
+      break;
+    case VoteMode::Ballot:
+      v = ballot;
+      break;
   }
   for_lanes(exec, [&](int l) { d[l] = v; });
 }
@@ -949,7 +1079,7 @@ void CtaExecutor::run_warp(Warp& w) {
       }
       case Op::Call:
         emit(w, in, exec, m);
-        e.pc = pc + 1;  // where the caller's lanes go on once every callee has returned
+        e.pc = pc + 1;                     // where the caller's lanes go on once every callee has returned
         if (exec) exec_call(w, in, exec);  // pushes entries: `e` is stale after it
         break;
       case Op::FuncExit: {
@@ -975,8 +1105,8 @@ void CtaExecutor::run_warp(Warp& w) {
         // reconverges before it).
         Frame f = w.frames.back();
         if (f.depth + 1 != w.stack.size())
-          throw Error(where(w, in, std::countr_zero(m)) + ": internal error: return from '" + prog_->funcs[in.func].name +
-                      "' on the wrong SIMT stack entry");
+          throw Error(where(w, in, std::countr_zero(m)) + ": internal error: return from '" +
+                      prog_->funcs[in.func].name + "' on the wrong SIMT stack entry");
         w.frames.pop_back();
         leave(w, f, m, true);
         w.stack.pop_back();
@@ -994,8 +1124,10 @@ void CtaExecutor::run_warp(Warp& w) {
         }
         e.pc = pc + 1;
         remove_lanes(w, exec);
-        if (w.live != 0) wi.op = OpClass::BRANCH;
-        else w.last_exit = true;
+        if (w.live != 0)
+          wi.op = OpClass::BRANCH;
+        else
+          w.last_exit = true;
         w.out->insts.push_back(wi);
         thread_insts_ += popc32(uint32_t(exec));
         if (w.live == 0) {
@@ -1023,7 +1155,8 @@ void CtaExecutor::run_warp(Warp& w) {
         if (in.mods & kModHasCount) {
           uint32_t cnt = uint32_t(R[size_t(in.s[0]) * 32 + std::countr_zero(exec)]);
           if (cnt == 0 || cnt % 32 != 0 || cnt > nwarps_ * 32)
-            throw Error(where(w, in, std::countr_zero(exec)) + ": barrier thread count " + std::to_string(cnt) + " must be a non-zero multiple of 32 up to the CTA size");
+            throw Error(where(w, in, std::countr_zero(exec)) + ": barrier thread count " + std::to_string(cnt) +
+                        " must be a non-zero multiple of 32 up to the CTA size");
           bar_count_[b] = cnt;
         }
         if (in.mods & kModArrive) {

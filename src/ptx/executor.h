@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -40,8 +40,8 @@ struct Launch {
   std::string kernel;
   Dim3 grid, block;
   uint32_t dynamic_shared = 0;
-  std::vector<uint8_t> params;          // kernel .param buffer
-  uint64_t inst_limit = 50'000'000;     // per-thread instruction limit (runaway loops)
+  std::vector<uint8_t> params;       // kernel .param buffer
+  uint64_t inst_limit = 50'000'000;  // per-thread instruction limit (runaway loops)
   DeviceMemory* memory = nullptr;
   const TextureTable* textures = nullptr;
   // Exact checking of global accesses against the live allocations (null: off).
@@ -58,7 +58,9 @@ class CtaExecutor {
   uint64_t warp_insts() const { return warp_insts_; }
 
  private:
-  struct Entry { uint32_t pc, rpc, mask; };
+  struct Entry {
+    uint32_t pc, rpc, mask;
+  };
   // One activation of a function: its lanes run on their own SIMT stack entry (`depth`), above
   // the caller's, which waits after the call. A function entered again while it is active (an
   // older activation is on the stack) saves its registers and frame first (`saved_regs`).
@@ -70,9 +72,9 @@ class CtaExecutor {
   struct Warp {
     std::vector<Entry> stack;
     std::vector<Frame> frames;
-    std::vector<uint32_t> active;       // activations per function (frames on the call stack)
-    std::vector<uint64_t> saved_regs;   // registers of re-entered functions, 32 lanes each
-    std::vector<uint8_t> saved_local;   // their frames, for the lanes that entered
+    std::vector<uint32_t> active;      // activations per function (frames on the call stack)
+    std::vector<uint64_t> saved_regs;  // registers of re-entered functions, 32 lanes each
+    std::vector<uint8_t> saved_local;  // their frames, for the lanes that entered
     uint64_t* regs = nullptr;
     WarpStream* out = nullptr;
     uint32_t live = 0;
@@ -117,9 +119,11 @@ class CtaExecutor {
   void drop_frames(Warp& w);
   uint8_t* resolve(Warp& w, const Inst& in, int lane, Space sp, uint64_t addr, uint32_t bytes, bool write,
                    MemSpace& tspace, uint64_t& taddr);
-  [[noreturn]] void mem_error(Warp& w, const Inst& in, int lane, const char* what, Space sp, uint64_t addr, uint32_t bytes, bool write);
+  [[noreturn]] void mem_error(Warp& w, const Inst& in, int lane, const char* what, Space sp, uint64_t addr,
+                              uint32_t bytes, bool write);
   std::string where(Warp& w, const Inst& in, int lane) const;
-  void memcheck_access(Warp& w, const Inst& in, int lane, Space sp, uint64_t addr, uint64_t a, uint32_t bytes, bool write);
+  void memcheck_access(Warp& w, const Inst& in, int lane, Space sp, uint64_t addr, uint64_t a, uint32_t bytes,
+                       bool write);
   void init_warp(Warp& w, uint32_t idx, uint32_t sm_id);
 
   std::shared_ptr<const Program> prog_;

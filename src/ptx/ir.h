@@ -15,11 +15,81 @@
 namespace warpsim::ptx {
 
 enum class Op : uint8_t {
-  Nop, Mov, Add, Sub, Mul, Mad, Fma, Div, Rem, Abs, Neg, Min, Max, And, Or, Xor, Not, Cnot,
-  Shl, Shr, Setp, Selp, Set, Cvt, Cvta, Ld, St, Bra, Call, Ret, Exit, FuncExit, Bar, BarWarp,
-  Membar, Atom, Red, Shfl, Vote, Tex, Sqrt, Rsqrt, Rcp, Ex2, Lg2, Sin, Cos, Tanh, Prmt, Bfi, Bfe,
-  Bfind, Brev, Clz, Popc, Copysign, Addc, Subc, Madc, Mul24, Mad24, Sad, Testp, Trap, Activemask,
-  Clock, Isspacep, PackMov, UnpackMov, Shf, Bmsk, Szext, Match, Builtin, kCount
+  Nop,
+  Mov,
+  Add,
+  Sub,
+  Mul,
+  Mad,
+  Fma,
+  Div,
+  Rem,
+  Abs,
+  Neg,
+  Min,
+  Max,
+  And,
+  Or,
+  Xor,
+  Not,
+  Cnot,
+  Shl,
+  Shr,
+  Setp,
+  Selp,
+  Set,
+  Cvt,
+  Cvta,
+  Ld,
+  St,
+  Bra,
+  Call,
+  Ret,
+  Exit,
+  FuncExit,
+  Bar,
+  BarWarp,
+  Membar,
+  Atom,
+  Red,
+  Shfl,
+  Vote,
+  Tex,
+  Sqrt,
+  Rsqrt,
+  Rcp,
+  Ex2,
+  Lg2,
+  Sin,
+  Cos,
+  Tanh,
+  Prmt,
+  Bfi,
+  Bfe,
+  Bfind,
+  Brev,
+  Clz,
+  Popc,
+  Copysign,
+  Addc,
+  Subc,
+  Madc,
+  Mul24,
+  Mad24,
+  Sad,
+  Testp,
+  Trap,
+  Activemask,
+  Clock,
+  Isspacep,
+  PackMov,
+  UnpackMov,
+  Shf,
+  Bmsk,
+  Szext,
+  Match,
+  Builtin,
+  kCount
 };
 const char* op_name(Op op);
 
@@ -36,13 +106,13 @@ enum InstMod : uint16_t {
   kModFtz = 1 << 0,
   kModSat = 1 << 1,
   kModApprox = 1 << 2,
-  kModCC = 1 << 3,      // writes the carry flag
-  kModToSpace = 1 << 4, // cvta.to.*
+  kModCC = 1 << 3,       // writes the carry flag
+  kModToSpace = 1 << 4,  // cvta.to.*
   kModUni = 1 << 5,
   kModArrive = 1 << 6,  // bar.arrive
   kModShiftAmt = 1 << 7,
-  kModRed = 1 << 8,     // bar.red
-  kModNegSrc0 = 1 << 9, // !%p as first vote/selp source
+  kModRed = 1 << 8,      // bar.red
+  kModNegSrc0 = 1 << 9,  // !%p as first vote/selp source
   kModHasCount = 1 << 10,
 };
 
@@ -65,18 +135,18 @@ struct ExecCtx;
 using Handler = void (*)(uint64_t* regs, const Inst& in, uint32_t mask);
 
 struct Inst {
-  Handler fn = nullptr;   // lane-parallel ALU semantics (null for control/memory ops)
+  Handler fn = nullptr;  // lane-parallel ALU semantics (null for control/memory ops)
   Op op = Op::Nop;
   Type type = Type::None, type2 = Type::None;  // type2: source type of cvt, second type of tex
   Space space = Space::None;
   Cmp cmp = Cmp::EQ;
   BoolOp boolop = BoolOp::None;
   Rnd rnd = Rnd::None;
-  uint8_t sub = 0;        // MulMode / AtomOp / ShflMode / VoteMode / tex dimension
-  uint8_t vec = 1;        // vector width for ld/st/tex
+  uint8_t sub = 0;  // MulMode / AtomOp / ShflMode / VoteMode / tex dimension
+  uint8_t vec = 1;  // vector width for ld/st/tex
   uint8_t ndst = 0, nsrc = 0;
-  uint8_t esize = 0;        // bytes of `type` (element size of ld/st), precomputed
-  bool sgn = false;         // `type` is signed (sign-extending loads)
+  uint8_t esize = 0;  // bytes of `type` (element size of ld/st), precomputed
+  bool sgn = false;   // `type` is signed (sign-extending loads)
   uint16_t mods = 0;
   uint32_t guard = kNone;  // predicate register index
   bool guard_neg = false;
@@ -85,14 +155,15 @@ struct Inst {
   // Memory operand: address = reg(addr_reg) + offset (addr_reg == kNone: absolute).
   uint32_t addr_reg = kNone;
   int64_t offset = 0;
-  bool param_frame = false;  // ld/st.param addressing the thread's call frame (in local memory)
-  bool cache_global = false; // the .cg cache operator
-  uint32_t target = kNone;   // branch target / callee entry (kNone: indirect call) / function exit instruction
-  uint32_t call_index = kNone;  // Program::calls (Program::indirect for an indirect call, whose s[0] is the target register)
-  uint32_t func = 0;         // function the instruction belongs to
-  uint32_t reconv = kNone;   // branch: immediate post-dominator instruction
-  int line = 0;              // PTX source line
-  WarpInst tmpl;             // trace template (pc, unit, op class, registers, width)
+  bool param_frame = false;   // ld/st.param addressing the thread's call frame (in local memory)
+  bool cache_global = false;  // the .cg cache operator
+  uint32_t target = kNone;    // branch target / callee entry (kNone: indirect call) / function exit instruction
+  uint32_t call_index =
+      kNone;          // Program::calls (Program::indirect for an indirect call, whose s[0] is the target register)
+  uint32_t func = 0;  // function the instruction belongs to
+  uint32_t reconv = kNone;  // branch: immediate post-dominator instruction
+  int line = 0;             // PTX source line
+  WarpInst tmpl;            // trace template (pc, unit, op class, registers, width)
 };
 
 // Copies performed by a call: caller frame bytes -> callee frame bytes (args), and back (ret).
@@ -101,13 +172,15 @@ struct Inst {
 enum class BuiltinFn : uint8_t { Vprintf, AssertFail };
 
 struct CallInfo {
-  struct Copy { uint32_t from, to, bytes; };
+  struct Copy {
+    uint32_t from, to, bytes;
+  };
   std::vector<Copy> args, rets;
 };
 
 struct FuncInfo {
   std::string name;
-  uint32_t first = 0, exit = 0;  // first instruction; FuncExit pseudo instruction index
+  uint32_t first = 0, exit = 0;             // first instruction; FuncExit pseudo instruction index
   uint32_t frame_base = 0, frame_size = 0;  // in local memory
   // Registers allocated while decoding the function (its own, and constant slots first used
   // in it): what a recursive activation saves and restores, with the frame.
@@ -132,13 +205,40 @@ struct FuncTarget {
 };
 
 // Registers with fixed contents in every lane.
-struct ConstReg { uint32_t index; uint64_t value; };
-enum class Special : uint8_t {
-  TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
-  LaneId, WarpId, NWarpId, SmId, NSmId, GridId, LanemaskEq, LanemaskLt, LanemaskLe, LanemaskGt,
-  LanemaskGe, kCount
+struct ConstReg {
+  uint32_t index;
+  uint64_t value;
 };
-struct SpecialReg { uint32_t index; Special which; };
+enum class Special : uint8_t {
+  TidX,
+  TidY,
+  TidZ,
+  NtidX,
+  NtidY,
+  NtidZ,
+  CtaidX,
+  CtaidY,
+  CtaidZ,
+  NctaidX,
+  NctaidY,
+  NctaidZ,
+  LaneId,
+  WarpId,
+  NWarpId,
+  SmId,
+  NSmId,
+  GridId,
+  LanemaskEq,
+  LanemaskLt,
+  LanemaskLe,
+  LanemaskGt,
+  LanemaskGe,
+  kCount
+};
+struct SpecialReg {
+  uint32_t index;
+  Special which;
+};
 
 // A kernel decoded for execution: the entry function and every function it may call,
 // concatenated; instruction i has pc i * 8.
@@ -146,7 +246,7 @@ struct Program {
   std::string name;
   std::string file;
   std::vector<Inst> insts;
-  std::vector<FuncInfo> funcs;   // funcs[0] is the entry
+  std::vector<FuncInfo> funcs;  // funcs[0] is the entry
   std::vector<CallInfo> calls;
   std::vector<IndirectCall> indirect;  // indirect call sites
   std::vector<FuncTarget> targets;     // by address; filled when the program has indirect calls
@@ -158,12 +258,15 @@ struct Program {
   uint32_t carry_reg = kNone;          // hidden carry flag for add.cc / addc
   std::vector<ConstReg> consts;
   std::vector<SpecialReg> specials;
-  uint32_t param_bytes = 0;            // kernel .param buffer size
-  struct Param { std::string name; uint32_t offset, size; };
+  uint32_t param_bytes = 0;  // kernel .param buffer size
+  struct Param {
+    std::string name;
+    uint32_t offset, size;
+  };
   std::vector<Param> params;
-  uint32_t static_shared = 0;          // bytes of .shared declared (module + function level)
-  uint32_t dyn_shared_offset = 0;      // where extern .shared arrays start
-  uint32_t local_bytes = 0;            // per thread (all frames)
+  uint32_t static_shared = 0;      // bytes of .shared declared (module + function level)
+  uint32_t dyn_shared_offset = 0;  // where extern .shared arrays start
+  uint32_t local_bytes = 0;        // per thread (all frames)
   uint32_t reqntid[3] = {0, 0, 0};
 };
 

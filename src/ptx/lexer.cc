@@ -12,9 +12,7 @@ namespace warpsim::ptx {
 namespace {
 
 bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%'; }
-bool ident_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.';
-}
+bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.'; }
 int hexval(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -35,8 +33,15 @@ std::vector<Token> tokenize(std::string_view s, const std::string& file) {
   };
   while (i < s.size()) {
     char c = s[i];
-    if (c == '\n') { ++line; line_start = ++i; continue; }
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') { ++i; continue; }
+    if (c == '\n') {
+      ++line;
+      line_start = ++i;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+      ++i;
+      continue;
+    }
     if (c == '/' && i + 1 < s.size() && s[i + 1] == '/') {
       while (i < s.size() && s[i] != '\n') ++i;
       continue;
@@ -47,7 +52,10 @@ std::vector<Token> tokenize(std::string_view s, const std::string& file) {
       size_t ls0 = line_start;
       i += 2;
       while (i + 1 < s.size() && !(s[i] == '*' && s[i + 1] == '/')) {
-        if (s[i] == '\n') { ++line; line_start = i + 1; }
+        if (s[i] == '\n') {
+          ++line;
+          line_start = i + 1;
+        }
         ++i;
       }
       if (i + 1 >= s.size()) {
@@ -79,8 +87,14 @@ std::vector<Token> tokenize(std::string_view s, const std::string& file) {
         i += 2;
         uint64_t v = 0;
         size_t k = 0;
-        while (i < s.size() && hexval(s[i]) >= 0) { v = (v << 4) | uint64_t(hexval(s[i])); ++i; ++k; }
-        if (k != n) fail(b, std::string("malformed hex float literal: expected ") + std::to_string(n) + " hex digits after 0" + (f32 ? "f" : "d"));
+        while (i < s.size() && hexval(s[i]) >= 0) {
+          v = (v << 4) | uint64_t(hexval(s[i]));
+          ++i;
+          ++k;
+        }
+        if (k != n)
+          fail(b, std::string("malformed hex float literal: expected ") + std::to_string(n) + " hex digits after 0" +
+                      (f32 ? "f" : "d"));
         t.kind = f32 ? Tok::HexF32 : Tok::HexF64;
         t.bits = v;
       } else if (c == '0' && i + 1 < s.size() && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
@@ -89,7 +103,9 @@ std::vector<Token> tokenize(std::string_view s, const std::string& file) {
         size_t k = 0;
         while (i < s.size() && hexval(s[i]) >= 0) {
           if (k >= 16) fail(b, "hex literal too large");
-          v = (v << 4) | uint64_t(hexval(s[i])); ++i; ++k;
+          v = (v << 4) | uint64_t(hexval(s[i]));
+          ++i;
+          ++k;
         }
         if (k == 0) fail(b, "malformed hex literal");
         t.kind = Tok::Int;
@@ -100,7 +116,9 @@ std::vector<Token> tokenize(std::string_view s, const std::string& file) {
         size_t k = 0;
         while (i < s.size() && (s[i] == '0' || s[i] == '1')) {
           if (k >= 64) fail(b, "binary literal too large");
-          v = (v << 1) | uint64_t(s[i] - '0'); ++i; ++k;
+          v = (v << 1) | uint64_t(s[i] - '0');
+          ++i;
+          ++k;
         }
         if (k == 0) fail(b, "malformed binary literal");
         t.kind = Tok::Int;
@@ -108,7 +126,9 @@ std::vector<Token> tokenize(std::string_view s, const std::string& file) {
       } else {
         while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
         bool is_float = false;
-        if (i < s.size() && s[i] == '.' && !(i + 1 < s.size() && std::isalpha(static_cast<unsigned char>(s[i + 1])) && s[i + 1] != 'e' && s[i + 1] != 'E')) {
+        if (i < s.size() && s[i] == '.' &&
+            !(i + 1 < s.size() && std::isalpha(static_cast<unsigned char>(s[i + 1])) && s[i + 1] != 'e' &&
+              s[i + 1] != 'E')) {
           is_float = true;
           ++i;
           while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
@@ -138,7 +158,8 @@ std::vector<Token> tokenize(std::string_view s, const std::string& file) {
         }
         if (i < s.size() && (s[i] == 'U' || s[i] == 'u')) ++i;  // unsigned suffix
       }
-      if (i < s.size() && ident_char(s[i]) && s[i] != '.') fail(i, std::string("unexpected character '") + s[i] + "' after number");
+      if (i < s.size() && ident_char(s[i]) && s[i] != '.')
+        fail(i, std::string("unexpected character '") + s[i] + "' after number");
     } else if (c == '"') {
       size_t b = i++;
       while (i < s.size() && s[i] != '"' && s[i] != '\n') ++i;

@@ -16,14 +16,14 @@ enum class Tok : uint8_t {
   HexF32,     // 0fXXXXXXXX
   HexF64,     // 0dXXXXXXXXXXXXXXXX
   String,
-  Punct,      // one character: , ; : { } [ ] ( ) < > @ ! + - | = * /
+  Punct,  // one character: , ; : { } [ ] ( ) < > @ ! + - | = * /
 };
 
 struct Token {
   Tok kind = Tok::End;
-  std::string text;    // identifier/directive/string contents; punctuation character
-  uint64_t bits = 0;   // integer value, or raw bits of a hex float
-  double fval = 0;     // decimal float value
+  std::string text;   // identifier/directive/string contents; punctuation character
+  uint64_t bits = 0;  // integer value, or raw bits of a hex float
+  double fval = 0;    // decimal float value
   int line = 1, col = 1;
   bool is(Tok k, std::string_view t) const { return kind == k && text == t; }
   bool punct(char c) const { return kind == Tok::Punct && text.size() == 1 && text[0] == c; }

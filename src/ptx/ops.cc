@@ -35,16 +35,35 @@ inline uint64_t* dst(uint64_t* R, const Inst& in, int i = 0) { return R + size_t
 inline const uint64_t* src(const uint64_t* R, const Inst& in, int i) { return R + size_t(in.s[i]) * 32; }
 
 // ---------------------------------------------------------------- integer ops
-template <class T> using U = std::make_unsigned_t<T>;
+template <class T>
+using U = std::make_unsigned_t<T>;
 
 template <class T>
 struct Wide;
-template <> struct Wide<uint16_t> { using type = uint32_t; };
-template <> struct Wide<int16_t> { using type = int32_t; };
-template <> struct Wide<uint32_t> { using type = uint64_t; };
-template <> struct Wide<int32_t> { using type = int64_t; };
-template <> struct Wide<uint64_t> { using type = unsigned __int128; };
-template <> struct Wide<int64_t> { using type = __int128; };
+template <>
+struct Wide<uint16_t> {
+  using type = uint32_t;
+};
+template <>
+struct Wide<int16_t> {
+  using type = int32_t;
+};
+template <>
+struct Wide<uint32_t> {
+  using type = uint64_t;
+};
+template <>
+struct Wide<int32_t> {
+  using type = int64_t;
+};
+template <>
+struct Wide<uint64_t> {
+  using type = unsigned __int128;
+};
+template <>
+struct Wide<int64_t> {
+  using type = __int128;
+};
 
 template <class T>
 inline T mul_hi(T a, T b) {
@@ -151,9 +170,7 @@ void h_mad(uint64_t* R, const Inst& in, uint32_t m) {
   uint64_t* co = (in.mods & kModCC) ? R + size_t(in.d[1]) * 32 : nullptr;
   const uint64_t* ci = in.op == Op::Madc ? src(R, in, 3) : nullptr;
   if (MulMode(in.sub) == MulMode::Lo && !co && !ci && !(in.mods & kModSat)) {
-    for_lanes(m, [&](int l) {
-      d[l] = put<T>(T(U<T>(U<T>(get<T>(a[l])) * U<T>(get<T>(b[l])) + U<T>(get<T>(c[l])))));
-    });
+    for_lanes(m, [&](int l) { d[l] = put<T>(T(U<T>(U<T>(get<T>(a[l])) * U<T>(get<T>(b[l])) + U<T>(get<T>(c[l]))))); });
     return;
   }
   switch (MulMode(in.sub)) {
@@ -193,8 +210,10 @@ void h_mad(uint64_t* R, const Inst& in, uint32_t m) {
 template <class T>
 inline T idiv(T a, T b) {
   if (b == 0) {
-    if constexpr (std::is_signed_v<T>) return a < 0 ? T(1) : T(-1);
-    else return T(~T(0));
+    if constexpr (std::is_signed_v<T>)
+      return a < 0 ? T(1) : T(-1);
+    else
+      return T(~T(0));
   }
   if constexpr (std::is_signed_v<T>) {
     if (b == T(-1)) return T(U<T>(0) - U<T>(a));  // MIN / -1 wraps
@@ -233,35 +252,47 @@ inline void binary(uint64_t* R, const Inst& in, uint32_t m, F f) {
   for_lanes(m, [&](int l) { d[l] = put<T>(f(get<T>(a[l]), get<T>(b[l]))); });
 }
 
-template <class T> void h_abs(uint64_t* R, const Inst& in, uint32_t m) {
+template <class T>
+void h_abs(uint64_t* R, const Inst& in, uint32_t m) {
   unary<T>(R, in, m, [](T x) { return x < 0 ? T(U<T>(0) - U<T>(x)) : x; });
 }
-template <class T> void h_neg(uint64_t* R, const Inst& in, uint32_t m) {
+template <class T>
+void h_neg(uint64_t* R, const Inst& in, uint32_t m) {
   unary<T>(R, in, m, [](T x) { return T(U<T>(0) - U<T>(x)); });
 }
-template <class T> void h_min(uint64_t* R, const Inst& in, uint32_t m) {
+template <class T>
+void h_min(uint64_t* R, const Inst& in, uint32_t m) {
   binary<T>(R, in, m, [](T x, T y) { return x < y ? x : y; });
 }
-template <class T> void h_max(uint64_t* R, const Inst& in, uint32_t m) {
+template <class T>
+void h_max(uint64_t* R, const Inst& in, uint32_t m) {
   binary<T>(R, in, m, [](T x, T y) { return x > y ? x : y; });
 }
-template <class T> void h_and(uint64_t* R, const Inst& in, uint32_t m) {
+template <class T>
+void h_and(uint64_t* R, const Inst& in, uint32_t m) {
   binary<T>(R, in, m, [](T x, T y) { return T(x & y); });
 }
-template <class T> void h_or(uint64_t* R, const Inst& in, uint32_t m) {
+template <class T>
+void h_or(uint64_t* R, const Inst& in, uint32_t m) {
   binary<T>(R, in, m, [](T x, T y) { return T(x | y); });
 }
-template <class T> void h_xor(uint64_t* R, const Inst& in, uint32_t m) {
+template <class T>
+void h_xor(uint64_t* R, const Inst& in, uint32_t m) {
   binary<T>(R, in, m, [](T x, T y) { return T(x ^ y); });
 }
-template <class T> void h_not(uint64_t* R, const Inst& in, uint32_t m) {
-  if constexpr (std::is_same_v<T, bool>) unary<T>(R, in, m, [](T x) { return !x; });
-  else unary<T>(R, in, m, [](T x) { return T(~x); });
+template <class T>
+void h_not(uint64_t* R, const Inst& in, uint32_t m) {
+  if constexpr (std::is_same_v<T, bool>)
+    unary<T>(R, in, m, [](T x) { return !x; });
+  else
+    unary<T>(R, in, m, [](T x) { return T(~x); });
 }
-template <class T> void h_cnot(uint64_t* R, const Inst& in, uint32_t m) {
+template <class T>
+void h_cnot(uint64_t* R, const Inst& in, uint32_t m) {
   unary<T>(R, in, m, [](T x) { return T(x == 0 ? 1 : 0); });
 }
-template <class T> void h_shl(uint64_t* R, const Inst& in, uint32_t m) {
+template <class T>
+void h_shl(uint64_t* R, const Inst& in, uint32_t m) {
   uint64_t* d = dst(R, in);
   const uint64_t *a = src(R, in, 0), *b = src(R, in, 1);
   constexpr uint32_t N = 8 * sizeof(T);
@@ -270,22 +301,27 @@ template <class T> void h_shl(uint64_t* R, const Inst& in, uint32_t m) {
     d[l] = put<T>(s >= N ? T(0) : T(U<T>(get<T>(a[l])) << s));
   });
 }
-template <class T> void h_shr(uint64_t* R, const Inst& in, uint32_t m) {
+template <class T>
+void h_shr(uint64_t* R, const Inst& in, uint32_t m) {
   uint64_t* d = dst(R, in);
   const uint64_t *a = src(R, in, 0), *b = src(R, in, 1);
   constexpr uint32_t N = 8 * sizeof(T);
   for_lanes(m, [&](int l) {
     uint32_t s = uint32_t(b[l]);
     T x = get<T>(a[l]);
-    if (s >= N) s = N - 1, x = std::is_signed_v<T> ? T(x >> s) : T(0);
-    else x = T(x >> s);
+    if (s >= N)
+      s = N - 1, x = std::is_signed_v<T> ? T(x >> s) : T(0);
+    else
+      x = T(x >> s);
     d[l] = put<T>(x);
   });
 }
-template <class T> void h_mov(uint64_t* R, const Inst& in, uint32_t m) {
+template <class T>
+void h_mov(uint64_t* R, const Inst& in, uint32_t m) {
   unary<T>(R, in, m, [](T x) { return x; });
 }
-template <class T> void h_selp(uint64_t* R, const Inst& in, uint32_t m) {
+template <class T>
+void h_selp(uint64_t* R, const Inst& in, uint32_t m) {
   uint64_t* d = dst(R, in);
   const uint64_t *a = src(R, in, 0), *b = src(R, in, 1), *c = src(R, in, 2);
   for_lanes(m, [&](int l) { d[l] = put<T>(get<T>((c[l] & 1) ? a[l] : b[l])); });
@@ -295,47 +331,83 @@ template <class T>
 inline bool icmp(Cmp c, T a, T b) {
   using UT = U<T>;
   switch (c) {
-    case Cmp::EQ: case Cmp::EQU: return a == b;
-    case Cmp::NE: case Cmp::NEU: return a != b;
-    case Cmp::LT: case Cmp::LTU: return a < b;
-    case Cmp::LE: case Cmp::LEU: return a <= b;
-    case Cmp::GT: case Cmp::GTU: return a > b;
-    case Cmp::GE: case Cmp::GEU: return a >= b;
-    case Cmp::LO: return UT(a) < UT(b);
-    case Cmp::LS: return UT(a) <= UT(b);
-    case Cmp::HI: return UT(a) > UT(b);
-    case Cmp::HS: return UT(a) >= UT(b);
-    default: return false;
+    case Cmp::EQ:
+    case Cmp::EQU:
+      return a == b;
+    case Cmp::NE:
+    case Cmp::NEU:
+      return a != b;
+    case Cmp::LT:
+    case Cmp::LTU:
+      return a < b;
+    case Cmp::LE:
+    case Cmp::LEU:
+      return a <= b;
+    case Cmp::GT:
+    case Cmp::GTU:
+      return a > b;
+    case Cmp::GE:
+    case Cmp::GEU:
+      return a >= b;
+    case Cmp::LO:
+      return UT(a) < UT(b);
+    case Cmp::LS:
+      return UT(a) <= UT(b);
+    case Cmp::HI:
+      return UT(a) > UT(b);
+    case Cmp::HS:
+      return UT(a) >= UT(b);
+    default:
+      return false;
   }
 }
 template <class F>
 inline bool fcmp(Cmp c, F a, F b) {
   bool un = std::isnan(a) || std::isnan(b);
   switch (c) {
-    case Cmp::EQ: return !un && a == b;
-    case Cmp::NE: return !un && a != b;
-    case Cmp::LT: return !un && a < b;
-    case Cmp::LE: return !un && a <= b;
-    case Cmp::GT: return !un && a > b;
-    case Cmp::GE: return !un && a >= b;
-    case Cmp::EQU: return un || a == b;
-    case Cmp::NEU: return un || a != b;
-    case Cmp::LTU: return un || a < b;
-    case Cmp::LEU: return un || a <= b;
-    case Cmp::GTU: return un || a > b;
-    case Cmp::GEU: return un || a >= b;
-    case Cmp::NUM: return !un;
-    case Cmp::NAN_: return un;
-    default: return false;
+    case Cmp::EQ:
+      return !un && a == b;
+    case Cmp::NE:
+      return !un && a != b;
+    case Cmp::LT:
+      return !un && a < b;
+    case Cmp::LE:
+      return !un && a <= b;
+    case Cmp::GT:
+      return !un && a > b;
+    case Cmp::GE:
+      return !un && a >= b;
+    case Cmp::EQU:
+      return un || a == b;
+    case Cmp::NEU:
+      return un || a != b;
+    case Cmp::LTU:
+      return un || a < b;
+    case Cmp::LEU:
+      return un || a <= b;
+    case Cmp::GTU:
+      return un || a > b;
+    case Cmp::GEU:
+      return un || a >= b;
+    case Cmp::NUM:
+      return !un;
+    case Cmp::NAN_:
+      return un;
+    default:
+      return false;
   }
 }
 
 inline bool combine(BoolOp op, bool r, bool c) {
   switch (op) {
-    case BoolOp::And: return r && c;
-    case BoolOp::Or: return r || c;
-    case BoolOp::Xor: return r != c;
-    default: return r;
+    case BoolOp::And:
+      return r && c;
+    case BoolOp::Or:
+      return r || c;
+    case BoolOp::Xor:
+      return r != c;
+    default:
+      return r;
   }
 }
 
@@ -378,59 +450,95 @@ void h_setp(uint64_t* R, const Inst& in, uint32_t m) {
     // C++ relational operators are false on NaN: the ordered comparisons as written, the
     // unordered ones as negated ordered comparisons.
     switch (in.cmp) {
-      case Cmp::EQ: return setp_run<T>(R, in, m, [](T x, T y) { return x == y; });
-      case Cmp::NE: return setp_run<T>(R, in, m, [](T x, T y) { return x < y || x > y; });
-      case Cmp::LT: return setp_run<T>(R, in, m, [](T x, T y) { return x < y; });
-      case Cmp::LE: return setp_run<T>(R, in, m, [](T x, T y) { return x <= y; });
-      case Cmp::GT: return setp_run<T>(R, in, m, [](T x, T y) { return x > y; });
-      case Cmp::GE: return setp_run<T>(R, in, m, [](T x, T y) { return x >= y; });
-      case Cmp::EQU: return setp_run<T>(R, in, m, [](T x, T y) { return !(x < y || x > y); });
-      case Cmp::NEU: return setp_run<T>(R, in, m, [](T x, T y) { return x != y; });
-      case Cmp::LTU: return setp_run<T>(R, in, m, [](T x, T y) { return !(x >= y); });
-      case Cmp::LEU: return setp_run<T>(R, in, m, [](T x, T y) { return !(x > y); });
-      case Cmp::GTU: return setp_run<T>(R, in, m, [](T x, T y) { return !(x <= y); });
-      case Cmp::GEU: return setp_run<T>(R, in, m, [](T x, T y) { return !(x < y); });
-      case Cmp::NUM: return setp_run<T>(R, in, m, [](T x, T y) { return x == x && y == y; });
-      case Cmp::NAN_: return setp_run<T>(R, in, m, [](T x, T y) { return x != x || y != y; });
-      default: return setp_run<T>(R, in, m, [](T, T) { return false; });
+      case Cmp::EQ:
+        return setp_run<T>(R, in, m, [](T x, T y) { return x == y; });
+      case Cmp::NE:
+        return setp_run<T>(R, in, m, [](T x, T y) { return x < y || x > y; });
+      case Cmp::LT:
+        return setp_run<T>(R, in, m, [](T x, T y) { return x < y; });
+      case Cmp::LE:
+        return setp_run<T>(R, in, m, [](T x, T y) { return x <= y; });
+      case Cmp::GT:
+        return setp_run<T>(R, in, m, [](T x, T y) { return x > y; });
+      case Cmp::GE:
+        return setp_run<T>(R, in, m, [](T x, T y) { return x >= y; });
+      case Cmp::EQU:
+        return setp_run<T>(R, in, m, [](T x, T y) { return !(x < y || x > y); });
+      case Cmp::NEU:
+        return setp_run<T>(R, in, m, [](T x, T y) { return x != y; });
+      case Cmp::LTU:
+        return setp_run<T>(R, in, m, [](T x, T y) { return !(x >= y); });
+      case Cmp::LEU:
+        return setp_run<T>(R, in, m, [](T x, T y) { return !(x > y); });
+      case Cmp::GTU:
+        return setp_run<T>(R, in, m, [](T x, T y) { return !(x <= y); });
+      case Cmp::GEU:
+        return setp_run<T>(R, in, m, [](T x, T y) { return !(x < y); });
+      case Cmp::NUM:
+        return setp_run<T>(R, in, m, [](T x, T y) { return x == x && y == y; });
+      case Cmp::NAN_:
+        return setp_run<T>(R, in, m, [](T x, T y) { return x != x || y != y; });
+      default:
+        return setp_run<T>(R, in, m, [](T, T) { return false; });
     }
   } else {
     using UT = U<T>;
     switch (in.cmp) {
-      case Cmp::EQ: case Cmp::EQU: return setp_run<T>(R, in, m, [](T x, T y) { return x == y; });
-      case Cmp::NE: case Cmp::NEU: return setp_run<T>(R, in, m, [](T x, T y) { return x != y; });
-      case Cmp::LT: case Cmp::LTU: return setp_run<T>(R, in, m, [](T x, T y) { return x < y; });
-      case Cmp::LE: case Cmp::LEU: return setp_run<T>(R, in, m, [](T x, T y) { return x <= y; });
-      case Cmp::GT: case Cmp::GTU: return setp_run<T>(R, in, m, [](T x, T y) { return x > y; });
-      case Cmp::GE: case Cmp::GEU: return setp_run<T>(R, in, m, [](T x, T y) { return x >= y; });
-      case Cmp::LO: return setp_run<T>(R, in, m, [](T x, T y) { return UT(x) < UT(y); });
-      case Cmp::LS: return setp_run<T>(R, in, m, [](T x, T y) { return UT(x) <= UT(y); });
-      case Cmp::HI: return setp_run<T>(R, in, m, [](T x, T y) { return UT(x) > UT(y); });
-      case Cmp::HS: return setp_run<T>(R, in, m, [](T x, T y) { return UT(x) >= UT(y); });
-      default: return setp_run<T>(R, in, m, [](T, T) { return false; });
+      case Cmp::EQ:
+      case Cmp::EQU:
+        return setp_run<T>(R, in, m, [](T x, T y) { return x == y; });
+      case Cmp::NE:
+      case Cmp::NEU:
+        return setp_run<T>(R, in, m, [](T x, T y) { return x != y; });
+      case Cmp::LT:
+      case Cmp::LTU:
+        return setp_run<T>(R, in, m, [](T x, T y) { return x < y; });
+      case Cmp::LE:
+      case Cmp::LEU:
+        return setp_run<T>(R, in, m, [](T x, T y) { return x <= y; });
+      case Cmp::GT:
+      case Cmp::GTU:
+        return setp_run<T>(R, in, m, [](T x, T y) { return x > y; });
+      case Cmp::GE:
+      case Cmp::GEU:
+        return setp_run<T>(R, in, m, [](T x, T y) { return x >= y; });
+      case Cmp::LO:
+        return setp_run<T>(R, in, m, [](T x, T y) { return UT(x) < UT(y); });
+      case Cmp::LS:
+        return setp_run<T>(R, in, m, [](T x, T y) { return UT(x) <= UT(y); });
+      case Cmp::HI:
+        return setp_run<T>(R, in, m, [](T x, T y) { return UT(x) > UT(y); });
+      case Cmp::HS:
+        return setp_run<T>(R, in, m, [](T x, T y) { return UT(x) >= UT(y); });
+      default:
+        return setp_run<T>(R, in, m, [](T, T) { return false; });
     }
   }
 }
 
 // ---------------------------------------------------------------- bit manipulation
-template <class T> void h_brev(uint64_t* R, const Inst& in, uint32_t m) {
+template <class T>
+void h_brev(uint64_t* R, const Inst& in, uint32_t m) {
   unary<T>(R, in, m, [](T x) {
     T r = 0;
     for (unsigned i = 0; i < 8 * sizeof(T); ++i) r = T(r | (((x >> i) & 1) << (8 * sizeof(T) - 1 - i)));
     return r;
   });
 }
-template <class T> void h_clz(uint64_t* R, const Inst& in, uint32_t m) {
+template <class T>
+void h_clz(uint64_t* R, const Inst& in, uint32_t m) {
   uint64_t* d = dst(R, in);
   const uint64_t* a = src(R, in, 0);
   for_lanes(m, [&](int l) { d[l] = uint32_t(std::countl_zero(U<T>(get<T>(a[l])))); });
 }
-template <class T> void h_popc(uint64_t* R, const Inst& in, uint32_t m) {
+template <class T>
+void h_popc(uint64_t* R, const Inst& in, uint32_t m) {
   uint64_t* d = dst(R, in);
   const uint64_t* a = src(R, in, 0);
   for_lanes(m, [&](int l) { d[l] = uint32_t(std::popcount(U<T>(get<T>(a[l])))); });
 }
-template <class T> void h_bfind(uint64_t* R, const Inst& in, uint32_t m) {
+template <class T>
+void h_bfind(uint64_t* R, const Inst& in, uint32_t m) {
   uint64_t* d = dst(R, in);
   const uint64_t* a = src(R, in, 0);
   constexpr int N = 8 * sizeof(T);
@@ -449,7 +557,8 @@ template <class T> void h_bfind(uint64_t* R, const Inst& in, uint32_t m) {
     d[l] = r;
   });
 }
-template <class T> void h_bfe(uint64_t* R, const Inst& in, uint32_t m) {
+template <class T>
+void h_bfe(uint64_t* R, const Inst& in, uint32_t m) {
   uint64_t* d = dst(R, in);
   const uint64_t *a = src(R, in, 0), *b = src(R, in, 1), *c = src(R, in, 2);
   constexpr uint32_t N = 8 * sizeof(T);
@@ -467,7 +576,8 @@ template <class T> void h_bfe(uint64_t* R, const Inst& in, uint32_t m) {
     d[l] = put<T>(T(r));
   });
 }
-template <class T> void h_bfi(uint64_t* R, const Inst& in, uint32_t m) {
+template <class T>
+void h_bfi(uint64_t* R, const Inst& in, uint32_t m) {
   uint64_t* d = dst(R, in);
   const uint64_t *a = src(R, in, 0), *b = src(R, in, 1), *c = src(R, in, 2), *e = src(R, in, 3);
   constexpr uint32_t N = 8 * sizeof(T);
@@ -500,12 +610,24 @@ void h_prmt(uint64_t* R, const Inst& in, uint32_t m) {
       } else {
         uint32_t sel = s & 3, idx = 0;
         switch (mode) {
-          case 1: idx = (sel + i) & 7; break;
-          case 2: idx = (sel - i) & 7; break;
-          case 3: idx = sel; break;
-          case 4: idx = uint32_t(i) >= sel ? uint32_t(i) : sel; break;
-          case 5: idx = uint32_t(i) <= sel ? uint32_t(i) : sel; break;
-          default: idx = (sel & 1) * 2 + (i & 1); break;
+          case 1:
+            idx = (sel + i) & 7;
+            break;
+          case 2:
+            idx = (sel - i) & 7;
+            break;
+          case 3:
+            idx = sel;
+            break;
+          case 4:
+            idx = uint32_t(i) >= sel ? uint32_t(i) : sel;
+            break;
+          case 5:
+            idx = uint32_t(i) <= sel ? uint32_t(i) : sel;
+            break;
+          default:
+            idx = (sel & 1) * 2 + (i & 1);
+            break;
         }
         v = bytes[idx & 7];
       }
@@ -571,13 +693,15 @@ inline double sat64(double f) {
   return f < 0.0 ? 0.0 : (f > 1.0 ? 1.0 : f);
 }
 
-template <class F> inline F fmin_ptx(F a, F b) {
+template <class F>
+inline F fmin_ptx(F a, F b) {
   if (std::isnan(a)) return std::isnan(b) ? std::numeric_limits<F>::quiet_NaN() : b;
   if (std::isnan(b)) return a;
   if (a == b) return std::signbit(a) ? a : b;
   return a < b ? a : b;
 }
-template <class F> inline F fmax_ptx(F a, F b) {
+template <class F>
+inline F fmax_ptx(F a, F b) {
   if (std::isnan(a)) return std::isnan(b) ? std::numeric_limits<F>::quiet_NaN() : b;
   if (std::isnan(b)) return a;
   if (a == b) return std::signbit(a) ? b : a;
@@ -598,9 +722,12 @@ void h_f32(uint64_t* R, const Inst& in, uint32_t m) {
       for_lanes(m, [&](int l) {
         float x = as_f32(a[l]), y = as_f32(b[l]);
         float r;
-        if constexpr (OP == Op::Add) r = x + y;
-        else if constexpr (OP == Op::Sub) r = x - y;
-        else if constexpr (OP == Op::Mul) r = x * y;
+        if constexpr (OP == Op::Add)
+          r = x + y;
+        else if constexpr (OP == Op::Sub)
+          r = x - y;
+        else if constexpr (OP == Op::Mul)
+          r = x * y;
         else {
           // x*y is exact in double; the sum rounds once there. Rounding that double to float
           // is only wrong when it lands exactly halfway between two floats (or in the float
@@ -608,8 +735,10 @@ void h_f32(uint64_t* R, const Inst& in, uint32_t m) {
           float z = as_f32(c[l]);
           double p = double(x) * double(y) + double(z);
           uint64_t bits = std::bit_cast<uint64_t>(p);
-          if ((bits & 0x1fffffffu) == 0x10000000u || std::fabs(p) < 1.1754943508222875e-38) r = std::fma(x, y, z);
-          else r = float(p);
+          if ((bits & 0x1fffffffu) == 0x10000000u || std::fabs(p) < 1.1754943508222875e-38)
+            r = std::fma(x, y, z);
+          else
+            r = float(p);
         }
         d[l] = from_f32(r);
       });
@@ -622,30 +751,49 @@ void h_f32(uint64_t* R, const Inst& in, uint32_t m) {
     float z = c ? as_f32(c[l]) : 0.0f;
     if (ftz) x = ftz32(x), y = ftz32(y), z = ftz32(z);
     float r;
-    if constexpr (OP == Op::Add) r = directed ? round_to_f32(double(x) + double(y), in.rnd) : x + y;
-    else if constexpr (OP == Op::Sub) r = directed ? round_to_f32(double(x) - double(y), in.rnd) : x - y;
-    else if constexpr (OP == Op::Mul) r = directed ? round_to_f32(double(x) * double(y), in.rnd) : x * y;
-    else if constexpr (OP == Op::Fma) r = directed ? round_to_f32(std::fma(double(x), double(y), double(z)), in.rnd) : std::fma(x, y, z);
+    if constexpr (OP == Op::Add)
+      r = directed ? round_to_f32(double(x) + double(y), in.rnd) : x + y;
+    else if constexpr (OP == Op::Sub)
+      r = directed ? round_to_f32(double(x) - double(y), in.rnd) : x - y;
+    else if constexpr (OP == Op::Mul)
+      r = directed ? round_to_f32(double(x) * double(y), in.rnd) : x * y;
+    else if constexpr (OP == Op::Fma)
+      r = directed ? round_to_f32(std::fma(double(x), double(y), double(z)), in.rnd) : std::fma(x, y, z);
     else if constexpr (OP == Op::Div) {
       // div.approx is a * rcp(b) with a reciprocal that flushes subnormal results: two
       // roundings, and 0 (NaN for infinite a) when 2^126 < |b| < 2^128.
-      if (in.mods & kModApprox) r = x * ftz32(1.0f / y);
-      else r = directed ? round_to_f32(double(x) / double(y), in.rnd) : x / y;
-    }
-    else if constexpr (OP == Op::Min) r = fmin_ptx(x, y);
-    else if constexpr (OP == Op::Max) r = fmax_ptx(x, y);
-    else if constexpr (OP == Op::Abs) r = std::fabs(x);
-    else if constexpr (OP == Op::Neg) r = -x;
-    else if constexpr (OP == Op::Sqrt) r = std::sqrt(x);
-    else if constexpr (OP == Op::Rsqrt) r = 1.0f / std::sqrt(x);
-    else if constexpr (OP == Op::Rcp) r = directed ? round_to_f32(1.0 / double(x), in.rnd) : 1.0f / x;
-    else if constexpr (OP == Op::Ex2) r = std::exp2(x);
-    else if constexpr (OP == Op::Lg2) r = std::log2(x);
-    else if constexpr (OP == Op::Sin) r = std::sin(x);
-    else if constexpr (OP == Op::Cos) r = std::cos(x);
-    else if constexpr (OP == Op::Tanh) r = std::tanh(x);
-    else if constexpr (OP == Op::Copysign) r = std::copysign(y, x);
-    else r = x;
+      if (in.mods & kModApprox)
+        r = x * ftz32(1.0f / y);
+      else
+        r = directed ? round_to_f32(double(x) / double(y), in.rnd) : x / y;
+    } else if constexpr (OP == Op::Min)
+      r = fmin_ptx(x, y);
+    else if constexpr (OP == Op::Max)
+      r = fmax_ptx(x, y);
+    else if constexpr (OP == Op::Abs)
+      r = std::fabs(x);
+    else if constexpr (OP == Op::Neg)
+      r = -x;
+    else if constexpr (OP == Op::Sqrt)
+      r = std::sqrt(x);
+    else if constexpr (OP == Op::Rsqrt)
+      r = 1.0f / std::sqrt(x);
+    else if constexpr (OP == Op::Rcp)
+      r = directed ? round_to_f32(1.0 / double(x), in.rnd) : 1.0f / x;
+    else if constexpr (OP == Op::Ex2)
+      r = std::exp2(x);
+    else if constexpr (OP == Op::Lg2)
+      r = std::log2(x);
+    else if constexpr (OP == Op::Sin)
+      r = std::sin(x);
+    else if constexpr (OP == Op::Cos)
+      r = std::cos(x);
+    else if constexpr (OP == Op::Tanh)
+      r = std::tanh(x);
+    else if constexpr (OP == Op::Copysign)
+      r = std::copysign(y, x);
+    else
+      r = x;
     if (sat) r = sat32(r);
     if (ftz) r = ftz32(r);
     d[l] = from_f32(r);
@@ -664,14 +812,16 @@ __attribute__((target("fma"))) void h_fma_f32_hw(uint64_t* R, const Inst& in, ui
   const uint64_t* c = R + size_t(in.s[2]) * 32;
   if (m == 0xffffffffu) {
     for (int l = 0; l < 32; ++l)
-      d[l] = std::bit_cast<uint32_t>(__builtin_fmaf(std::bit_cast<float>(uint32_t(a[l])), std::bit_cast<float>(uint32_t(b[l])),
+      d[l] = std::bit_cast<uint32_t>(__builtin_fmaf(std::bit_cast<float>(uint32_t(a[l])),
+                                                    std::bit_cast<float>(uint32_t(b[l])),
                                                     std::bit_cast<float>(uint32_t(c[l]))));
     return;
   }
   while (m) {
     int l = __builtin_ctz(m);
     m &= m - 1;
-    d[l] = std::bit_cast<uint32_t>(__builtin_fmaf(std::bit_cast<float>(uint32_t(a[l])), std::bit_cast<float>(uint32_t(b[l])),
+    d[l] = std::bit_cast<uint32_t>(__builtin_fmaf(std::bit_cast<float>(uint32_t(a[l])),
+                                                  std::bit_cast<float>(uint32_t(b[l])),
                                                   std::bit_cast<float>(uint32_t(c[l]))));
   }
 }
@@ -695,25 +845,43 @@ void h_f64(uint64_t* R, const Inst& in, uint32_t m) {
       if (directed) {
         r = f64_op_rounded(OP, x, y, z, in.rnd);
       } else {
-        if constexpr (OP == Op::Add) r = x + y;
-        else if constexpr (OP == Op::Sub) r = x - y;
-        else if constexpr (OP == Op::Mul) r = x * y;
-        else if constexpr (OP == Op::Fma) r = std::fma(x, y, z);
-        else r = x / y;
+        if constexpr (OP == Op::Add)
+          r = x + y;
+        else if constexpr (OP == Op::Sub)
+          r = x - y;
+        else if constexpr (OP == Op::Mul)
+          r = x * y;
+        else if constexpr (OP == Op::Fma)
+          r = std::fma(x, y, z);
+        else
+          r = x / y;
       }
-    } else if constexpr (OP == Op::Min) r = fmin_ptx(x, y);
-    else if constexpr (OP == Op::Max) r = fmax_ptx(x, y);
-    else if constexpr (OP == Op::Abs) r = std::fabs(x);
-    else if constexpr (OP == Op::Neg) r = -x;
-    else if constexpr (OP == Op::Sqrt) r = std::sqrt(x);
-    else if constexpr (OP == Op::Rsqrt) r = 1.0 / std::sqrt(x);
-    else if constexpr (OP == Op::Rcp) r = directed ? f64_op_rounded(Op::Div, 1.0, x, 0, in.rnd) : 1.0 / x;
-    else if constexpr (OP == Op::Ex2) r = std::exp2(x);
-    else if constexpr (OP == Op::Lg2) r = std::log2(x);
-    else if constexpr (OP == Op::Sin) r = std::sin(x);
-    else if constexpr (OP == Op::Cos) r = std::cos(x);
-    else if constexpr (OP == Op::Copysign) r = std::copysign(y, x);
-    else r = x;
+    } else if constexpr (OP == Op::Min)
+      r = fmin_ptx(x, y);
+    else if constexpr (OP == Op::Max)
+      r = fmax_ptx(x, y);
+    else if constexpr (OP == Op::Abs)
+      r = std::fabs(x);
+    else if constexpr (OP == Op::Neg)
+      r = -x;
+    else if constexpr (OP == Op::Sqrt)
+      r = std::sqrt(x);
+    else if constexpr (OP == Op::Rsqrt)
+      r = 1.0 / std::sqrt(x);
+    else if constexpr (OP == Op::Rcp)
+      r = directed ? f64_op_rounded(Op::Div, 1.0, x, 0, in.rnd) : 1.0 / x;
+    else if constexpr (OP == Op::Ex2)
+      r = std::exp2(x);
+    else if constexpr (OP == Op::Lg2)
+      r = std::log2(x);
+    else if constexpr (OP == Op::Sin)
+      r = std::sin(x);
+    else if constexpr (OP == Op::Cos)
+      r = std::cos(x);
+    else if constexpr (OP == Op::Copysign)
+      r = std::copysign(y, x);
+    else
+      r = x;
     if (sat) r = sat64(r);
     if (ftz) r = ftz64(r);
     d[l] = from_f64(r);
@@ -740,8 +908,10 @@ inline uint16_t h16_fma(uint16_t a, uint16_t b, uint16_t c, Rnd r) {
     // exact hits the right way for every rounding mode.
     double bb = s - p;
     double e = (p - (s - bb)) + (z - bb);
-    if (e > 0) s = std::nextafter(s, INFINITY);
-    else if (e < 0) s = std::nextafter(s, -INFINITY);
+    if (e > 0)
+      s = std::nextafter(s, INFINITY);
+    else if (e < 0)
+      s = std::nextafter(s, -INFINITY);
   }
   return f64_to_f16(s, r);
 }
@@ -755,10 +925,14 @@ inline uint16_t h16_op(uint16_t a, uint16_t b, uint16_t c, const Inst& in) {
   if constexpr (OP == Op::Neg) return uint16_t(a ^ 0x8000);
   if constexpr (OP == Op::Abs) return uint16_t(a & 0x7fff);
   uint16_t res = a;
-  if constexpr (OP == Op::Add) res = f64_to_f16(h16_val(a) + h16_val(b), r);
-  else if constexpr (OP == Op::Sub) res = f64_to_f16(h16_val(a) - h16_val(b), r);
-  else if constexpr (OP == Op::Mul) res = f64_to_f16(h16_val(a) * h16_val(b), r);
-  else if constexpr (OP == Op::Fma) res = h16_fma(a, b, c, r);
+  if constexpr (OP == Op::Add)
+    res = f64_to_f16(h16_val(a) + h16_val(b), r);
+  else if constexpr (OP == Op::Sub)
+    res = f64_to_f16(h16_val(a) - h16_val(b), r);
+  else if constexpr (OP == Op::Mul)
+    res = f64_to_f16(h16_val(a) * h16_val(b), r);
+  else if constexpr (OP == Op::Fma)
+    res = h16_fma(a, b, c, r);
   else if constexpr (OP == Op::Min || OP == Op::Max) {
     float x = f16_to_f32(a), y = f16_to_f32(b);
     float m = OP == Op::Min ? fmin_ptx(x, y) : fmax_ptx(x, y);
@@ -766,9 +940,12 @@ inline uint16_t h16_op(uint16_t a, uint16_t b, uint16_t c, const Inst& in) {
   }
   if (h16_isnan(res)) res = kF16CanonicalNaN;
   if (sat) {
-    if (h16_isnan(res)) res = 0;
-    else if (res & 0x8000) res = (res & 0x7fff) == 0 ? res : 0;  // negative -> +0 (-0 kept)
-    else if (res > 0x3c00) res = 0x3c00;                          // above 1.0 (inf included)
+    if (h16_isnan(res))
+      res = 0;
+    else if (res & 0x8000)
+      res = (res & 0x7fff) == 0 ? res : 0;  // negative -> +0 (-0 kept)
+    else if (res > 0x3c00)
+      res = 0x3c00;  // above 1.0 (inf included)
   }
   if (ftz) res = h16_ftz(res);
   return res;
@@ -782,7 +959,8 @@ void h_f16(uint64_t* R, const Inst& in, uint32_t m) {
   const uint64_t* c = in.nsrc > 2 ? src(R, in, 2) : a;
   for_lanes(m, [&](int l) {
     uint64_t lo = h16_op<OP>(uint16_t(a[l]), uint16_t(b[l]), uint16_t(c[l]), in);
-    if constexpr (X2) lo |= uint64_t(h16_op<OP>(uint16_t(a[l] >> 16), uint16_t(b[l] >> 16), uint16_t(c[l] >> 16), in)) << 16;
+    if constexpr (X2)
+      lo |= uint64_t(h16_op<OP>(uint16_t(a[l] >> 16), uint16_t(b[l] >> 16), uint16_t(c[l] >> 16), in)) << 16;
     d[l] = lo;
   });
 }
@@ -846,12 +1024,24 @@ void h_testp(uint64_t* R, const Inst& in, uint32_t m) {
     F x = get<F>(a[l]);
     bool r = false;
     switch (TestpMode(in.sub)) {
-      case TestpMode::Finite: r = std::isfinite(x); break;
-      case TestpMode::Infinite: r = std::isinf(x); break;
-      case TestpMode::Number: r = !std::isnan(x); break;
-      case TestpMode::NotANumber: r = std::isnan(x); break;
-      case TestpMode::Normal: r = std::fpclassify(x) == FP_NORMAL; break;
-      case TestpMode::Subnormal: r = std::fpclassify(x) == FP_SUBNORMAL; break;
+      case TestpMode::Finite:
+        r = std::isfinite(x);
+        break;
+      case TestpMode::Infinite:
+        r = std::isinf(x);
+        break;
+      case TestpMode::Number:
+        r = !std::isnan(x);
+        break;
+      case TestpMode::NotANumber:
+        r = std::isnan(x);
+        break;
+      case TestpMode::Normal:
+        r = std::fpclassify(x) == FP_NORMAL;
+        break;
+      case TestpMode::Subnormal:
+        r = std::fpclassify(x) == FP_SUBNORMAL;
+        break;
     }
     d[l] = r;
   });
@@ -867,8 +1057,10 @@ void h_mul24(uint64_t* R, const Inst& in, uint32_t m) {
   const uint64_t* c = in.op == Op::Mad24 ? src(R, in, 2) : nullptr;
   const bool hi = MulMode(in.sub) == MulMode::Hi, sat = in.mods & kModSat;
   auto ext = [](uint64_t v) -> int64_t {
-    if constexpr (std::is_signed_v<T>) return int64_t(int32_t(uint32_t(v) << 8) >> 8);
-    else return int64_t(v & 0xffffff);
+    if constexpr (std::is_signed_v<T>)
+      return int64_t(int32_t(uint32_t(v) << 8) >> 8);
+    else
+      return int64_t(v & 0xffffff);
   };
   for_lanes(m, [&](int l) {
     int64_t p = ext(a[l]) * ext(b[l]);  // |p| < 2^47
@@ -919,7 +1111,8 @@ uint64_t cvt_one(uint64_t v, const Inst& in) {
       x = f16_to_f32(uint16_t(v));
     }
     if (type_is_float(dt)) {
-      if (in.rnd == Rnd::RNI || in.rnd == Rnd::RZI || in.rnd == Rnd::RMI || in.rnd == Rnd::RPI) x = round_integral(x, in.rnd);
+      if (in.rnd == Rnd::RNI || in.rnd == Rnd::RZI || in.rnd == Rnd::RMI || in.rnd == Rnd::RPI)
+        x = round_integral(x, in.rnd);
       if (dt == Type::F32) {
         float f = st == Type::F64 ? round_to_f32(x, in.rnd == Rnd::None ? Rnd::RN : in.rnd) : float(x);
         if (sat) f = sat32(f);
@@ -953,8 +1146,10 @@ uint64_t cvt_one(uint64_t v, const Inst& in) {
     Rnd r = in.rnd == Rnd::None ? Rnd::RN : in.rnd;
     if (dt == Type::F32) {
       float f;
-      if (r == Rnd::RN) f = ssigned ? float(sv) : float(raw);
-      else f = round_to_f32(double(x), r);  // exact for |x| < 2^53; close enough beyond
+      if (r == Rnd::RN)
+        f = ssigned ? float(sv) : float(raw);
+      else
+        f = round_to_f32(double(x), r);  // exact for |x| < 2^53; close enough beyond
       if (sat) f = sat32(f);
       return from_f32(f);
     }
@@ -965,8 +1160,10 @@ uint64_t cvt_one(uint64_t v, const Inst& in) {
       } else {
         f = double(x);
         long double back = f;
-        if ((r == Rnd::RZ && std::fabs(back) > std::fabs(x)) || (r == Rnd::RM && back > x)) f = std::nextafter(f, r == Rnd::RZ ? 0.0 : -INFINITY);
-        else if (r == Rnd::RP && back < x) f = std::nextafter(f, INFINITY);
+        if ((r == Rnd::RZ && std::fabs(back) > std::fabs(x)) || (r == Rnd::RM && back > x))
+          f = std::nextafter(f, r == Rnd::RZ ? 0.0 : -INFINITY);
+        else if (r == Rnd::RP && back < x)
+          f = std::nextafter(f, INFINITY);
       }
       return from_f64(f);
     }
@@ -983,9 +1180,12 @@ uint64_t cvt_one(uint64_t v, const Inst& in) {
       raw = raw > uint64_t(hi) ? uint64_t(hi) : raw;
     }
   } else if (sat && dbits == 64) {
-    if (dsigned && !ssigned && sbits == 64 && raw > uint64_t(INT64_MAX)) raw = uint64_t(INT64_MAX);
-    else if (!dsigned && ssigned && sv < 0) raw = 0;
-    else raw = ssigned ? uint64_t(sv) : raw;
+    if (dsigned && !ssigned && sbits == 64 && raw > uint64_t(INT64_MAX))
+      raw = uint64_t(INT64_MAX);
+    else if (!dsigned && ssigned && sv < 0)
+      raw = 0;
+    else
+      raw = ssigned ? uint64_t(sv) : raw;
   } else {
     raw = ssigned ? uint64_t(sv) : raw;  // sign- or zero-extend to 64 bits
   }
@@ -1042,16 +1242,27 @@ void h_unpack(uint64_t* R, const Inst& in, uint32_t m) {
 template <template <class> class H>
 Handler pick_int(Type t) {
   switch (t) {
-    case Type::U16: case Type::B16: return &H<uint16_t>::run;
-    case Type::S16: return &H<int16_t>::run;
-    case Type::U32: case Type::B32: return &H<uint32_t>::run;
-    case Type::S32: return &H<int32_t>::run;
-    case Type::U64: case Type::B64: return &H<uint64_t>::run;
-    case Type::S64: return &H<int64_t>::run;
-    default: return nullptr;
+    case Type::U16:
+    case Type::B16:
+      return &H<uint16_t>::run;
+    case Type::S16:
+      return &H<int16_t>::run;
+    case Type::U32:
+    case Type::B32:
+      return &H<uint32_t>::run;
+    case Type::S32:
+      return &H<int32_t>::run;
+    case Type::U64:
+    case Type::B64:
+      return &H<uint64_t>::run;
+    case Type::S64:
+      return &H<int64_t>::run;
+    default:
+      return nullptr;
   }
 }
 
+// clang-format off
 #define WRAP(NAME, FN) \
   template <class T> struct NAME { static void run(uint64_t* R, const Inst& in, uint32_t m) { FN<T>(R, in, m); } };
 WRAP(WAdd, h_add) WRAP(WSub, h_sub) WRAP(WMul, h_mul) WRAP(WMad, h_mad) WRAP(WDiv, h_div)
@@ -1060,10 +1271,11 @@ WRAP(WOr, h_or) WRAP(WXor, h_xor) WRAP(WNot, h_not) WRAP(WCnot, h_cnot) WRAP(WSh
 WRAP(WShr, h_shr) WRAP(WMov, h_mov) WRAP(WSelp, h_selp) WRAP(WSetp, h_setp) WRAP(WBrev, h_brev)
 WRAP(WClz, h_clz) WRAP(WPopc, h_popc) WRAP(WBfind, h_bfind) WRAP(WBfe, h_bfe) WRAP(WBfi, h_bfi)
 WRAP(WAddc, h_addc) WRAP(WSet, h_set) WRAP(WSad, h_sad)
+// clang-format on
 #undef WRAP
 
-template <Op OP>
-Handler pick_float(Type t) {
+                    template <Op OP>
+                    Handler pick_float(Type t) {
   if (t == Type::F32) return &h_f32<OP>;
   if (t == Type::F64) return &h_f64<OP>;
   return nullptr;
@@ -1081,14 +1293,24 @@ Handler pick_float_h(Type t) {
 template <template <class> class H>
 Handler pick_bits(Type t) {
   switch (t) {
-    case Type::Pred: return &H<bool>::run;
-    case Type::B8: case Type::U8: return &H<uint8_t>::run;
-    case Type::S8: return &H<int8_t>::run;
-    case Type::F32: return &H<uint32_t>::run;
-    case Type::F64: return &H<uint64_t>::run;
-    case Type::F16: case Type::BF16: return &H<uint16_t>::run;
-    case Type::F16x2: return &H<uint32_t>::run;
-    default: return pick_int<H>(t);
+    case Type::Pred:
+      return &H<bool>::run;
+    case Type::B8:
+    case Type::U8:
+      return &H<uint8_t>::run;
+    case Type::S8:
+      return &H<int8_t>::run;
+    case Type::F32:
+      return &H<uint32_t>::run;
+    case Type::F64:
+      return &H<uint64_t>::run;
+    case Type::F16:
+    case Type::BF16:
+      return &H<uint16_t>::run;
+    case Type::F16x2:
+      return &H<uint32_t>::run;
+    default:
+      return pick_int<H>(t);
   }
 }
 
@@ -1106,13 +1328,21 @@ Handler select_alu_handler(const Inst& in) {
   const Type t = in.type;
   const bool f = type_is_float(t);
   switch (in.op) {
-    case Op::Mov: return pick_bits<WMov>(t);
-    case Op::PackMov: return &h_pack;
-    case Op::UnpackMov: return &h_unpack;
-    case Op::Add: return f ? pick_float_h<Op::Add>(t) : pick_int<WAdd>(t);
-    case Op::Sub: return f ? pick_float_h<Op::Sub>(t) : pick_int<WSub>(t);
-    case Op::Mul: return f ? pick_float_h<Op::Mul>(t) : pick_int<WMul>(t);
-    case Op::Mad: case Op::Madc: case Op::Fma:
+    case Op::Mov:
+      return pick_bits<WMov>(t);
+    case Op::PackMov:
+      return &h_pack;
+    case Op::UnpackMov:
+      return &h_unpack;
+    case Op::Add:
+      return f ? pick_float_h<Op::Add>(t) : pick_int<WAdd>(t);
+    case Op::Sub:
+      return f ? pick_float_h<Op::Sub>(t) : pick_int<WSub>(t);
+    case Op::Mul:
+      return f ? pick_float_h<Op::Mul>(t) : pick_int<WMul>(t);
+    case Op::Mad:
+    case Op::Madc:
+    case Op::Fma:
 #ifdef WARPSIM_FMA_CLONE
       if (t == Type::F32 && !(in.mods & (kModFtz | kModSat)) && (in.rnd == Rnd::None || in.rnd == Rnd::RN) &&
           __builtin_cpu_supports("fma"))
@@ -1120,54 +1350,96 @@ Handler select_alu_handler(const Inst& in) {
 #endif
       if (in.op == Op::Fma) return pick_float_h<Op::Fma>(t);
       return f ? pick_float<Op::Fma>(t) : pick_int<WMad>(t);
-    case Op::Div: return f ? pick_float<Op::Div>(t) : pick_int<WDiv>(t);
-    case Op::Rem: return f ? nullptr : pick_int<WDiv>(t);
-    case Op::Abs: return f ? pick_float_h<Op::Abs>(t) : pick_int<WAbs>(t);
-    case Op::Neg: return f ? pick_float_h<Op::Neg>(t) : pick_int<WNeg>(t);
-    case Op::Min: return f ? pick_float_h<Op::Min>(t) : pick_int<WMin>(t);
-    case Op::Max: return f ? pick_float_h<Op::Max>(t) : pick_int<WMax>(t);
-    case Op::And: return f ? nullptr : pick_bits<WAnd>(t);
-    case Op::Or: return f ? nullptr : pick_bits<WOr>(t);
-    case Op::Xor: return f ? nullptr : pick_bits<WXor>(t);
-    case Op::Not: return f ? nullptr : pick_bits<WNot>(t);
-    case Op::Cnot: return f ? nullptr : pick_int<WCnot>(t);
-    case Op::Shl: return f ? nullptr : pick_int<WShl>(t);
-    case Op::Shr: return f ? nullptr : pick_int<WShr>(t);
-    case Op::Selp: return pick_bits<WSelp>(t);
-    case Op::Setp: return pick_setp(t);
-    case Op::Cvt: return &h_cvt;
-    case Op::Cvta: return &h_cvta;
-    case Op::Sqrt: return pick_float<Op::Sqrt>(t);
-    case Op::Rsqrt: return pick_float<Op::Rsqrt>(t);
-    case Op::Rcp: return pick_float<Op::Rcp>(t);
-    case Op::Ex2: return pick_float<Op::Ex2>(t);
-    case Op::Lg2: return pick_float<Op::Lg2>(t);
-    case Op::Sin: return t == Type::F32 ? &h_f32<Op::Sin> : nullptr;
-    case Op::Cos: return t == Type::F32 ? &h_f32<Op::Cos> : nullptr;
-    case Op::Tanh: return t == Type::F32 ? &h_f32<Op::Tanh> : nullptr;
-    case Op::Copysign: return pick_float<Op::Copysign>(t);
-    case Op::Brev: return pick_int<WBrev>(t);
-    case Op::Clz: return pick_int<WClz>(t);
-    case Op::Popc: return pick_int<WPopc>(t);
-    case Op::Bfind: return pick_int<WBfind>(t);
-    case Op::Bfe: return pick_int<WBfe>(t);
-    case Op::Bfi: return pick_int<WBfi>(t);
-    case Op::Prmt: return &h_prmt;
-    case Op::Shf: return &h_shf;
-    case Op::Bmsk: return &h_bmsk;
-    case Op::Szext: return &h_szext;
-    case Op::Addc: case Op::Subc: return pick_int<WAddc>(t);
+    case Op::Div:
+      return f ? pick_float<Op::Div>(t) : pick_int<WDiv>(t);
+    case Op::Rem:
+      return f ? nullptr : pick_int<WDiv>(t);
+    case Op::Abs:
+      return f ? pick_float_h<Op::Abs>(t) : pick_int<WAbs>(t);
+    case Op::Neg:
+      return f ? pick_float_h<Op::Neg>(t) : pick_int<WNeg>(t);
+    case Op::Min:
+      return f ? pick_float_h<Op::Min>(t) : pick_int<WMin>(t);
+    case Op::Max:
+      return f ? pick_float_h<Op::Max>(t) : pick_int<WMax>(t);
+    case Op::And:
+      return f ? nullptr : pick_bits<WAnd>(t);
+    case Op::Or:
+      return f ? nullptr : pick_bits<WOr>(t);
+    case Op::Xor:
+      return f ? nullptr : pick_bits<WXor>(t);
+    case Op::Not:
+      return f ? nullptr : pick_bits<WNot>(t);
+    case Op::Cnot:
+      return f ? nullptr : pick_int<WCnot>(t);
+    case Op::Shl:
+      return f ? nullptr : pick_int<WShl>(t);
+    case Op::Shr:
+      return f ? nullptr : pick_int<WShr>(t);
+    case Op::Selp:
+      return pick_bits<WSelp>(t);
+    case Op::Setp:
+      return pick_setp(t);
+    case Op::Cvt:
+      return &h_cvt;
+    case Op::Cvta:
+      return &h_cvta;
+    case Op::Sqrt:
+      return pick_float<Op::Sqrt>(t);
+    case Op::Rsqrt:
+      return pick_float<Op::Rsqrt>(t);
+    case Op::Rcp:
+      return pick_float<Op::Rcp>(t);
+    case Op::Ex2:
+      return pick_float<Op::Ex2>(t);
+    case Op::Lg2:
+      return pick_float<Op::Lg2>(t);
+    case Op::Sin:
+      return t == Type::F32 ? &h_f32<Op::Sin> : nullptr;
+    case Op::Cos:
+      return t == Type::F32 ? &h_f32<Op::Cos> : nullptr;
+    case Op::Tanh:
+      return t == Type::F32 ? &h_f32<Op::Tanh> : nullptr;
+    case Op::Copysign:
+      return pick_float<Op::Copysign>(t);
+    case Op::Brev:
+      return pick_int<WBrev>(t);
+    case Op::Clz:
+      return pick_int<WClz>(t);
+    case Op::Popc:
+      return pick_int<WPopc>(t);
+    case Op::Bfind:
+      return pick_int<WBfind>(t);
+    case Op::Bfe:
+      return pick_int<WBfe>(t);
+    case Op::Bfi:
+      return pick_int<WBfi>(t);
+    case Op::Prmt:
+      return &h_prmt;
+    case Op::Shf:
+      return &h_shf;
+    case Op::Bmsk:
+      return &h_bmsk;
+    case Op::Szext:
+      return &h_szext;
+    case Op::Addc:
+    case Op::Subc:
+      return pick_int<WAddc>(t);
     case Op::Set: {
       if (t != Type::U32 && t != Type::S32 && t != Type::F32) return nullptr;
       if (in.type2 == Type::F32) return &h_set<float>;
       if (in.type2 == Type::F64) return &h_set<double>;
       return pick_int<WSet>(in.type2);
     }
-    case Op::Testp: return t == Type::F32 ? &h_testp<float> : t == Type::F64 ? &h_testp<double> : nullptr;
-    case Op::Mul24: case Op::Mad24:
+    case Op::Testp:
+      return t == Type::F32 ? &h_testp<float> : t == Type::F64 ? &h_testp<double> : nullptr;
+    case Op::Mul24:
+    case Op::Mad24:
       return t == Type::S32 ? &h_mul24<int32_t> : t == Type::U32 ? &h_mul24<uint32_t> : nullptr;
-    case Op::Sad: return pick_int<WSad>(t);
-    default: return nullptr;
+    case Op::Sad:
+      return pick_int<WSad>(t);
+    default:
+      return nullptr;
   }
 }
 
@@ -1185,24 +1457,35 @@ float round_to_f32(double x, Rnd r) {
     case Rnd::RP:
       if (double(f) < x) f = std::nextafter(f, INFINITY);
       break;
-    default: break;
+    default:
+      break;
   }
   return f;
 }
 
 double round_integral(double x, Rnd r) {
   switch (r) {
-    case Rnd::RNI: return std::nearbyint(x);  // host default mode: nearest even
-    case Rnd::RZI: return std::trunc(x);
-    case Rnd::RMI: return std::floor(x);
-    case Rnd::RPI: return std::ceil(x);
-    default: return x;
+    case Rnd::RNI:
+      return std::nearbyint(x);  // host default mode: nearest even
+    case Rnd::RZI:
+      return std::trunc(x);
+    case Rnd::RMI:
+      return std::floor(x);
+    case Rnd::RPI:
+      return std::ceil(x);
+    default:
+      return x;
   }
 }
 
 int64_t f2i_signed(double x, Rnd r, int bits) {
   if (std::isnan(x)) return 0;
-  double v = round_integral(x, r == Rnd::None ? Rnd::RZI : (r == Rnd::RN ? Rnd::RNI : r == Rnd::RZ ? Rnd::RZI : r == Rnd::RM ? Rnd::RMI : r == Rnd::RP ? Rnd::RPI : r));
+  double v = round_integral(x, r == Rnd::None ? Rnd::RZI
+                                              : (r == Rnd::RN   ? Rnd::RNI
+                                                 : r == Rnd::RZ ? Rnd::RZI
+                                                 : r == Rnd::RM ? Rnd::RMI
+                                                 : r == Rnd::RP ? Rnd::RPI
+                                                                : r));
   double lo = -std::ldexp(1.0, bits - 1), hi = std::ldexp(1.0, bits - 1);
   if (v < lo) return bits == 64 ? INT64_MIN : int64_t(lo);
   if (v >= hi) return bits == 64 ? INT64_MAX : int64_t(hi) - 1;
@@ -1211,7 +1494,12 @@ int64_t f2i_signed(double x, Rnd r, int bits) {
 
 uint64_t f2i_unsigned(double x, Rnd r, int bits) {
   if (std::isnan(x)) return 0;
-  double v = round_integral(x, r == Rnd::None ? Rnd::RZI : (r == Rnd::RN ? Rnd::RNI : r == Rnd::RZ ? Rnd::RZI : r == Rnd::RM ? Rnd::RMI : r == Rnd::RP ? Rnd::RPI : r));
+  double v = round_integral(x, r == Rnd::None ? Rnd::RZI
+                                              : (r == Rnd::RN   ? Rnd::RNI
+                                                 : r == Rnd::RZ ? Rnd::RZI
+                                                 : r == Rnd::RM ? Rnd::RMI
+                                                 : r == Rnd::RP ? Rnd::RPI
+                                                                : r));
   if (v <= 0) return 0;
   double hi = std::ldexp(1.0, bits);
   if (v >= hi) return bits == 64 ? UINT64_MAX : (uint64_t(1) << bits) - 1;
@@ -1225,11 +1513,21 @@ double f64_op_rounded(Op op, double a, double b, double c, Rnd r) {
   volatile double x = a, y = b, z = c;
   double res;
   switch (op) {
-    case Op::Add: res = x + y; break;
-    case Op::Sub: res = x - y; break;
-    case Op::Mul: res = x * y; break;
-    case Op::Fma: res = std::fma(x, y, z); break;
-    default: res = x / y; break;
+    case Op::Add:
+      res = x + y;
+      break;
+    case Op::Sub:
+      res = x - y;
+      break;
+    case Op::Mul:
+      res = x * y;
+      break;
+    case Op::Fma:
+      res = std::fma(x, y, z);
+      break;
+    default:
+      res = x / y;
+      break;
   }
   volatile double out = res;
   std::fesetround(old);
@@ -1248,9 +1546,12 @@ uint16_t round_to_narrow(double x, Rnd r, int mbits, int ebits) {
   const int bias = (1 << (ebits - 1)) - 1, emin = 1 - bias;
   // Directed modes on the magnitude: truncate, or round away from zero.
   enum { Nearest, Truncate, Away } mode = Nearest;
-  if (r == Rnd::RZ || r == Rnd::RZI) mode = Truncate;
-  else if (r == Rnd::RM || r == Rnd::RMI) mode = sign ? Away : Truncate;
-  else if (r == Rnd::RP || r == Rnd::RPI) mode = sign ? Truncate : Away;
+  if (r == Rnd::RZ || r == Rnd::RZI)
+    mode = Truncate;
+  else if (r == Rnd::RM || r == Rnd::RMI)
+    mode = sign ? Away : Truncate;
+  else if (r == Rnd::RP || r == Rnd::RPI)
+    mode = sign ? Truncate : Away;
   const double a = std::fabs(x);
   int e = 0;
   std::frexp(a, &e);                            // a = m * 2^e, m in [0.5, 1)
@@ -1258,8 +1559,10 @@ uint16_t round_to_narrow(double x, Rnd r, int mbits, int ebits) {
   const double n = std::ldexp(a, -q);
   const double fl = std::floor(n), frac = n - fl;
   double k = fl;
-  if (mode == Nearest) k = (frac > 0.5 || (frac == 0.5 && std::fmod(fl, 2.0) == 1.0)) ? fl + 1 : fl;
-  else if (mode == Away) k = frac > 0 ? fl + 1 : fl;
+  if (mode == Nearest)
+    k = (frac > 0.5 || (frac == 0.5 && std::fmod(fl, 2.0) == 1.0)) ? fl + 1 : fl;
+  else if (mode == Away)
+    k = frac > 0 ? fl + 1 : fl;
   const double v = std::ldexp(k, q);
   const double max_finite = std::ldexp(2.0 - std::ldexp(1.0, -mbits), bias);
   if (v > max_finite) return uint16_t(sign | (mode == Truncate ? inf_bits - 1 : inf_bits));

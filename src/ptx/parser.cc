@@ -11,13 +11,22 @@ namespace {
 
 const char* tok_desc(const Token& t) {
   switch (t.kind) {
-    case Tok::End: return "end of file";
-    case Tok::Ident: return "identifier";
-    case Tok::Directive: return "directive";
-    case Tok::Int: return "integer";
-    case Tok::Float: case Tok::HexF32: case Tok::HexF64: return "number";
-    case Tok::String: return "string";
-    case Tok::Punct: return "punctuation";
+    case Tok::End:
+      return "end of file";
+    case Tok::Ident:
+      return "identifier";
+    case Tok::Directive:
+      return "directive";
+    case Tok::Int:
+      return "integer";
+    case Tok::Float:
+    case Tok::HexF32:
+    case Tok::HexF64:
+      return "number";
+    case Tok::String:
+      return "string";
+    case Tok::Punct:
+      return "punctuation";
   }
   return "token";
 }
@@ -41,7 +50,9 @@ class Parser {
   const Token& cur() const { return t_[p_]; }
   const Token& peek(size_t k = 1) const { return t_[std::min(p_ + k, t_.size() - 1)]; }
   bool at_end() const { return cur().kind == Tok::End; }
-  void adv() { if (!at_end()) ++p_; }
+  void adv() {
+    if (!at_end()) ++p_;
+  }
 
   [[noreturn]] void fail(const Token& t, const std::string& msg) const {
     throw LocatedError(file_, t.line, t.col, msg);
@@ -53,14 +64,20 @@ class Parser {
     fail(t, "expected " + what + ", found " + got);
   }
   bool accept_punct(char c) {
-    if (cur().punct(c)) { adv(); return true; }
+    if (cur().punct(c)) {
+      adv();
+      return true;
+    }
     return false;
   }
   void expect_punct(char c) {
     if (!accept_punct(c)) expected(std::string("'") + c + "'");
   }
   bool accept_dir(const char* d) {
-    if (cur().kind == Tok::Directive && cur().text == d) { adv(); return true; }
+    if (cur().kind == Tok::Directive && cur().text == d) {
+      adv();
+      return true;
+    }
     return false;
   }
   uint64_t expect_int() {
@@ -134,7 +151,10 @@ class Parser {
       m.address_size = int(v);
       return;
     }
-    if (d == ".file" || d == ".loc") { skip_loc_file(); return; }
+    if (d == ".file" || d == ".loc") {
+      skip_loc_file();
+      return;
+    }
     if (d == ".section") {
       adv();
       while (!at_end() && !cur().punct('{')) adv();
@@ -197,7 +217,8 @@ class Parser {
         adv();
       } else if (d == ".attribute" || d == ".managed" || d == ".unified") {
         adv();
-        if (cur().punct('(')) while (!at_end() && !accept_punct(')')) adv();
+        if (cur().punct('('))
+          while (!at_end() && !accept_punct(')')) adv();
       } else {
         fail(cur(), "unexpected '" + d + "' in declaration; expected a type");
       }
@@ -240,12 +261,21 @@ class Parser {
     bool neg = accept_punct('-');
     const Token& t = cur();
     switch (t.kind) {
-      case Tok::Int: e.bits = neg ? uint64_t(0) - t.bits : t.bits; break;
-      case Tok::HexF32: case Tok::HexF64: e.bits = t.bits; e.is_float_lit = true; e.fval = 0;
+      case Tok::Int:
+        e.bits = neg ? uint64_t(0) - t.bits : t.bits;
+        break;
+      case Tok::HexF32:
+      case Tok::HexF64:
+        e.bits = t.bits;
+        e.is_float_lit = true;
+        e.fval = 0;
         // Raw bits: mark so that the decoder does not convert.
         e.is_float_lit = false;
         break;
-      case Tok::Float: e.is_float_lit = true; e.fval = neg ? -t.fval : t.fval; break;
+      case Tok::Float:
+        e.is_float_lit = true;
+        e.fval = neg ? -t.fval : t.fval;
+        break;
       case Tok::Ident:
         if (t.text == "generic") {
           adv();
@@ -257,7 +287,8 @@ class Parser {
         }
         e.sym = t.text;
         break;
-      default: expected("an initializer value");
+      default:
+        expected("an initializer value");
     }
     adv();
     if (!e.sym.empty() && accept_punct('+')) e.bits = expect_int();
@@ -268,8 +299,15 @@ class Parser {
     if (accept_punct('{')) {
       int depth = 1;
       while (depth > 0) {
-        if (accept_punct('{')) { ++depth; continue; }
-        if (accept_punct('}')) { --depth; if (depth > 0) accept_punct(','); continue; }
+        if (accept_punct('{')) {
+          ++depth;
+          continue;
+        }
+        if (accept_punct('}')) {
+          --depth;
+          if (depth > 0) accept_punct(',');
+          continue;
+        }
         init_value(v);
         if (!cur().punct('}')) expect_punct(',');
       }
@@ -315,7 +353,10 @@ class Parser {
       } else if (d == ".minnctapersm" || d == ".maxnctapersm" || d == ".maxnreg" || d == ".maxclusterrank") {
         expect_int();
       } else if (d == ".reqnctapercluster" || d == ".explicitcluster") {
-        while (cur().kind == Tok::Int) { adv(); if (!accept_punct(',')) break; }
+        while (cur().kind == Tok::Int) {
+          adv();
+          if (!accept_punct(',')) break;
+        }
       } else if (d == ".pragma") {
         if (cur().kind != Tok::String) expected("pragma string");
         adv();
@@ -365,14 +406,17 @@ class Parser {
           expect_punct(';');
           continue;
         }
-        if (t.text == ".loc" || t.text == ".file") { skip_loc_file(); continue; }
+        if (t.text == ".loc" || t.text == ".file") {
+          skip_loc_file();
+          continue;
+        }
         if (t.text == ".callprototype") {
           call_prototype(f);
           continue;
         }
         Space sp = parse_space(t.text);
-        if (sp == Space::Reg || sp == Space::Local || sp == Space::Shared || sp == Space::Param ||
-            sp == Space::Const || sp == Space::Global) {
+        if (sp == Space::Reg || sp == Space::Local || sp == Space::Shared || sp == Space::Param || sp == Space::Const ||
+            sp == Space::Global) {
           for (auto& v : var_decl(false)) {
             Statement d;
             d.kind = Statement::Decl;
@@ -455,11 +499,24 @@ class Parser {
     o.loc = loc_of(cur());
     const Token& t = cur();
     switch (t.kind) {
-      case Tok::Int: o.kind = Operand::Int; o.ival = neg ? -int64_t(t.bits) : int64_t(t.bits); break;
-      case Tok::Float: o.kind = Operand::Float; o.fval = neg ? -t.fval : t.fval; break;
-      case Tok::HexF32: o.kind = Operand::F32Bits; o.ival = int64_t(t.bits ^ (neg ? 0x80000000u : 0)); break;
-      case Tok::HexF64: o.kind = Operand::F64Bits; o.ival = int64_t(t.bits ^ (neg ? 0x8000000000000000ull : 0)); break;
-      default: expected("an operand");
+      case Tok::Int:
+        o.kind = Operand::Int;
+        o.ival = neg ? -int64_t(t.bits) : int64_t(t.bits);
+        break;
+      case Tok::Float:
+        o.kind = Operand::Float;
+        o.fval = neg ? -t.fval : t.fval;
+        break;
+      case Tok::HexF32:
+        o.kind = Operand::F32Bits;
+        o.ival = int64_t(t.bits ^ (neg ? 0x80000000u : 0));
+        break;
+      case Tok::HexF64:
+        o.kind = Operand::F64Bits;
+        o.ival = int64_t(t.bits ^ (neg ? 0x8000000000000000ull : 0));
+        break;
+      default:
+        expected("an operand");
     }
     adv();
     return o;
@@ -516,7 +573,11 @@ class Parser {
       }
       if (accept_punct(',')) {
         // texture: [tex, {coords}] or [tex, sampler, {coords}]
-        if (cur().kind == Tok::Ident) { o.name2 = cur().text; adv(); expect_punct(','); }
+        if (cur().kind == Tok::Ident) {
+          o.name2 = cur().text;
+          adv();
+          expect_punct(',');
+        }
         Operand c = operand();
         if (c.kind != Operand::Vec) fail(t_[p_ - 1], "expected a coordinate vector '{...}'");
         o.elems = std::move(c.elems);
@@ -541,7 +602,10 @@ class Parser {
     }
     if (t.kind == Tok::Ident) {
       adv();
-      if (t.text == "_") { o.kind = Operand::Sink; return o; }
+      if (t.text == "_") {
+        o.kind = Operand::Sink;
+        return o;
+      }
       o.name = t.text;
       o.kind = t.text[0] == '%' ? Operand::Reg : Operand::Sym;
       if (o.kind == Operand::Sym && cur().punct('+') && peek().kind == Tok::Int) {

@@ -25,7 +25,8 @@ PtxKernel::PtxKernel(std::shared_ptr<const Program> prog, Launch launch)
 PtxKernel::~PtxKernel() = default;
 
 void PtxKernel::produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) {
-  if (cta_id >= info_.num_ctas()) throw Error("kernel '" + info_.name + "': CTA id " + std::to_string(cta_id) + " out of range");
+  if (cta_id >= info_.num_ctas())
+    throw Error("kernel '" + info_.name + "': CTA id " + std::to_string(cta_id) + " out of range");
   if (!exec_) exec_ = std::make_unique<CtaExecutor>(prog_, &launch_);
   uint64_t before = exec_->thread_insts();
   exec_->run(cta_id, sm_id, out);

@@ -1,8 +1,6 @@
-#include "runtime/runtime.h"
-
 #include <algorithm>
-#include <exception>
 #include <cmath>
+#include <exception>
 #include <map>
 
 #include "core/error.h"
@@ -10,6 +8,7 @@
 #include "ptx/parser.h"
 #include "ptx/ptx_kernel.h"
 #include "runtime/device_memory.h"
+#include "runtime/runtime.h"
 
 namespace warpsim {
 
@@ -20,7 +19,7 @@ struct Runtime::Impl {
     ptx::SymbolMap symbols;
     std::vector<std::string> kernels;
     std::vector<std::shared_ptr<const ptx::Program>> programs;  // null: it could not be decoded
-    std::vector<std::exception_ptr> decode_errors;               // why, per kernel
+    std::vector<std::exception_ptr> decode_errors;              // why, per kernel
     // The decoded kernel; one the front end could not decode fails here, where it is used, so
     // that the module's other kernels and variables stay usable.
     const ptx::Program& program(uint32_t index) const {
@@ -88,9 +87,11 @@ ModuleHandle Runtime::load_module(const std::string& ptx_text, const std::string
   try {
     for (const auto& v : mod->ast.globals) {
       if (v.space != ptx::Space::Global && v.space != ptx::Space::Const) continue;
-      if (mod->symbols.count(v.name)) throw LocatedError(file_name, v.loc.line, v.loc.col, "duplicate variable '" + v.name + "'");
+      if (mod->symbols.count(v.name))
+        throw LocatedError(file_name, v.loc.line, v.loc.col, "duplicate variable '" + v.name + "'");
       uint64_t size = v.size_bytes();
-      if (size > (uint64_t(4) << 30)) throw LocatedError(file_name, v.loc.line, v.loc.col, "variable '" + v.name + "' is larger than 4 GiB");
+      if (size > (uint64_t(4) << 30))
+        throw LocatedError(file_name, v.loc.line, v.loc.col, "variable '" + v.name + "' is larger than 4 GiB");
       DevPtr a = impl_->memory.allocate(std::max<uint64_t>(size, 1));
       placed.push_back(a);
       mod->symbols[v.name] = ptx::ModuleSymbol{v.space, a, size};
@@ -101,7 +102,8 @@ ModuleHandle Runtime::load_module(const std::string& ptx_text, const std::string
       int esize = ptx::type_bytes(v.type);
       if (esize == 0) throw LocatedError(file_name, v.loc.line, v.loc.col, "initializer for a variable without size");
       uint64_t n = sym.size / uint64_t(esize);
-      if (v.init.size() > n) throw LocatedError(file_name, v.loc.line, v.loc.col, "too many initializer values for '" + v.name + "'");
+      if (v.init.size() > n)
+        throw LocatedError(file_name, v.loc.line, v.loc.col, "too many initializer values for '" + v.name + "'");
       // Only the initialised prefix is written: the rest of a fresh allocation already reads as
       // zero, and a large variable with a short initialiser costs nothing.
       std::vector<uint8_t> bytes(v.init.size() * size_t(esize), 0);
@@ -117,12 +119,18 @@ ModuleHandle Runtime::load_module(const std::string& ptx_text, const std::string
             // the value `mov.u64 %rd, f;` gives: indirect calls go through it.
             bits = ptx::function_address(mod->ast, *f) + e.bits;
           } else {
-            throw LocatedError(file_name, v.loc.line, v.loc.col, "initializer refers to unknown symbol '" + e.sym + "'");
+            throw LocatedError(file_name, v.loc.line, v.loc.col,
+                               "initializer refers to unknown symbol '" + e.sym + "'");
           }
         } else if (e.is_float_lit) {
-          if (v.type == ptx::Type::F32) { float f = float(e.fval); std::memcpy(&bits, &f, 4); }
-          else if (v.type == ptx::Type::F64) { double d = e.fval; std::memcpy(&bits, &d, 8); }
-          else throw LocatedError(file_name, v.loc.line, v.loc.col, "floating-point initializer for an integer variable");
+          if (v.type == ptx::Type::F32) {
+            float f = float(e.fval);
+            std::memcpy(&bits, &f, 4);
+          } else if (v.type == ptx::Type::F64) {
+            double d = e.fval;
+            std::memcpy(&bits, &d, 8);
+          } else
+            throw LocatedError(file_name, v.loc.line, v.loc.col, "floating-point initializer for an integer variable");
         }
         std::memcpy(bytes.data() + i * size_t(esize), &bits, size_t(esize));
       }
@@ -180,10 +188,12 @@ DevPtr Runtime::symbol_address(ModuleHandle m, const std::string& name, uint64_t
   return s.addr;
 }
 
-void Runtime::memcpy_to_symbol(ModuleHandle m, const std::string& name, const void* src, uint64_t bytes, uint64_t offset) {
+void Runtime::memcpy_to_symbol(ModuleHandle m, const std::string& name, const void* src, uint64_t bytes,
+                               uint64_t offset) {
   const auto& s = impl_->symbol(m, name);
   if (offset + bytes > s.size || offset + bytes < offset)
-    throw Error("memcpy_to_symbol: " + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) + " exceed '" + name + "' (" + std::to_string(s.size) + " bytes)");
+    throw Error("memcpy_to_symbol: " + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) +
+                " exceed '" + name + "' (" + std::to_string(s.size) + " bytes)");
   // A symbol copy writes memory without the copy engine's L2 fill (GPGPU-Sim 4.2 likewise).
   target_->run_until_idle();
   impl_->memory.write(s.addr + offset, src, bytes);
@@ -192,14 +202,16 @@ void Runtime::memcpy_to_symbol(ModuleHandle m, const std::string& name, const vo
 void Runtime::memcpy_from_symbol(void* dst, ModuleHandle m, const std::string& name, uint64_t bytes, uint64_t offset) {
   const auto& s = impl_->symbol(m, name);
   if (offset + bytes > s.size || offset + bytes < offset)
-    throw Error("memcpy_from_symbol: " + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) + " exceed '" + name + "' (" + std::to_string(s.size) + " bytes)");
+    throw Error("memcpy_from_symbol: " + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) +
+                " exceed '" + name + "' (" + std::to_string(s.size) + " bytes)");
   target_->run_until_idle();
   impl_->memory.read(s.addr + offset, dst, bytes);
 }
 
 uint64_t Runtime::create_texture(const TextureDesc& d) {
   if (d.channels != 1 && d.channels != 2 && d.channels != 4) throw Error("texture: channels must be 1, 2 or 4");
-  if (d.channel_bits != 8 && d.channel_bits != 16 && d.channel_bits != 32) throw Error("texture: channel_bits must be 8, 16 or 32");
+  if (d.channel_bits != 8 && d.channel_bits != 16 && d.channel_bits != 32)
+    throw Error("texture: channel_bits must be 8, 16 or 32");
   if (d.width == 0 || d.height == 0) throw Error("texture: width and height must be non-zero");
   uint64_t ebytes = uint64_t(d.channels) * d.channel_bits / 8;
   uint64_t pitch = d.pitch ? d.pitch : d.width * ebytes;
@@ -218,24 +230,31 @@ void Runtime::destroy_texture(uint64_t tex) {
 
 uint32_t Runtime::create_stream() { return impl_->streams++; }
 
-void Runtime::launch(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& args, uint32_t dynamic_shared, uint32_t stream) {
+void Runtime::launch(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& args, uint32_t dynamic_shared,
+                     uint32_t stream) {
   auto& mod = impl_->module(ModuleHandle{k.module});
   mod.program(k.index);  // throws for a kernel that could not be decoded
   const auto& prog = mod.programs[k.index];
   const std::string& name = mod.kernels[k.index];
-  if (grid.count() == 0 || block.count() == 0) throw Error("launch of '" + name + "': grid and block dimensions must be non-zero");
-  if (block.count() > 1024 || block.z > 64) throw Error("launch of '" + name + "': block of " + std::to_string(block.count()) + " threads exceeds 1024 (or z > 64)");
+  if (grid.count() == 0 || block.count() == 0)
+    throw Error("launch of '" + name + "': grid and block dimensions must be non-zero");
+  if (block.count() > 1024 || block.z > 64)
+    throw Error("launch of '" + name + "': block of " + std::to_string(block.count()) +
+                " threads exceeds 1024 (or z > 64)");
   if (grid.count() > 0xffffffffull) throw Error("launch of '" + name + "': too many CTAs");
   if (stream >= impl_->streams) throw Error("launch of '" + name + "': unknown stream " + std::to_string(stream));
   for (int i = 0; i < 3; ++i) {
     uint32_t b = i == 0 ? block.x : i == 1 ? block.y : block.z;
-    if (prog->reqntid[i] && prog->reqntid[i] != b) throw Error("launch of '" + name + "': block size does not match .reqntid");
+    if (prog->reqntid[i] && prog->reqntid[i] != b)
+      throw Error("launch of '" + name + "': block size does not match .reqntid");
   }
   uint64_t shared = uint64_t(prog->dyn_shared_offset) + dynamic_shared;
-  if (shared > 228 * 1024) throw Error("launch of '" + name + "': " + std::to_string(shared) + " bytes of shared memory exceed 228 KiB");
+  if (shared > 228 * 1024)
+    throw Error("launch of '" + name + "': " + std::to_string(shared) + " bytes of shared memory exceed 228 KiB");
   const auto& offs = args.offsets();
   if (offs.size() != prog->params.size())
-    throw Error("launch of '" + name + "': kernel takes " + std::to_string(prog->params.size()) + " arguments, " + std::to_string(offs.size()) + " given");
+    throw Error("launch of '" + name + "': kernel takes " + std::to_string(prog->params.size()) + " arguments, " +
+                std::to_string(offs.size()) + " given");
   ptx::Launch l;
   l.kernel = name;
   l.grid = grid;
@@ -251,7 +270,8 @@ void Runtime::launch(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& ar
     size_t avail = end - offs[i];
     const auto& p = prog->params[i];
     if (avail < p.size)
-      throw Error("launch of '" + name + "': argument " + std::to_string(i) + " has " + std::to_string(avail) + " bytes, parameter '" + p.name + "' needs " + std::to_string(p.size));
+      throw Error("launch of '" + name + "': argument " + std::to_string(i) + " has " + std::to_string(avail) +
+                  " bytes, parameter '" + p.name + "' needs " + std::to_string(p.size));
     std::memcpy(l.params.data() + p.offset, args.bytes().data() + offs[i], p.size);
   }
   target_->enqueue(std::make_unique<ptx::PtxKernel>(prog, std::move(l)), stream);

@@ -53,8 +53,7 @@ bool attr_by_name(std::string_view name, Attr* out) {
     std::string_view n = kInfo[i].name;
     if (n.size() != name.size()) continue;
     bool eq = true;
-    for (size_t k = 0; k < n.size() && eq; ++k)
-      eq = std::toupper(static_cast<unsigned char>(name[k])) == n[k];
+    for (size_t k = 0; k < n.size() && eq; ++k) eq = std::toupper(static_cast<unsigned char>(name[k])) == n[k];
     if (eq) {
       *out = Attr(i);
       return true;

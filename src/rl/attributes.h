@@ -7,9 +7,40 @@
 namespace warpsim::rl {
 
 enum class Attr : uint8_t {
-  ATBWB, ATBWF, TBW, RLMI, RGMI, RSTCMI, RSFI, RSPI, NTF,   // boolean
-  NIW, NSW, NFSFI, NFMI, NRSPI, NRGMI, NRSTCMI, NRSFI, NWI, NPS, NMPS, NSFPS, NSPPS, NAIPMI,
-  NRI, NWS, NRAI, STBRMI, SMNMIE, ICMP, L1MP, L2MP, NIPL1M, AGML, GNMIE,
+  ATBWB,
+  ATBWF,
+  TBW,
+  RLMI,
+  RGMI,
+  RSTCMI,
+  RSFI,
+  RSPI,
+  NTF,  // boolean
+  NIW,
+  NSW,
+  NFSFI,
+  NFMI,
+  NRSPI,
+  NRGMI,
+  NRSTCMI,
+  NRSFI,
+  NWI,
+  NPS,
+  NMPS,
+  NSFPS,
+  NSPPS,
+  NAIPMI,
+  NRI,
+  NWS,
+  NRAI,
+  STBRMI,
+  SMNMIE,
+  ICMP,
+  L1MP,
+  L2MP,
+  NIPL1M,
+  AGML,
+  GNMIE,
   kCount
 };
 inline constexpr int kNumAttrs = int(Attr::kCount);

@@ -37,8 +37,8 @@ class LinearSarsa {
   uint32_t n_, a_;
   bool fixed_;
   double init_;
-  std::vector<double> theta_;   // [action][attr]
-  std::vector<int64_t> thetaq_; // Q16.16 in fixed-point mode
+  std::vector<double> theta_;    // [action][attr]
+  std::vector<int64_t> thetaq_;  // Q16.16 in fixed-point mode
 };
 
 // One SARSA chain: the previous state-action pair and its Q, and the reward accumulated since.

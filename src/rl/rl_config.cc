@@ -1,10 +1,10 @@
 #include "rl/rl_config.h"
 
 #include <fmt/format.h>
+#include <toml++/toml.h>
 
 #include <fstream>
 #include <sstream>
-#include <toml++/toml.h>
 
 #include "core/error.h"
 
@@ -17,7 +17,7 @@ RlConfig RlConfig::rlws_defaults() {
   c.gamma = 0.95;
   c.penalty = 0;
   c.reward = 1;
-  c.attrs = {{Attr::AGML, 2}, {Attr::GNMIE, 8}, {Attr::L1MP, 8},  {Attr::L2MP, 2},
+  c.attrs = {{Attr::AGML, 2}, {Attr::GNMIE, 8},  {Attr::L1MP, 8}, {Attr::L2MP, 2},
              {Attr::NFMI, 4}, {Attr::NIPL1M, 4}, {Attr::NRAI, 4}, {Attr::SMNMIE, 4}};
   return c;
 }
@@ -38,8 +38,7 @@ RlConfig RlConfig::rlws_ms_defaults() {
 namespace {
 
 void check_range(const std::string& src, const char* key, double v, double lo, double hi) {
-  if (!(v >= lo && v <= hi))
-    throw Error(fmt::format("{}: '{}' = {} is out of range [{}, {}]", src, key, v, lo, hi));
+  if (!(v >= lo && v <= hi)) throw Error(fmt::format("{}: '{}' = {} is out of range [{}, {}]", src, key, v, lo, hi));
 }
 
 }  // namespace
@@ -57,20 +56,25 @@ RlConfig parse_rl_config(const std::string& text, const std::string& source, con
     std::string key(kv.first.str());
     auto& v = kv.second;
     auto num = [&](double* dst) {
-      if (!v.is_number())
-        throw Error(fmt::format("{}: '{}' must be a number", source, key));
+      if (!v.is_number()) throw Error(fmt::format("{}: '{}' must be a number", source, key));
       *dst = v.value<double>().value();
     };
     auto flag = [&](bool* dst) {
       if (!v.is_boolean()) throw Error(fmt::format("{}: '{}' must be true or false", source, key));
       *dst = v.value<bool>().value();
     };
-    if (key == "alpha") num(&c.alpha);
-    else if (key == "epsilon") num(&c.epsilon);
-    else if (key == "gamma") num(&c.gamma);
-    else if (key == "reward") num(&c.reward);
-    else if (key == "penalty") num(&c.penalty);
-    else if (key == "decay_cycles") num(&c.decay_cycles);
+    if (key == "alpha")
+      num(&c.alpha);
+    else if (key == "epsilon")
+      num(&c.epsilon);
+    else if (key == "gamma")
+      num(&c.gamma);
+    else if (key == "reward")
+      num(&c.reward);
+    else if (key == "penalty")
+      num(&c.penalty);
+    else if (key == "decay_cycles")
+      num(&c.decay_cycles);
     else if (key == "decide_every") {
       double d;
       num(&d);
@@ -83,10 +87,14 @@ RlConfig parse_rl_config(const std::string& text, const std::string& source, con
       if (!(d >= 0 && d < 18446744073709551616.0))
         throw Error(fmt::format("{}: 'seed' must be a non-negative integer below 2^64", source));
       c.seed = uint64_t(d);
-    } else if (key == "keep_theta") flag(&c.keep_theta);
-    else if (key == "fixed_point") flag(&c.fixed_point);
-    else if (key == "optimistic") flag(&c.optimistic);
-    else if (key == "hold_when_blocked") flag(&c.hold_when_blocked);
+    } else if (key == "keep_theta")
+      flag(&c.keep_theta);
+    else if (key == "fixed_point")
+      flag(&c.fixed_point);
+    else if (key == "optimistic")
+      flag(&c.optimistic);
+    else if (key == "hold_when_blocked")
+      flag(&c.hold_when_blocked);
     else if (key == "attributes") {
       const toml::table* at = v.as_table();
       if (!at) throw Error(fmt::format("{}: 'attributes' must be a table NAME = buckets", source));
@@ -103,10 +111,10 @@ RlConfig parse_rl_config(const std::string& text, const std::string& source, con
         c.attrs.push_back({a, uint32_t(*b)});
       }
     } else {
-      throw Error(fmt::format(
-          "{}: unknown key '{}' (valid: alpha, epsilon, gamma, reward, penalty, decide_every, "
-          "hold_when_blocked, keep_theta, fixed_point, optimistic, decay_cycles, seed, [attributes])",
-          source, key));
+      throw Error(
+          fmt::format("{}: unknown key '{}' (valid: alpha, epsilon, gamma, reward, penalty, decide_every, "
+                      "hold_when_blocked, keep_theta, fixed_point, optimistic, decay_cycles, seed, [attributes])",
+                      source, key));
     }
   }
   check_range(source, "alpha", c.alpha, 0, 1);
@@ -130,8 +138,8 @@ std::string rl_config_to_toml(const RlConfig& c) {
       "alpha = {}\nepsilon = {}\ngamma = {}\nreward = {}\npenalty = {}\ndecide_every = {}\n"
       "hold_when_blocked = {}\nkeep_theta = {}\nfixed_point = {}\noptimistic = {}\ndecay_cycles = {}\nseed = {}\n\n"
       "[attributes]\n",
-      c.alpha, c.epsilon, c.gamma, c.reward, c.penalty, c.decide_every, c.hold_when_blocked, c.keep_theta, c.fixed_point,
-      c.optimistic, c.decay_cycles, c.seed);
+      c.alpha, c.epsilon, c.gamma, c.reward, c.penalty, c.decide_every, c.hold_when_blocked, c.keep_theta,
+      c.fixed_point, c.optimistic, c.decay_cycles, c.seed);
   for (const auto& a : c.attrs) s += fmt::format("{} = {}\n", attr_info(a.attr).name, a.buckets);
   return s;
 }

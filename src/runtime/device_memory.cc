@@ -1,9 +1,10 @@
 #include "runtime/device_memory.h"
 
+#include <sys/mman.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
-#include <sys/mman.h>
 
 #include "core/error.h"
 
@@ -99,8 +100,8 @@ uint64_t DeviceMemory::allocate(uint64_t bytes) {
     throw Error("device memory: cannot allocate " + std::to_string(bytes) + " bytes (address range exhausted)");
   if (limit_ && allocated_ + rounded > limit_)
     throw LimitError("device memory limit: allocating " + std::to_string(bytes) + " bytes with " +
-                     std::to_string(allocated_) + " already allocated exceeds max_device_memory = " +
-                     std::to_string(limit_));
+                     std::to_string(allocated_) +
+                     " already allocated exceeds max_device_memory = " + std::to_string(limit_));
   uint64_t addr = next_;
   next_ += rounded + kPageSize;  // guard page
   map_range(addr, rounded);
@@ -169,14 +170,17 @@ DeviceMemory::AccessFault DeviceMemory::describe_access(uint64_t addr, uint64_t 
   auto hi = allocs_.upper_bound(addr);
   auto lo = hi == allocs_.begin() ? allocs_.end() : std::prev(hi);
   uint64_t dlo = ~uint64_t(0), dhi = ~uint64_t(0);
-  if (lo != allocs_.end()) dlo = addr >= lo->first + lo->second.requested ? addr - (lo->first + lo->second.requested) : 0;
+  if (lo != allocs_.end())
+    dlo = addr >= lo->first + lo->second.requested ? addr - (lo->first + lo->second.requested) : 0;
   if (hi != allocs_.end()) dhi = hi->first - addr;
   if (lo != allocs_.end() && dlo <= dhi) {
     const uint64_t end = lo->first + lo->second.requested;
     if (addr < end)  // starts inside, runs past the end
-      f.where = std::to_string(addr + bytes - end) + " bytes past the end of " + alloc_text(lo->first, lo->second.requested, "");
+      f.where = std::to_string(addr + bytes - end) + " bytes past the end of " +
+                alloc_text(lo->first, lo->second.requested, "");
     else
-      f.where = std::to_string(addr - end) + " bytes after the end of " + alloc_text(lo->first, lo->second.requested, "");
+      f.where =
+          std::to_string(addr - end) + " bytes after the end of " + alloc_text(lo->first, lo->second.requested, "");
   } else if (hi != allocs_.end()) {
     f.where = std::to_string(dhi) + " bytes before " + alloc_text(hi->first, hi->second.requested, "");
   } else {
@@ -239,7 +243,9 @@ void DeviceMemory::back_with_host(uint64_t addr, uint8_t* host) {
 }
 
 void DeviceMemory::write(uint64_t addr, const void* src, uint64_t bytes) {
-  if (!is_mapped(addr, bytes)) throw Error("device memory: write of " + std::to_string(bytes) + " bytes at " + hex(addr) + " outside any allocation");
+  if (!is_mapped(addr, bytes))
+    throw Error("device memory: write of " + std::to_string(bytes) + " bytes at " + hex(addr) +
+                " outside any allocation");
   const uint8_t* s = static_cast<const uint8_t*>(src);
   while (bytes) {
     uint64_t n = std::min(bytes, kPageSize - (addr & (kPageSize - 1)));
@@ -249,7 +255,9 @@ void DeviceMemory::write(uint64_t addr, const void* src, uint64_t bytes) {
 }
 
 void DeviceMemory::read(uint64_t addr, void* dst, uint64_t bytes) const {
-  if (!is_mapped(addr, bytes)) throw Error("device memory: read of " + std::to_string(bytes) + " bytes at " + hex(addr) + " outside any allocation");
+  if (!is_mapped(addr, bytes))
+    throw Error("device memory: read of " + std::to_string(bytes) + " bytes at " + hex(addr) +
+                " outside any allocation");
   uint8_t* d = static_cast<uint8_t*>(dst);
   while (bytes) {
     uint64_t n = std::min(bytes, kPageSize - (addr & (kPageSize - 1)));
@@ -259,7 +267,9 @@ void DeviceMemory::read(uint64_t addr, void* dst, uint64_t bytes) const {
 }
 
 void DeviceMemory::fill(uint64_t addr, uint8_t value, uint64_t bytes) {
-  if (!is_mapped(addr, bytes)) throw Error("device memory: memset of " + std::to_string(bytes) + " bytes at " + hex(addr) + " outside any allocation");
+  if (!is_mapped(addr, bytes))
+    throw Error("device memory: memset of " + std::to_string(bytes) + " bytes at " + hex(addr) +
+                " outside any allocation");
   while (bytes) {
     uint64_t n = std::min(bytes, kPageSize - (addr & (kPageSize - 1)));
     std::memset(write_ptr(addr), value, n);

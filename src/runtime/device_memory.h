@@ -24,10 +24,10 @@ class DeviceMemory {
  public:
   static constexpr int kPageBits = 12;
   static constexpr uint64_t kPageSize = uint64_t(1) << kPageBits;
-  static constexpr uint64_t kBase = uint64_t(1) << 32;       // first device address
-  static constexpr uint64_t kLimit = uint64_t(1) << 40;      // end of the device address range
+  static constexpr uint64_t kBase = uint64_t(1) << 32;            // first device address
+  static constexpr uint64_t kLimit = uint64_t(1) << 40;           // end of the device address range
   static constexpr uint64_t kMaxAllocation = uint64_t(64) << 30;  // bytes per allocation
-  static constexpr uint64_t kHeapMargin = uint64_t(2) << 20;   // mapped around the allocations
+  static constexpr uint64_t kHeapMargin = uint64_t(2) << 20;      // mapped around the allocations
   static constexpr int kL2Bits = 14;
   static constexpr uint64_t kL2Size = uint64_t(1) << kL2Bits;
   static constexpr uint64_t kL1Size = (kLimit >> kPageBits) >> kL2Bits;
@@ -57,7 +57,9 @@ class DeviceMemory {
   };
   AccessFault describe_access(uint64_t addr, uint64_t bytes) const;
   // Whether addr lies in the mapped device heap (see above).
-  bool in_heap(uint64_t addr) const { return next_ > kBase && addr >= kBase - kHeapMargin && addr < next_ + kHeapMargin; }
+  bool in_heap(uint64_t addr) const {
+    return next_ > kBase && addr >= kBase - kHeapMargin && addr < next_ + kHeapMargin;
+  }
 
   // Makes the host bytes [addr, addr+bytes) reachable from the device at the same addresses.
   // The range must lie outside [kBase, kLimit) and not overlap another host range (throws
@@ -143,9 +145,11 @@ class DeviceMemory {
 
   std::vector<uint8_t**> l1_;
   std::vector<std::unique_ptr<uint8_t*[]>> l2_store_;
-  struct ChunkFree { void operator()(uint8_t* p) const; };
+  struct ChunkFree {
+    void operator()(uint8_t* p) const;
+  };
   std::vector<std::unique_ptr<uint8_t, ChunkFree>> chunks_;  // page storage, 2 MiB chunks
-  size_t chunk_used_ = 0;                                     // pages handed out of the last chunk
+  size_t chunk_used_ = 0;                                    // pages handed out of the last chunk
   std::vector<uint8_t*> free_pages_;
   struct Alloc {
     uint64_t rounded = 0, requested = 0;

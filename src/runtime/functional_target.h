@@ -23,7 +23,11 @@ class FunctionalTarget : public LaunchTarget {
   uint32_t num_sms = 1;  // sm ids handed to produce_cta rotate over this many SMs
 
  private:
-  struct Pending { std::unique_ptr<KernelSource> kernel; uint32_t stream; uint32_t index; };
+  struct Pending {
+    std::unique_ptr<KernelSource> kernel;
+    uint32_t stream;
+    uint32_t index;
+  };
   std::deque<Pending> queue_;
   std::vector<KernelResult> results_;
   Observer observer_;

@@ -1,6 +1,7 @@
 #include "runtime/launch_spec.h"
 
 #include <fmt/format.h>
+#include <toml++/toml.h>
 
 #include <algorithm>
 #include <cctype>
@@ -12,7 +13,6 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <toml++/toml.h>
 
 #include "core/error.h"
 #include "core/json_file.h"
@@ -23,19 +23,24 @@ namespace warpsim {
 
 namespace {
 
-struct TypeName { const char* name; ArgType type; };
+struct TypeName {
+  const char* name;
+  ArgType type;
+};
 constexpr TypeName kTypes[] = {
-    {"u8", ArgType::U8},   {"s8", ArgType::S8},   {"u16", ArgType::U16}, {"s16", ArgType::S16},
-    {"u32", ArgType::U32}, {"s32", ArgType::S32}, {"u64", ArgType::U64}, {"s64", ArgType::S64},
-    {"f32", ArgType::F32}, {"f64", ArgType::F64}, {"b8", ArgType::U8},   {"b16", ArgType::U16},
-    {"b32", ArgType::U32}, {"b64", ArgType::U64}, {"ptr", ArgType::U64}};
+    {"u8", ArgType::U8},   {"s8", ArgType::S8},   {"u16", ArgType::U16}, {"s16", ArgType::S16}, {"u32", ArgType::U32},
+    {"s32", ArgType::S32}, {"u64", ArgType::U64}, {"s64", ArgType::S64}, {"f32", ArgType::F32}, {"f64", ArgType::F64},
+    {"b8", ArgType::U8},   {"b16", ArgType::U16}, {"b32", ArgType::U32}, {"b64", ArgType::U64}, {"ptr", ArgType::U64}};
 
 bool is_float(ArgType t) { return t == ArgType::F32 || t == ArgType::F64; }
 bool is_signed(ArgType t) { return t == ArgType::S8 || t == ArgType::S16 || t == ArgType::S32 || t == ArgType::S64; }
 
 bool parse_type(const std::string& s, ArgType& t) {
   for (const auto& k : kTypes)
-    if (s == k.name) { t = k.type; return true; }
+    if (s == k.name) {
+      t = k.type;
+      return true;
+    }
   return false;
 }
 
@@ -88,22 +93,51 @@ uint64_t encode_value(double x, ArgType t) {
   const uint32_t bits = arg_type_bytes(t) * 8;
   double tr = std::trunc(x);
   uint64_t v;
-  if (!(std::fabs(tr) < 0x1p63)) v = tr < 0 ? uint64_t(1) << 63 : (tr > 0 ? ~uint64_t(0) >> 1 : 0);
-  else v = uint64_t(int64_t(tr));
+  if (!(std::fabs(tr) < 0x1p63))
+    v = tr < 0 ? uint64_t(1) << 63 : (tr > 0 ? ~uint64_t(0) >> 1 : 0);
+  else
+    v = uint64_t(int64_t(tr));
   return bits == 64 ? v : v & ((uint64_t(1) << bits) - 1);
 }
 
 double decode_value(const uint8_t* p, ArgType t) {
   switch (t) {
-    case ArgType::U8: return double(*p);
-    case ArgType::S8: return double(int8_t(*p));
-    case ArgType::U16: { uint16_t v; std::memcpy(&v, p, 2); return double(v); }
-    case ArgType::S16: { int16_t v; std::memcpy(&v, p, 2); return double(v); }
-    case ArgType::U32: { uint32_t v; std::memcpy(&v, p, 4); return double(v); }
-    case ArgType::S32: { int32_t v; std::memcpy(&v, p, 4); return double(v); }
-    case ArgType::F32: { float v; std::memcpy(&v, p, 4); return double(v); }
-    case ArgType::F64: { double v; std::memcpy(&v, p, 8); return v; }
-    default: return 0;
+    case ArgType::U8:
+      return double(*p);
+    case ArgType::S8:
+      return double(int8_t(*p));
+    case ArgType::U16: {
+      uint16_t v;
+      std::memcpy(&v, p, 2);
+      return double(v);
+    }
+    case ArgType::S16: {
+      int16_t v;
+      std::memcpy(&v, p, 2);
+      return double(v);
+    }
+    case ArgType::U32: {
+      uint32_t v;
+      std::memcpy(&v, p, 4);
+      return double(v);
+    }
+    case ArgType::S32: {
+      int32_t v;
+      std::memcpy(&v, p, 4);
+      return double(v);
+    }
+    case ArgType::F32: {
+      float v;
+      std::memcpy(&v, p, 4);
+      return double(v);
+    }
+    case ArgType::F64: {
+      double v;
+      std::memcpy(&v, p, 8);
+      return v;
+    }
+    default:
+      return 0;
   }
 }
 
@@ -117,10 +151,18 @@ const char* arg_type_name(ArgType t) {
 
 uint32_t arg_type_bytes(ArgType t) {
   switch (t) {
-    case ArgType::U8: case ArgType::S8: return 1;
-    case ArgType::U16: case ArgType::S16: return 2;
-    case ArgType::U32: case ArgType::S32: case ArgType::F32: return 4;
-    default: return 8;
+    case ArgType::U8:
+    case ArgType::S8:
+      return 1;
+    case ArgType::U16:
+    case ArgType::S16:
+      return 2;
+    case ArgType::U32:
+    case ArgType::S32:
+    case ArgType::F32:
+      return 4;
+    default:
+      return 8;
   }
 }
 
@@ -132,7 +174,8 @@ LaunchArg parse_launch_arg(const std::string& text) {
   if (w.empty()) throw Error("empty kernel argument (expected e.g. 's32 4096' or 'buffer f32 n=1024 fill=random')");
   if (w[0] != "buffer") {
     if (w.size() != 2 || !parse_type(w[0], a.type))
-      throw Error(fmt::format("{}: expected '<type> <value>' (types u8..u64, s8..s64, f32, f64) or 'buffer <type> n=<count> ...'", ctx));
+      throw Error(fmt::format(
+          "{}: expected '<type> <value>' (types u8..u64, s8..s64, f32, f64) or 'buffer <type> n=<count> ...'", ctx));
     a.kind = LaunchArg::Scalar;
     if (is_float(a.type)) {
       double d = parse_double(w[1], ctx);
@@ -149,29 +192,49 @@ LaunchArg parse_launch_arg(const std::string& text) {
   double mn = 0, mx = 0, start = 0, step = 1, value = 0;
   for (size_t i = 2; i < w.size(); ++i) {
     const std::string& item = w[i];
-    if (item == "dump" || item == "out") { a.dump = true; continue; }
+    if (item == "dump" || item == "out") {
+      a.dump = true;
+      continue;
+    }
     size_t eq = item.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw Error(fmt::format("{}: unexpected '{}' (expected key=value: n, fill, seed, min, max, start, step, value, name; or 'dump')", ctx, item));
+      throw Error(fmt::format(
+          "{}: unexpected '{}' (expected key=value: n, fill, seed, min, max, start, step, value, name; or 'dump')", ctx,
+          item));
     std::string k = item.substr(0, eq), v = item.substr(eq + 1);
     if (k == "n" || k == "count") {
       a.count = parse_int_for(v, ArgType::U64, ctx);
       has_n = true;
     } else if (k == "fill") {
-      if (v == "zero") a.fill = LaunchArg::Zero;
-      else if (v == "iota") a.fill = LaunchArg::Iota;
-      else if (v == "random") a.fill = LaunchArg::Random;
-      else if (v == "const") a.fill = LaunchArg::Const;
-      else throw Error(fmt::format("{}: fill must be zero, iota, random or const, not '{}'", ctx, v));
+      if (v == "zero")
+        a.fill = LaunchArg::Zero;
+      else if (v == "iota")
+        a.fill = LaunchArg::Iota;
+      else if (v == "random")
+        a.fill = LaunchArg::Random;
+      else if (v == "const")
+        a.fill = LaunchArg::Const;
+      else
+        throw Error(fmt::format("{}: fill must be zero, iota, random or const, not '{}'", ctx, v));
     } else if (k == "seed") {
       a.seed = parse_int_for(v, ArgType::U64, ctx);
       a.has_seed = true;
-    } else if (k == "min") { mn = parse_double(v, ctx); has_min = true; }
-    else if (k == "max") { mx = parse_double(v, ctx); has_max = true; }
-    else if (k == "start") { start = parse_double(v, ctx); has_start = true; }
-    else if (k == "step") { step = parse_double(v, ctx); has_step = true; }
-    else if (k == "value") { value = parse_double(v, ctx); has_value = true; }
-    else if (k == "name") {
+    } else if (k == "min") {
+      mn = parse_double(v, ctx);
+      has_min = true;
+    } else if (k == "max") {
+      mx = parse_double(v, ctx);
+      has_max = true;
+    } else if (k == "start") {
+      start = parse_double(v, ctx);
+      has_start = true;
+    } else if (k == "step") {
+      step = parse_double(v, ctx);
+      has_step = true;
+    } else if (k == "value") {
+      value = parse_double(v, ctx);
+      has_value = true;
+    } else if (k == "name") {
       if (v.empty()) throw Error(fmt::format("{}: empty name", ctx));
       a.name = v;
     } else {
@@ -180,7 +243,8 @@ LaunchArg parse_launch_arg(const std::string& text) {
   }
   if (!has_n) throw Error(fmt::format("{}: buffers need an element count n=<count>", ctx));
   if (a.count == 0) throw Error(fmt::format("{}: n must be at least 1", ctx));
-  if (a.count > (uint64_t(1) << 40) / arg_type_bytes(a.type)) throw Error(fmt::format("{}: buffer larger than 1 TiB", ctx));
+  if (a.count > (uint64_t(1) << 40) / arg_type_bytes(a.type))
+    throw Error(fmt::format("{}: buffer larger than 1 TiB", ctx));
   auto only = [&](bool present, const char* key, LaunchArg::Fill f, const char* fill) {
     if (present && a.fill != f) throw Error(fmt::format("{}: '{}' applies to fill={} only", ctx, key, fill));
   };
@@ -197,9 +261,15 @@ LaunchArg parse_launch_arg(const std::string& text) {
       if (!(a.a < a.b) || !std::isfinite(a.a) || !std::isfinite(a.b))
         throw Error(fmt::format("{}: random fill needs finite min < max", ctx));
       break;
-    case LaunchArg::Iota: a.a = start; a.b = step; break;
-    case LaunchArg::Const: a.a = value; break;
-    case LaunchArg::Zero: break;
+    case LaunchArg::Iota:
+      a.a = start;
+      a.b = step;
+      break;
+    case LaunchArg::Const:
+      a.a = value;
+      break;
+    case LaunchArg::Zero:
+      break;
   }
   return a;
 }
@@ -254,12 +324,14 @@ LaunchSpec parse_launch_spec(const std::string& toml_text, const std::string& so
       }
     }
     const toml::array* arr = n.as_array();
-    if (!arr || arr->empty() || arr->size() > 3) throw fail(n, fmt::format("'{}' must be an integer or an array of 1 to 3 integers", key));
+    if (!arr || arr->empty() || arr->size() > 3)
+      throw fail(n, fmt::format("'{}' must be an integer or an array of 1 to 3 integers", key));
     Dim3 d;
     uint32_t* f[3] = {&d.x, &d.y, &d.z};
     for (size_t k = 0; k < arr->size(); ++k) {
       auto i = (*arr)[k].value<int64_t>();
-      if (!i || *i < 1 || *i > 0xffffffffll) throw fail((*arr)[k], fmt::format("'{}' dimensions must be integers from 1 to 2^32-1", key));
+      if (!i || *i < 1 || *i > 0xffffffffll)
+        throw fail((*arr)[k], fmt::format("'{}' dimensions must be integers from 1 to 2^32-1", key));
       *f[k] = uint32_t(*i);
     }
     return d;
@@ -278,7 +350,8 @@ LaunchSpec parse_launch_spec(const std::string& toml_text, const std::string& so
       s.has_block = true;
     } else if (key == "shared") {
       auto v = node.value<int64_t>();
-      if (!v || *v < 0 || *v > 228 * 1024) throw fail(node, "'shared' must be an integer number of bytes from 0 to 233472 (228 KiB)");
+      if (!v || *v < 0 || *v > 228 * 1024)
+        throw fail(node, "'shared' must be an integer number of bytes from 0 to 233472 (228 KiB)");
       s.shared = uint32_t(*v);
     } else if (key == "instruction_limit") {
       auto v = node.value<int64_t>();
@@ -293,10 +366,13 @@ LaunchSpec parse_launch_spec(const std::string& toml_text, const std::string& so
       s.dump = *v;
     } else if (key == "args") {
       const toml::array* arr = node.as_array();
-      if (!arr) throw fail(node, "'args' must be an array of strings such as \"s32 4096\" or \"buffer f32 n=1024 fill=random\"");
+      if (!arr)
+        throw fail(node,
+                   "'args' must be an array of strings such as \"s32 4096\" or \"buffer f32 n=1024 fill=random\"");
       for (const auto& e : *arr) {
         auto str = e.value<std::string>();
-        if (!str) throw fail(e, "each argument must be a string such as \"s32 4096\" or \"buffer f32 n=1024 fill=random\"");
+        if (!str)
+          throw fail(e, "each argument must be a string such as \"s32 4096\" or \"buffer f32 n=1024 fill=random\"");
         try {
           s.args.push_back(parse_launch_arg(*str));
         } catch (const LocatedError&) {
@@ -306,7 +382,9 @@ LaunchSpec parse_launch_spec(const std::string& toml_text, const std::string& so
         }
       }
     } else {
-      throw fail(node, fmt::format("unknown key '{}' (kernel, grid, block, shared, instruction_limit, memcheck, dump, args)", key));
+      throw fail(
+          node,
+          fmt::format("unknown key '{}' (kernel, grid, block, shared, instruction_limit, memcheck, dump, args)", key));
     }
   }
   return s;
@@ -320,10 +398,12 @@ LaunchSpec load_launch_spec(const std::string& path) {
   return parse_launch_spec(ss.str(), path);
 }
 
-LaunchOutcome run_launch(Runtime& rt, const std::string& ptx_text, const std::string& ptx_name,
-                         const LaunchSpec& spec, uint64_t seed) {
+LaunchOutcome run_launch(Runtime& rt, const std::string& ptx_text, const std::string& ptx_name, const LaunchSpec& spec,
+                         uint64_t seed) {
   if (!spec.has_grid || !spec.has_block)
-    throw Error(fmt::format("{}: the launch needs a grid and a block (--grid/--block or 'grid'/'block' in the launch description)", ptx_name));
+    throw Error(fmt::format(
+        "{}: the launch needs a grid and a block (--grid/--block or 'grid'/'block' in the launch description)",
+        ptx_name));
   ModuleHandle m = rt.load_module(ptx_text, ptx_name);
   LaunchOutcome out;
   out.kernel = spec.kernel;
@@ -341,13 +421,14 @@ LaunchOutcome run_launch(Runtime& rt, const std::string& ptx_text, const std::st
   if (spec.memcheck) rt.set_memcheck(true);
   const auto params = rt.kernel_params(k);
   if (params.size() != spec.args.size())
-    throw Error(fmt::format("launch of '{}': kernel takes {} arguments, {} given", out.kernel, params.size(), spec.args.size()));
+    throw Error(fmt::format("launch of '{}': kernel takes {} arguments, {} given", out.kernel, params.size(),
+                            spec.args.size()));
   for (size_t i = 0; i < params.size(); ++i) {
     const LaunchArg& a = spec.args[i];
     uint32_t bytes = a.kind == LaunchArg::Buffer ? 8 : arg_type_bytes(a.type);
     if (bytes != params[i].second)
-      throw Error(fmt::format("launch of '{}': argument {} ('{}') has {} bytes, parameter '{}' has {}", out.kernel, i, a.text,
-                              bytes, params[i].first, params[i].second));
+      throw Error(fmt::format("launch of '{}': argument {} ('{}') has {} bytes, parameter '{}' has {}", out.kernel, i,
+                              a.text, bytes, params[i].first, params[i].second));
   }
   KernelArgs args;
   out.buffers.assign(spec.args.size(), 0);
@@ -355,10 +436,18 @@ LaunchOutcome run_launch(Runtime& rt, const std::string& ptx_text, const std::st
     const LaunchArg& a = spec.args[i];
     if (a.kind == LaunchArg::Scalar) {
       switch (arg_type_bytes(a.type)) {
-        case 1: args.add(uint8_t(a.bits)); break;
-        case 2: args.add(uint16_t(a.bits)); break;
-        case 4: args.add(uint32_t(a.bits)); break;
-        default: args.add(a.bits); break;
+        case 1:
+          args.add(uint8_t(a.bits));
+          break;
+        case 2:
+          args.add(uint16_t(a.bits));
+          break;
+        case 4:
+          args.add(uint32_t(a.bits));
+          break;
+        default:
+          args.add(a.bits);
+          break;
       }
       continue;
     }
@@ -368,7 +457,8 @@ LaunchOutcome run_launch(Runtime& rt, const std::string& ptx_text, const std::st
     args.add(p);
     if (a.fill == LaunchArg::Zero) continue;  // device memory reads as zero until written
     if (a.count * es > (uint64_t(4) << 30))
-      throw Error(fmt::format("argument {} ('{}'): generated fills are limited to 4 GiB (fill=zero costs nothing)", i, a.text));
+      throw Error(
+          fmt::format("argument {} ('{}'): generated fills are limited to 4 GiB (fill=zero costs nothing)", i, a.text));
     // Fill in chunks so that large buffers need little host memory.
     Rng rng(a.has_seed ? a.seed : seed + i);
     const uint64_t chunk = 1 << 16;
@@ -379,11 +469,17 @@ LaunchOutcome run_launch(Runtime& rt, const std::string& ptx_text, const std::st
       for (uint64_t j = 0; j < n; ++j) {
         uint64_t bits;
         switch (a.fill) {
-          case LaunchArg::Iota: bits = encode_value(a.a + double(base + j) * a.b, a.type); break;
-          case LaunchArg::Const: bits = konst; break;
+          case LaunchArg::Iota:
+            bits = encode_value(a.a + double(base + j) * a.b, a.type);
+            break;
+          case LaunchArg::Const:
+            bits = konst;
+            break;
           default:
-            if (is_float(a.type)) bits = encode_value(a.a + (a.b - a.a) * rng.uniform(), a.type);
-            else bits = encode_value(std::floor(a.a + (a.b - a.a) * rng.uniform()), a.type);
+            if (is_float(a.type))
+              bits = encode_value(a.a + (a.b - a.a) * rng.uniform(), a.type);
+            else
+              bits = encode_value(std::floor(a.a + (a.b - a.a) * rng.uniform()), a.type);
             break;
         }
         std::memcpy(host.data() + j * es, &bits, es);
@@ -405,16 +501,25 @@ LaunchOutcome run_launch(Runtime& rt, const std::string& ptx_text, const std::st
       const LaunchArg& a = spec.args[i];
       if (a.kind != LaunchArg::Buffer || (any_marked && !a.dump)) continue;
       const uint32_t es = arg_type_bytes(a.type);
-      if (a.count * es > (uint64_t(256) << 20)) throw Error(fmt::format("dump of argument {} ('{}'): more than 256 MiB", i, a.text));
+      if (a.count * es > (uint64_t(256) << 20))
+        throw Error(fmt::format("dump of argument {} ('{}'): more than 256 MiB", i, a.text));
       std::vector<uint8_t> host(size_t(a.count * es));
       rt.memcpy_d2h(host.data(), out.buffers[i], host.size());
       nlohmann::json vals = nlohmann::json::array();
       for (uint64_t e = 0; e < a.count; ++e) {
         const uint8_t* p = host.data() + e * es;
-        if (a.type == ArgType::U64) { uint64_t v; std::memcpy(&v, p, 8); vals.push_back(v); }
-        else if (a.type == ArgType::S64) { int64_t v; std::memcpy(&v, p, 8); vals.push_back(v); }
-        else if (is_float(a.type)) vals.push_back(decode_value(p, a.type));  // NaN/inf become null
-        else vals.push_back(int64_t(decode_value(p, a.type)));
+        if (a.type == ArgType::U64) {
+          uint64_t v;
+          std::memcpy(&v, p, 8);
+          vals.push_back(v);
+        } else if (a.type == ArgType::S64) {
+          int64_t v;
+          std::memcpy(&v, p, 8);
+          vals.push_back(v);
+        } else if (is_float(a.type))
+          vals.push_back(decode_value(p, a.type));  // NaN/inf become null
+        else
+          vals.push_back(int64_t(decode_value(p, a.type)));
       }
       nlohmann::json b;
       b["arg"] = i;

@@ -21,15 +21,15 @@ uint32_t arg_type_bytes(ArgType t);
 struct LaunchArg {
   enum Kind : uint8_t { Scalar, Buffer } kind = Scalar;
   ArgType type = ArgType::U32;
-  uint64_t bits = 0;    // scalar: the value's bytes (little-endian, type-sized)
-  uint64_t count = 0;   // buffer: elements
+  uint64_t bits = 0;   // scalar: the value's bytes (little-endian, type-sized)
+  uint64_t count = 0;  // buffer: elements
   enum Fill : uint8_t { Zero, Iota, Random, Const } fill = Zero;
   double a = 0, b = 0;  // random: [min, max); iota: start, step; const: value
   bool has_seed = false;
   uint64_t seed = 0;
-  bool dump = false;    // write this buffer to the dump file
-  std::string name;     // in the dump (default "argN")
-  std::string text;     // as written
+  bool dump = false;  // write this buffer to the dump file
+  std::string name;   // in the dump (default "argN")
+  std::string text;   // as written
 };
 
 struct LaunchSpec {
@@ -40,7 +40,7 @@ struct LaunchSpec {
   uint64_t instruction_limit = 0;  // per thread; 0 = the runtime default
   bool memcheck = false;           // exact bounds checking of global accesses
   std::vector<LaunchArg> args;
-  std::string dump;                // JSON file receiving buffers after the run
+  std::string dump;  // JSON file receiving buffers after the run
 };
 
 // Parsers; every malformed item throws Error saying what was expected.
@@ -61,7 +61,7 @@ struct LaunchOutcome {
 // Loads the module into `rt`, creates and fills the buffers (random fills seeded by the
 // argument's seed, else by `seed` + argument index), launches the kernel, waits for it and
 // writes the dump file when one is named.
-LaunchOutcome run_launch(Runtime& rt, const std::string& ptx_text, const std::string& ptx_name,
-                         const LaunchSpec& spec, uint64_t seed);
+LaunchOutcome run_launch(Runtime& rt, const std::string& ptx_text, const std::string& ptx_name, const LaunchSpec& spec,
+                         uint64_t seed);
 
 }  // namespace warpsim

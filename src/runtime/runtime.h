@@ -18,13 +18,19 @@ namespace warpsim {
 class DeviceMemory;
 using DevPtr = uint64_t;  // device virtual address
 
-struct ModuleHandle { uint32_t id = 0; };
-struct KernelHandle { uint32_t module = 0; uint32_t index = 0; };
+struct ModuleHandle {
+  uint32_t id = 0;
+};
+struct KernelHandle {
+  uint32_t module = 0;
+  uint32_t index = 0;
+};
 
 // Raw kernel parameter bytes, laid out as the kernel's .param list wants them.
 class KernelArgs {
  public:
-  template <class T> KernelArgs& add(const T& v) {
+  template <class T>
+  KernelArgs& add(const T& v) {
     size_t align = alignof(T) < 8 ? alignof(T) : 8;
     size_t off = (bytes_.size() + align - 1) / align * align;
     bytes_.resize(off + sizeof(T));
@@ -42,11 +48,11 @@ class KernelArgs {
 
 struct TextureDesc {
   DevPtr data = 0;
-  uint32_t width = 0, height = 1;   // elements
-  uint32_t pitch = 0;               // bytes per row (0 = width * element size)
-  uint32_t channels = 1;            // 1, 2 or 4
-  uint32_t channel_bits = 32;       // 8, 16 or 32
-  bool is_float = true;             // float channels (else integer)
+  uint32_t width = 0, height = 1;  // elements
+  uint32_t pitch = 0;              // bytes per row (0 = width * element size)
+  uint32_t channels = 1;           // 1, 2 or 4
+  uint32_t channel_bits = 32;      // 8, 16 or 32
+  bool is_float = true;            // float channels (else integer)
   bool normalized_coords = false;
   bool read_normalized_float = false;
   enum Address { Clamp, Wrap, Border, Mirror } address = Clamp;
@@ -84,9 +90,9 @@ class Runtime {
   void destroy_texture(uint64_t tex);
 
   uint32_t create_stream();  // stream 0 is the default stream
-  void launch(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& args,
-              uint32_t dynamic_shared = 0, uint32_t stream = 0);
-  void synchronize();                       // all streams
+  void launch(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& args, uint32_t dynamic_shared = 0,
+              uint32_t stream = 0);
+  void synchronize();  // all streams
   void stream_synchronize(uint32_t stream);
 
   LaunchTarget& target() { return *target_; }

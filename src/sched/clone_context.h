@@ -30,9 +30,7 @@ class CloneContext {
       if (o == original) return c;
     return nullptr;
   }
-  void map_shared(const void* original, std::shared_ptr<void> copy) {
-    shared_.emplace_back(original, std::move(copy));
-  }
+  void map_shared(const void* original, std::shared_ptr<void> copy) { shared_.emplace_back(original, std::move(copy)); }
 
   static CloneContext* current();
 

@@ -20,12 +20,11 @@ class Gto final : public WarpScheduler {
 
 }  // namespace
 
-static std::unique_ptr<WarpScheduler> make_gto(const SchedulerSetup& setup) {
-  return std::make_unique<Gto>();
-}
+static std::unique_ptr<WarpScheduler> make_gto(const SchedulerSetup& setup) { return std::make_unique<Gto>(); }
 
 namespace {
-const SchedulerRegistration kRegistered{{"gto", "greedy then oldest: keep the last warp while ready, else the oldest ready", make_gto}};
+const SchedulerRegistration kRegistered{
+    {"gto", "greedy then oldest: keep the last warp while ready, else the oldest ready", make_gto}};
 }  // namespace
 
 }  // namespace warpsim

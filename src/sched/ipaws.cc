@@ -9,8 +9,8 @@
 
 #include "core/error.h"
 #include "sched/order_policies.h"
-#include "sched/scheduler.h"
 #include "sched/report_util.h"
+#include "sched/scheduler.h"
 
 namespace warpsim {
 
@@ -240,8 +240,8 @@ class Ipaws final : public WarpScheduler {
   Mode mode_ = kSample;
   int greedy_ = -1, last_ = -1;
   // Sample state.
-  std::vector<uint32_t> counts_;    // issues per warp slot in the current sample
-  std::vector<uint8_t> present_;    // slot held a live warp during the sample
+  std::vector<uint32_t> counts_;  // issues per warp slot in the current sample
+  std::vector<uint8_t> present_;  // slot held a live warp during the sample
   std::vector<uint32_t> sample_counts_, scratch_;
   uint64_t sample_issued_ = 0, sample_start_ = 0;
   bool mark_pending_ = false;
@@ -327,7 +327,10 @@ static std::unique_ptr<WarpScheduler> make_ipaws(const SchedulerSetup& setup) {
 }
 
 namespace {
-const SchedulerRegistration kRegistered{{"ipaws", "iPAWS: sample under GTO, commit to GTO or LRR by the issue pattern (sample_insts, threshold, force, ...)", make_ipaws}};
+const SchedulerRegistration kRegistered{
+    {"ipaws",
+     "iPAWS: sample under GTO, commit to GTO or LRR by the issue pattern (sample_insts, threshold, force, ...)",
+     make_ipaws}};
 }  // namespace
 
 }  // namespace warpsim

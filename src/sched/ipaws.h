@@ -20,14 +20,14 @@ enum class IpawsPolicy : uint8_t { Gto = 0, Lrr = 1 };
 const char* ipaws_policy_name(IpawsPolicy p);
 
 struct IpawsOptions {
-  uint64_t sample_insts = 1024;   // a sample ends after this many issues of the scheduler (0: no limit)
-  uint64_t sample_cycles = 0;     // ... or after this many cycles (0: no limit); one must be > 0
+  uint64_t sample_insts = 1024;                  // a sample ends after this many issues of the scheduler (0: no limit)
+  uint64_t sample_cycles = 0;                    // ... or after this many cycles (0: no limit); one must be > 0
   IpawsPolicy sample_policy = IpawsPolicy::Gto;  // order the sample runs under
-  double top = 0.25;              // the metric is the issue share of the top `top` fraction of warps
-  double threshold = 0.5;         // share >= threshold: concentrated -> GTO, else LRR
-  uint64_t check_cycles = 10000;  // recover: issue-rate window after a decision (0: never re-check)
-  double drop = 0.5;              // re-sample when a window's issue rate < (1 - drop) x the first one
-  uint32_t max_resamples = 1;     // re-samples per kernel launch at most
+  double top = 0.25;                             // the metric is the issue share of the top `top` fraction of warps
+  double threshold = 0.5;                        // share >= threshold: concentrated -> GTO, else LRR
+  uint64_t check_cycles = 10000;                 // recover: issue-rate window after a decision (0: never re-check)
+  double drop = 0.5;                             // re-sample when a window's issue rate < (1 - drop) x the first one
+  uint32_t max_resamples = 1;                    // re-samples per kernel launch at most
   // Forced committed policy per kernel launch index (entry i for launch i, the last entry for
   // later launches); empty: decide from the sample.
   std::vector<IpawsPolicy> force;

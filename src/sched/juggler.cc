@@ -50,14 +50,16 @@ void add_counters(nlohmann::json& j, const JugglerCounters& c) {
 
 class Juggler final : public WarpScheduler {
  public:
-  explicit Juggler(const JugglerOptions& o)
-      : opts_(o), pred_(o.predictor), tl_(o.active) {}
+  explicit Juggler(const JugglerOptions& o) : opts_(o), pred_(o.predictor), tl_(o.active) {}
 
   int select(const SchedulerContext& ctx) override {
     switch (pred_.mode()) {
-      case JugglerMode::UM: return first_ready_gto(ctx, greedy_);
-      case JugglerMode::LHM: return tl_.select(ctx);
-      case JugglerMode::FM: return first_ready_lrr(ctx, last_);
+      case JugglerMode::UM:
+        return first_ready_gto(ctx, greedy_);
+      case JugglerMode::LHM:
+        return tl_.select(ctx);
+      case JugglerMode::FM:
+        return first_ready_lrr(ctx, last_);
     }
     return -1;
   }
@@ -77,7 +79,7 @@ class Juggler final : public WarpScheduler {
     for (size_t i = first_unstarted_; i < kernels_.size(); ++i) kernels_[i].start = pred_.counters();
     first_unstarted_ = kernels_.size();
     // A stall: no issue while this scheduler had a live, unfinished warp.
-    JugglerPredictor::Event e = issued ? JugglerPredictor::Event::Issue
+    JugglerPredictor::Event e = issued                          ? JugglerPredictor::Event::Issue
                                 : stall == WarpStatus::Finished ? JugglerPredictor::Event::None
                                                                 : JugglerPredictor::Event::Stall;
     uint32_t events = 1;
@@ -167,9 +169,9 @@ class Juggler final : public WarpScheduler {
 
   JugglerOptions opts_;
   JugglerPredictor pred_;
-  int greedy_ = -1;  // UM: the greedy warp
-  int last_ = -1;    // FM: the round-robin pointer (last issued slot)
-  TwoLevelState tl_; // LHM: active set and pending queue
+  int greedy_ = -1;   // UM: the greedy warp
+  int last_ = -1;     // FM: the round-robin pointer (last issued slot)
+  TwoLevelState tl_;  // LHM: active set and pending queue
   bool seen_ = false;
   uint64_t last_cycle_ = 0;  // last cycle accounted in the predictor
   // The GPU's counters (its `cycle` says which cycle is being simulated), from the last
@@ -241,8 +243,11 @@ static std::unique_ptr<WarpScheduler> make_r_juggler(const SchedulerSetup& setup
 }
 
 namespace {
-const SchedulerRegistration kRegistered_juggler{{"juggler", "Juggler: GTO, two-level or LRR as a stall predictor says (uth, fth, lth, history_bits, ...)", make_juggler}};
-const SchedulerRegistration kRegistered_r_juggler{{"r-juggler", "Juggler with the reverse order UM -> FM -> LHM", make_r_juggler}};
+const SchedulerRegistration kRegistered_juggler{
+    {"juggler", "Juggler: GTO, two-level or LRR as a stall predictor says (uth, fth, lth, history_bits, ...)",
+     make_juggler}};
+const SchedulerRegistration kRegistered_r_juggler{
+    {"r-juggler", "Juggler with the reverse order UM -> FM -> LHM", make_r_juggler}};
 }  // namespace
 
 }  // namespace warpsim

@@ -8,9 +8,12 @@ namespace warpsim {
 
 const char* juggler_mode_name(JugglerMode m) {
   switch (m) {
-    case JugglerMode::UM: return "UM";
-    case JugglerMode::LHM: return "LHM";
-    case JugglerMode::FM: return "FM";
+    case JugglerMode::UM:
+      return "UM";
+    case JugglerMode::LHM:
+      return "LHM";
+    case JugglerMode::FM:
+      return "FM";
   }
   return "?";
 }
@@ -18,8 +21,7 @@ const char* juggler_mode_name(JugglerMode m) {
 void JugglerPredictorConfig::validate() const {
   if (history_bits < 1 || history_bits > 8)
     throw Error(fmt::format("juggler: history_bits must be between 1 and 8 (got {})", history_bits));
-  if (stall_reading == StallReading::Window && window < 1)
-    throw Error("juggler: window must be at least 1 cycle");
+  if (stall_reading == StallReading::Window && window < 1) throw Error("juggler: window must be at least 1 cycle");
 }
 
 JugglerCounters JugglerCounters::operator-(const JugglerCounters& o) const {
@@ -35,8 +37,7 @@ JugglerCounters JugglerCounters::operator-(const JugglerCounters& o) const {
   return d;
 }
 
-JugglerPredictor::JugglerPredictor(const JugglerPredictorConfig& cfg)
-    : cfg_(cfg), max_level_(0), level_(0) {
+JugglerPredictor::JugglerPredictor(const JugglerPredictorConfig& cfg) : cfg_(cfg), max_level_(0), level_(0) {
   cfg_.validate();
   max_level_ = (1u << cfg_.history_bits) - 1;
   level_ = max_level_;  // execution starts in UM at the highest confidence
@@ -44,9 +45,12 @@ JugglerPredictor::JugglerPredictor(const JugglerPredictorConfig& cfg)
 
 JugglerMode JugglerPredictor::next_mode(JugglerMode m) const {
   switch (m) {
-    case JugglerMode::UM: return cfg_.reverse ? JugglerMode::FM : JugglerMode::LHM;
-    case JugglerMode::LHM: return cfg_.reverse ? JugglerMode::UM : JugglerMode::FM;
-    case JugglerMode::FM: return cfg_.reverse ? JugglerMode::LHM : JugglerMode::UM;
+    case JugglerMode::UM:
+      return cfg_.reverse ? JugglerMode::FM : JugglerMode::LHM;
+    case JugglerMode::LHM:
+      return cfg_.reverse ? JugglerMode::UM : JugglerMode::FM;
+    case JugglerMode::FM:
+      return cfg_.reverse ? JugglerMode::LHM : JugglerMode::UM;
   }
   return JugglerMode::UM;
 }
@@ -55,11 +59,16 @@ int JugglerPredictor::fig3_label(JugglerMode from, JugglerTransition t) {
   // Per mode: {Hold, Raise, Lower, Switch}.
   static constexpr int labels[kNumJugglerModes][4] = {{3, 2, 1, 4}, {7, 5, 6, 8}, {10, 11, 9, 12}};
   switch (t) {
-    case JugglerTransition::None: return 0;
-    case JugglerTransition::Hold: return labels[int(from)][0];
-    case JugglerTransition::Raise: return labels[int(from)][1];
-    case JugglerTransition::Lower: return labels[int(from)][2];
-    case JugglerTransition::Switch: return labels[int(from)][3];
+    case JugglerTransition::None:
+      return 0;
+    case JugglerTransition::Hold:
+      return labels[int(from)][0];
+    case JugglerTransition::Raise:
+      return labels[int(from)][1];
+    case JugglerTransition::Lower:
+      return labels[int(from)][2];
+    case JugglerTransition::Switch:
+      return labels[int(from)][3];
   }
   return 0;
 }
@@ -122,7 +131,8 @@ void JugglerPredictor::cycle(Event e, uint32_t stall_events) {
       stalls_ += stall_events;
       if (stalls_ > cfg_.threshold(mode_)) on_trigger();
       break;
-    case Event::None: break;
+    case Event::None:
+      break;
   }
 }
 
@@ -171,10 +181,9 @@ const char* name_of(T v, const std::pair<const char*, T> (&names)[N]) {
     if (x == v) return name;
   return "?";
 }
-const std::pair<const char*, StallReading> kStallReadings[] = {
-    {"since_update", StallReading::SinceUpdate},
-    {"consecutive", StallReading::Consecutive},
-    {"window", StallReading::Window}};
+const std::pair<const char*, StallReading> kStallReadings[] = {{"since_update", StallReading::SinceUpdate},
+                                                               {"consecutive", StallReading::Consecutive},
+                                                               {"window", StallReading::Window}};
 const std::pair<const char*, HistoryRule> kHistoryRules[] = {{"counter", HistoryRule::Counter},
                                                              {"shift", HistoryRule::Shift}};
 const std::pair<const char*, EntryLevel> kEntryLevels[] = {{"lowest", EntryLevel::Lowest},

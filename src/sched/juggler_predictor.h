@@ -39,7 +39,7 @@ struct JugglerPredictorConfig {
   uint32_t history_bits = 1;            // m: 2^m confidence levels (1..8)
   bool reverse = false;                 // R-Juggler: UM -> FM -> LHM
   StallReading stall_reading = StallReading::SinceUpdate;
-  uint32_t window = 64;                 // cycles per window (StallReading::Window)
+  uint32_t window = 64;  // cycles per window (StallReading::Window)
   HistoryRule history = HistoryRule::Counter;
   EntryLevel entry = EntryLevel::Lowest;
 
@@ -64,11 +64,11 @@ struct JugglerCounters {
 // What the last cycle did to the state machine. With 1-bit history and the Juggler order these
 // are the transitions of Fig. 3 (see fig3_label).
 enum class JugglerTransition : uint8_t {
-  None,   // no update (a stall below the threshold, or a cycle without live warps)
-  Hold,   // issue at the highest confidence: stay (T3, T7, T10)
-  Raise,  // issue below the highest confidence: one level up (T2, T5, T11)
-  Lower,  // stall threshold passed above the lowest level: one level down (T1, T6, T9)
-  Switch, // stall threshold passed at the lowest level: next mode (T4, T8, T12)
+  None,    // no update (a stall below the threshold, or a cycle without live warps)
+  Hold,    // issue at the highest confidence: stay (T3, T7, T10)
+  Raise,   // issue below the highest confidence: one level up (T2, T5, T11)
+  Lower,   // stall threshold passed above the lowest level: one level down (T1, T6, T9)
+  Switch,  // stall threshold passed at the lowest level: next mode (T4, T8, T12)
 };
 
 class JugglerPredictor {
@@ -85,10 +85,10 @@ class JugglerPredictor {
   void cycles(Event e, uint64_t n, uint32_t stall_events = 1);
 
   JugglerMode mode() const { return mode_; }
-  uint32_t level() const { return level_; }          // 0 .. max_level(): history value
+  uint32_t level() const { return level_; }  // 0 .. max_level(): history value
   uint32_t max_level() const { return max_level_; }
   bool high() const { return level_ == max_level_; }  // highest confidence
-  uint64_t stall_count() const { return stalls_; }   // Stall_c - Stall_p (Window: Stall_c)
+  uint64_t stall_count() const { return stalls_; }    // Stall_c - Stall_p (Window: Stall_c)
   uint64_t previous_window_stalls() const { return prev_window_; }
   JugglerTransition last_transition() const { return last_; }
   const JugglerCounters& counters() const { return counters_; }

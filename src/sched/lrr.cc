@@ -17,12 +17,11 @@ class Lrr final : public WarpScheduler {
 
 }  // namespace
 
-static std::unique_ptr<WarpScheduler> make_lrr(const SchedulerSetup& setup) {
-  return std::make_unique<Lrr>();
-}
+static std::unique_ptr<WarpScheduler> make_lrr(const SchedulerSetup& setup) { return std::make_unique<Lrr>(); }
 
 namespace {
-const SchedulerRegistration kRegistered{{"lrr", "loose round robin: the next ready warp after the last one issued", make_lrr}};
+const SchedulerRegistration kRegistered{
+    {"lrr", "loose round robin: the next ready warp after the last one issued", make_lrr}};
 }  // namespace
 
 }  // namespace warpsim

@@ -1,12 +1,13 @@
 // QAWS as a warp scheduler: one QawsCore per sub-core; each kernel's budget is resolved from the
 // scheduler parameters when the kernel starts (on_kernel_launch).
+#include "sched/qaws.h"
+
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "sched/scheduler.h"
-#include "sched/qaws.h"
 
 namespace warpsim {
 namespace {
@@ -97,7 +98,10 @@ static std::unique_ptr<WarpScheduler> make_qaws(const SchedulerSetup& setup) {
 }
 
 namespace {
-const SchedulerRegistration kRegistered{{"qaws", "QoS-aware: warps grouped by kernel budget (budget.KERNEL=B, budget.stream.S=B, budget.default=B, decide=last|same)", make_qaws, make_qaws_options}};
+const SchedulerRegistration kRegistered{{"qaws",
+                                         "QoS-aware: warps grouped by kernel budget (budget.KERNEL=B, "
+                                         "budget.stream.S=B, budget.default=B, decide=last|same)",
+                                         make_qaws, make_qaws_options}};
 }  // namespace
 
 }  // namespace warpsim

@@ -55,9 +55,9 @@ struct QawsBudgets {
 
 // Counters of one budget group (all kernels with that budget) on one sub-core.
 struct QawsGroupCounters {
-  uint64_t switches = 0;       // context switches counted against the budget (ncs increments)
-  uint64_t yields = 0;         // times the group reached its budget and passed the priority on
-  uint64_t gains = 0;          // times the group received the priority (a yield or a vanish)
+  uint64_t switches = 0;  // context switches counted against the budget (ncs increments)
+  uint64_t yields = 0;    // times the group reached its budget and passed the priority on
+  uint64_t gains = 0;     // times the group received the priority (a yield or a vanish)
 };
 
 class QawsCore {
@@ -144,15 +144,15 @@ class QawsCore {
   bool count_switch(uint64_t present);
 
   QawsDecide decide_;
-  std::vector<Group> groups_;          // by group id (creation order)
-  std::vector<int> ring_;              // group ids, budget descending
-  std::vector<int> kernel_group_;      // kernel launch index -> group id
-  std::vector<int8_t> slot_group_;     // warp slot -> group id, -1 unknown (announced warps)
-  std::vector<uint16_t> added_;        // announced slots whose group is not resolved yet
+  std::vector<Group> groups_;                    // by group id (creation order)
+  std::vector<int> ring_;                        // group ids, budget descending
+  std::vector<int> kernel_group_;                // kernel launch index -> group id
+  std::vector<int8_t> slot_group_;               // warp slot -> group id, -1 unknown (announced warps)
+  std::vector<uint16_t> added_;                  // announced slots whose group is not resolved yet
   std::array<uint16_t, kMaxGroups> resident_{};  // announced warps per group
-  uint64_t resident_mask_ = 0;         // groups with announced warps
-  bool announced_ = false;             // warp_added has been called
-  std::array<int16_t, kMaxGroups> rank_;  // group id -> ring distance from g0 (issue order)
+  uint64_t resident_mask_ = 0;                   // groups with announced warps
+  bool announced_ = false;                       // warp_added has been called
+  std::array<int16_t, kMaxGroups> rank_;         // group id -> ring distance from g0 (issue order)
   int64_t unregistered_budget_ = QawsBudgets::kDefaultBudget;
   int unregistered_group_ = -1;
 
@@ -163,7 +163,7 @@ class QawsCore {
   bool issued_head_ = false;    // the first issue of the last issuing cycle was the head
   int last_issued_group_ = -1;  // group of that issue
   uint64_t last_issue_cycle_ = ~0ull;
-  uint64_t cycle_ = ~0ull;      // cycle of the last SORTWARPS
+  uint64_t cycle_ = ~0ull;  // cycle of the last SORTWARPS
   uint64_t priority_changes_ = 0;
 };
 
@@ -261,9 +261,8 @@ int QawsCore::select(const Ctx& ctx) {
     s = scan(ctx);
   }
   // The head of the issue order: the greedy warp if it belongs to g0, else g0's oldest warp.
-  head_ = greedy_ >= 0 && ctx.status(greedy_) != WarpStatus::Finished && slot_group(ctx, greedy_) == g0_
-              ? greedy_
-              : s.g0_oldest;
+  head_ = greedy_ >= 0 && ctx.status(greedy_) != WarpStatus::Finished && slot_group(ctx, greedy_) == g0_ ? greedy_
+                                                                                                         : s.g0_oldest;
   // The first ready warp of the order is the head when the head is ready (lines 11-12).
   if (s.pick == head_ || s.pick < 0) return s.pick;
   if (decide_ == QawsDecide::SameCycle && slot_group(ctx, s.pick) == g0_) {

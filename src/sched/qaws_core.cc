@@ -9,9 +9,7 @@
 
 namespace warpsim {
 
-const char* qaws_decide_name(QawsDecide d) {
-  return d == QawsDecide::SameCycle ? "same" : "last";
-}
+const char* qaws_decide_name(QawsDecide d) { return d == QawsDecide::SameCycle ? "same" : "last"; }
 
 // --- budgets ----------------------------------------------------------------------------------
 
@@ -114,8 +112,8 @@ void QawsCore::warp_removed(int slot) {
 
 void QawsCore::set_kernel_budget(uint32_t kernel, int64_t budget) {
   if (budget < 0 || budget > QawsBudgets::kMaxBudget)
-    throw Error(fmt::format("qaws: budget {} of kernel {} is out of range [0, {}]", budget, kernel,
-                            QawsBudgets::kMaxBudget));
+    throw Error(
+        fmt::format("qaws: budget {} of kernel {} is out of range [0, {}]", budget, kernel, QawsBudgets::kMaxBudget));
   if (unregistered_group_ < 0) unregistered_group_ = group_index(unregistered_budget_);
   int g = group_index(budget);
   if (kernel_group_.size() <= kernel) kernel_group_.resize(size_t(kernel) + 1, unregistered_group_);

@@ -1,9 +1,9 @@
 // The scheduler registry: every policy registers itself from its own file (SchedulerRegistration).
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-
-#include <fmt/format.h>
 
 #include "core/error.h"
 #include "sched/scheduler.h"
@@ -24,8 +24,7 @@ SchedulerRegistration::SchedulerRegistration(SchedulerFactory factory) {
                              [](const SchedulerFactory& f, const std::string& n) { return f.name < n; });
   if ((at != r.end() && at->name == factory.name) || !factory.make) {
     // Static initialisation: there is nobody to throw to.
-    std::fprintf(stderr, "warpsim: scheduler '%s' is registered twice or without a factory\n",
-                 factory.name.c_str());
+    std::fprintf(stderr, "warpsim: scheduler '%s' is registered twice or without a factory\n", factory.name.c_str());
     std::abort();
   }
   r.insert(at, std::move(factory));
@@ -46,9 +45,8 @@ void SchedulerSetup::throw_missing_shared_state() const {
   throw Error(fmt::format("scheduler of SM {}: its per-SM shared state is missing or of another policy", sm_id));
 }
 
-std::vector<std::unique_ptr<WarpScheduler>> make_sm_schedulers(const SchedulerFactory& f,
-                                                               const SchedulerParams& params, int sm_id,
-                                                               int num_schedulers) {
+std::vector<std::unique_ptr<WarpScheduler>> make_sm_schedulers(const SchedulerFactory& f, const SchedulerParams& params,
+                                                               int sm_id, int num_schedulers) {
   std::shared_ptr<SmSharedState> shared = f.make_sm_state ? f.make_sm_state(params, sm_id) : nullptr;
   std::vector<std::unique_ptr<WarpScheduler>> out;
   for (int s = 0; s < num_schedulers; ++s) out.push_back(f.make({params, sm_id, s, num_schedulers, shared}));

@@ -35,7 +35,10 @@ rl::RlConfig rl_config_from_params(const SchedulerParams& p, const rl::RlConfig&
 
 RlScheduler::RlScheduler(std::shared_ptr<RlAgent> agent, int sm_id, int sched_id, uint32_t num_actions,
                          std::string report_key)
-    : agent_(std::move(agent)), sm_id_(sm_id), sched_id_(sched_id), num_actions_(num_actions),
+    : agent_(std::move(agent)),
+      sm_id_(sm_id),
+      sched_id_(sched_id),
+      num_actions_(num_actions),
       key_(std::move(report_key)) {}
 
 void RlScheduler::on_kernel_start(uint32_t kernel) {
@@ -83,7 +86,7 @@ int RlScheduler::select(const SchedulerContext& ctx) {
       const rl::AttrInfo& info = rl::attr_info(u.attr);
       // Warp counts range over the scheduler's warp slots (24 on Fermi); GNMIE over 40 memory
       // instructions per SM of the GPU (600 on a 15-SM Fermi).
-      double range = info.range == 0   ? double(ctx.warps_per_scheduler())
+      double range = info.range == 0  ? double(ctx.warps_per_scheduler())
                      : info.range < 0 ? 40.0 * double(ctx.num_sms())
                                       : info.range;
       s.v[i] = uint8_t(rl::bucketize(values_[int(u.attr)], range, u.buckets, info.spacing));
@@ -135,7 +138,8 @@ void RlScheduler::report(nlohmann::json& out) const {
   nlohmann::json& win = j["reward_windows"];
   if (!win.is_array()) win = nlohmann::json::array();
   for (size_t i = 0; i < reward_windows_.size(); ++i) {
-    while (win.size() <= i) win.push_back({{"cycle", (win.size() + 1) * kRewardWindow}, {"reward", 0.0}, {"scheduler_cycles", 0}});
+    while (win.size() <= i)
+      win.push_back({{"cycle", (win.size() + 1) * kRewardWindow}, {"reward", 0.0}, {"scheduler_cycles", 0}});
     win[i]["reward"] = win[i]["reward"].get<double>() + reward_windows_[i].first;
     win[i]["scheduler_cycles"] = win[i]["scheduler_cycles"].get<uint64_t>() + reward_windows_[i].second;
   }

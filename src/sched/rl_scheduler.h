@@ -37,8 +37,7 @@ rl::RlConfig rl_config_from_params(const SchedulerParams& p, const rl::RlConfig&
 
 class RlScheduler : public WarpScheduler {
  public:
-  RlScheduler(std::shared_ptr<RlAgent> agent, int sm_id, int sched_id, uint32_t num_actions,
-              std::string report_key);
+  RlScheduler(std::shared_ptr<RlAgent> agent, int sm_id, int sched_id, uint32_t num_actions, std::string report_key);
   int select(const SchedulerContext& ctx) final;
   void on_issue(const SchedulerContext& ctx, int slot, const WarpInst& inst) final;
   void on_cycle_end(const SchedulerContext& ctx, bool issued, WarpStatus stall) final;

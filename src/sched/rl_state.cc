@@ -4,8 +4,7 @@ namespace warpsim {
 
 PipeClass pipe_class(const WarpInst& in) {
   if (in.is_mem()) {
-    return (in.space == MemSpace::Global || in.space == MemSpace::Local) ? PipeClass::GMEM
-                                                                         : PipeClass::STCMEM;
+    return (in.space == MemSpace::Global || in.space == MemSpace::Local) ? PipeClass::GMEM : PipeClass::STCMEM;
   }
   return in.unit == Unit::SFU ? PipeClass::SFU : PipeClass::SP;
 }
@@ -15,15 +14,14 @@ int summarize_warps(const SchedulerContext& ctx, WarpSummary* warps) {
   for (uint16_t w : ctx.warps()) {
     WarpStatus s = ctx.status(w);
     PipeClass p = PipeClass::None;
-    if (s == WarpStatus::Ready || s == WarpStatus::UnitBusy || s == WarpStatus::RAW)
-      p = pipe_class(ctx.next_inst(w));
+    if (s == WarpStatus::Ready || s == WarpStatus::UnitBusy || s == WarpStatus::RAW) p = pipe_class(ctx.next_inst(w));
     warps[n++] = {w, s, p};
   }
   return n;
 }
 
-void compute_attributes(const SchedulerContext& ctx, const WarpSummary* warps, int n,
-                        const RlBaseline& base, rl::AttrValues& v) {
+void compute_attributes(const SchedulerContext& ctx, const WarpSummary* warps, int n, const RlBaseline& base,
+                        rl::AttrValues& v) {
   using rl::Attr;
   v.fill(0);
   auto A = [&](Attr a) -> double& { return v[int(a)]; };
@@ -42,9 +40,12 @@ void compute_attributes(const SchedulerContext& ctx, const WarpSummary* warps, i
     if (w.pipe == PipeClass::GMEM || w.pipe == PipeClass::STCMEM) A(Attr::NFMI) += 1;
     if (w.status == WarpStatus::UnitBusy) {
       A(Attr::NPS) += 1;
-      if (w.pipe == PipeClass::GMEM || w.pipe == PipeClass::STCMEM) A(Attr::NMPS) += 1;
-      else if (w.pipe == PipeClass::SFU) A(Attr::NSFPS) += 1;
-      else A(Attr::NSPPS) += 1;
+      if (w.pipe == PipeClass::GMEM || w.pipe == PipeClass::STCMEM)
+        A(Attr::NMPS) += 1;
+      else if (w.pipe == PipeClass::SFU)
+        A(Attr::NSFPS) += 1;
+      else
+        A(Attr::NSPPS) += 1;
     }
     if (!ready) continue;
     A(Attr::NRI) += 1;
@@ -68,7 +69,8 @@ void compute_attributes(const SchedulerContext& ctx, const WarpSummary* warps, i
         A(Attr::NRSTCMI) += 1;
         if (int32_t(info.cta_slot) == last_cta) A(Attr::STBRMI) += 1;
         break;
-      default: break;
+      default:
+        break;
     }
   }
   A(Attr::RGMI) = A(Attr::NRGMI) > 0;

@@ -26,7 +26,7 @@ struct WarpSummary {
 // One pass over the scheduler's warps (oldest first) filling `warps`; returns their number.
 int summarize_warps(const SchedulerContext& ctx, WarpSummary* warps);
 // Every Table II attribute value from the summaries and the SM/GPU counters.
-void compute_attributes(const SchedulerContext& ctx, const WarpSummary* warps, int n,
-                        const RlBaseline& base, rl::AttrValues& values);
+void compute_attributes(const SchedulerContext& ctx, const WarpSummary* warps, int n, const RlBaseline& base,
+                        rl::AttrValues& values);
 
 }  // namespace warpsim

@@ -1,8 +1,8 @@
 // RLWS (RLWS paper Sec. IV): each cycle the agent picks a pipeline (Table I); the warp is the
 // one issued last cycle if it matches, else the oldest ready warp whose next instruction does.
-#include "sched/scheduler.h"
 #include "sched/rl_scheduler.h"
 #include "sched/rlws_actions.h"
+#include "sched/scheduler.h"
 
 namespace warpsim {
 namespace {
@@ -30,11 +30,16 @@ class Rlws final : public RlScheduler {
 
 int rlws_action_of(PipeClass p) {
   switch (p) {
-    case PipeClass::SP: return kSpInstr;
-    case PipeClass::SFU: return kSfuInstr;
-    case PipeClass::GMEM: return kGmemInstr;
-    case PipeClass::STCMEM: return kStcmemInstr;
-    default: return -1;
+    case PipeClass::SP:
+      return kSpInstr;
+    case PipeClass::SFU:
+      return kSfuInstr;
+    case PipeClass::GMEM:
+      return kGmemInstr;
+    case PipeClass::STCMEM:
+      return kStcmemInstr;
+    default:
+      return -1;
   }
 }
 
@@ -58,7 +63,8 @@ int rlws_warp_for(int action, const WarpSummary* w, int n, int last_issued) {
 }
 
 static std::unique_ptr<WarpScheduler> make_rlws(const SchedulerSetup& setup) {
-  return std::make_unique<Rlws>(setup.shared_state<RlAgent>(), setup.sm_id, setup.sched_id, uint32_t(kRlwsActions), "rlws");
+  return std::make_unique<Rlws>(setup.shared_state<RlAgent>(), setup.sm_id, setup.sched_id, uint32_t(kRlwsActions),
+                                "rlws");
 }
 
 static std::shared_ptr<SmSharedState> make_rlws_agent(const SchedulerParams& p, int sm_id) {
@@ -67,7 +73,9 @@ static std::shared_ptr<SmSharedState> make_rlws_agent(const SchedulerParams& p, 
 }
 
 namespace {
-const SchedulerRegistration kRegistered{{"rlws", "reinforcement-learning pipeline selection (linear SARSA, RLWS Table I actions)", make_rlws, make_rlws_agent}};
+const SchedulerRegistration kRegistered{
+    {"rlws", "reinforcement-learning pipeline selection (linear SARSA, RLWS Table I actions)", make_rlws,
+     make_rlws_agent}};
 }  // namespace
 
 }  // namespace warpsim

@@ -1,8 +1,8 @@
 // RLWS_MS (RLWS paper Sec. V-D): the agent picks a meta-action (Table IX), an ordering that
 // names the warp to issue.
 #include "sched/order_policies.h"
-#include "sched/scheduler.h"
 #include "sched/rl_scheduler.h"
+#include "sched/scheduler.h"
 
 namespace warpsim {
 namespace {
@@ -28,10 +28,14 @@ class RlwsMs final : public RlScheduler {
   }
   int warp_for(const SchedulerContext& ctx, int action, const WarpSummary* w, int n) override {
     switch (action) {
-      case GTO: return first_ready_gto(ctx, last_issued_);
-      case YOUNGEST: return first_ready_youngest(ctx);
-      case LRR: return first_ready_lrr(ctx, last_issued_);
-      default: break;
+      case GTO:
+        return first_ready_gto(ctx, last_issued_);
+      case YOUNGEST:
+        return first_ready_youngest(ctx);
+      case LRR:
+        return first_ready_lrr(ctx, last_issued_);
+      default:
+        break;
     }
     for (int i = n; i-- > 0;) {  // youngest first
       if (w[i].status != WarpStatus::Ready) continue;
@@ -50,7 +54,8 @@ class RlwsMs final : public RlScheduler {
 }  // namespace
 
 static std::unique_ptr<WarpScheduler> make_rlws_ms(const SchedulerSetup& setup) {
-  return std::make_unique<RlwsMs>(setup.shared_state<RlAgent>(), setup.sm_id, setup.sched_id, uint32_t(kActions), "rlws_ms");
+  return std::make_unique<RlwsMs>(setup.shared_state<RlAgent>(), setup.sm_id, setup.sched_id, uint32_t(kActions),
+                                  "rlws_ms");
 }
 
 static std::shared_ptr<SmSharedState> make_rlws_ms_agent(const SchedulerParams& p, int sm_id) {
@@ -59,7 +64,8 @@ static std::shared_ptr<SmSharedState> make_rlws_ms_agent(const SchedulerParams& 
 }
 
 namespace {
-const SchedulerRegistration kRegistered{{"rlws_ms", "reinforcement-learning meta-scheduling (RLWS Table IX actions)", make_rlws_ms, make_rlws_ms_agent}};
+const SchedulerRegistration kRegistered{
+    {"rlws_ms", "reinforcement-learning meta-scheduling (RLWS Table IX actions)", make_rlws_ms, make_rlws_ms_agent}};
 }  // namespace
 
 }  // namespace warpsim

@@ -55,8 +55,7 @@ bool SchedulerParams::get_bool(const std::string& key, bool def) const {
 
 void SchedulerParams::check_all_used(const std::string& scheduler) const {
   for (const auto& [k, v] : values_)
-    if (!used_.count(k))
-      throw Error(fmt::format("scheduler '{}' has no parameter '{}'", scheduler, k));
+    if (!used_.count(k)) throw Error(fmt::format("scheduler '{}' has no parameter '{}'", scheduler, k));
 }
 
 }  // namespace warpsim

@@ -6,11 +6,10 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <span>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "sched/warp_view.h"
 
@@ -156,8 +155,7 @@ const std::vector<SchedulerFactory>& scheduler_registry();
 const SchedulerFactory& find_scheduler(const std::string& name);  // throws Error listing names
 
 // The `num_schedulers` schedulers of SM `sm_id` under policy `f`, sharing one SmSharedState.
-std::vector<std::unique_ptr<WarpScheduler>> make_sm_schedulers(const SchedulerFactory& f,
-                                                               const SchedulerParams& params, int sm_id,
-                                                               int num_schedulers);
+std::vector<std::unique_ptr<WarpScheduler>> make_sm_schedulers(const SchedulerFactory& f, const SchedulerParams& params,
+                                                               int sm_id, int num_schedulers);
 
 }  // namespace warpsim

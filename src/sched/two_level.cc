@@ -30,7 +30,8 @@ static std::unique_ptr<WarpScheduler> make_two_level(const SchedulerSetup& setup
 }
 
 namespace {
-const SchedulerRegistration kRegistered{{"tl", "two-level: round robin inside an active set of N warps (param active=N)", make_two_level}};
+const SchedulerRegistration kRegistered{
+    {"tl", "two-level: round robin inside an active set of N warps (param active=N)", make_two_level}};
 }  // namespace
 
 }  // namespace warpsim

@@ -23,11 +23,16 @@ uint32_t buckets_of(uint8_t v) { return v == 0 ? 0 : 1u << v; }
 
 std::span<const double> param_values(Param p) {
   switch (p) {
-    case Param::Alpha: return kAlpha;
-    case Param::Epsilon: return kEpsilon;
-    case Param::Gamma: return kGamma;
-    case Param::Reward: return kReward;
-    case Param::Penalty: return kPenalty;
+    case Param::Alpha:
+      return kAlpha;
+    case Param::Epsilon:
+      return kEpsilon;
+    case Param::Gamma:
+      return kGamma;
+    case Param::Reward:
+      return kReward;
+    case Param::Penalty:
+      return kPenalty;
   }
   return {};
 }
@@ -134,8 +139,7 @@ std::string describe_attributes(const Chromosome& c) {
 
 std::string describe(const Chromosome& c) {
   std::string s;
-  for (int p = 0; p < kNumParams; ++p)
-    s += fmt::format("{}={} ", param_name(Param(p)), c.param(Param(p)));
+  for (int p = 0; p < kNumParams; ++p) s += fmt::format("{}={} ", param_name(Param(p)), c.param(Param(p)));
   return s + "| " + describe_attributes(c);
 }
 

@@ -1,8 +1,7 @@
 #include "search/evaluator.h"
 
-#include <unistd.h>
-
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -94,12 +93,11 @@ std::vector<Evaluation> HarnessEvaluator::evaluate(const std::vector<rl::RlConfi
     if (!experiment::load_cached(layout, p)) pending.push_back(p);
   hits_ += pairs.size() - pending.size();
   std::map<std::string, std::string> failure;  // pair key -> message
-  std::set<std::string> ran;                    // keys of the pairs run now
+  std::set<std::string> ran;                   // keys of the pairs run now
   if (!pending.empty()) {
     std::string exe = s_.exe.empty() ? experiment::self_executable() : s_.exe;
     std::unique_ptr<experiment::Progress> progress;
-    if (s_.progress_out)
-      progress = std::make_unique<experiment::Progress>(pending.size(), 0, s_.tty, s_.progress_out);
+    if (s_.progress_out) progress = std::make_unique<experiment::Progress>(pending.size(), 0, s_.tty, s_.progress_out);
     auto outcomes = s_.backend == "slurm"
                         ? experiment::run_pairs_slurm(pending, layout, gpu_file, exe, s_.slurm, progress.get())
                         : experiment::run_pairs_local(pending, layout, gpu_file, exe, s_.jobs, progress.get());
@@ -111,8 +109,8 @@ std::vector<Evaluation> HarnessEvaluator::evaluate(const std::vector<rl::RlConfi
         ++failed_;
         std::string msg = outcomes[i].message;
         while (!msg.empty() && msg.back() == '\n') msg.pop_back();
-        failure[pending[i].key] = fmt::format("{} failed (log: {}): {}", pending[i].workload_name,
-                                              layout.log_file(pending[i]), msg);
+        failure[pending[i].key] =
+            fmt::format("{} failed (log: {}): {}", pending[i].workload_name, layout.log_file(pending[i]), msg);
       }
     }
   }

@@ -16,18 +16,18 @@
 namespace warpsim::search {
 
 struct EvaluatorSetup {
-  std::string scheduler = "rlws";         // the RL scheduler the configurations are for
+  std::string scheduler = "rlws";  // the RL scheduler the configurations are for
   experiment::SchedulerSpec baseline{"lrr", {}};
   GpuConfig gpu;
   std::string size = "small";
-  uint64_t input_seed = 1;                // seed of the workloads' generated inputs
-  std::string dir;                        // harness directory (cache, logs, candidates)
+  uint64_t input_seed = 1;  // seed of the workloads' generated inputs
+  std::string dir;          // harness directory (cache, logs, candidates)
   experiment::WorkloadResolver resolve;
-  std::string backend = "local";          // local | slurm
+  std::string backend = "local";  // local | slurm
   int jobs = 1;
   experiment::SlurmOptions slurm;
-  std::string exe;                        // warpsim binary for the runs (empty: this program)
-  std::FILE* progress_out = nullptr;      // per-run progress lines (null: none)
+  std::string exe;                    // warpsim binary for the runs (empty: this program)
+  std::FILE* progress_out = nullptr;  // per-run progress lines (null: none)
   bool tty = false;
 };
 
@@ -38,10 +38,10 @@ struct KernelCycles {
 };
 
 struct Evaluation {
-  bool ok = false;                        // every run succeeded and every kernel has cycles
-  std::string failure;                    // why not, when !ok
+  bool ok = false;      // every run succeeded and every kernel has cycles
+  std::string failure;  // why not, when !ok
   std::vector<KernelCycles> kernels;
-  double fitness = 0;                     // geometric-mean speedup over the baseline; 0 when !ok
+  double fitness = 0;  // geometric-mean speedup over the baseline; 0 when !ok
 };
 
 // Geometric mean of baseline_cycles / cycles over the kernels of `k` whose workload is in

@@ -26,9 +26,12 @@ void GaParams::validate() const {
 
 const char* origin_name(Origin o) {
   switch (o) {
-    case Origin::Random: return "random";
-    case Origin::Child: return "child";
-    case Origin::Elite: return "elite";
+    case Origin::Random:
+      return "random";
+    case Origin::Child:
+      return "child";
+    case Origin::Elite:
+      return "elite";
   }
   return "?";
 }
@@ -146,7 +149,8 @@ std::vector<Candidate> make_generation(uint32_t g, std::span<const Candidate> pr
   std::vector<Candidate> out;
   out.reserve(p.population);
   if (g == 0) {
-    for (uint32_t i = 0; i < p.population; ++i) out.push_back({random_chromosome(rng, p.attr_probability), Origin::Random, 0});
+    for (uint32_t i = 0; i < p.population; ++i)
+      out.push_back({random_chromosome(rng, p.attr_probability), Origin::Random, 0});
     return out;
   }
   if (previous.empty()) throw Error(fmt::format("generation {} needs the generation before it", g));
@@ -277,8 +281,7 @@ GeneticSearch GeneticSearch::from_json(const nlohmann::json& j, const GaParams& 
     auto differs = [&](const char* key, auto mine) {
       using T = decltype(mine);
       T saved = g.at(key).get<T>();
-      if (saved != mine)
-        throw Error(fmt::format("it was made with {} = {} (now {})", key, saved, mine));
+      if (saved != mine) throw Error(fmt::format("it was made with {} = {} (now {})", key, saved, mine));
     };
     differs("population", ga.population);
     differs("newcomers", ga.newcomers);

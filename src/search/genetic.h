@@ -10,12 +10,11 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json_fwd.hpp>
 #include <span>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "core/rng.h"
 #include "search/chromosome.h"

@@ -57,8 +57,7 @@ std::string search_identity(const SearchOptions& o) {
   rl::RlConfig base = scheduler_defaults(o.eval.scheduler);
   base.attrs.clear();
   t += fmt::format("\nbase decide_every={} keep_theta={} fixed_point={} optimistic={} decay_cycles={} seed={}\n",
-                   base.decide_every, base.keep_theta, base.fixed_point, base.optimistic, base.decay_cycles,
-                   base.seed);
+                   base.decide_every, base.keep_theta, base.fixed_point, base.optimistic, base.decay_cycles, base.seed);
   return t;
 }
 
@@ -95,10 +94,11 @@ std::string final_csv(const std::vector<FinalRow>& rows) {
 std::string report_html(const SearchOptions& o, const SearchResult& r, const std::string& svg,
                         const std::string& best_toml) {
   using experiment::svg::xml_escape;
-  std::string h = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>warpsim search</title>\n"
-                  "<style>body{font-family:sans-serif;max-width:1000px;margin:2em auto}"
-                  "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}"
-                  "td.l{text-align:left}pre{background:#f4f4f4;padding:8px}</style></head><body>\n";
+  std::string h =
+      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>warpsim search</title>\n"
+      "<style>body{font-family:sans-serif;max-width:1000px;margin:2em auto}"
+      "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}"
+      "td.l{text-align:left}pre{background:#f4f4f4;padding:8px}</style></head><body>\n";
   h += fmt::format("<h1>Genetic search of the {} design space</h1>\n", xml_escape(o.eval.scheduler));
   std::string train;
   for (const auto& w : o.train) train += (train.empty() ? "" : ", ") + w;
@@ -107,8 +107,8 @@ std::string report_html(const SearchOptions& o, const SearchResult& r, const std
       "{} newcomers per generation (best so far every {}th), mutation rate {}, attribute probability {}, "
       "seed {}.</p>\n",
       xml_escape(o.eval.gpu.name), xml_escape(o.eval.size), xml_escape(o.eval.baseline.name), xml_escape(train),
-      o.ga.population, r.generations.size(), o.ga.generations, o.ga.newcomers, o.ga.elite_period,
-      o.ga.mutation_rate, o.ga.attr_probability, o.ga.seed);
+      o.ga.population, r.generations.size(), o.ga.generations, o.ga.newcomers, o.ga.elite_period, o.ga.mutation_rate,
+      o.ga.attr_probability, o.ga.seed);
   h += fmt::format(
       "<p>Simulations run by this invocation: {} ({} failed), {:.1f} s of simulation in total ({:.3f} s each); "
       "{} found in the cache.</p>\n",
@@ -162,7 +162,8 @@ std::vector<GenerationStats> generation_stats(const GeneticSearch& s) {
 }
 
 std::string history_csv(const GeneticSearch& s) {
-  std::string out = "generation,index,origin,fitness,genes,attributes,alpha,epsilon,gamma,reward,penalty,configuration\n";
+  std::string out =
+      "generation,index,origin,fitness,genes,attributes,alpha,epsilon,gamma,reward,penalty,configuration\n";
   for (size_t g = 0; g < s.generations().size(); ++g) {
     const auto& gen = s.generations()[g];
     for (size_t i = 0; i < gen.size(); ++i) {
@@ -194,8 +195,8 @@ SearchResult run_search(const SearchOptions& o, int max_new_generations) {
   GeneticSearch search(o.ga, identity);
   if (fs::exists(state_file)) {
     if (!o.resume)
-      throw Error(fmt::format("'{}' holds a search already: pass --resume to continue it, or choose another --out",
-                              dir));
+      throw Error(
+          fmt::format("'{}' holds a search already: pass --resume to continue it, or choose another --out", dir));
     std::ifstream in(state_file);
     nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
     if (j.is_discarded()) throw Error(fmt::format("{}: not valid JSON", state_file));
@@ -221,7 +222,8 @@ SearchResult run_search(const SearchOptions& o, int max_new_generations) {
     auto evals = ev.evaluate(cfgs, o.train);
     std::vector<double> f;
     for (size_t i = 0; i < evals.size(); ++i) {
-      if (!evals[i].ok && o.log) fmt::print(o.log, "  candidate {} gets fitness 0: {}\n", batch[i].key(), evals[i].failure);
+      if (!evals[i].ok && o.log)
+        fmt::print(o.log, "  candidate {} gets fitness 0: {}\n", batch[i].key(), evals[i].failure);
       f.push_back(evals[i].fitness);
     }
     return f;
@@ -255,8 +257,9 @@ SearchResult run_search(const SearchOptions& o, int max_new_generations) {
     std::vector<rl::RlConfig> cfgs;
     for (const auto& c : top) cfgs.push_back(to_rl_config(c.chromosome, base));
     cfgs.push_back(base);
-    if (o.log) fmt::print(o.log, "re-evaluating the top {} and the defaults on {} workloads\n", top.size(),
-                          o.final_suite.size());
+    if (o.log)
+      fmt::print(o.log, "re-evaluating the top {} and the defaults on {} workloads\n", top.size(),
+                 o.final_suite.size());
     if (o.log) std::fflush(o.log);
     auto evals = ev.evaluate(cfgs, o.final_suite);
     // Training workloads by the names the runs report.

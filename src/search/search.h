@@ -28,16 +28,16 @@ struct SearchOptions {
   std::vector<std::string> final_suite;  // re-evaluation suite (empty: none)
   size_t top = 10;                       // candidates re-evaluated on the final suite
   bool resume = false;
-  EvaluatorSetup eval;                   // scheduler, baseline, GPU, size, backend, dir
-  std::FILE* log = stdout;               // one line per generation (null: silent)
+  EvaluatorSetup eval;      // scheduler, baseline, GPU, size, backend, dir
+  std::FILE* log = stdout;  // one line per generation (null: silent)
 };
 
 // One configuration on the final suite.
 struct FinalRow {
-  std::string label;                     // "1".."N" (training rank) or "defaults"
-  std::string genes;                     // chromosome key (empty for defaults not representable)
+  std::string label;  // "1".."N" (training rank) or "defaults"
+  std::string genes;  // chromosome key (empty for defaults not representable)
   std::string description;
-  double train_fitness = 0;              // fitness on the training workloads
+  double train_fitness = 0;                  // fitness on the training workloads
   double suite = 0, train = 0, heldout = 0;  // geomean speedups on the final suite and its parts (NaN: none)
   bool ok = true;
 };
@@ -45,20 +45,20 @@ struct FinalRow {
 struct GenerationStats {
   uint32_t generation = 0;
   double best = 0, median = 0, mean = 0, best_so_far = 0;
-  size_t new_evaluations = 0;            // distinct chromosomes first evaluated in this generation
+  size_t new_evaluations = 0;  // distinct chromosomes first evaluated in this generation
 };
 
 struct SearchResult {
   std::vector<GenerationStats> generations;
   Chromosome best;
   double best_train_fitness = 0;
-  double defaults_train_fitness = 0;     // the scheduler's paper defaults on the training set
-  std::vector<FinalRow> final_rows;      // top candidates, then the defaults
+  double defaults_train_fitness = 0;  // the scheduler's paper defaults on the training set
+  std::vector<FinalRow> final_rows;   // top candidates, then the defaults
   std::string best_file, report_file;
   size_t runs = 0, cache_hits = 0, failed_runs = 0;
-  double run_seconds = 0;                // summed wall time of the simulations run
+  double run_seconds = 0;  // summed wall time of the simulations run
   double wall_seconds = 0;
-  bool finished = false;                 // all generations done (false when max_generations stopped it)
+  bool finished = false;  // all generations done (false when max_generations stopped it)
 };
 
 // The paper's defaults of an RL scheduler (Table V for rlws, Table VIII for rlws_ms).

@@ -115,9 +115,7 @@ class ExprParser {
   }
 
  private:
-  [[noreturn]] void fail(int col, const std::string& msg) const {
-    throw LocatedError(ctx_.file, ctx_.line, col, msg);
-  }
+  [[noreturn]] void fail(int col, const std::string& msg) const { throw LocatedError(ctx_.file, ctx_.line, col, msg); }
   [[noreturn]] void fail_here(const std::string& msg) const { fail(col0_ + int(i_), msg); }
   void skip() {
     while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
@@ -126,8 +124,7 @@ class ExprParser {
     skip();
     if (s_.substr(i_, op.size()) == op) {
       // do not take '<' out of '<=' etc.
-      if (op.size() == 1 && (op == "<" || op == ">" || op == "!") && i_ + 1 < s_.size() &&
-          s_[i_ + 1] == '=')
+      if (op.size() == 1 && (op == "<" || op == ">" || op == "!") && i_ + 1 < s_.size() && s_[i_ + 1] == '=')
         return false;
       i_ += op.size();
       return true;
@@ -151,9 +148,9 @@ class ExprParser {
   }
   void cmp_expr() {
     add_expr();
-    static const std::pair<std::string_view, Expr::Op> ops[] = {
-        {"<=", Expr::Op::Le}, {">=", Expr::Op::Ge}, {"==", Expr::Op::Eq},
-        {"!=", Expr::Op::Ne}, {"<", Expr::Op::Lt},  {">", Expr::Op::Gt}};
+    static const std::pair<std::string_view, Expr::Op> ops[] = {{"<=", Expr::Op::Le}, {">=", Expr::Op::Ge},
+                                                                {"==", Expr::Op::Eq}, {"!=", Expr::Op::Ne},
+                                                                {"<", Expr::Op::Lt},  {">", Expr::Op::Gt}};
     for (const auto& [tok, op] : ops)
       if (eat(tok)) {
         add_expr();
@@ -225,8 +222,7 @@ class ExprParser {
     const size_t start = i_;
     if (c == '$' || std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
       ++i_;
-      while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_'))
-        ++i_;
+      while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_')) ++i_;
       const std::string_view word = s_.substr(start, i_ - start);
       const int col = col0_ + int(start);
       if (std::isdigit(static_cast<unsigned char>(c)) || c == '$') {

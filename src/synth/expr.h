@@ -31,9 +31,7 @@ class Expr {
   int line = 0, col = 0;
   bool uses[kNumExprVars] = {};
 
-  bool is_constant() const {
-    return !uses[kVarCta] && !uses[kVarWarp] && !uses[kVarGwarp] && !uses[kVarLane];
-  }
+  bool is_constant() const { return !uses[kVarCta] && !uses[kVarWarp] && !uses[kVarGwarp] && !uses[kVarLane]; }
 
   // Evaluates with vars[kVarCta..kVarLane]; throws LocatedError (at the expression) on division
   // by zero and integer overflow.

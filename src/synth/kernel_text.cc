@@ -26,9 +26,7 @@ struct Token {
 struct Where {
   const std::string* file;
   int line;
-  [[noreturn]] void fail(int col, const std::string& msg) const {
-    throw LocatedError(*file, line, col, msg);
-  }
+  [[noreturn]] void fail(int col, const std::string& msg) const { throw LocatedError(*file, line, col, msg); }
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -61,8 +59,8 @@ class Parser {
           if (!known.empty()) known += ", ";
           known += d;
         }
-        throw Error(fmt::format("{}: unknown parameter '{}' (declared: {})", file_, name,
-                                known.empty() ? "none" : known));
+        throw Error(
+            fmt::format("{}: unknown parameter '{}' (declared: {})", file_, name, known.empty() ? "none" : known));
       }
     return std::move(kernels_);
   }
@@ -86,8 +84,7 @@ class Parser {
   int64_t param_value(std::string_view name, int col) const {
     auto it = params_.find(std::string(name));
     if (it == params_.end())
-      where_.fail(col, fmt::format("unknown parameter '${}' (declare it with 'param {}=VALUE')",
-                                   name, name));
+      where_.fail(col, fmt::format("unknown parameter '${}' (declare it with 'param {}=VALUE')", name, name));
     return it->second;
   }
 
@@ -96,8 +93,7 @@ class Parser {
     if (s.empty()) where_.fail(col, fmt::format("missing {}", what));
     if (s.find_first_of("+-*/%()") != std::string_view::npos) {
       std::shared_ptr<const Expr> e = expression(s, col, false);
-      if (!e->is_constant())
-        where_.fail(col, fmt::format("{} must be a constant expression", what));
+      if (!e->is_constant()) where_.fail(col, fmt::format("{} must be a constant expression", what));
       const int64_t vars[kNumExprVars] = {};
       return e->eval(vars);
     }
@@ -106,9 +102,7 @@ class Parser {
     char last = s.back();
     bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
     if (!hex && (last == 'K' || last == 'k' || last == 'M' || last == 'G')) {
-      mult = (last == 'K' || last == 'k') ? 1024ull
-             : last == 'M'                ? 1024ull * 1024
-                                          : 1024ull * 1024 * 1024;
+      mult = (last == 'K' || last == 'k') ? 1024ull : last == 'M' ? 1024ull * 1024 : 1024ull * 1024 * 1024;
       s.remove_suffix(1);
     }
     std::string_view digits = hex ? s.substr(2) : s;
@@ -134,8 +128,7 @@ class Parser {
     return int64_t(v * mult);
   }
 
-  uint64_t unsigned_in(std::string_view s, int col, const char* what, uint64_t lo,
-                       uint64_t hi) const {
+  uint64_t unsigned_in(std::string_view s, int col, const char* what, uint64_t lo, uint64_t hi) const {
     const int64_t v = number(s, col, what);
     if (v < 0 || uint64_t(v) < lo || uint64_t(v) > hi)
       where_.fail(col, fmt::format("{} must be in {}..{}, got {}", what, lo, hi, v));
@@ -151,8 +144,7 @@ class Parser {
         if (s[i] != 'x') continue;
         const char prev = s[i - 1];
         const bool hex_prefix = prev == '0' && i - 1 == from;
-        if ((std::isdigit(static_cast<unsigned char>(prev)) || prev == ')') && !hex_prefix)
-          return i;
+        if ((std::isdigit(static_cast<unsigned char>(prev)) || prev == ')') && !hex_prefix) return i;
       }
       return std::string_view::npos;
     };
@@ -160,8 +152,7 @@ class Parser {
     size_t start = 0;
     while (true) {
       size_t x = separator(start);
-      std::string_view part =
-          s.substr(start, x == std::string_view::npos ? std::string_view::npos : x - start);
+      std::string_view part = s.substr(start, x == std::string_view::npos ? std::string_view::npos : x - start);
       if (n == 3) where_.fail(col, fmt::format("{} has more than three dimensions", what));
       *parts[n++] = uint32_t(unsigned_in(part, col + int(start), what, 1, 0xffffffffu));
       if (x == std::string_view::npos) break;
@@ -194,8 +185,7 @@ class Parser {
         a.flag = false;
         a.value_col = t.col + int(eq) + 1;
         if (a.key.empty()) where_.fail(t.col, "missing key before '='");
-        if (a.value.empty())
-          where_.fail(a.value_col, fmt::format("missing value after '{}='", a.key));
+        if (a.value.empty()) where_.fail(a.value_col, fmt::format("missing value after '{}='", a.key));
       }
       for (const Arg& o : out)
         if (o.key == a.key) where_.fail(t.col, fmt::format("'{}' given twice", a.key));
@@ -223,8 +213,7 @@ class Parser {
   }
   void reject_unused(const std::vector<Arg>& a, const char* valid) const {
     for (const Arg& x : a)
-      if (!x.used)
-        where_.fail(x.col, fmt::format("unknown argument '{}' (valid: {})", x.key, valid));
+      if (!x.used) where_.fail(x.col, fmt::format("unknown argument '{}' (valid: {})", x.key, valid));
   }
 
   std::shared_ptr<const Expr> expression(std::string_view rest, int col, bool allow_lane) const {
@@ -266,16 +255,13 @@ class Parser {
     const int col = toks[0].col;
     if (kw == "param") return param(toks);
     if (kw == "kernel") return kernel(toks);
-    if (!builder_)
-      where_.fail(col, fmt::format("'{}' outside a kernel (start one with 'kernel NAME ...')", kw));
+    if (!builder_) where_.fail(col, fmt::format("'{}' outside a kernel (start one with 'kernel NAME ...')", kw));
     if (exited_) where_.fail(col, "statement after 'exit' (exit ends the kernel)");
     if (kw == "alu") return alu(toks);
     if (kw.starts_with("ld.") || kw.starts_with("st.") || kw.starts_with("atom.")) return mem(toks);
     if (kw == "ld" || kw == "st" || kw == "atom")
-      where_.fail(
-          col, fmt::format(
-                   "'{}' needs a memory space: {}.global, .shared, .local, .const, .param or .tex",
-                   kw, kw));
+      where_.fail(col,
+                  fmt::format("'{}' needs a memory space: {}.global, .shared, .local, .const, .param or .tex", kw, kw));
     if (kw == "bar" || kw == "membar") {
       if (toks.size() > 1) where_.fail(toks[1].col, fmt::format("'{}' takes no arguments", kw));
       located(col, [&] { kw == "bar" ? builder_->barrier() : builder_->membar(); });
@@ -292,19 +278,15 @@ class Parser {
         open_.pop_back();
       } else {
         if (!open_.empty())
-          where_.fail(
-              col,
-              fmt::format("'exit' inside the block opened at line {}; close it with 'end' first",
-                          open_.back().first));
+          where_.fail(col, fmt::format("'exit' inside the block opened at line {}; close it with 'end' first",
+                                       open_.back().first));
         exited_ = true;
       }
       return;
     }
-    where_.fail(
-        col,
-        fmt::format("unknown statement '{}' (expected alu, ld.*, st.*, atom.*, bar, membar, loop, "
-                    "diverge, else, end, exit, param or kernel)",
-                    kw));
+    where_.fail(col, fmt::format("unknown statement '{}' (expected alu, ld.*, st.*, atom.*, bar, membar, loop, "
+                                 "diverge, else, end, exit, param or kernel)",
+                                 kw));
   }
 
   void param(const std::vector<Token>& toks) {
@@ -317,8 +299,7 @@ class Parser {
     for (char c : name)
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_')
         where_.fail(t.col, fmt::format("bad parameter name '{}'", name));
-    if (declared_.count(name))
-      where_.fail(t.col, fmt::format("parameter '{}' declared twice", name));
+    if (declared_.count(name)) where_.fail(t.col, fmt::format("parameter '{}' declared twice", name));
     declared_.insert(name);
     int64_t v = number(t.text.substr(eq + 1), t.col + int(eq) + 1, "parameter value");
     if (auto it = overrides_.find(name); it != overrides_.end()) {
@@ -333,14 +314,12 @@ class Parser {
 
   void kernel(const std::vector<Token>& toks) {
     finish_kernel();
-    if (toks.size() < 2)
-      where_.fail(toks[0].col, "expected 'kernel NAME [grid=..] [block=..] ...'");
+    if (toks.size() < 2) where_.fail(toks[0].col, "expected 'kernel NAME [grid=..] [block=..] ...'");
     const Token& name = toks[1];
     if (name.text.find('=') != std::string_view::npos)
       where_.fail(name.col, "expected a kernel name before the arguments");
     for (const SyntheticKernel& k : kernels_)
-      if (k.info.name == name.text)
-        where_.fail(name.col, fmt::format("kernel '{}' defined twice", name.text));
+      if (k.info.name == name.text) where_.fail(name.col, fmt::format("kernel '{}' defined twice", name.text));
     builder_ = std::make_unique<KernelBuilder>(std::string(name.text));
     kernel_line_ = where_.line;
     kernel_col_ = toks[0].col;
@@ -357,16 +336,12 @@ class Parser {
       if (Arg* x = valued(a, "regs"))
         builder_->regs_per_thread(uint32_t(unsigned_in(x->value, x->value_col, "regs", 1, 255)));
       if (Arg* x = valued(a, "shared"))
-        builder_->shared_bytes(
-            uint32_t(unsigned_in(x->value, x->value_col, "shared", 0, 0xffffffffu)));
+        builder_->shared_bytes(uint32_t(unsigned_in(x->value, x->value_col, "shared", 0, 0xffffffffu)));
       if (Arg* x = valued(a, "local"))
-        builder_->local_bytes(
-            uint32_t(unsigned_in(x->value, x->value_col, "local", 0, 0xffffffffu)));
+        builder_->local_bytes(uint32_t(unsigned_in(x->value, x->value_col, "local", 0, 0xffffffffu)));
       uint32_t ar = RegisterPlan{}.alu_regs, lr = RegisterPlan{}.load_regs;
-      if (Arg* x = valued(a, "alu_regs"))
-        ar = uint32_t(unsigned_in(x->value, x->value_col, "alu_regs", 1, 2048));
-      if (Arg* x = valued(a, "load_regs"))
-        lr = uint32_t(unsigned_in(x->value, x->value_col, "load_regs", 1, 2048));
+      if (Arg* x = valued(a, "alu_regs")) ar = uint32_t(unsigned_in(x->value, x->value_col, "alu_regs", 1, 2048));
+      if (Arg* x = valued(a, "load_regs")) lr = uint32_t(unsigned_in(x->value, x->value_col, "load_regs", 1, 2048));
       builder_->registers(ar, lr);
     });
     reject_unused(a, "grid, block, regs, shared, local, alu_regs, load_regs");
@@ -389,8 +364,7 @@ class Parser {
   }
 
   void alu(const std::vector<Token>& toks) {
-    if (toks.size() < 2)
-      where_.fail(toks[0].col, "expected 'alu UNIT [COUNT] [dep|use] [lat=CLASS]'");
+    if (toks.size() < 2) where_.fail(toks[0].col, "expected 'alu UNIT [COUNT] [dep|use] [lat=CLASS]'");
     const Token& u = toks[1];
     Unit unit;
     if (u.text == "sp")
@@ -426,8 +400,7 @@ class Parser {
         lat = kLatTrans;
       else
         where_.fail(x->value_col,
-                    fmt::format("unknown latency class '{}' (expected default, mul, div or trans)",
-                                x->value));
+                    fmt::format("unknown latency class '{}' (expected default, mul, div or trans)", x->value));
     }
     reject_unused(a, "COUNT, dep, use, lat");
     located(toks[0].col, [&] {
@@ -460,9 +433,7 @@ class Parser {
     else
       where_.fail(
           t.col + int(dot) + 1,
-          fmt::format(
-              "unknown memory space '{}' (expected global, shared, local, const, param or tex)",
-              spacename));
+          fmt::format("unknown memory space '{}' (expected global, shared, local, const, param or tex)", spacename));
     std::vector<Arg> a = args(toks, 1);
     using K = AccessPattern::Kind;
     AccessPattern p;
@@ -483,16 +454,13 @@ class Parser {
       else if (n == "percta")
         p.kind = K::PerCta;
       else
-        where_.fail(
-            x->value_col,
-            fmt::format("unknown pattern '{}' (expected coalesced, strided, random, broadcast, "
-                        "bank, perwarp or percta)",
-                        n));
+        where_.fail(x->value_col, fmt::format("unknown pattern '{}' (expected coalesced, strided, random, broadcast, "
+                                              "bank, perwarp or percta)",
+                                              n));
     }
     auto only_for = [&](const char* key, K kind, const char* pname) -> Arg* {
       Arg* x = valued(a, key);
-      if (x && p.kind != kind)
-        where_.fail(x->col, fmt::format("'{}' applies only to pattern={}", key, pname));
+      if (x && p.kind != kind) where_.fail(x->col, fmt::format("'{}' applies only to pattern={}", key, pname));
       return x;
     };
     const uint64_t kMaxU64 = uint64_t(std::numeric_limits<int64_t>::max());
@@ -502,30 +470,24 @@ class Parser {
       p.ways = uint32_t(unsigned_in(x->value, x->value_col, "ways", 1, 32));
     if (Arg* x = only_for("seed", K::Random, "random"))
       p.seed = unsigned_in(x->value, x->value_col, "seed", 0, kMaxU64);
-    if (Arg* x = valued(a, "base"))
-      p.base = unsigned_in(x->value, x->value_col, "base", 0, kMaxU64);
+    if (Arg* x = valued(a, "base")) p.base = unsigned_in(x->value, x->value_col, "base", 0, kMaxU64);
     if (Arg* x = only_for("warpstride", K::PerCta, "percta"))
       p.warp_stride = unsigned_in(x->value, x->value_col, "warpstride", 0, kMaxU64 - 1);
-    if (Arg* x = valued(a, "footprint"))
-      p.footprint = unsigned_in(x->value, x->value_col, "footprint", 0, kMaxU64);
+    if (Arg* x = valued(a, "footprint")) p.footprint = unsigned_in(x->value, x->value_col, "footprint", 0, kMaxU64);
     if (Arg* x = valued(a, "step")) {
       if (p.kind == K::Random) where_.fail(x->col, "'step' does not apply to pattern=random");
       p.every(unsigned_in(x->value, x->value_col, "step", 0, kMaxU64));
     }
     uint32_t width = 4, count = 1;
-    if (Arg* x = valued(a, "width"))
-      width = uint32_t(unsigned_in(x->value, x->value_col, "width", 1, 16));
-    if (Arg* x = valued(a, "count"))
-      count = uint32_t(unsigned_in(x->value, x->value_col, "count", 1, 1u << 20));
+    if (Arg* x = valued(a, "width")) width = uint32_t(unsigned_in(x->value, x->value_col, "width", 1, 16));
+    if (Arg* x = valued(a, "count")) count = uint32_t(unsigned_in(x->value, x->value_col, "count", 1, 1u << 20));
     bool use = false, dep = false;
     if (opname == "st") {
       dep = flag(a, "dep");
-      reject_unused(
-          a, "pattern, width, count, base, step, footprint, stride, ways, seed, warpstride, dep");
+      reject_unused(a, "pattern, width, count, base, step, footprint, stride, ways, seed, warpstride, dep");
     } else {
       use = flag(a, "use");
-      reject_unused(
-          a, "pattern, width, count, base, step, footprint, stride, ways, seed, warpstride, use");
+      reject_unused(a, "pattern, width, count, base, step, footprint, stride, ways, seed, warpstride, use");
     }
     located(t.col, [&] {
       if (opname == "ld")
@@ -539,16 +501,14 @@ class Parser {
 
   void loop(const std::vector<Token>& toks) {
     if (toks.size() < 2)
-      where_.fail(toks[0].col,
-                  "expected 'loop TRIPS' (a number or an expression of cta, warp, ...)");
+      where_.fail(toks[0].col, "expected 'loop TRIPS' (a number or an expression of cta, warp, ...)");
     auto [rest, col] = rest_after(toks);
     std::shared_ptr<const Expr> e = expression(rest, col, false);
     const int stmt_col = toks[0].col;
     if (e->is_constant()) {
       const int64_t vars[kNumExprVars] = {};
       const int64_t n = e->eval(vars);
-      if (n <= 0)
-        where_.fail(toks[1].col, fmt::format("loop trip count must be positive, got {}", n));
+      if (n <= 0) where_.fail(toks[1].col, fmt::format("loop trip count must be positive, got {}", n));
       located(stmt_col, [&] { builder_->begin_loop(uint64_t(n)); });
     } else {
       const uint32_t wpc = uint32_t(cur_wpc_);
@@ -557,9 +517,8 @@ class Parser {
           const int64_t vars[kNumExprVars] = {cta, warp, int64_t(cta) * wpc + warp, 0};
           const int64_t n = e->eval(vars);
           if (n < 0)
-            throw LocatedError(
-                e->file, e->line, e->col,
-                fmt::format("loop trip count is negative ({}) for cta {} warp {}", n, cta, warp));
+            throw LocatedError(e->file, e->line, e->col,
+                               fmt::format("loop trip count is negative ({}) for cta {} warp {}", n, cta, warp));
           return uint64_t(n);
         });
       });
@@ -568,8 +527,7 @@ class Parser {
   }
 
   void diverge(const std::vector<Token>& toks) {
-    if (toks.size() < 2)
-      where_.fail(toks[0].col, "expected 'diverge CONDITION' (an expression of lane, warp, cta)");
+    if (toks.size() < 2) where_.fail(toks[0].col, "expected 'diverge CONDITION' (an expression of lane, warp, cta)");
     auto [rest, col] = rest_after(toks);
     std::shared_ptr<const Expr> e = expression(rest, col, true);
     const uint32_t wpc = uint32_t(cur_wpc_);
@@ -609,16 +567,13 @@ std::vector<SyntheticKernel> parse_kernels(std::string_view text, const std::str
   return Parser(text, file, params).run();
 }
 
-SyntheticKernel parse_kernel(std::string_view text, const std::string& file,
-                             const ParamOverrides& params) {
+SyntheticKernel parse_kernel(std::string_view text, const std::string& file, const ParamOverrides& params) {
   std::vector<SyntheticKernel> ks = parse_kernels(text, file, params);
-  if (ks.size() != 1)
-    throw Error(fmt::format("{}: expected exactly one kernel, found {}", file, ks.size()));
+  if (ks.size() != 1) throw Error(fmt::format("{}: expected exactly one kernel, found {}", file, ks.size()));
   return std::move(ks[0]);
 }
 
-std::vector<SyntheticKernel> load_kernel_file(const std::string& path,
-                                              const ParamOverrides& params) {
+std::vector<SyntheticKernel> load_kernel_file(const std::string& path, const ParamOverrides& params) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(fmt::format("cannot open synthetic kernel file '{}'", path));
   std::ostringstream ss;
@@ -626,9 +581,7 @@ std::vector<SyntheticKernel> load_kernel_file(const std::string& path,
   return parse_kernels(ss.str(), path, params);
 }
 
-std::string synthetic_kernel_dir() {
-  return std::string(WARPSIM_SOURCE_DIR) + "/workloads/synthetic";
-}
+std::string synthetic_kernel_dir() { return std::string(WARPSIM_SOURCE_DIR) + "/workloads/synthetic"; }
 
 std::vector<std::string> list_synthetic_kernels() {
   std::vector<std::string> names;
@@ -639,11 +592,9 @@ std::vector<std::string> list_synthetic_kernels() {
   return names;
 }
 
-SyntheticKernel load_synthetic_kernel(const std::string& name_or_path,
-                                      const ParamOverrides& params) {
+SyntheticKernel load_synthetic_kernel(const std::string& name_or_path, const ParamOverrides& params) {
   std::string path = name_or_path;
-  const bool looks_like_path =
-      name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".kern");
+  const bool looks_like_path = name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".kern");
   if (!looks_like_path) {
     path = synthetic_kernel_dir() + "/" + name_or_path + ".kern";
     if (!std::filesystem::exists(path)) {
@@ -656,8 +607,7 @@ SyntheticKernel load_synthetic_kernel(const std::string& name_or_path,
     }
   }
   std::vector<SyntheticKernel> ks = load_kernel_file(path, params);
-  if (ks.size() != 1)
-    throw Error(fmt::format("{}: expected exactly one kernel, found {}", path, ks.size()));
+  if (ks.size() != 1) throw Error(fmt::format("{}: expected exactly one kernel, found {}", path, ks.size()));
   return std::move(ks[0]);
 }
 

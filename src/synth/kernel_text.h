@@ -16,21 +16,18 @@ using ParamOverrides = std::map<std::string, std::string>;
 
 // Every kernel of `text`. Bad input throws LocatedError (file:line:col); an override naming an
 // undeclared parameter throws Error.
-std::vector<SyntheticKernel> parse_kernels(std::string_view text,
-                                           const std::string& file = "<input>",
+std::vector<SyntheticKernel> parse_kernels(std::string_view text, const std::string& file = "<input>",
                                            const ParamOverrides& params = {});
 // The single kernel of `text` (Error when there are none or several).
 SyntheticKernel parse_kernel(std::string_view text, const std::string& file = "<input>",
                              const ParamOverrides& params = {});
 // Reads and parses a .kern file.
-std::vector<SyntheticKernel> load_kernel_file(const std::string& path,
-                                              const ParamOverrides& params = {});
+std::vector<SyntheticKernel> load_kernel_file(const std::string& path, const ParamOverrides& params = {});
 
 // The kernels shipped in workloads/synthetic/ (NAME.kern, one kernel each).
 std::string synthetic_kernel_dir();
 std::vector<std::string> list_synthetic_kernels();  // sorted names
 // `name_or_path`: a shipped kernel's name, or a path to a .kern file holding one kernel.
-SyntheticKernel load_synthetic_kernel(const std::string& name_or_path,
-                                      const ParamOverrides& params = {});
+SyntheticKernel load_synthetic_kernel(const std::string& name_or_path, const ParamOverrides& params = {});
 
 }  // namespace warpsim::synth

@@ -32,9 +32,8 @@ void check_pattern(const AccessPattern& p, uint32_t width) {
     case K::PerWarp:
     case K::PerCta:
       if (p.footprint < width)
-        throw Error(
-            fmt::format("pattern needs a footprint of at least the access width ({} bytes), got {}",
-                        width, p.footprint));
+        throw Error(fmt::format("pattern needs a footprint of at least the access width ({} bytes), got {}", width,
+                                p.footprint));
       break;
     case K::BankConflict:
       if (p.ways == 0 || p.ways > 32) throw Error("bank-conflict ways must be 1..32");
@@ -115,15 +114,9 @@ void layout(std::vector<Stmt>& prog, uint32_t& slot, uint32_t& mem_index, const 
 // Expands the program for one warp.
 class WarpGenerator {
  public:
-  WarpGenerator(const SyntheticKernel& k, uint32_t cta, uint32_t warp, WarpStream& out,
-                std::vector<uint64_t>& iters, uint64_t& cta_insts, uint64_t& cta_addrs)
-      : k_(k),
-        cta_(cta),
-        warp_(warp),
-        out_(out),
-        iters_(iters),
-        cta_insts_(cta_insts),
-        cta_addrs_(cta_addrs) {
+  WarpGenerator(const SyntheticKernel& k, uint32_t cta, uint32_t warp, WarpStream& out, std::vector<uint64_t>& iters,
+                uint64_t& cta_insts, uint64_t& cta_addrs)
+      : k_(k), cta_(cta), warp_(warp), out_(out), iters_(iters), cta_insts_(cta_insts), cta_addrs_(cta_addrs) {
     const uint32_t tpc = k.info.threads_per_cta();
     wpc_ = k.info.warps_per_cta();
     const uint32_t live = std::min<uint32_t>(32, tpc - warp * 32);
@@ -136,11 +129,8 @@ class WarpGenerator {
   // (saturating at kCap), so runaway programs fail before they allocate.
   static constexpr uint64_t kCap = uint64_t(1) << 62;
   static uint64_t sat_add(uint64_t a, uint64_t b) { return std::min(kCap, a + b); }
-  static uint64_t sat_mul(uint64_t a, uint64_t b) {
-    return (a != 0 && b > kCap / a) ? kCap : a * b;
-  }
-  void count_block(const std::vector<Stmt>& prog, uint32_t mask, uint64_t& insts,
-                   uint64_t& mems) const {
+  static uint64_t sat_mul(uint64_t a, uint64_t b) { return (a != 0 && b > kCap / a) ? kCap : a * b; }
+  void count_block(const std::vector<Stmt>& prog, uint32_t mask, uint64_t& insts, uint64_t& mems) const {
     for (const Stmt& s : prog) {
       switch (s.kind) {
         case Stmt::Kind::Alu:
@@ -169,8 +159,7 @@ class WarpGenerator {
             count_block(s.body, mask & lanes, insts, mems);
             if (!s.else_body.empty()) insts = sat_add(insts, 1);
           }
-          if ((mask & ~lanes) && !s.else_body.empty())
-            count_block(s.else_body, mask & ~lanes, insts, mems);
+          if ((mask & ~lanes) && !s.else_body.empty()) count_block(s.else_body, mask & ~lanes, insts, mems);
           break;
         }
       }
@@ -180,12 +169,11 @@ class WarpGenerator {
   void run() {
     uint64_t insts = 1, mems = 0;  // EXIT
     count_block(*k_.program, full_, insts, mems);
-    if (sat_add(cta_insts_, insts) > kMaxInstsPerCta ||
-        sat_add(cta_addrs_, sat_mul(mems, 32)) > kMaxAddrsPerCta)
-      throw Error(fmt::format(
-          "synthetic kernel '{}': CTA {} would execute more than {} instructions or {} memory "
-          "instructions (runaway loop?)",
-          k_.info.name, cta_, kMaxInstsPerCta, kMaxAddrsPerCta / 32));
+    if (sat_add(cta_insts_, insts) > kMaxInstsPerCta || sat_add(cta_addrs_, sat_mul(mems, 32)) > kMaxAddrsPerCta)
+      throw Error(
+          fmt::format("synthetic kernel '{}': CTA {} would execute more than {} instructions or {} memory "
+                      "instructions (runaway loop?)",
+                      k_.info.name, cta_, kMaxInstsPerCta, kMaxAddrsPerCta / 32));
     out_.insts.reserve(insts);
     out_.addrs.reserve(mems * 32);
     cta_insts_ += insts;
@@ -251,8 +239,7 @@ class WarpGenerator {
       }
       case Stmt::Kind::Loop: {
         const uint64_t trips = s.trip_fn ? s.trip_fn(cta_, warp_) : s.trips;
-        if (s.trip_fn)
-          emit(branch(s.pc, mask, flags));  // guard: taken (to the exit) when trips == 0
+        if (s.trip_fn) emit(branch(s.pc, mask, flags));  // guard: taken (to the exit) when trips == 0
         for (uint64_t t = 0; t < trips; ++t) {
           run_block(s.body, mask, diverged);
           emit(branch(s.end_pc, mask, flags));  // back branch: taken except on the last trip
@@ -269,8 +256,7 @@ class WarpGenerator {
           if (!s.else_body.empty())
             emit(branch(s.end_pc, then_mask, (diverged || then_mask != full_) ? kFlagDiverged : 0));
         }
-        if (else_mask && !s.else_body.empty())
-          run_block(s.else_body, else_mask, diverged || else_mask != full_);
+        if (else_mask && !s.else_body.empty()) run_block(s.else_body, else_mask, diverged || else_mask != full_);
         break;
       }
     }
@@ -300,8 +286,7 @@ class WarpGenerator {
       m.active_mask = mask;
       m.flags = flags;
       m.src[0] = RegisterPlan::kAddrReg;
-      if (s.op != OpClass::LOAD)
-        m.src[1] = (s.op == OpClass::STORE && s.dependent) ? last_ : RegisterPlan::kDataReg;
+      if (s.op != OpClass::LOAD) m.src[1] = (s.op == OpClass::STORE && s.dependent) ? last_ : RegisterPlan::kDataReg;
       if (reads) {
         m.dst[0] = k_.regs.load(load_next_++);
         last_ = last_load_ = m.dst[0];
@@ -403,9 +388,7 @@ class SyntheticSource final : public KernelSource {
  public:
   explicit SyntheticSource(SyntheticKernel k) : k_(std::move(k)) {}
   const KernelInfo& info() const override { return k_.info; }
-  void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) override {
-    k_.generate_cta(cta_id, out);
-  }
+  void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) override { k_.generate_cta(cta_id, out); }
   // Generation is a pure function of the CTA id: a copy is the same kernel.
   std::unique_ptr<KernelSource> clone() const override { return std::make_unique<SyntheticSource>(k_); }
 
@@ -473,8 +456,8 @@ MaskFn fixed_mask(uint32_t mask) {
 
 void SyntheticKernel::generate_cta(uint32_t cta_id, CtaTrace& out) const {
   if (cta_id >= info.num_ctas())
-    throw Error(fmt::format("synthetic kernel '{}': CTA {} out of range (grid has {} CTAs)",
-                            info.name, cta_id, info.num_ctas()));
+    throw Error(fmt::format("synthetic kernel '{}': CTA {} out of range (grid has {} CTAs)", info.name, cta_id,
+                            info.num_ctas()));
   const uint32_t wpc = info.warps_per_cta();
   out.cta_id = cta_id;
   out.warps.resize(wpc);
@@ -496,9 +479,7 @@ void SyntheticKernel::generate_cta(uint32_t cta_id, CtaTrace& out) const {
   }
 }
 
-std::unique_ptr<KernelSource> SyntheticKernel::source() const {
-  return std::make_unique<SyntheticSource>(*this);
-}
+std::unique_ptr<KernelSource> SyntheticKernel::source() const { return std::make_unique<SyntheticSource>(*this); }
 
 // ---------------------------------------------------------------------------------------------
 // KernelBuilder
@@ -518,8 +499,7 @@ KernelBuilder& KernelBuilder::grid(Dim3 g) {
 }
 KernelBuilder& KernelBuilder::block(Dim3 b) {
   if (b.count() == 0) throw Error("block dimensions must be positive");
-  if (b.count() > 1024)
-    throw Error(fmt::format("block of {} threads; at most 1024 allowed", b.count()));
+  if (b.count() > 1024) throw Error(fmt::format("block of {} threads; at most 1024 allowed", b.count()));
   info_.block = b;
   return *this;
 }
@@ -538,8 +518,7 @@ KernelBuilder& KernelBuilder::local_bytes(uint32_t bytes) {
 }
 KernelBuilder& KernelBuilder::registers(uint32_t alu_regs, uint32_t load_regs) {
   if (alu_regs == 0 || load_regs == 0) throw Error("register pools must not be empty");
-  if (uint64_t(alu_regs) + load_regs + 2 > 4096)
-    throw Error("register pools too large (at most 4094 registers)");
+  if (uint64_t(alu_regs) + load_regs + 2 > 4096) throw Error("register pools too large (at most 4094 registers)");
   regs_.alu_regs = alu_regs;
   regs_.load_regs = load_regs;
   return *this;
@@ -562,8 +541,7 @@ KernelBuilder& KernelBuilder::use_load(Unit unit, uint32_t count) {
   return *this;
 }
 
-KernelBuilder& KernelBuilder::alu(Unit unit, uint32_t count, bool dependent,
-                                  uint8_t latency_class) {
+KernelBuilder& KernelBuilder::alu(Unit unit, uint32_t count, bool dependent, uint8_t latency_class) {
   if (unit != Unit::SP && unit != Unit::INT && unit != Unit::DP && unit != Unit::SFU)
     throw Error(fmt::format("ALU ops run on sp, int, dp or sfu, not {}", unit_name(unit)));
   if (count == 0) throw Error("instruction count must be positive");
@@ -578,18 +556,14 @@ KernelBuilder& KernelBuilder::alu(Unit unit, uint32_t count, bool dependent,
   return *this;
 }
 
-static Stmt mem_stmt(OpClass op, MemSpace space, const AccessPattern& p, uint32_t width,
-                     uint32_t count) {
+static Stmt mem_stmt(OpClass op, MemSpace space, const AccessPattern& p, uint32_t width, uint32_t count) {
   if (space == MemSpace::None) throw Error("memory statement needs a memory space");
-  if (!valid_width(width))
-    throw Error(fmt::format("access width must be 1, 2, 4, 8 or 16 bytes, got {}", width));
+  if (!valid_width(width)) throw Error(fmt::format("access width must be 1, 2, 4, 8 or 16 bytes, got {}", width));
   if (count == 0) throw Error("instruction count must be positive");
-  if (op == OpClass::STORE &&
-      (space == MemSpace::Const || space == MemSpace::Param || space == MemSpace::Tex))
+  if (op == OpClass::STORE && (space == MemSpace::Const || space == MemSpace::Param || space == MemSpace::Tex))
     throw Error(fmt::format("cannot store to {} memory", mem_space_name(space)));
   if (op == OpClass::ATOMIC && space != MemSpace::Global && space != MemSpace::Shared)
-    throw Error(
-        fmt::format("atomics work on global or shared memory, not {}", mem_space_name(space)));
+    throw Error(fmt::format("atomics work on global or shared memory, not {}", mem_space_name(space)));
   check_pattern(p, width);
   Stmt s;
   s.kind = Stmt::Kind::Mem;
@@ -601,22 +575,19 @@ static Stmt mem_stmt(OpClass op, MemSpace space, const AccessPattern& p, uint32_
   return s;
 }
 
-KernelBuilder& KernelBuilder::load(MemSpace space, AccessPattern p, uint32_t width, uint32_t count,
-                                   bool use) {
+KernelBuilder& KernelBuilder::load(MemSpace space, AccessPattern p, uint32_t width, uint32_t count, bool use) {
   Stmt s = mem_stmt(OpClass::LOAD, space, p, width, count);
   s.use = use;
   add(std::move(s));
   return *this;
 }
-KernelBuilder& KernelBuilder::store(MemSpace space, AccessPattern p, uint32_t width, uint32_t count,
-                                    bool dependent) {
+KernelBuilder& KernelBuilder::store(MemSpace space, AccessPattern p, uint32_t width, uint32_t count, bool dependent) {
   Stmt s = mem_stmt(OpClass::STORE, space, p, width, count);
   s.dependent = dependent;
   add(std::move(s));
   return *this;
 }
-KernelBuilder& KernelBuilder::atomic(MemSpace space, AccessPattern p, uint32_t width,
-                                     uint32_t count, bool use) {
+KernelBuilder& KernelBuilder::atomic(MemSpace space, AccessPattern p, uint32_t width, uint32_t count, bool use) {
   Stmt s = mem_stmt(OpClass::ATOMIC, space, p, width, count);
   s.use = use;
   add(std::move(s));
@@ -639,8 +610,7 @@ KernelBuilder& KernelBuilder::membar() {
 }
 
 KernelBuilder& KernelBuilder::begin_loop(uint64_t trips) {
-  if (trips == 0)
-    throw Error("loop trip count must be positive (use a per-warp trip count for zero-trip loops)");
+  if (trips == 0) throw Error("loop trip count must be positive (use a per-warp trip count for zero-trip loops)");
   Stmt s;
   s.kind = Stmt::Kind::Loop;
   s.trips = trips;
@@ -664,8 +634,7 @@ KernelBuilder& KernelBuilder::begin_diverge(MaskFn mask) {
   return *this;
 }
 KernelBuilder& KernelBuilder::begin_else() {
-  if (stack_.empty() || stack_.back().stmt->kind != Stmt::Kind::Diverge)
-    throw Error("else outside a diverge block");
+  if (stack_.empty() || stack_.back().stmt->kind != Stmt::Kind::Diverge) throw Error("else outside a diverge block");
   if (stack_.back().in_else) throw Error("diverge block already has an else part");
   stack_.back().in_else = true;
   return *this;
@@ -676,20 +645,17 @@ KernelBuilder& KernelBuilder::end() {
   return *this;
 }
 
-KernelBuilder& KernelBuilder::loop(uint64_t trips,
-                                   const std::function<void(KernelBuilder&)>& body) {
+KernelBuilder& KernelBuilder::loop(uint64_t trips, const std::function<void(KernelBuilder&)>& body) {
   begin_loop(trips);
   if (body) body(*this);
   return end();
 }
-KernelBuilder& KernelBuilder::loop_per_warp(TripFn trips,
-                                            const std::function<void(KernelBuilder&)>& body) {
+KernelBuilder& KernelBuilder::loop_per_warp(TripFn trips, const std::function<void(KernelBuilder&)>& body) {
   begin_loop_per_warp(std::move(trips));
   if (body) body(*this);
   return end();
 }
-KernelBuilder& KernelBuilder::diverge(MaskFn mask,
-                                      const std::function<void(KernelBuilder&)>& then_body,
+KernelBuilder& KernelBuilder::diverge(MaskFn mask, const std::function<void(KernelBuilder&)>& then_body,
                                       const std::function<void(KernelBuilder&)>& else_body) {
   begin_diverge(std::move(mask));
   if (then_body) then_body(*this);
@@ -762,8 +728,7 @@ std::string disassemble(const WarpStream& s) {
         if (!src.empty()) src += ',';
         src += reg(r);
       }
-    if (!dst.empty() || !src.empty())
-      out += fmt::format(" {} <- {}", dst.empty() ? "_" : dst, src.empty() ? "_" : src);
+    if (!dst.empty() || !src.empty()) out += fmt::format(" {} <- {}", dst.empty() ? "_" : dst, src.empty() ? "_" : src);
     if (i.flags & kFlagDiverged) out += " diverged";
     if (i.addr_index != kNoAddr) {
       for (uint32_t lane = 0; lane < 32; ++lane)

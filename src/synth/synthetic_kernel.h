@@ -32,12 +32,12 @@ struct AccessPattern {
   static constexpr uint64_t kDefault = ~uint64_t(0);
   Kind kind = Kind::Coalesced;
   uint64_t base = 0;
-  uint64_t stride = 0;     // Strided: bytes between neighbouring lanes
-  uint32_t ways = 1;       // BankConflict: lanes per bank
-  uint64_t footprint = 0;  // Random/PerWarp/PerCta: region bytes; others: offsets wrap mod F if > 0
-  uint64_t seed = 0;       // Random
-  bool step_set = false;   // false: the kind's default step
-  uint64_t step = 0;       // bytes added per iteration
+  uint64_t stride = 0;              // Strided: bytes between neighbouring lanes
+  uint32_t ways = 1;                // BankConflict: lanes per bank
+  uint64_t footprint = 0;           // Random/PerWarp/PerCta: region bytes; others: offsets wrap mod F if > 0
+  uint64_t seed = 0;                // Random
+  bool step_set = false;            // false: the kind's default step
+  uint64_t step = 0;                // bytes added per iteration
   uint64_t warp_stride = kDefault;  // PerCta: bytes between the warps of a CTA
 
   static AccessPattern coalesced() { return {}; }
@@ -155,19 +155,15 @@ class KernelBuilder {
   // `count` ALU instructions on `unit` (SP, INT, DP or SFU). Independent ones write ALU
   // registers round-robin and read the never-written input register; dependent ones each read
   // the previous instruction's destination (the first reads the last value the warp produced).
-  KernelBuilder& alu(Unit unit, uint32_t count, bool dependent = false,
-                     uint8_t latency_class = kLatDefault);
+  KernelBuilder& alu(Unit unit, uint32_t count, bool dependent = false, uint8_t latency_class = kLatDefault);
   // `count` ALU ops that each read the destination of the warp's most recent load or atomic
   // (a delayed use of loaded data: `ld`, independent work, then `use_load`).
   KernelBuilder& use_load(Unit unit = Unit::SP, uint32_t count = 1);
   // `count` loads (then, with `use`, one SP op per loaded register, in the same order).
-  KernelBuilder& load(MemSpace space, AccessPattern p, uint32_t width, uint32_t count = 1,
-                      bool use = false);
+  KernelBuilder& load(MemSpace space, AccessPattern p, uint32_t width, uint32_t count = 1, bool use = false);
   // `count` stores; with `dependent` the data operand is the last value the warp produced.
-  KernelBuilder& store(MemSpace space, AccessPattern p, uint32_t width, uint32_t count = 1,
-                       bool dependent = false);
-  KernelBuilder& atomic(MemSpace space, AccessPattern p, uint32_t width, uint32_t count = 1,
-                        bool use = false);
+  KernelBuilder& store(MemSpace space, AccessPattern p, uint32_t width, uint32_t count = 1, bool dependent = false);
+  KernelBuilder& atomic(MemSpace space, AccessPattern p, uint32_t width, uint32_t count = 1, bool use = false);
   KernelBuilder& barrier();
   KernelBuilder& membar();
 

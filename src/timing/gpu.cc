@@ -33,12 +33,24 @@ std::vector<std::unique_ptr<WarpScheduler>> Gpu::make_schedulers(const Scheduler
 
 // --- snapshots ------------------------------------------------------------------------------
 Gpu::Gpu(const Gpu& o, CloneTag)
-    : cfg_(o.cfg_), scheduler_(o.scheduler_), params_(o.params_),
-      mem_(std::make_unique<MemorySystem>(*o.mem_)), counters_(o.counters_), queue_(o.queue_),
-      ctas_waiting_(o.ctas_waiting_), results_(o.results_), kernel_stats_(o.kernel_stats_), ipc_(o.ipc_),
-      now_(o.now_), sample_start_(o.sample_start_),
-      sample_insts_(o.sample_insts_), dispatch_rr_(o.dispatch_rr_), sm_kernel_rr_(o.sm_kernel_rr_),
-      every_cycle_(o.every_cycle_), progress_mark_(o.progress_mark_), resume_(o.resume_) {
+    : cfg_(o.cfg_),
+      scheduler_(o.scheduler_),
+      params_(o.params_),
+      mem_(std::make_unique<MemorySystem>(*o.mem_)),
+      counters_(o.counters_),
+      queue_(o.queue_),
+      ctas_waiting_(o.ctas_waiting_),
+      results_(o.results_),
+      kernel_stats_(o.kernel_stats_),
+      ipc_(o.ipc_),
+      now_(o.now_),
+      sample_start_(o.sample_start_),
+      sample_insts_(o.sample_insts_),
+      dispatch_rr_(o.dispatch_rr_),
+      sm_kernel_rr_(o.sm_kernel_rr_),
+      every_cycle_(o.every_cycle_),
+      progress_mark_(o.progress_mark_),
+      resume_(o.resume_) {
   // Kernel sources first: the one that cannot be copied fails before anything big is copied.
   kernels_.reserve(o.kernels_.size());
   for (const auto& kp : o.kernels_) {
@@ -95,9 +107,7 @@ uint64_t Gpu::warp_insts() const {
   return n;
 }
 
-bool Gpu::done(int stream) const {
-  return stream < 0 ? queue_.empty() : !queue_.last_of(uint32_t(stream));
-}
+bool Gpu::done(int stream) const { return stream < 0 ? queue_.empty() : !queue_.last_of(uint32_t(stream)); }
 
 bool Gpu::run_until_cycle(uint64_t cycle, int stream) {
   if (stream < 0) return step_until(kAllLaunches, cycle);
@@ -114,11 +124,11 @@ uint32_t Gpu::enqueue(std::unique_ptr<KernelSource> kernel, uint32_t stream, uin
   const CoreConfig& c = cfg_.core;
   uint32_t regs = regs_per_cta(c, k->info.regs_per_thread, k->info.warps_per_cta());
   if (ctas_per_sm(c, {k->info.threads_per_cta(), k->info.regs_per_thread, k->info.shared_bytes_per_cta}) == 0)
-    throw Error(fmt::format(
-        "kernel '{}': one CTA ({} threads, {} registers, {} bytes shared) does not fit an SM of "
-        "'{}' ({} threads, {} registers, {} bytes shared)",
-        k->info.name, k->info.threads_per_cta(), regs, k->info.shared_bytes_per_cta, cfg_.name,
-        c.max_threads, c.registers, c.shared_mem));
+    throw Error(
+        fmt::format("kernel '{}': one CTA ({} threads, {} registers, {} bytes shared) does not fit an SM of "
+                    "'{}' ({} threads, {} registers, {} bytes shared)",
+                    k->info.name, k->info.threads_per_cta(), regs, k->info.shared_bytes_per_cta, cfg_.name,
+                    c.max_threads, c.registers, c.shared_mem));
   k->source = std::move(kernel);
   k->id = uint32_t(kernels_.size());
   k->stream = stream;
@@ -146,8 +156,8 @@ void Gpu::start_eligible_kernels() {
     Kernel& k = *kernels_[id];
     k.state = Kernel::Running;
     k.start_cycle = now_;
-    k.first_cta_cycle = now_ + cfg_.core.kernel_launch_latency +
-                        uint64_t(cfg_.core.cta_dispatch_latency) * k.info.num_ctas();
+    k.first_cta_cycle =
+        now_ + cfg_.core.kernel_launch_latency + uint64_t(cfg_.core.cta_dispatch_latency) * k.info.num_ctas();
     k.at_start = snapshot();
     if (cfg_.l2.flush_at_launch) mem_->drop_l2();
     KernelLaunch launch{k.id, k.info.name, k.stream, k.launch_cycle, k.start_cycle};
@@ -290,16 +300,14 @@ void Gpu::deadlock() {
     kernels += fmt::format("{}{} (launch {}, {} of {} CTAs done)", kernels.empty() ? "" : ", ", k.info.name, k.id,
                            k.ctas_done, k.info.num_ctas());
   }
-  throw DeadlockError(fmt::format(
-      "deadlock: no warp made progress for {} cycles (cycle {}); running kernels: {}; "
-      "memory requests in flight: {}; instruction fetches in flight: {}\nstuck warps:\n{}",
-      cfg_.watchdog_cycles, now_, kernels.empty() ? "none" : kernels, mem_->in_flight(), fetches, warps));
+  throw DeadlockError(
+      fmt::format("deadlock: no warp made progress for {} cycles (cycle {}); running kernels: {}; "
+                  "memory requests in flight: {}; instruction fetches in flight: {}\nstuck warps:\n{}",
+                  cfg_.watchdog_cycles, now_, kernels.empty() ? "none" : kernels, mem_->in_flight(), fetches, warps));
 }
 
 bool Gpu::step_until(uint32_t wait_for, uint64_t until) {
-  auto pending = [&] {
-    return wait_for == kAllLaunches ? !queue_.empty() : kernels_[wait_for]->state != Kernel::Done;
-  };
+  auto pending = [&] { return wait_for == kAllLaunches ? !queue_.empty() : kernels_[wait_for]->state != Kernel::Done; };
   // A run stopped at `until` continues with its watchdog state, so that stopping changes nothing.
   // (A call with nothing to wait for leaves that state alone.)
   if (!pending()) return true;

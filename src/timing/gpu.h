@@ -3,10 +3,9 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "core/config.h"
 #include "core/launch_target.h"
@@ -26,8 +25,8 @@ struct KernelStats {
 };
 
 struct IpcSample {
-  uint64_t cycle;   // end of the window
-  double ipc;       // warp instructions per cycle in the window
+  uint64_t cycle;  // end of the window
+  double ipc;      // warp instructions per cycle in the window
 };
 
 class Gpu final : public LaunchTarget {

@@ -34,12 +34,15 @@ void LaunchQueue::finish(uint32_t id, uint32_t stream) {
   auto r = std::lower_bound(running_.begin(), running_.end(), id);
   auto s = streams_.find(stream);
   if (r == running_.end() || *r != id || s == streams_.end() || s->second.front().id != id)
-    throw Error(fmt::format("internal: launch {} of stream {} finished without running at its stream's head", id, stream));
+    throw Error(
+        fmt::format("internal: launch {} of stream {} finished without running at its stream's head", id, stream));
   running_.erase(r);
   std::deque<Queued>& q = s->second;
   q.pop_front();
-  if (q.empty()) streams_.erase(s);
-  else heads_.emplace(q.front().id, q.front().launch_cycle);
+  if (q.empty())
+    streams_.erase(s);
+  else
+    heads_.emplace(q.front().id, q.front().launch_cycle);
   --live_;
 }
 

@@ -44,7 +44,7 @@ class LaunchQueue {
     uint64_t launch_cycle;
   };
   std::unordered_map<uint32_t, std::deque<Queued>> streams_;  // unfinished launches, oldest first
-  std::map<uint32_t, uint64_t> heads_;  // stream heads not started: id -> launch cycle
+  std::map<uint32_t, uint64_t> heads_;                        // stream heads not started: id -> launch cycle
   std::vector<uint32_t> running_;
   // Launch cycles of launches not started; those passed are dropped as time moves on.
   std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> ahead_;

@@ -10,13 +10,18 @@ namespace warpsim {
 
 namespace {
 constexpr uint32_t kOutCap = 16;
-constexpr uint64_t kLocalBase = 1ull << 44;   // local memory lives above every global allocation
-constexpr uint64_t kCodeBase = 1ull << 45;    // instructions live above local memory
+constexpr uint64_t kLocalBase = 1ull << 44;  // local memory lives above every global allocation
+constexpr uint64_t kCodeBase = 1ull << 45;   // instructions live above local memory
 }  // namespace
 
 LdstUnit::LdstUnit(int sm_id, const GpuConfig& cfg, MemorySystem& mem)
-    : sm_id_(sm_id), cfg_(cfg), mem_(mem), l1d_(l1d_storage(cfg)), const_(cfg.constcache),
-      queue_cap_(cfg.core.ldst_queue), line_bytes_(cfg.l1d.line) {
+    : sm_id_(sm_id),
+      cfg_(cfg),
+      mem_(mem),
+      l1d_(l1d_storage(cfg)),
+      const_(cfg.constcache),
+      queue_cap_(cfg.core.ldst_queue),
+      line_bytes_(cfg.l1d.line) {
   queue_.resize(queue_cap_);
   out_.resize(kOutCap);
   out_ready_.resize(kOutCap);
@@ -26,16 +31,32 @@ LdstUnit::LdstUnit(int sm_id, const GpuConfig& cfg, MemorySystem& mem)
 }
 
 LdstUnit::LdstUnit(const LdstUnit& o, const GpuConfig& cfg, MemorySystem& mem)
-    : sm_id_(o.sm_id_), cfg_(cfg), mem_(mem), l1d_(o.l1d_), const_(o.const_), ops_(o.ops_),
-      free_ops_(o.free_ops_), queue_(o.queue_), queue_head_(o.queue_head_), queue_count_(o.queue_count_),
-      queue_cap_(o.queue_cap_), out_(o.out_), out_ready_(o.out_ready_), line_fetches_(o.line_fetches_), out_head_(o.out_head_), out_count_(o.out_count_),
-      writebacks_(o.writebacks_), wb_head_(o.wb_head_), busy_until_(o.busy_until_), in_flight_(o.in_flight_),
+    : sm_id_(o.sm_id_),
+      cfg_(cfg),
+      mem_(mem),
+      l1d_(o.l1d_),
+      const_(o.const_),
+      ops_(o.ops_),
+      free_ops_(o.free_ops_),
+      queue_(o.queue_),
+      queue_head_(o.queue_head_),
+      queue_count_(o.queue_count_),
+      queue_cap_(o.queue_cap_),
+      out_(o.out_),
+      out_ready_(o.out_ready_),
+      line_fetches_(o.line_fetches_),
+      out_head_(o.out_head_),
+      out_count_(o.out_count_),
+      writebacks_(o.writebacks_),
+      wb_head_(o.wb_head_),
+      busy_until_(o.busy_until_),
+      in_flight_(o.in_flight_),
       line_bytes_(o.line_bytes_) {
   free_ops_.reserve(ops_.size());  // push() and complete() never reallocate
 }
 
-uint32_t LdstUnit::bank_conflict_degree(const uint64_t* addrs, uint32_t mask, uint32_t width,
-                                        uint32_t banks, uint32_t bank_width) {
+uint32_t LdstUnit::bank_conflict_degree(const uint64_t* addrs, uint32_t mask, uint32_t width, uint32_t banks,
+                                        uint32_t bank_width) {
   // Distinct words per bank; the busiest bank decides the number of cycles. Lanes reading the
   // same word are served by one broadcast.
   uint64_t words[32 * 4];
@@ -212,8 +233,9 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
   };
   switch (op.space) {
     case MemSpace::Shared: {
-      uint32_t degree = !op.addrs ? 1 : bank_conflict_degree(op.addrs, in.active_mask, in.width,
-                                             cfg_.core.shared_banks, cfg_.core.shared_bank_width);
+      uint32_t degree = !op.addrs ? 1
+                                  : bank_conflict_degree(op.addrs, in.active_mask, in.width, cfg_.core.shared_banks,
+                                                         cfg_.core.shared_bank_width);
       stats.shared_insts++;
       stats.shared_cycles += degree;
       busy_until_ = now + degree;
@@ -226,7 +248,8 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
       // Constant loads, and kernel-parameter loads with core.param_through_const_cache, are
       // constant-cache accesses; call-frame parameters take the constant-cache hit latency.
       const bool cached = op.space == MemSpace::Const || const_cached_param(in);
-      if (cached && cfg_.core.const_through_memory) return process_const_through_memory(sm, queue_[queue_head_], now, stats);
+      if (cached && cfg_.core.const_through_memory)
+        return process_const_through_memory(sm, queue_[queue_head_], now, stats);
       // One constant-cache access per distinct address; a miss costs the miss latency once.
       uint64_t seen[32];
       int n = 0;
@@ -255,18 +278,22 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
       complete(sm, idx, now + lat + degree - 1, now);
       return true;
     }
-    default: break;
+    default:
+      break;
   }
   // Global, local, texture: one line access per L1 port per cycle.
   if (!op.expanded) {
     expand(op);
-    if (op.op == OpClass::STORE) stats.global_stores++;
-    else if (op.op == OpClass::ATOMIC) stats.atomics++;
-    else stats.global_loads++;
+    if (op.op == OpClass::STORE)
+      stats.global_stores++;
+    else if (op.op == OpClass::ATOMIC)
+      stats.atomics++;
+    else
+      stats.global_loads++;
   }
   bool progressed = false;
-  const bool past_l1 = cfg_.core.cache_global_bypasses_l1 && (op.inst->flags & kFlagCacheGlobal) &&
-                       op.space == MemSpace::Global;
+  const bool past_l1 =
+      cfg_.core.cache_global_bypasses_l1 && (op.inst->flags & kFlagCacheGlobal) && op.space == MemSpace::Global;
   const bool use_l1 = cfg_.l1d.enabled && op.op != OpClass::ATOMIC && !past_l1;
   // GPGPU-Sim's L1 looks an access up after its latency pipeline, so what a lookup sends below
   // leaves that much later; warpsim looks up at once and holds the request back instead.
@@ -423,8 +450,10 @@ bool LdstUnit::cycle(Sm& sm, uint64_t now, CoreStats& stats) {
     if (r.token & (kDirect | kWriteAck)) {
       uint32_t idx = r.token & 0x3fffffffu;
       if (idx == 0x3fffffffu) continue;  // write-back acknowledgement
-      if (cfg_.core.mem_writeback_per_cycle && ops_[idx].op != OpClass::STORE) writebacks_.push_back(idx);
-      else access_arrived(sm, idx, now);
+      if (cfg_.core.mem_writeback_per_cycle && ops_[idx].op != OpClass::STORE)
+        writebacks_.push_back(idx);
+      else
+        access_arrived(sm, idx, now);
     } else {
       const std::vector<uint32_t>& waiters = l1d_.fill(int(r.token), now);
       if (cfg_.core.mem_writeback_per_cycle) {

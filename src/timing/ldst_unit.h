@@ -41,7 +41,9 @@ class LdstUnit {
   // Line accesses whose data arrived and that wait for the writeback port.
   bool has_writebacks() const { return wb_head_ < writebacks_.size(); }
   // Requests that can leave for the interconnect at `now` (or wait only for it to take them).
-  bool has_outgoing(uint64_t now) const { return !line_fetches_.empty() || (out_count_ > 0 && out_ready_[out_head_] <= now); }
+  bool has_outgoing(uint64_t now) const {
+    return !line_fetches_.empty() || (out_count_ > 0 && out_ready_[out_head_] <= now);
+  }
   // The cycle the oldest request held back by the L1 latency may leave (~0 when none waits).
   uint64_t next_request_ready() const { return out_count_ > 0 ? out_ready_[out_head_] : ~0ull; }
   // Sends an I-cache miss of `line_addr` (code address space) to memory; the response calls
@@ -55,13 +57,13 @@ class LdstUnit {
   Cache& constcache() { return const_; }
 
   // Shared-memory cycles for the lanes' accesses (1 = conflict free).
-  static uint32_t bank_conflict_degree(const uint64_t* addrs, uint32_t mask, uint32_t width,
-                                       uint32_t banks, uint32_t bank_width);
+  static uint32_t bank_conflict_degree(const uint64_t* addrs, uint32_t mask, uint32_t width, uint32_t banks,
+                                       uint32_t bank_width);
 
  private:
-  static constexpr uint32_t kDirect = 1u << 31;   // response token: op index, not an MSHR
+  static constexpr uint32_t kDirect = 1u << 31;  // response token: op index, not an MSHR
   static constexpr uint32_t kWriteAck = 1u << 30;
-  static constexpr uint32_t kInstFetch = 1u << 29;  // response token: I-cache MSHR
+  static constexpr uint32_t kInstFetch = 1u << 29;   // response token: I-cache MSHR
   static constexpr uint32_t kConstFetch = 1u << 28;  // response token: constant-cache MSHR
   static constexpr uint32_t kMaxAccess = 64;
 
@@ -115,8 +117,8 @@ class LdstUnit {
   std::vector<uint32_t> free_ops_;
   std::vector<uint32_t> queue_;  // ring of op indices
   uint32_t queue_head_ = 0, queue_count_ = 0, queue_cap_;
-  std::vector<MemRequest> out_;  // ring of requests waiting for the interconnect
-  std::vector<uint64_t> out_ready_;  // per entry of out_: the first cycle it may leave
+  std::vector<MemRequest> out_;           // ring of requests waiting for the interconnect
+  std::vector<uint64_t> out_ready_;       // per entry of out_: the first cycle it may leave
   std::vector<MemRequest> line_fetches_;  // I-cache and constant-cache misses waiting for the interconnect (FIFO)
   uint32_t out_head_ = 0, out_count_ = 0;
   // Line accesses whose data arrived (MSHR waiters in fill order, direct responses), waiting

@@ -19,7 +19,8 @@ void MemoSource::produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) {
     throw Error(fmt::format("kernel '{}': CTA {} requested, the grid has {}", s.info.name, cta_id, s.ctas.size()));
   std::unique_ptr<CtaTrace>& kept = s.ctas[cta_id];
   if (!kept) {
-    if (!s.inner) throw Error(fmt::format("internal: kernel '{}': CTA {} asked for after the kernel ended", s.info.name, cta_id));
+    if (!s.inner)
+      throw Error(fmt::format("internal: kernel '{}': CTA {} asked for after the kernel ended", s.info.name, cta_id));
     auto t = std::make_unique<CtaTrace>();
     s.inner->produce_cta(cta_id, sm_id, *t);
     t->cta_id = cta_id;

@@ -18,7 +18,7 @@ OperandCollector::OperandCollector(const GpuConfig& cfg) {
   banks_ = oc.banks;
   banks_per_part_ = std::max(1u, banks_ / parts_);
   writeback_latency_ = oc.writeback_latency;
-  const uint32_t counts[kSets] = {oc.collectors, oc.collectors_sp, oc.collectors_int,
+  const uint32_t counts[kSets] = {oc.collectors,    oc.collectors_sp,  oc.collectors_int,
                                   oc.collectors_dp, oc.collectors_sfu, oc.collectors_mem};
   const Unit set_unit[kSets] = {Unit::kCount, Unit::SP, Unit::INT, Unit::DP, Unit::SFU, Unit::MEM};
   for (uint32_t s = 1; s < kSets; ++s)
@@ -73,8 +73,8 @@ uint64_t OperandCollector::reserve_reads(int sched, int warp_slot, const RegId* 
   return ready;
 }
 
-uint32_t OperandCollector::collect(int sched, int warp_slot, Unit unit, const RegId* src, int nsrc,
-                                   uint64_t now, uint64_t* conflicts) {
+uint32_t OperandCollector::collect(int sched, int warp_slot, Unit unit, const RegId* src, int nsrc, uint64_t now,
+                                   uint64_t* conflicts) {
   Share& sh = share(sched, unit);
   if (sh.free_step.empty()) return base_delay_;  // not reached: validate() requires a set
   auto cu = std::min_element(sh.free_step.begin(), sh.free_step.end());
@@ -99,7 +99,8 @@ OperandCollector::Route OperandCollector::collect_queued(int sched, int warp_slo
   // again in step d, and the instruction leaves its issue slot in the cycle of its allocation.
   auto cu = std::min_element(sh.free_step.begin(), sh.free_step.end());
   uint64_t alloc = std::max((now + 1) * steps_, *cu);
-  uint64_t dispatch = std::max(reserve_reads(sched, warp_slot, src, nsrc, now, alloc, conflicts) + 1, out_free * steps_);
+  uint64_t dispatch =
+      std::max(reserve_reads(sched, warp_slot, src, nsrc, now, alloc, conflicts) + 1, out_free * steps_);
   *cu = dispatch;
   r.alloc = alloc / steps_;
   r.dispatch = dispatch / steps_;

@@ -27,8 +27,7 @@ class OperandCollector {
   // Reserves a collector unit and the register reads of an instruction of warp `warp_slot`
   // issued at `now`; returns the cycles from issue to its execution unit and counts the reads
   // that found their bank taken in *conflicts.
-  uint32_t collect(int sched, int warp_slot, Unit unit, const RegId* src, int nsrc, uint64_t now,
-                   uint64_t* conflicts);
+  uint32_t collect(int sched, int warp_slot, Unit unit, const RegId* src, int nsrc, uint64_t now, uint64_t* conflicts);
   // oc.queued_dispatch: reserves a collector unit allocated at `alloc_cycle` or later (the
   // instruction left its issue slot then) and the register reads of an instruction issued at
   // `now`; it is dispatched towards its unit no earlier than `out_free`, the cycle a slot of the
@@ -38,8 +37,8 @@ class OperandCollector {
     uint64_t alloc = 0;     // cycle the instruction moved from its issue slot into a collector
     uint64_t dispatch = 0;  // cycle it moved into the collector-to-unit register
   };
-  Route collect_queued(int sched, int warp_slot, Unit unit, const RegId* src, int nsrc, uint64_t now,
-                       uint64_t out_free, uint64_t* conflicts);
+  Route collect_queued(int sched, int warp_slot, Unit unit, const RegId* src, int nsrc, uint64_t now, uint64_t out_free,
+                       uint64_t* conflicts);
   // A result written back to `dst` registers at cycle `cycle` takes the bank's first step then.
   void write_back(int sched, int warp_slot, const RegId* dst, int ndst, uint64_t cycle);
   // Issue-to-unit cycles of an instruction that meets no conflict (and has a source register).
@@ -47,9 +46,9 @@ class OperandCollector {
   uint32_t writeback_latency() const { return writeback_latency_; }
 
  private:
-  static constexpr uint32_t kRing = 4096;  // steps of bank reservations kept ahead
-  struct Share {                           // one scheduler's collector units of one set
-    std::vector<uint64_t> free_step;       // first step each unit can be allocated again
+  static constexpr uint32_t kRing = 4096;    // steps of bank reservations kept ahead
+  struct Share {                             // one scheduler's collector units of one set
+    std::vector<uint64_t> free_step;         // first step each unit can be allocated again
     uint64_t waiting_until[kNumUnits] = {};  // step the waiting instruction gets its unit
   };
   uint32_t set_of(Unit u) const;
@@ -58,15 +57,13 @@ class OperandCollector {
   uint64_t reserve_reads(int sched, int warp_slot, const RegId* src, int nsrc, uint64_t now, uint64_t alloc,
                          uint64_t* conflicts);
   Share& share(int sched, Unit u) { return shares_[set_of(u) * parts_ + uint32_t(parts_ > 1 ? sched : 0)]; }
-  const Share& share(int sched, Unit u) const {
-    return shares_[set_of(u) * parts_ + uint32_t(parts_ > 1 ? sched : 0)];
-  }
+  const Share& share(int sched, Unit u) const { return shares_[set_of(u) * parts_ + uint32_t(parts_ > 1 ? sched : 0)]; }
 
   bool enabled_ = false;
   bool queued_ = false;
-  uint32_t steps_ = 1;           // collector steps per cycle
+  uint32_t steps_ = 1;  // collector steps per cycle
   uint32_t banks_ = 1, banks_per_part_ = 1;
-  uint32_t parts_ = 1;           // schedulers in sub-core mode, else 1
+  uint32_t parts_ = 1;  // schedulers in sub-core mode, else 1
   uint32_t base_delay_ = 0, writeback_latency_ = 0;
   uint32_t set_index_[kNumUnits] = {};  // unit -> collector set (0 = general)
   std::vector<Share> shares_;           // set x part

@@ -21,8 +21,7 @@ nlohmann::json stats_json(const StatsSnapshot& s, double clock_mhz, uint32_t cha
   json stalls = json::object();
   uint64_t total = 0;
   for (int i = 0; i < kNumCycleClasses; ++i) total += c.sched_cycles[i];
-  for (int i = 0; i < kNumCycleClasses; ++i)
-    stalls[std::string(cycle_class_name(CycleClass(i)))] = c.sched_cycles[i];
+  for (int i = 0; i < kNumCycleClasses; ++i) stalls[std::string(cycle_class_name(CycleClass(i)))] = c.sched_cycles[i];
   json busy = json::object();
   for (int u = 0; u < kNumUnits; ++u) busy[std::string(unit_name(Unit(u)))] = c.unit_busy[u];
   stalls["unit_busy_by_unit"] = busy;
@@ -32,18 +31,30 @@ nlohmann::json stats_json(const StatsSnapshot& s, double clock_mhz, uint32_t cha
   for (int u = 0; u < kNumUnits; ++u) issued[std::string(unit_name(Unit(u)))] = c.issued_by_unit[u];
   j["issued_by_unit"] = issued;
   j["operand_collector"] = {{"bank_conflicts", c.reg_bank_conflicts}};
-  j["l1d"] = {{"hits", c.l1d_hits}, {"misses", c.l1d_misses}, {"pending_hits", c.l1d_pending_hits},
-              {"reservation_fails", c.l1d_fails}, {"writes", c.l1d_writes}, {"write_misses", c.l1d_write_misses}, {"bank_conflicts", c.l1d_bank_conflicts}, {"miss_rate", ratio(c.l1d_misses, c.l1d_hits + c.l1d_misses)}};
-  j["icache"] = {{"hits", c.icache_hits}, {"misses", c.icache_misses},
+  j["l1d"] = {{"hits", c.l1d_hits},
+              {"misses", c.l1d_misses},
+              {"pending_hits", c.l1d_pending_hits},
+              {"reservation_fails", c.l1d_fails},
+              {"writes", c.l1d_writes},
+              {"write_misses", c.l1d_write_misses},
+              {"bank_conflicts", c.l1d_bank_conflicts},
+              {"miss_rate", ratio(c.l1d_misses, c.l1d_hits + c.l1d_misses)}};
+  j["icache"] = {{"hits", c.icache_hits},
+                 {"misses", c.icache_misses},
                  {"miss_rate", ratio(c.icache_misses, c.icache_hits + c.icache_misses)}};
   j["const"] = {{"accesses", c.const_accesses}, {"misses", c.const_misses}};
-  j["shared"] = {{"insts", c.shared_insts}, {"cycles", c.shared_cycles},
-                 {"conflict_cycles", c.shared_cycles - c.shared_insts}};
-  j["mem_insts"] = {{"global_loads", c.global_loads}, {"global_stores", c.global_stores},
-                    {"atomics", c.atomics}, {"requests_below_l1", c.mem_requests}};
+  j["shared"] = {
+      {"insts", c.shared_insts}, {"cycles", c.shared_cycles}, {"conflict_cycles", c.shared_cycles - c.shared_insts}};
+  j["mem_insts"] = {{"global_loads", c.global_loads},
+                    {"global_stores", c.global_stores},
+                    {"atomics", c.atomics},
+                    {"requests_below_l1", c.mem_requests}};
   uint64_t l2_acc = m.l2_reads + m.l2_writes, l2_hits = m.l2_read_hits + m.l2_write_hits;
-  j["l2"] = {{"reads", m.l2_reads}, {"read_hits", m.l2_read_hits}, {"writes", m.l2_writes},
-             {"write_hits", m.l2_write_hits}, {"miss_rate", ratio(l2_acc - l2_hits, l2_acc)}};
+  j["l2"] = {{"reads", m.l2_reads},
+             {"read_hits", m.l2_read_hits},
+             {"writes", m.l2_writes},
+             {"write_hits", m.l2_write_hits},
+             {"miss_rate", ratio(l2_acc - l2_hits, l2_acc)}};
   double seconds = clock_mhz > 0 ? double(s.cycle) / (clock_mhz * 1e6) : 0;
   j["dram"] = {{"reads", m.dram_reads},
                {"writes", m.dram_writes},

@@ -22,8 +22,8 @@ class Scoreboard {
       const Entry& e = entries_[i];
       if (e.ready <= now) continue;
       RegId r = e.reg;
-      if (r == inst.src[0] || r == inst.src[1] || r == inst.src[2] || r == inst.src[3] ||
-          r == inst.dst[0] || r == inst.dst[1])
+      if (r == inst.src[0] || r == inst.src[1] || r == inst.src[2] || r == inst.src[3] || r == inst.dst[0] ||
+          r == inst.dst[1])
         latest = e.ready > latest ? e.ready : latest;
     }
     if (latest == 0 && count_ >= kCapacity) latest = now + 1;  // full: retry next cycle

@@ -30,8 +30,14 @@ int SchedulerContext::num_sms() const { return sm_.num_sms(); }
 // --- construction ---------------------------------------------------------------------------
 Sm::Sm(int id, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu,
        std::vector<std::unique_ptr<WarpScheduler>> schedulers)
-    : id_(id), cfg_(cfg), mem_(mem), gpu_(gpu), schedulers_(std::move(schedulers)),
-      oc_(cfg), icache_(cfg.icache), ldst_(id, cfg, mem) {
+    : id_(id),
+      cfg_(cfg),
+      mem_(mem),
+      gpu_(gpu),
+      schedulers_(std::move(schedulers)),
+      oc_(cfg),
+      icache_(cfg.icache),
+      ldst_(id, cfg, mem) {
   uint32_t m = cfg.core.schedulers;
   warps_.resize(cfg.core.max_warps);
   ctas_.resize(cfg.core.max_ctas);
@@ -57,20 +63,51 @@ Sm::Sm(int id, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu,
 }
 
 Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu)
-    : id_(o.id_), cfg_(cfg), mem_(mem), gpu_(gpu), warps_(o.warps_), ctas_(o.ctas_),
-      sched_age_(o.sched_age_), sched_slot_(o.sched_slot_), unit_free_(o.unit_free_),
-      unit_stride_(o.unit_stride_), result_slots_(o.result_slots_), issue_slot_free_(o.issue_slot_free_),
-      unit_slot_free_(o.unit_slot_free_), oc_(o.oc_), mem_issued_this_cycle_(o.mem_issued_this_cycle_),
-      sfu_issued_this_cycle_(o.sfu_issued_this_cycle_), icache_(o.icache_), ldst_(o.ldst_, cfg, mem),
-      stats_(o.stats_), counters_(o.counters_), last_class_(o.last_class_),
-      last_busy_unit_(o.last_busy_unit_), sched_dirty_(o.sched_dirty_), sched_wake_(o.sched_wake_),
-      ldst_full_at_start_(o.ldst_full_at_start_), mem_port_used_last_cycle_(o.mem_port_used_last_cycle_),
-      wake_heap_(o.wake_heap_), recent_wakes_(o.recent_wakes_), recent_wake_next_(o.recent_wake_next_),
-      finished_ctas_(o.finished_ctas_), now_(o.now_), next_age_(o.next_age_),
-      fetch_want_(o.fetch_want_), used_threads_(o.used_threads_), used_regs_(o.used_regs_),
-      used_shared_(o.used_shared_), used_warps_(o.used_warps_), live_ctas_(o.live_ctas_),
-      fetch_rr_(o.fetch_rr_), last_progress_(o.last_progress_), needs_every_cycle_(o.needs_every_cycle_),
-      issue_log_(nullptr), ifills_(o.ifills_), ifetches_out_(o.ifetches_out_), kernel_insts_(o.kernel_insts_),
+    : id_(o.id_),
+      cfg_(cfg),
+      mem_(mem),
+      gpu_(gpu),
+      warps_(o.warps_),
+      ctas_(o.ctas_),
+      sched_age_(o.sched_age_),
+      sched_slot_(o.sched_slot_),
+      unit_free_(o.unit_free_),
+      unit_stride_(o.unit_stride_),
+      result_slots_(o.result_slots_),
+      issue_slot_free_(o.issue_slot_free_),
+      unit_slot_free_(o.unit_slot_free_),
+      oc_(o.oc_),
+      mem_issued_this_cycle_(o.mem_issued_this_cycle_),
+      sfu_issued_this_cycle_(o.sfu_issued_this_cycle_),
+      icache_(o.icache_),
+      ldst_(o.ldst_, cfg, mem),
+      stats_(o.stats_),
+      counters_(o.counters_),
+      last_class_(o.last_class_),
+      last_busy_unit_(o.last_busy_unit_),
+      sched_dirty_(o.sched_dirty_),
+      sched_wake_(o.sched_wake_),
+      ldst_full_at_start_(o.ldst_full_at_start_),
+      mem_port_used_last_cycle_(o.mem_port_used_last_cycle_),
+      wake_heap_(o.wake_heap_),
+      recent_wakes_(o.recent_wakes_),
+      recent_wake_next_(o.recent_wake_next_),
+      finished_ctas_(o.finished_ctas_),
+      now_(o.now_),
+      next_age_(o.next_age_),
+      fetch_want_(o.fetch_want_),
+      used_threads_(o.used_threads_),
+      used_regs_(o.used_regs_),
+      used_shared_(o.used_shared_),
+      used_warps_(o.used_warps_),
+      live_ctas_(o.live_ctas_),
+      fetch_rr_(o.fetch_rr_),
+      last_progress_(o.last_progress_),
+      needs_every_cycle_(o.needs_every_cycle_),
+      issue_log_(nullptr),
+      ifills_(o.ifills_),
+      ifetches_out_(o.ifetches_out_),
+      kernel_insts_(o.kernel_insts_),
       kernel_thread_insts_(o.kernel_thread_insts_) {
   schedulers_.reserve(o.schedulers_.size());
   for (const auto& s : o.schedulers_) schedulers_.push_back(s->clone());
@@ -106,8 +143,7 @@ uint32_t regs_per_cta(const KernelInfo& k, const CoreConfig& c) {
 bool Sm::can_host(const KernelInfo& k) const {
   const CoreConfig& c = cfg_.core;
   return live_ctas_ < c.max_ctas && used_warps_ + k.warps_per_cta() <= c.max_warps &&
-         used_threads_ + k.threads_per_cta() <= c.max_threads &&
-         used_regs_ + regs_per_cta(k, c) <= c.registers &&
+         used_threads_ + k.threads_per_cta() <= c.max_threads && used_regs_ + regs_per_cta(k, c) <= c.registers &&
          used_shared_ + k.shared_bytes_per_cta <= c.shared_mem;
 }
 
@@ -376,7 +412,8 @@ WarpStatus Sm::status(int slot) {
   if (w.status != WarpStatus::Ready) return w.status;
   int sched = slot % int(cfg_.core.schedulers);
   switch (w.needs_unit) {
-    case NeedsUnit::None: return WarpStatus::Ready;
+    case NeedsUnit::None:
+      return WarpStatus::Ready;
     case NeedsUnit::Mem:
       return (ldst_.full() || mem_issued_this_cycle_ >= cfg_.core.mem_issue_per_sm ||
               free_unit(sched, Unit::MEM, now_) < 0 || !collector_free(sched, Unit::MEM))
@@ -727,11 +764,28 @@ CycleClass Sm::classify(int sched, Unit* busy_unit, uint64_t* wake) {
         }
         break;
       }
-      case WarpStatus::RAW: rank = 2; c = CycleClass::RAW; w_at = std::min(w_at, w.blocked_until); break;
-      case WarpStatus::Control: rank = 3; c = CycleClass::Control; w_at = std::min(w_at, w.blocked_until); break;
-      case WarpStatus::Barrier: rank = 4; c = CycleClass::Barrier; w_at = std::min(w_at, w.blocked_until); break;
-      case WarpStatus::Idle: rank = 5; c = CycleClass::Idle; w_at = std::min(w_at, w.blocked_until); break;
-      default: continue;
+      case WarpStatus::RAW:
+        rank = 2;
+        c = CycleClass::RAW;
+        w_at = std::min(w_at, w.blocked_until);
+        break;
+      case WarpStatus::Control:
+        rank = 3;
+        c = CycleClass::Control;
+        w_at = std::min(w_at, w.blocked_until);
+        break;
+      case WarpStatus::Barrier:
+        rank = 4;
+        c = CycleClass::Barrier;
+        w_at = std::min(w_at, w.blocked_until);
+        break;
+      case WarpStatus::Idle:
+        rank = 5;
+        c = CycleClass::Idle;
+        w_at = std::min(w_at, w.blocked_until);
+        break;
+      default:
+        continue;
     }
     if (rank < best) {
       best = rank;
@@ -760,8 +814,8 @@ bool Sm::cycle(uint64_t now) {
   for (uint32_t s = 0; s < m; ++s) {
     // A scheduler that issued nothing stays idle until an event of one of its warps, its wake
     // cycle, the LD/ST queue draining or the per-cycle issue ports freeing.
-    if (!needs_every_cycle_ && !sched_dirty_[s] && now < sched_wake_[s] &&
-        !(ldst_was_full && !ldst_.full()) && !ports_reset) {
+    if (!needs_every_cycle_ && !sched_dirty_[s] && now < sched_wake_[s] && !(ldst_was_full && !ldst_.full()) &&
+        !ports_reset) {
       stats_.sched_cycles[int(last_class_[s])]++;
       if (last_class_[s] == CycleClass::UnitBusy) stats_.unit_busy[int(last_busy_unit_[s])]++;
       continue;
@@ -778,17 +832,14 @@ bool Sm::cycle(uint64_t now) {
     int first_slot = -1;
     for (uint32_t k = 0; k < cfg_.core.issue_per_scheduler; ++k) {
       int slot = sched_slot_[s].empty() ? -1 : policy.select(ctx);
-      if (slot < 0 || slot >= int(warps_.size()) || int(slot % m) != int(s) ||
-          status(slot) != WarpStatus::Ready)
-        break;
+      if (slot < 0 || slot >= int(warps_.size()) || int(slot % m) != int(s) || status(slot) != WarpStatus::Ready) break;
       const WarpInst& in = warps_[slot].insts[warps_[slot].next];
       issue(int(s), slot, now);
       policy.on_issue(ctx, slot, in);
       if (!issued) first_slot = slot;
       issued = true;
     }
-    if (issue_log_ && had_warps)
-      issue_log_->push_back({now, uint16_t(s), int16_t(first_slot), ready_mask});
+    if (issue_log_ && had_warps) issue_log_->push_back({now, uint16_t(s), int16_t(first_slot), ready_mask});
     CycleClass cls = CycleClass::Issued;
     Unit busy = Unit::SP;
     uint64_t wake = now + 1;
@@ -808,13 +859,20 @@ bool Sm::cycle(uint64_t now) {
 WarpStatus Sm::status_of_class(CycleClass c) {
   switch (c) {
     case CycleClass::Issued:
-    case CycleClass::Declined: return WarpStatus::Ready;
-    case CycleClass::UnitBusy: return WarpStatus::UnitBusy;
-    case CycleClass::RAW: return WarpStatus::RAW;
-    case CycleClass::Control: return WarpStatus::Control;
-    case CycleClass::Barrier: return WarpStatus::Barrier;
-    case CycleClass::Idle: return WarpStatus::Idle;
-    default: return WarpStatus::Finished;
+    case CycleClass::Declined:
+      return WarpStatus::Ready;
+    case CycleClass::UnitBusy:
+      return WarpStatus::UnitBusy;
+    case CycleClass::RAW:
+      return WarpStatus::RAW;
+    case CycleClass::Control:
+      return WarpStatus::Control;
+    case CycleClass::Barrier:
+      return WarpStatus::Barrier;
+    case CycleClass::Idle:
+      return WarpStatus::Idle;
+    default:
+      return WarpStatus::Finished;
   }
 }
 
@@ -840,8 +898,8 @@ void Sm::skip_cycles(uint64_t n) {
 }
 
 std::string Sm::describe_warps(uint64_t now, const std::vector<std::string>& kernel_names) const {
-  static const char* names[] = {"ready", "unit busy", "register dependency", "branch", "barrier",
-                                "instruction fetch", "finished"};
+  static const char* names[] = {"ready",   "unit busy", "register dependency", "branch", "barrier", "instruction fetch",
+                                "finished"};
   std::string out;
   for (size_t i = 0; i < warps_.size(); ++i) {
     const Warp& w = warps_[i];
@@ -850,9 +908,9 @@ std::string Sm::describe_warps(uint64_t now, const std::vector<std::string>& ker
     WarpStatus s = self->status(int(i));
     const CtaInfo& c = ctas_[w.info.cta_slot].info;
     const std::string& kname = w.info.kernel < kernel_names.size() ? kernel_names[w.info.kernel] : "?";
-    out += fmt::format("  sm {} warp slot {} (kernel {} '{}', cta {}, warp {}): pc 0x{:x}, waiting for {}{}\n",
-                       id_, i, w.info.kernel, kname, c.cta_id, w.info.warp_in_cta,
-                       w.next < w.n ? w.insts[w.next].pc : 0, names[int(s)],
+    out += fmt::format("  sm {} warp slot {} (kernel {} '{}', cta {}, warp {}): pc 0x{:x}, waiting for {}{}\n", id_, i,
+                       w.info.kernel, kname, c.cta_id, w.info.warp_in_cta, w.next < w.n ? w.insts[w.next].pc : 0,
+                       names[int(s)],
                        w.pending_mem ? fmt::format(" ({} memory instructions in flight)", w.pending_mem) : "");
   }
   return out;

@@ -106,21 +106,21 @@ class Sm {
   struct Warp {
     const WarpInst* insts = nullptr;
     const uint64_t* addrs = nullptr;
-    uint32_t n = 0;            // instructions in the stream
-    uint32_t next = 0;         // next instruction to issue
-    uint32_t ibuf = 0;         // decoded instructions at the head of the stream
+    uint32_t n = 0;     // instructions in the stream
+    uint32_t next = 0;  // next instruction to issue
+    uint32_t ibuf = 0;  // decoded instructions at the head of the stream
     uint32_t inst_bytes = 8;
-    uint64_t ibuf_ready = 0;   // cycle the decoded instructions become visible
-    uint64_t branch_wait = 0;  // no fetch before this cycle (a taken branch resolving)
-    uint64_t code_base = 0;    // instruction address space of the warp's kernel
-    uint64_t thread_base = 0;  // global thread id of lane 0
-    bool fetching = false;     // waiting for an I-cache fill
-    bool control = false;      // the empty ibuffer is due to a taken branch
-    uint32_t pending_mem = 0;  // memory instructions in flight
-    uint32_t atomics = 0;      // atomics in flight (core.atomic_waits)
-    uint64_t atomic_done = 0;  // cycle the last atomic's result is written back
-    uint64_t barrier_done = 0; // cycle a released barrier lets the warp issue (core.barrier_latency)
-    uint64_t results_at = 0;   // oc.queued_dispatch: cycle the last ALU result is written back
+    uint64_t ibuf_ready = 0;    // cycle the decoded instructions become visible
+    uint64_t branch_wait = 0;   // no fetch before this cycle (a taken branch resolving)
+    uint64_t code_base = 0;     // instruction address space of the warp's kernel
+    uint64_t thread_base = 0;   // global thread id of lane 0
+    bool fetching = false;      // waiting for an I-cache fill
+    bool control = false;       // the empty ibuffer is due to a taken branch
+    uint32_t pending_mem = 0;   // memory instructions in flight
+    uint32_t atomics = 0;       // atomics in flight (core.atomic_waits)
+    uint64_t atomic_done = 0;   // cycle the last atomic's result is written back
+    uint64_t barrier_done = 0;  // cycle a released barrier lets the warp issue (core.barrier_latency)
+    uint64_t results_at = 0;    // oc.queued_dispatch: cycle the last ALU result is written back
     Scoreboard sb;
     WarpInfo info;
     // Warp-local status (Ready meaning "ready but for its unit"), valid until cycle
@@ -215,8 +215,8 @@ class Sm {
   SmCounters counters_;
   std::vector<CycleClass> last_class_;
   std::vector<Unit> last_busy_unit_;
-  std::vector<uint8_t> sched_dirty_;   // an event touched one of the scheduler's warps
-  std::vector<uint64_t> sched_wake_;   // first cycle its idle decision may change by itself
+  std::vector<uint8_t> sched_dirty_;  // an event touched one of the scheduler's warps
+  std::vector<uint64_t> sched_wake_;  // first cycle its idle decision may change by itself
   bool ldst_full_at_start_ = false;
   bool mem_port_used_last_cycle_ = false;
   std::vector<uint64_t> wake_heap_;  // min-heap of future cycles at which something changes
@@ -238,7 +238,7 @@ class Sm {
     uint64_t ready;
   };
   std::vector<IFill> ifills_;
-  uint32_t ifetches_out_ = 0;  // I-cache misses sent to memory, not yet back
+  uint32_t ifetches_out_ = 0;                                 // I-cache misses sent to memory, not yet back
   std::vector<uint64_t> kernel_insts_, kernel_thread_insts_;  // by kernel launch index
 };
 

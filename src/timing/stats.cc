@@ -3,8 +3,8 @@
 namespace warpsim {
 
 std::string_view cycle_class_name(CycleClass c) {
-  static constexpr std::string_view names[] = {"issued", "declined", "unit_busy", "raw",
-                                               "control", "barrier", "idle", "no_warp"};
+  static constexpr std::string_view names[] = {"issued",  "declined", "unit_busy", "raw",
+                                               "control", "barrier",  "idle",      "no_warp"};
   return names[int(c)];
 }
 

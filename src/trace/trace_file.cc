@@ -87,11 +87,9 @@ void TraceFile::open_decoder() {
   if (fp_) std::fclose(fp_);
   std::error_code ec;
   if (std::filesystem::is_directory(path_, ec))
-    throw Error(
-        fmt::format("trace file '{}' is a directory (expected a kernel trace file)", path_));
+    throw Error(fmt::format("trace file '{}' is a directory (expected a kernel trace file)", path_));
   fp_ = std::fopen(path_.c_str(), "rb");
-  if (!fp_)
-    throw Error(fmt::format("cannot open trace file '{}': {}", path_, std::strerror(errno)));
+  if (!fp_) throw Error(fmt::format("cannot open trace file '{}': {}", path_, std::strerror(errno)));
   unsigned char magic[6] = {};
   size_t n = std::fread(magic, 1, sizeof magic, fp_);
   std::rewind(fp_);
@@ -101,9 +99,8 @@ void TraceFile::open_decoder() {
   if (n >= 4 && std::memcmp(magic, kZstd, 4) == 0) codec_ = Codec::Zstd;
   if (n >= 6 && std::memcmp(magic, kXz, 6) == 0) codec_ = Codec::Xz;
   if (!supports(codec_))
-    throw Error(fmt::format(
-        "trace file '{}' is {}-compressed, and this build has no {} support; decompress it first",
-        path_, codec_name(codec_), codec_name(codec_)));
+    throw Error(fmt::format("trace file '{}' is {}-compressed, and this build has no {} support; decompress it first",
+                            path_, codec_name(codec_), codec_name(codec_)));
   dec_.reset();
   if (codec_ == Codec::Plain) return;
   dec_ = std::make_unique<Decoder>();
@@ -143,8 +140,7 @@ size_t TraceFile::fill(char* dst, size_t n) {
       if (no_input && d.zstd_frame_done) break;  // clean end of the last frame
       ZSTD_inBuffer in{d.in.data(), d.in_end, d.in_pos};
       size_t r = ZSTD_decompressStream(d.zstd, &out, &in);
-      if (ZSTD_isError(r))
-        throw Error(fmt::format("trace file '{}': zstd: {}", path_, ZSTD_getErrorName(r)));
+      if (ZSTD_isError(r)) throw Error(fmt::format("trace file '{}': zstd: {}", path_, ZSTD_getErrorName(r)));
       d.in_pos = in.pos;
       d.zstd_frame_done = r == 0;
       if (no_input && out.pos == 0 && !d.zstd_frame_done)
@@ -166,10 +162,8 @@ size_t TraceFile::fill(char* dst, size_t n) {
       d.in_pos = d.in_end - s.avail_in;
       if (r == LZMA_STREAM_END) break;
       if (r != LZMA_OK) {
-        if (r == LZMA_BUF_ERROR && d.in_eof)
-          throw Error(fmt::format("trace file '{}': truncated xz stream", path_));
-        throw Error(fmt::format("trace file '{}': xz decoding failed (code {})", path_,
-                                static_cast<int>(r)));
+        if (r == LZMA_BUF_ERROR && d.in_eof) throw Error(fmt::format("trace file '{}': truncated xz stream", path_));
+        throw Error(fmt::format("trace file '{}': xz decoding failed (code {})", path_, static_cast<int>(r)));
       }
     }
     return n - s.avail_out;
@@ -253,9 +247,7 @@ void TraceFile::seek(uint64_t offset, uint64_t line_no) {
   while (buf_off_ + end_ < offset) {
     buf_off_ += end_;
     pos_ = end_ = 0;
-    if (!refill())
-      throw Error(
-          fmt::format("trace file '{}': cannot seek to byte {} (file ends first)", path_, offset));
+    if (!refill()) throw Error(fmt::format("trace file '{}': cannot seek to byte {} (file ends first)", path_, offset));
   }
   pos_ = static_cast<size_t>(offset - buf_off_);
 }

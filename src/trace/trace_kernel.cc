@@ -70,8 +70,7 @@ bool parse_dim3(std::string_view v, Dim3& d) {
   for (int i = 0; i < 3; ++i) {
     size_t comma = i < 2 ? v.find(',') : v.size();
     if (comma == std::string_view::npos) return false;
-    if (!parse_dec(trim(v.substr(0, comma)), xyz[i]) || xyz[i] == 0 || xyz[i] > UINT32_MAX)
-      return false;
+    if (!parse_dec(trim(v.substr(0, comma)), xyz[i]) || xyz[i] == 0 || xyz[i] > UINT32_MAX) return false;
     v = i < 2 ? v.substr(comma + 1) : std::string_view();
   }
   d = Dim3{uint32_t(xyz[0]), uint32_t(xyz[1]), uint32_t(xyz[2])};
@@ -85,9 +84,7 @@ bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.
 // ---------------------------------------------------------------------------- registers
 
 bool parse_sass_reg(std::string_view t, RegId& out) {
-  auto num = [&](std::string_view digits, uint64_t max, uint64_t& n) {
-    return parse_dec(digits, n) && n <= max;
-  };
+  auto num = [&](std::string_view digits, uint64_t max, uint64_t& n) { return parse_dec(digits, n) && n <= max; };
   uint64_t n = 0;
   if (t == "RZ" || t == "PT" || t == "URZ" || t == "UPT") {
     out = kNoReg;
@@ -125,8 +122,7 @@ std::string sass_reg_name(RegId id) {
   if (id < 255) return fmt::format("R{}", id);
   if (id >= kPredBase && id < kPredBase + 7) return fmt::format("P{}", id - kPredBase);
   if (id >= kUniformBase && id < kUniformBase + 63) return fmt::format("UR{}", id - kUniformBase);
-  if (id >= kUniformPredBase && id < kUniformPredBase + 7)
-    return fmt::format("UP{}", id - kUniformPredBase);
+  if (id >= kUniformPredBase && id < kUniformPredBase + 7) return fmt::format("UP{}", id - kUniformPredBase);
   return fmt::format("V{}", id);
 }
 
@@ -154,15 +150,12 @@ TraceKernelHeader read_trace_header(TraceFile& f) {
         ended = true;
         break;
       }
-      if (starts_with(t, "#traces format") && t.find("threadblock_x") != std::string_view::npos)
-        old_layout = true;
+      if (starts_with(t, "#traces format") && t.find("threadblock_x") != std::string_view::npos) old_layout = true;
       continue;
     }
-    if (t[0] != '-')
-      fail(1, fmt::format("expected a '-key = value' header line or '#BEGIN_TB', found '{}'", t));
+    if (t[0] != '-') fail(1, fmt::format("expected a '-key = value' header line or '#BEGIN_TB', found '{}'", t));
     size_t eq = t.find('=');
-    if (eq == std::string_view::npos)
-      fail(1, fmt::format("expected '-key = value', found '{}'", t));
+    if (eq == std::string_view::npos) fail(1, fmt::format("expected '-key = value', found '{}'", t));
     std::string_view key = trim(t.substr(1, eq - 1));
     std::string_view val = trim(t.substr(eq + 1));
     const size_t vcol = size_t(val.data() - line.data()) + 1;
@@ -173,8 +166,7 @@ TraceKernelHeader read_trace_header(TraceFile& f) {
       return n;
     };
     auto hex = [&] {
-      if (!parse_hex(val, n))
-        fail(vcol, fmt::format("'{}': expected a hex address, found '{}'", key, val));
+      if (!parse_hex(val, n)) fail(vcol, fmt::format("'{}': expected a hex address, found '{}'", key, val));
       return n;
     };
     if (key == "kernel name") {
@@ -189,8 +181,7 @@ TraceKernelHeader read_trace_header(TraceFile& f) {
       if (!parse_dim3(val, h.block))
         fail(vcol, fmt::format("'block dim': expected (x,y,z) with x, y, z >= 1, found '{}'", val));
       if (h.block.count() > 4096)
-        fail(vcol,
-             fmt::format("'block dim': {} threads per block is more than 4096", h.block.count()));
+        fail(vcol, fmt::format("'block dim': {} threads per block is more than 4096", h.block.count()));
       have_block = true;
     } else if (key == "shmem") {
       h.shmem = uint32_t(dec(UINT32_MAX));
@@ -210,8 +201,7 @@ TraceKernelHeader read_trace_header(TraceFile& f) {
     } else if (key == "accelsim tracer version") {
       h.tracer_version = uint32_t(dec(UINT32_MAX));
       if (h.tracer_version < 1 || h.tracer_version > 5)
-        fail(vcol, fmt::format("unsupported accelsim tracer version {} (supported: 1 to 5)",
-                               h.tracer_version));
+        fail(vcol, fmt::format("unsupported accelsim tracer version {} (supported: 1 to 5)", h.tracer_version));
       have_version = true;
     } else if (key == "enable lineinfo") {
       h.lineinfo = dec(1) != 0;
@@ -252,10 +242,8 @@ KernelInfo kernel_info_from_header(const TraceKernelHeader& h) {
 
 // ---------------------------------------------------------------------------- opcodes
 
-std::shared_ptr<const OpcodeTable> load_opcode_table(const TraceOptions& opts,
-                                                     uint32_t binary_version) {
-  if (!opts.opcode_table.empty())
-    return std::make_shared<OpcodeTable>(OpcodeTable::load(opts.opcode_table));
+std::shared_ptr<const OpcodeTable> load_opcode_table(const TraceOptions& opts, uint32_t binary_version) {
+  if (!opts.opcode_table.empty()) return std::make_shared<OpcodeTable>(OpcodeTable::load(opts.opcode_table));
   const std::string dir = opts.sass_dir.empty() ? default_sass_dir() : opts.sass_dir;
   return std::make_shared<OpcodeTable>(OpcodeTable::load(find_opcode_table(dir, binary_version)));
 }
@@ -263,8 +251,7 @@ std::shared_ptr<const OpcodeTable> load_opcode_table(const TraceOptions& opts,
 OpcodeResolver::OpcodeResolver(std::shared_ptr<const OpcodeTable> table, bool unknown_as_sp)
     : table_(std::move(table)), unknown_as_sp_(unknown_as_sp) {}
 
-const OpcodeResolver::Decoded& OpcodeResolver::resolve(std::string_view opcode,
-                                                       const std::string& file, uint64_t line,
+const OpcodeResolver::Decoded& OpcodeResolver::resolve(std::string_view opcode, const std::string& file, uint64_t line,
                                                        int col) {
   auto it = cache_.find(opcode);
   if (it != cache_.end()) return it->second;
@@ -280,11 +267,10 @@ const OpcodeResolver::Decoded& OpcodeResolver::resolve(std::string_view opcode,
                  file.c_str(), static_cast<unsigned long long>(line), std::string(mnemonic).c_str(),
                  table_->source().c_str());
   } else {
-    throw LocatedError(
-        file, int(line), col,
-        fmt::format("unknown SASS opcode '{}' (not in opcode table {}; add it there, or allow "
-                    "unknown opcodes to run as SP operations)",
-                    mnemonic, table_->source()));
+    throw LocatedError(file, int(line), col,
+                       fmt::format("unknown SASS opcode '{}' (not in opcode table {}; add it there, or allow "
+                                   "unknown opcodes to run as SP operations)",
+                                   mnemonic, table_->source()));
   }
   // Modifiers: BAR.ARV does not wait; WS<k><n> are warpsim's own (written by write_trace).
   size_t p = mnemonic.size();
@@ -300,8 +286,7 @@ const OpcodeResolver::Decoded& OpcodeResolver::resolve(std::string_view opcode,
     if (!parse_dec(mod.substr(3), v)) continue;
     auto check = [&](uint64_t max) {
       if (v > max)
-        throw LocatedError(file, int(line), mcol,
-                           fmt::format("modifier '{}': value {} is above {}", mod, v, max));
+        throw LocatedError(file, int(line), mcol, fmt::format("modifier '{}': value {} is above {}", mod, v, max));
     };
     switch (mod[2]) {
       case 'U':
@@ -343,13 +328,12 @@ const OpcodeResolver::Decoded& OpcodeResolver::resolve(std::string_view opcode,
 
 // ---------------------------------------------------------------------------- kernel
 
-TraceKernel::TraceKernel(std::string path, TraceOptions opts,
-                         std::shared_ptr<OpcodeResolver> resolver)
+TraceKernel::TraceKernel(std::string path, TraceOptions opts, std::shared_ptr<OpcodeResolver> resolver)
     : file_(std::move(path)), opts_(std::move(opts)), resolver_(std::move(resolver)) {
   header_ = read_trace_header(file_);
   if (!resolver_)
-    resolver_ = std::make_shared<OpcodeResolver>(load_opcode_table(opts_, header_.binary_version),
-                                                 opts_.unknown_opcode_as_sp);
+    resolver_ =
+        std::make_shared<OpcodeResolver>(load_opcode_table(opts_, header_.binary_version), opts_.unknown_opcode_as_sp);
   info_ = kernel_info_from_header(header_);
   // Maxwell/Pascal: a control word leads every three 8-byte instructions; PCs are renumbered
   // without them so that consecutive instructions are 8 bytes apart.
@@ -358,8 +342,14 @@ TraceKernel::TraceKernel(std::string path, TraceOptions opts,
 }
 
 TraceKernel::TraceKernel(const TraceKernel& o, CopyTag)
-    : file_(o.file_.path()), opts_(o.opts_), header_(o.header_), info_(o.info_), resolver_(o.resolver_),
-      index_(o.index_), ctas_in_file_(o.ctas_in_file_), remap_pascal_pcs_(o.remap_pascal_pcs_) {}
+    : file_(o.file_.path()),
+      opts_(o.opts_),
+      header_(o.header_),
+      info_(o.info_),
+      resolver_(o.resolver_),
+      index_(o.index_),
+      ctas_in_file_(o.ctas_in_file_),
+      remap_pascal_pcs_(o.remap_pascal_pcs_) {}
 
 std::unique_ptr<TraceKernel> TraceKernel::clone_kernel() const {
   return std::unique_ptr<TraceKernel>(new TraceKernel(*this, CopyTag{}));
@@ -392,8 +382,7 @@ void TraceKernel::build_index() {
     if (c == '#') {
       if (starts_with(line, "#BEGIN_TB")) {
         if (in_tb)
-          fail(file_.line_no(), 1,
-               fmt::format("expected '#END_TB' for the thread block begun at line {}", tb_line));
+          fail(file_.line_no(), 1, fmt::format("expected '#END_TB' for the thread block begun at line {}", tb_line));
         in_tb = true;
         have_id = false;
         tb_off = file_.line_offset();
@@ -421,52 +410,45 @@ void TraceKernel::build_index() {
           ok = xyz[0] < info_.grid.x && xyz[1] < info_.grid.y && xyz[2] < info_.grid.z;
           if (!ok)
             fail(file_.line_no(), eq + 2,
-                 fmt::format("thread block ({},{},{}) is outside the grid ({},{},{})", xyz[0],
-                             xyz[1], xyz[2], info_.grid.x, info_.grid.y, info_.grid.z));
+                 fmt::format("thread block ({},{},{}) is outside the grid ({},{},{})", xyz[0], xyz[1], xyz[2],
+                             info_.grid.x, info_.grid.y, info_.grid.z));
           const uint64_t lin = xyz[0] + info_.grid.x * (xyz[1] + uint64_t(info_.grid.y) * xyz[2]);
           index_.push_back(CtaEntry{lin, tb_off, tb_line});
           have_id = true;
         }
       }
-      if (!ok)
-        fail(file_.line_no(), eq == std::string_view::npos ? 1 : eq + 2,
-             "expected 'thread block = x,y,z'");
+      if (!ok) fail(file_.line_no(), eq == std::string_view::npos ? 1 : eq + 2, "expected 'thread block = x,y,z'");
       continue;
     }
-    if (!in_tb)
-      fail(file_.line_no(), 1, fmt::format("expected '#BEGIN_TB', found '{}'", line.substr(0, 40)));
+    if (!in_tb) fail(file_.line_no(), 1, fmt::format("expected '#BEGIN_TB', found '{}'", line.substr(0, 40)));
   }
   if (in_tb)
     fail(file_.line_no() + 1, 1,
-         fmt::format("file ends inside the thread block begun at line {} (expected '#END_TB')",
-                     tb_line));
+         fmt::format("file ends inside the thread block begun at line {} (expected '#END_TB')", tb_line));
   // Tracers write blocks in id order; sort in case one did not.
-  if (!std::is_sorted(index_.begin(), index_.end(),
-                      [](const CtaEntry& a, const CtaEntry& b) { return a.cta < b.cta; }))
-    std::stable_sort(index_.begin(), index_.end(),
-                     [](const CtaEntry& a, const CtaEntry& b) { return a.cta < b.cta; });
+  if (!std::is_sorted(index_.begin(), index_.end(), [](const CtaEntry& a, const CtaEntry& b) { return a.cta < b.cta; }))
+    std::stable_sort(index_.begin(), index_.end(), [](const CtaEntry& a, const CtaEntry& b) { return a.cta < b.cta; });
   for (size_t i = 1; i < index_.size(); ++i) {
     if (index_[i].cta != index_[i - 1].cta) continue;
     const uint64_t id = index_[i].cta, gx = info_.grid.x, gy = info_.grid.y;
     const CtaEntry& later = index_[i].line > index_[i - 1].line ? index_[i] : index_[i - 1];
     const CtaEntry& first = index_[i].line > index_[i - 1].line ? index_[i - 1] : index_[i];
     fail(later.line, 1,
-         fmt::format("thread block ({},{},{}) appears twice (the blocks begun at lines {} and {})",
-                     id % gx, (id / gx) % gy, id / (gx * gy), first.line, later.line));
+         fmt::format("thread block ({},{},{}) appears twice (the blocks begun at lines {} and {})", id % gx,
+                     (id / gx) % gy, id / (gx * gy), first.line, later.line));
   }
   ctas_in_file_ = index_.size();
 }
 
 const TraceKernel::CtaEntry* TraceKernel::find_cta(uint64_t cta) const {
-  auto it = std::lower_bound(index_.begin(), index_.end(), cta,
-                             [](const CtaEntry& e, uint64_t id) { return e.cta < id; });
+  auto it =
+      std::lower_bound(index_.begin(), index_.end(), cta, [](const CtaEntry& e, uint64_t id) { return e.cta < id; });
   return it != index_.end() && it->cta == cta ? &*it : nullptr;
 }
 
 void TraceKernel::produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) {
   if (cta_id >= info_.num_ctas())
-    throw Error(fmt::format("{}: CTA {} requested, the grid has {}", file_.path(), cta_id,
-                            info_.num_ctas()));
+    throw Error(fmt::format("{}: CTA {} requested, the grid has {}", file_.path(), cta_id, info_.num_ctas()));
   const uint32_t nwarps = info_.warps_per_cta();
   out.cta_id = cta_id;
   out.warps.resize(nwarps);
@@ -509,26 +491,21 @@ void TraceKernel::produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) {
       std::string_view eq = cur.next();
       std::string_view num = cur.next();
       uint64_t w = 0;
-      if (eq != "=" || !parse_dec(num, w) || !cur.at_end())
-        fail(file_.line_no(), cur.col(), "expected 'warp = N'");
+      if (eq != "=" || !parse_dec(num, w) || !cur.at_end()) fail(file_.line_no(), cur.col(), "expected 'warp = N'");
       if (w >= nwarps)
-        fail(file_.line_no(), cur.col(),
-             fmt::format("warp {} does not exist: the block has {} warps", w, nwarps));
+        fail(file_.line_no(), cur.col(), fmt::format("warp {} does not exist: the block has {} warps", w, nwarps));
       if (mark_seen(uint32_t(w)))
         fail(file_.line_no(), 1, fmt::format("warp {} appears twice in this thread block", w));
       const uint64_t warp_line = file_.line_no();
       do {
         if (!file_.next_line(line))
-          fail(file_.line_no() + 1, 1,
-               fmt::format("file ends after 'warp = {}' (expected 'insts = N')", w));
+          fail(file_.line_no() + 1, 1, fmt::format("file ends after 'warp = {}' (expected 'insts = N')", w));
       } while (line.empty());
       Cursor c2{line};
       uint64_t n = 0;
       if (c2.next() != "insts" || c2.next() != "=" || !parse_dec(c2.next(), n) || !c2.at_end())
-        fail(file_.line_no(), 1,
-             fmt::format("expected 'insts = N' after 'warp = {}' at line {}", w, warp_line));
-      if (n > (1ull << 32))
-        fail(file_.line_no(), 1, fmt::format("{} instructions for one warp is implausible", n));
+        fail(file_.line_no(), 1, fmt::format("expected 'insts = N' after 'warp = {}' at line {}", w, warp_line));
+      if (n > (1ull << 32)) fail(file_.line_no(), 1, fmt::format("{} instructions for one warp is implausible", n));
       WarpStream& ws = out.warps[w];
       ws.insts.reserve(std::min<uint64_t>(n, 1 << 16) + 1);  // the count is not trusted with memory
       for (uint64_t k = 0; k < n; ++k) {
@@ -536,21 +513,18 @@ void TraceKernel::produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) {
         while (got && line.empty()) got = file_.next_line(line);
         if (!got)
           fail(file_.line_no() + 1, 1,
-               fmt::format(
-                   "file ends after {} of the {} instructions of warp {} (expected '#END_TB')", k,
-                   n, w));
+               fmt::format("file ends after {} of the {} instructions of warp {} (expected '#END_TB')", k, n, w));
         const char c0 = line[0];
         if (c0 == '#' || c0 == 'w')
           fail(file_.line_no(), 1,
-               fmt::format("warp {} has {} instructions, 'insts = {}' at line {} promised {}", w, k,
-                           n, warp_line + 1, n));
+               fmt::format("warp {} has {} instructions, 'insts = {}' at line {} promised {}", w, k, n, warp_line + 1,
+                           n));
         parse_inst(line, k + 1 == n, ws);
       }
     }
     if (!done)
       fail(file_.line_no() + 1, 1,
-           fmt::format("file ends inside the thread block begun at line {} (expected '#END_TB')",
-                       e.line));
+           fmt::format("file ends inside the thread block begun at line {} (expected '#END_TB')", e.line));
   }
   for (WarpStream& ws : out.warps) {
     if (!ws.insts.empty() && ws.insts.back().op == OpClass::EXIT) continue;
@@ -578,12 +552,10 @@ void TraceKernel::parse_inst(std::string_view line, bool last, WarpStream& ws) {
     fail(ln, c.col(), "expected a source line number (enable lineinfo = 1)");
   WarpInst in;
   std::string_view t = c.next();
-  if (!parse_hex(t, v) || v > UINT32_MAX)
-    fail(ln, c.col(), fmt::format("expected a hex PC, found '{}'", t));
+  if (!parse_hex(t, v) || v > UINT32_MAX) fail(ln, c.col(), fmt::format("expected a hex PC, found '{}'", t));
   in.pc = map_pc(v);
   t = c.next();
-  if (!parse_hex(t, v) || v > UINT32_MAX)
-    fail(ln, c.col(), fmt::format("expected a hex active mask, found '{}'", t));
+  if (!parse_hex(t, v) || v > UINT32_MAX) fail(ln, c.col(), fmt::format("expected a hex active mask, found '{}'", t));
   in.active_mask = uint32_t(v);
   t = c.next();
   uint64_t ndst = 0;
@@ -594,14 +566,12 @@ void TraceKernel::parse_inst(std::string_view line, bool last, WarpStream& ws) {
     t = c.next();
     RegId r;
     if (!parse_sass_reg(t, r))
-      fail(ln, c.col(),
-           fmt::format("expected destination register {} of {}, found '{}'", i + 1, ndst, t));
+      fail(ln, c.col(), fmt::format("expected destination register {} of {}, found '{}'", i + 1, ndst, t));
     if (r != kNoReg && nd < kMaxDst) in.dst[nd++] = r;
   }
   std::string_view opcode = c.next();
   const size_t op_col = c.col();
-  if (opcode.empty() ||
-      !((opcode[0] >= 'A' && opcode[0] <= 'Z') || (opcode[0] >= 'a' && opcode[0] <= 'z')))
+  if (opcode.empty() || !((opcode[0] >= 'A' && opcode[0] <= 'Z') || (opcode[0] >= 'a' && opcode[0] <= 'z')))
     fail(ln, op_col, fmt::format("expected an opcode, found '{}'", opcode));
   t = c.next();
   uint64_t nsrc = 0;
@@ -612,8 +582,7 @@ void TraceKernel::parse_inst(std::string_view line, bool last, WarpStream& ws) {
     t = c.next();
     RegId r;
     if (!parse_sass_reg(t, r))
-      fail(ln, c.col(),
-           fmt::format("expected source register {} of {}, found '{}'", i + 1, nsrc, t));
+      fail(ln, c.col(), fmt::format("expected source register {} of {}, found '{}'", i + 1, nsrc, t));
     if (r != kNoReg && ns < kMaxSrc) in.src[ns++] = r;
   }
   t = c.next();
@@ -637,8 +606,7 @@ void TraceKernel::parse_inst(std::string_view line, bool last, WarpStream& ws) {
     t = c.next();
     uint64_t mode = 0;
     if (!parse_dec(t, mode))
-      fail(ln, c.col(),
-           fmt::format("expected an address compression mode (0, 1 or 2), found '{}'", t));
+      fail(ln, c.col(), fmt::format("expected an address compression mode (0, 1 or 2), found '{}'", t));
     const uint32_t idx = uint32_t(ws.addrs.size());
     ws.addrs.resize(idx + 32, 0);
     uint64_t* a = ws.addrs.data() + idx;
@@ -648,20 +616,16 @@ void TraceKernel::parse_inst(std::string_view line, bool last, WarpStream& ws) {
       for (uint32_t m = mask; m; m &= m - 1) {
         t = c.next();
         if (!parse_hex(t, v))
-          fail(ln, c.col(),
-               fmt::format("expected {} hex addresses (one per active lane), found '{}'", active,
-                           t));
+          fail(ln, c.col(), fmt::format("expected {} hex addresses (one per active lane), found '{}'", active, t));
         a[std::countr_zero(m)] = v;
       }
     } else if (mode == 1) {
       uint64_t base = 0;
       int64_t stride = 0;
       t = c.next();
-      if (!parse_hex(t, base))
-        fail(ln, c.col(), fmt::format("expected a hex base address, found '{}'", t));
+      if (!parse_hex(t, base)) fail(ln, c.col(), fmt::format("expected a hex base address, found '{}'", t));
       t = c.next();
-      if (!parse_sdec(t, stride))
-        fail(ln, c.col(), fmt::format("expected a decimal stride, found '{}'", t));
+      if (!parse_sdec(t, stride)) fail(ln, c.col(), fmt::format("expected a decimal stride, found '{}'", t));
       uint64_t addr = base;
       for (uint32_t m = mask; m; m &= m - 1) {
         a[std::countr_zero(m)] = addr;
@@ -670,24 +634,21 @@ void TraceKernel::parse_inst(std::string_view line, bool last, WarpStream& ws) {
     } else if (mode == 2) {
       uint64_t addr = 0;
       t = c.next();
-      if (!parse_hex(t, addr))
-        fail(ln, c.col(), fmt::format("expected a hex base address, found '{}'", t));
+      if (!parse_hex(t, addr)) fail(ln, c.col(), fmt::format("expected a hex base address, found '{}'", t));
       bool first = true;
       for (uint32_t m = mask; m; m &= m - 1) {
         if (!first) {
           int64_t delta = 0;
           t = c.next();
           if (!parse_sdec(t, delta))
-            fail(ln, c.col(),
-                 fmt::format("expected {} decimal address deltas, found '{}'", active - 1, t));
+            fail(ln, c.col(), fmt::format("expected {} decimal address deltas, found '{}'", active - 1, t));
           addr += uint64_t(delta);
         }
         first = false;
         a[std::countr_zero(m)] = addr;
       }
     } else {
-      fail(ln, c.col(),
-           fmt::format("unknown address compression mode {} (expected 0, 1 or 2)", mode));
+      fail(ln, c.col(), fmt::format("unknown address compression mode {} (expected 0, 1 or 2)", mode));
     }
     in.addr_index = idx;
     // Generic accesses: the first active lane's address tells the window.
@@ -695,11 +656,9 @@ void TraceKernel::parse_inst(std::string_view line, bool last, WarpStream& ws) {
       in.space = MemSpace::Global;
       if (mask && (header_.shmem_base || header_.local_base)) {
         const uint64_t first = a[std::countr_zero(mask)];
-        if (header_.shmem_base && first >= header_.shmem_base &&
-            first - header_.shmem_base < opts_.shared_window)
+        if (header_.shmem_base && first >= header_.shmem_base && first - header_.shmem_base < opts_.shared_window)
           in.space = MemSpace::Shared;
-        else if (header_.local_base && first >= header_.local_base &&
-                 first - header_.local_base < opts_.local_window)
+        else if (header_.local_base && first >= header_.local_base && first - header_.local_base < opts_.local_window)
           in.space = MemSpace::Local;
       }
     }
@@ -715,8 +674,7 @@ void TraceKernel::parse_inst(std::string_view line, bool last, WarpStream& ws) {
     if (in.space == MemSpace::Shared && header_.shmem_base) {
       for (uint32_t m = mask; m; m &= m - 1) {
         uint64_t& x = a[std::countr_zero(m)];
-        if (x >= header_.shmem_base && x - header_.shmem_base < opts_.shared_window)
-          x -= header_.shmem_base;
+        if (x >= header_.shmem_base && x - header_.shmem_base < opts_.shared_window) x -= header_.shmem_base;
       }
     }
   } else if (d.info.generic) {
@@ -726,8 +684,7 @@ void TraceKernel::parse_inst(std::string_view line, bool last, WarpStream& ws) {
     t = c.next();
     int64_t imm = 0;
     if (!t.empty() && !parse_sdec(t, imm) && !parse_hex(t, v))
-      fail(ln, c.col(),
-           fmt::format("expected the immediate value at the end of the line, found '{}'", t));
+      fail(ln, c.col(), fmt::format("expected the immediate value at the end of the line, found '{}'", t));
   }
   if (!c.at_end()) {
     t = c.next();

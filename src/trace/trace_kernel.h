@@ -16,10 +16,9 @@
 namespace warpsim {
 
 struct TraceOptions {
-  std::string sass_dir;      // opcode tables; empty: default_sass_dir()
-  std::string opcode_table;  // one table file for every kernel (overrides sass_dir)
-  bool unknown_opcode_as_sp =
-      false;  // unknown mnemonic: SP ALU with one warning instead of an error
+  std::string sass_dir;               // opcode tables; empty: default_sass_dir()
+  std::string opcode_table;           // one table file for every kernel (overrides sass_dir)
+  bool unknown_opcode_as_sp = false;  // unknown mnemonic: SP ALU with one warning instead of an error
   // Sizes of the generic-address windows that start at the header's shared and local bases.
   uint64_t shared_window = 16ull << 20;
   uint64_t local_window = 16ull << 20;
@@ -81,15 +80,13 @@ class OpcodeResolver {
 };
 
 // Loads the table for `binary_version` according to `opts`.
-std::shared_ptr<const OpcodeTable> load_opcode_table(const TraceOptions& opts,
-                                                     uint32_t binary_version);
+std::shared_ptr<const OpcodeTable> load_opcode_table(const TraceOptions& opts, uint32_t binary_version);
 
 class TraceKernel : public KernelSource {
  public:
   // Reads the header and indexes the thread blocks (one pass over the file). `resolver` may be
   // shared with other kernels of the same binary version; nullptr loads the table from `opts`.
-  explicit TraceKernel(std::string path, TraceOptions opts = {},
-                       std::shared_ptr<OpcodeResolver> resolver = nullptr);
+  explicit TraceKernel(std::string path, TraceOptions opts = {}, std::shared_ptr<OpcodeResolver> resolver = nullptr);
 
   const KernelInfo& info() const override { return info_; }
   void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) override;

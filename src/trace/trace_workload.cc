@@ -42,8 +42,7 @@ bool is_trace_workload(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (fs::is_directory(path, ec)) return fs::is_regular_file(fs::path(path) / "kernelslist.g", ec);
-  return fs::is_regular_file(path, ec) && path.size() > 2 &&
-         path.compare(path.size() - 2, 2, ".g") == 0;
+  return fs::is_regular_file(path, ec) && path.size() > 2 && path.compare(path.size() - 2, 2, ".g") == 0;
 }
 
 TraceWorkload::TraceWorkload(const std::string& list, TraceOptions opts) : opts_(std::move(opts)) {
@@ -53,8 +52,7 @@ TraceWorkload::TraceWorkload(const std::string& list, TraceOptions opts) : opts_
   if (fs::is_directory(lp, ec)) lp /= "kernelslist.g";
   list_path_ = lp.string();
   if (!opts_.opcode_table.empty())
-    explicit_resolver_ =
-        std::make_shared<OpcodeResolver>(load_opcode_table(opts_, 0), opts_.unknown_opcode_as_sp);
+    explicit_resolver_ = std::make_shared<OpcodeResolver>(load_opcode_table(opts_, 0), opts_.unknown_opcode_as_sp);
   TraceFile f(list_path_);
   const fs::path dir = lp.parent_path();
   std::string_view line;
@@ -63,21 +61,18 @@ TraceWorkload::TraceWorkload(const std::string& list, TraceOptions opts) : opts_
     const int ln = int(f.line_no());
     if (t.empty() || t[0] == '#') continue;
     if (t.substr(0, 6) == "Memcpy") {
-      if (t.substr(0, 11) != "MemcpyHtoD,")
-        continue;  // device-to-host copies do not affect the GPU
+      if (t.substr(0, 11) != "MemcpyHtoD,") continue;  // device-to-host copies do not affect the GPU
       TraceCommand c;
       c.kind = TraceCommand::Kind::MemcpyHtoD;
       c.line = uint32_t(ln);
       std::string_view rest = t.substr(11);
       size_t comma = rest.find(',');
       std::string_view a = trim(rest.substr(0, comma));
-      std::string_view b =
-          comma == std::string_view::npos ? std::string_view() : trim(rest.substr(comma + 1));
+      std::string_view b = comma == std::string_view::npos ? std::string_view() : trim(rest.substr(comma + 1));
       if (a.size() > 2 && a[0] == '0' && (a[1] == 'x' || a[1] == 'X')) a.remove_prefix(2);
       auto ra = std::from_chars(a.data(), a.data() + a.size(), c.addr, 16);
       if (a.empty() || ra.ec != std::errc() || ra.ptr != a.data() + a.size())
-        throw LocatedError(list_path_, ln, 12,
-                           "expected 'MemcpyHtoD,0xADDRESS,BYTES' (hex address)");
+        throw LocatedError(list_path_, ln, 12, "expected 'MemcpyHtoD,0xADDRESS,BYTES' (hex address)");
       auto rb = std::from_chars(b.data(), b.data() + b.size(), c.bytes, 10);
       if (b.empty() || rb.ec != std::errc() || rb.ptr != b.data() + b.size())
         throw LocatedError(list_path_, ln, int(12 + comma + 1),
@@ -87,10 +82,8 @@ TraceWorkload::TraceWorkload(const std::string& list, TraceOptions opts) : opts_
     }
     std::string path = resolve_trace_path(dir, t);
     if (path.empty())
-      throw LocatedError(
-          list_path_, ln, 1,
-          fmt::format("kernel trace '{}' not found (nor a .zst or .xz of it) in '{}'", t,
-                      dir.string()));
+      throw LocatedError(list_path_, ln, 1,
+                         fmt::format("kernel trace '{}' not found (nor a .zst or .xz of it) in '{}'", t, dir.string()));
     Kernel k;
     k.path = path;
     {

@@ -56,29 +56,24 @@ const std::vector<std::string_view>& candidates(OpClass op) {
 }
 
 void check_io(FILE* fp, const std::string& path) {
-  if (std::ferror(fp))
-    throw Error(fmt::format("cannot write trace file '{}': {}", path, std::strerror(errno)));
+  if (std::ferror(fp)) throw Error(fmt::format("cannot write trace file '{}': {}", path, std::strerror(errno)));
 }
 
 }  // namespace
 
 // ---------------------------------------------------------------------------- kernel writer
 
-TraceKernelWriter::TraceKernelWriter(const std::string& path, const KernelInfo& info,
-                                     uint32_t kernel_id, uint64_t cuda_stream,
-                                     std::shared_ptr<const OpcodeTable> table,
+TraceKernelWriter::TraceKernelWriter(const std::string& path, const KernelInfo& info, uint32_t kernel_id,
+                                     uint64_t cuda_stream, std::shared_ptr<const OpcodeTable> table,
                                      const TraceWriterOptions& opts, uint64_t launch_cycle)
     : path_(path), info_(info), table_(std::move(table)), opts_(opts) {
   fp_ = std::fopen(path.c_str(), "wb");
-  if (!fp_)
-    throw Error(fmt::format("cannot create trace file '{}': {}", path, std::strerror(errno)));
+  if (!fp_) throw Error(fmt::format("cannot create trace file '{}': {}", path, std::strerror(errno)));
   std::string h;
   fmt::format_to(std::back_inserter(h), "-kernel name = {}\n", info.name);
   fmt::format_to(std::back_inserter(h), "-kernel id = {}\n", kernel_id);
-  fmt::format_to(std::back_inserter(h), "-grid dim = ({},{},{})\n", info.grid.x, info.grid.y,
-                 info.grid.z);
-  fmt::format_to(std::back_inserter(h), "-block dim = ({},{},{})\n", info.block.x, info.block.y,
-                 info.block.z);
+  fmt::format_to(std::back_inserter(h), "-grid dim = ({},{},{})\n", info.grid.x, info.grid.y, info.grid.z);
+  fmt::format_to(std::back_inserter(h), "-block dim = ({},{},{})\n", info.block.x, info.block.y, info.block.z);
   fmt::format_to(std::back_inserter(h), "-shmem = {}\n", info.shared_bytes_per_cta);
   fmt::format_to(std::back_inserter(h), "-nregs = {}\n", info.regs_per_thread);
   fmt::format_to(std::back_inserter(h), "-binary version = {}\n", opts_.binary_version);
@@ -89,8 +84,7 @@ TraceKernelWriter::TraceKernelWriter(const std::string& path, const KernelInfo& 
   fmt::format_to(std::back_inserter(h), "-nvbit version = warpsim-{}\n", WARPSIM_VERSION);
   h += "-accelsim tracer version = 4\n";
   h += "-enable lineinfo = 0\n";
-  fmt::format_to(std::back_inserter(h), "-local mem per thread = {}\n",
-                 info.local_bytes_per_thread);
+  fmt::format_to(std::back_inserter(h), "-local mem per thread = {}\n", info.local_bytes_per_thread);
   fmt::format_to(std::back_inserter(h), "-instruction bytes = {}\n", info.inst_bytes);
   if (launch_cycle) fmt::format_to(std::back_inserter(h), "-launch cycle = {}\n", launch_cycle);
   h += "\n#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] "
@@ -109,20 +103,16 @@ void TraceKernelWriter::close() {
   check_io(fp_, path_);
   int r = std::fclose(fp_);
   fp_ = nullptr;
-  if (r != 0)
-    throw Error(fmt::format("cannot write trace file '{}': {}", path_, std::strerror(errno)));
+  if (r != 0) throw Error(fmt::format("cannot write trace file '{}': {}", path_, std::strerror(errno)));
 }
 
-std::string TraceKernelWriter::opcode_for(const WarpInst& in, bool final) {
-  return mnemonic(in, final);
-}
+std::string TraceKernelWriter::opcode_for(const WarpInst& in, bool final) { return mnemonic(in, final); }
 
 const std::string& TraceKernelWriter::mnemonic(const WarpInst& in, bool final) {
   const bool has_addr = in.addr_index != kNoAddr;
   const uint64_t key = uint64_t(in.unit) | uint64_t(in.op) << 8 | uint64_t(in.space) << 16 |
-                       uint64_t(in.latency_class) << 24 | uint64_t(in.flags) << 32 |
-                       uint64_t(in.barrier_id) << 40 | uint64_t(in.width) << 48 |
-                       uint64_t(has_addr) << 56 | uint64_t(final) << 57;
+                       uint64_t(in.latency_class) << 24 | uint64_t(in.flags) << 32 | uint64_t(in.barrier_id) << 40 |
+                       uint64_t(in.width) << 48 | uint64_t(has_addr) << 56 | uint64_t(final) << 57;
   auto it = mnemonics_.find(key);
   if (it != mnemonics_.end()) return it->second;
   // The candidate needing the fewest warpsim modifiers wins.
@@ -141,12 +131,9 @@ const std::string& TraceKernelWriter::mnemonic(const WarpInst& in, bool final) {
     int cost = e ? 0 : 100;
     std::string mods;
     if (base.unit != in.unit) mods += fmt::format(".WSU{}", int(in.unit)), ++cost;
-    if (base.op != in.op || (in.op == OpClass::EXIT && !final))
-      mods += fmt::format(".WSO{}", int(in.op)), ++cost;
-    if (base.space != in.space || base.generic)
-      mods += fmt::format(".WSS{}", int(in.space)), ++cost;
-    if (base.latency_class != in.latency_class)
-      mods += fmt::format(".WSL{}", int(in.latency_class)), ++cost;
+    if (base.op != in.op || (in.op == OpClass::EXIT && !final)) mods += fmt::format(".WSO{}", int(in.op)), ++cost;
+    if (base.space != in.space || base.generic) mods += fmt::format(".WSS{}", int(in.space)), ++cost;
+    if (base.latency_class != in.latency_class) mods += fmt::format(".WSL{}", int(in.latency_class)), ++cost;
     if (in.flags != native_flags) mods += fmt::format(".WSF{}", int(in.flags)), ++cost;
     if (in.barrier_id != 0) mods += fmt::format(".WSB{}", int(in.barrier_id)), ++cost;
     const int written_width = has_addr ? (in.width ? in.width : 1) : 0;
@@ -234,16 +221,14 @@ void TraceKernelWriter::write_cta(const CtaTrace& cta) {
   if (!fp_) throw Error(fmt::format("trace file '{}' is already closed", path_));
   const uint32_t gx = info_.grid.x, gy = info_.grid.y;
   if (cta.cta_id >= info_.num_ctas())
-    throw Error(fmt::format("trace writer: CTA {} is outside the grid of {} CTAs", cta.cta_id,
-                            info_.num_ctas()));
+    throw Error(fmt::format("trace writer: CTA {} is outside the grid of {} CTAs", cta.cta_id, info_.num_ctas()));
   buf_.clear();
-  fmt::format_to(std::back_inserter(buf_), "#BEGIN_TB\n\nthread block = {},{},{}\n",
-                 cta.cta_id % gx, (cta.cta_id / gx) % gy, cta.cta_id / (uint64_t(gx) * gy));
+  fmt::format_to(std::back_inserter(buf_), "#BEGIN_TB\n\nthread block = {},{},{}\n", cta.cta_id % gx,
+                 (cta.cta_id / gx) % gy, cta.cta_id / (uint64_t(gx) * gy));
   for (size_t w = 0; w < cta.warps.size(); ++w) {
     const WarpStream& ws = cta.warps[w];
     fmt::format_to(std::back_inserter(buf_), "\nwarp = {}\ninsts = {}\n", w, ws.insts.size());
-    for (size_t i = 0; i < ws.insts.size(); ++i)
-      append_inst(ws.insts[i], ws, i + 1 == ws.insts.size());
+    for (size_t i = 0; i < ws.insts.size(); ++i) append_inst(ws.insts[i], ws, i + 1 == ws.insts.size());
   }
   buf_ += "\n#END_TB\n\n";
   std::fwrite(buf_.data(), 1, buf_.size(), fp_);
@@ -276,8 +261,7 @@ class RecordingKernel : public KernelSource {
 
 }  // namespace
 
-TraceRecorder::TraceRecorder(std::string dir, TraceWriterOptions opts)
-    : dir_(std::move(dir)), opts_(std::move(opts)) {
+TraceRecorder::TraceRecorder(std::string dir, TraceWriterOptions opts) : dir_(std::move(dir)), opts_(std::move(opts)) {
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
   if (ec) throw Error(fmt::format("cannot create trace directory '{}': {}", dir_, ec.message()));
@@ -305,20 +289,18 @@ void TraceRecorder::memcpy_h2d(uint64_t dst, uint64_t bytes) {
   list_line(fmt::format("MemcpyHtoD,0x{:016x},{}\n", dst, bytes));
 }
 
-uint32_t TraceRecorder::begin_kernel(const KernelInfo& info, uint64_t cuda_stream,
-                                     uint64_t launch_cycle) {
+uint32_t TraceRecorder::begin_kernel(const KernelInfo& info, uint64_t cuda_stream, uint64_t launch_cycle) {
   const uint32_t id = next_kernel_++;
   const std::string name = fmt::format("kernel-{}.traceg", id);
-  open_[id] = std::make_unique<TraceKernelWriter>(dir_ + "/" + name, info, id, cuda_stream, table_,
-                                                  opts_, launch_cycle);
+  open_[id] =
+      std::make_unique<TraceKernelWriter>(dir_ + "/" + name, info, id, cuda_stream, table_, opts_, launch_cycle);
   list_line(name + "\n");
   return id;
 }
 
 void TraceRecorder::write_cta(uint32_t kernel, const CtaTrace& cta) {
   auto it = open_.find(kernel);
-  if (it == open_.end())
-    throw Error(fmt::format("trace recorder: kernel {} is not being recorded", kernel));
+  if (it == open_.end()) throw Error(fmt::format("trace recorder: kernel {} is not being recorded", kernel));
   it->second->write_cta(cta);
 }
 
@@ -330,8 +312,8 @@ void TraceRecorder::end_kernel(uint32_t kernel) {
   w->close();
 }
 
-std::unique_ptr<KernelSource> TraceRecorder::record(std::unique_ptr<KernelSource> inner,
-                                                    uint64_t cuda_stream, uint64_t launch_cycle) {
+std::unique_ptr<KernelSource> TraceRecorder::record(std::unique_ptr<KernelSource> inner, uint64_t cuda_stream,
+                                                    uint64_t launch_cycle) {
   const uint32_t id = begin_kernel(inner->info(), cuda_stream, launch_cycle);
   return std::make_unique<RecordingKernel>(std::move(inner), *this, id);
 }
@@ -345,10 +327,8 @@ void TraceRecorder::finish() {
   }
 }
 
-uint32_t RecordingLaunchTarget::enqueue(std::unique_ptr<KernelSource> kernel, uint32_t stream,
-                                        uint64_t delay) {
-  return inner_.enqueue(rec_.record(std::move(kernel), stream, inner_.now() + delay), stream,
-                        delay);
+uint32_t RecordingLaunchTarget::enqueue(std::unique_ptr<KernelSource> kernel, uint32_t stream, uint64_t delay) {
+  return inner_.enqueue(rec_.record(std::move(kernel), stream, inner_.now() + delay), stream, delay);
 }
 
 void write_trace(const std::string& dir, const KernelInfo& info, const std::vector<CtaTrace>& ctas,

@@ -25,9 +25,9 @@ struct TraceWriterOptions {
 // Writes one kernel-N.traceg file.
 class TraceKernelWriter {
  public:
-  TraceKernelWriter(const std::string& path, const KernelInfo& info, uint32_t kernel_id,
-                    uint64_t cuda_stream, std::shared_ptr<const OpcodeTable> table,
-                    const TraceWriterOptions& opts, uint64_t launch_cycle = 0);
+  TraceKernelWriter(const std::string& path, const KernelInfo& info, uint32_t kernel_id, uint64_t cuda_stream,
+                    std::shared_ptr<const OpcodeTable> table, const TraceWriterOptions& opts,
+                    uint64_t launch_cycle = 0);
   ~TraceKernelWriter();
   TraceKernelWriter(const TraceKernelWriter&) = delete;
   TraceKernelWriter& operator=(const TraceKernelWriter&) = delete;
@@ -86,10 +86,8 @@ class TraceRecorder {
 // between the workload and the GPU.
 class RecordingLaunchTarget : public LaunchTarget {
  public:
-  RecordingLaunchTarget(LaunchTarget& inner, TraceRecorder& recorder)
-      : inner_(inner), rec_(recorder) {}
-  uint32_t enqueue(std::unique_ptr<KernelSource> kernel, uint32_t stream,
-                   uint64_t delay = 0) override;
+  RecordingLaunchTarget(LaunchTarget& inner, TraceRecorder& recorder) : inner_(inner), rec_(recorder) {}
+  uint32_t enqueue(std::unique_ptr<KernelSource> kernel, uint32_t stream, uint64_t delay = 0) override;
   void run_until_idle() override { inner_.run_until_idle(); }
   void run_until_stream_idle(uint32_t stream) override { inner_.run_until_stream_idle(stream); }
   uint64_t now() const override { return inner_.now(); }

@@ -1,7 +1,6 @@
 #include "workloads/bundled.h"
 
 #include <fmt/format.h>
-
 #include <toml++/toml.h>
 
 #include "core/error.h"
@@ -15,8 +14,7 @@ BundledMeta parse_bundled_meta(const std::string& name, const char* text) {
   try {
     t = toml::parse(std::string_view(text), src);
   } catch (const toml::parse_error& e) {
-    throw LocatedError(src, int(e.source().begin.line), int(e.source().begin.column),
-                       std::string(e.description()));
+    throw LocatedError(src, int(e.source().begin.line), int(e.source().begin.column), std::string(e.description()));
   }
   BundledMeta m;
   m.name = t["name"].value_or(name);

@@ -37,8 +37,7 @@ class BundledWorkload : public Workload {
   // Generate inputs from `rng`, launch the kernels on `rt`, verify against a CPU reference.
   // Written against Device, so the same driver also builds as a standalone CUDA program
   // (docs/workloads.md, "Standalone CUDA programs").
-  virtual WorkloadOutcome execute(Device& rt, ModuleHandle module, const SizeParams& size,
-                                  Rng& rng) = 0;
+  virtual WorkloadOutcome execute(Device& rt, ModuleHandle module, const SizeParams& size, Rng& rng) = 0;
 
  private:
   BundledMeta meta_;
@@ -52,11 +51,11 @@ std::unique_ptr<BundledWorkload> make_bundled_workload(const std::string& name);
 BundledMeta parse_bundled_meta(const std::string& name, const char* toml);
 
 // Defines the factory the generated registry calls: WARPSIM_WORKLOAD(vectoradd, VectorAdd).
-#define WARPSIM_WORKLOAD(name, Class)                                                      \
-  extern const char warpsim_ptx_##name[];                                                  \
-  extern const char warpsim_toml_##name[];                                                 \
-  std::unique_ptr<::warpsim::BundledWorkload> warpsim_make_workload_##name() {             \
-    return std::make_unique<Class>(#name, warpsim_ptx_##name, warpsim_toml_##name);        \
+#define WARPSIM_WORKLOAD(name, Class)                                               \
+  extern const char warpsim_ptx_##name[];                                           \
+  extern const char warpsim_toml_##name[];                                          \
+  std::unique_ptr<::warpsim::BundledWorkload> warpsim_make_workload_##name() {      \
+    return std::make_unique<Class>(#name, warpsim_ptx_##name, warpsim_toml_##name); \
   }
 
 }  // namespace warpsim

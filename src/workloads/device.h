@@ -26,8 +26,8 @@ class Device {
   // A kernel of the workload's kernel.cu by its (unmangled, extern "C") name.
   virtual KernelHandle get_kernel(ModuleHandle m, const std::string& name) = 0;
   // Arguments are raw parameter bytes at KernelArgs' offsets, in the kernel's .param order.
-  virtual void launch(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& args,
-                      uint32_t dynamic_shared = 0, uint32_t stream = 0) = 0;
+  virtual void launch(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& args, uint32_t dynamic_shared = 0,
+                      uint32_t stream = 0) = 0;
   virtual uint32_t create_stream() = 0;  // stream 0 is the default stream
   virtual void synchronize() = 0;        // all streams
 

@@ -41,8 +41,9 @@ class PtxLaunchWorkload final : public Workload {
   std::string category() const override { return "ptx"; }
   std::string fingerprint() const override {
     // The module text and the launch as it will run (arguments as written, seeds included).
-    std::string launch = fmt::format("{}|{},{},{}|{},{},{}|{}|{}", spec_.kernel, spec_.grid.x, spec_.grid.y, spec_.grid.z,
-                                     spec_.block.x, spec_.block.y, spec_.block.z, spec_.shared, spec_.instruction_limit);
+    std::string launch =
+        fmt::format("{}|{},{},{}|{},{},{}|{}|{}", spec_.kernel, spec_.grid.x, spec_.grid.y, spec_.grid.z, spec_.block.x,
+                    spec_.block.y, spec_.block.z, spec_.shared, spec_.instruction_limit);
     for (const auto& a : spec_.args) launch += "|" + a.text;
     return fmt::format("ptx:{:016x}:{:016x}", std::hash<std::string>()(text_), std::hash<std::string>()(launch));
   }
@@ -80,9 +81,10 @@ std::unique_ptr<Workload> make_ptx_launch_workload(const std::string& spec) {
     explicit_launch = false;
     launch = spec.substr(0, spec.size() - 4) + ".launch.toml";
     if (!std::filesystem::exists(launch))
-      throw Error(fmt::format("PTX file '{}' needs a launch description: FILE.ptx@LAUNCH.toml, {} beside it, "
-                              "or (warpsim run) --launch / --kernel --grid --block --arg",
-                              spec, launch));
+      throw Error(
+          fmt::format("PTX file '{}' needs a launch description: FILE.ptx@LAUNCH.toml, {} beside it, "
+                      "or (warpsim run) --launch / --kernel --grid --block --arg",
+                      spec, launch));
   } else {
     return nullptr;
   }

@@ -13,7 +13,8 @@ std::unique_ptr<Workload> resolve_workload(const std::string& spec) {
   if (auto w = make_ptx_launch_workload(spec)) return w;
   throw Error(fmt::format(
       "unknown workload '{}': not a bundled workload, a synthetic kernel (workloads/synthetic), "
-      "a .kern file, a PTX launch (FILE.ptx@LAUNCH.toml) or a trace directory (see `warpsim list workloads`)", spec));
+      "a .kern file, a PTX launch (FILE.ptx@LAUNCH.toml) or a trace directory (see `warpsim list workloads`)",
+      spec));
 }
 
 }  // namespace warpsim

@@ -1,9 +1,9 @@
 #include "workloads/size_params.h"
 
 #include <fmt/format.h>
+#include <toml++/toml.h>
 
 #include <functional>
-#include <toml++/toml.h>
 
 #include "core/error.h"
 

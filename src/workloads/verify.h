@@ -1,12 +1,12 @@
 // Comparing a kernel's output with a CPU reference: exact for integers, a stated relative and
 // absolute tolerance for floating point; the message names the first mismatches.
 #pragma once
+#include <fmt/format.h>
+
 #include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "core/rng.h"
 #include "workloads/workload.h"
@@ -17,8 +17,8 @@ class Verifier {
  public:
   // |got - want| <= abs_tol + rel_tol * |want| for floating point; equality otherwise.
   template <class T>
-  Verifier& check(const std::string& what, const std::vector<T>& got, const std::vector<T>& want,
-                  double rel_tol = 0, double abs_tol = 0) {
+  Verifier& check(const std::string& what, const std::vector<T>& got, const std::vector<T>& want, double rel_tol = 0,
+                  double abs_tol = 0) {
     if (got.size() != want.size()) {
       fail(fmt::format("{}: {} values, expected {}", what, got.size(), want.size()));
       return *this;

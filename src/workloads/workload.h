@@ -13,15 +13,15 @@
 namespace warpsim {
 
 struct WorkloadOptions {
-  std::string size = "default";  // small | default | paper
-  uint64_t seed = 1;             // inputs seed
+  std::string size = "default";               // small | default | paper
+  uint64_t seed = 1;                          // inputs seed
   std::map<std::string, std::string> params;  // workload-specific overrides
 };
 
 struct WorkloadOutcome {
-  bool checked = false;   // the workload verified its results against a reference
+  bool checked = false;  // the workload verified its results against a reference
   bool verified = false;
-  std::string message;    // first mismatches, or a note
+  std::string message;  // first mismatches, or a note
 };
 
 class Workload {

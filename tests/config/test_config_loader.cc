@@ -127,7 +127,7 @@ TEST(Presets, TitanVCarriesQawsTableIa) {
   EXPECT_EQ(c.core.schedulers, 4u);
   EXPECT_TRUE(c.core.subcore);
   EXPECT_EQ(c.core.shared_mem + c.l1d.size, 128u * 1024);  // L1 + SHM 128 KB
-  EXPECT_EQ(l2_total(c), 4608u * 1024);                     // 4.5 MB
+  EXPECT_EQ(l2_total(c), 4608u * 1024);                    // 4.5 MB
   // TITAN V HBM2: 3072-bit bus at 1.7 GT/s = 652.8 GB/s.
   EXPECT_NEAR(dram_gbps(c), 3072.0 / 8 * 1.7, 0.1);
 }
@@ -169,8 +169,10 @@ TEST(Presets, ConfigDirEnvironmentVariableIsSearchedFirst) {
   GpuConfig mine = load_preset("mygpu");
   GpuConfig shadow = load_preset("gtx480");  // the directory's own gtx480 wins
   auto names = list_presets();
-  if (old) ::setenv("WARPSIM_CONFIG_DIR", saved.c_str(), 1);
-  else ::unsetenv("WARPSIM_CONFIG_DIR");
+  if (old)
+    ::setenv("WARPSIM_CONFIG_DIR", saved.c_str(), 1);
+  else
+    ::unsetenv("WARPSIM_CONFIG_DIR");
   EXPECT_EQ(mine.core.num_sms, 5u);
   EXPECT_EQ(mine.name, "mygpu");
   EXPECT_EQ(shadow.core.num_sms, 3u);
@@ -214,9 +216,7 @@ TEST(TomlErrors, UnknownTableSuggestsClosest) {
 
 TEST(TomlErrors, BadChoiceNamesKeyAndValidValues) {
   GpuConfig c;
-  LocatedError e = located_error_of([&] {
-    apply_toml(c, "[l1d]\nwrite_policy = \"write_sometimes\"\n", "t.toml");
-  });
+  LocatedError e = located_error_of([&] { apply_toml(c, "[l1d]\nwrite_policy = \"write_sometimes\"\n", "t.toml"); });
   std::string msg = e.what();
   EXPECT_EQ(e.line(), 2);
   EXPECT_EQ(e.col(), 16);  // at the value
@@ -303,7 +303,8 @@ TEST(Overrides, ErrorsNameKeyAndChoices) {
 
 TEST(Base, ChildOverridesInheritedPreset) {
   TempDir d;
-  std::string path = d.write("big480.toml", "base = \"gtx480\"\n[core]\nnum_sms = 30\n[l1d]\nsize = \"48K\"\nassoc = 6\n");
+  std::string path =
+      d.write("big480.toml", "base = \"gtx480\"\n[core]\nnum_sms = 30\n[l1d]\nsize = \"48K\"\nassoc = 6\n");
   GpuConfig child = load_preset(path);
   GpuConfig expect = load_preset("gtx480");
   expect.name = "big480";

@@ -125,16 +125,16 @@ TEST(GpgpusimImport, CoreAndUnits) {
   EXPECT_EQ(in.initiation[kLatShfl], 4u);
   EXPECT_EQ(c.units[int(Unit::BRANCH)].count, 0u);  // branches issue to INT, else SP
   EXPECT_TRUE(c.core.result_slot_conflicts);
-  EXPECT_TRUE(c.core.ifetch_through_memory);  // L1I misses go to the L2
-  EXPECT_TRUE(c.core.l1_miss_after_latency);  // the L1 latency queue comes before the lookup
-  EXPECT_TRUE(c.core.const_through_memory);   // constant-cache misses go to the L2
-  EXPECT_TRUE(c.core.atomic_waits);           // warps wait for their atomics
+  EXPECT_TRUE(c.core.ifetch_through_memory);      // L1I misses go to the L2
+  EXPECT_TRUE(c.core.l1_miss_after_latency);      // the L1 latency queue comes before the lookup
+  EXPECT_TRUE(c.core.const_through_memory);       // constant-cache misses go to the L2
+  EXPECT_TRUE(c.core.atomic_waits);               // warps wait for their atomics
   EXPECT_TRUE(c.core.param_through_const_cache);  // ld.param reads the constant cache
   EXPECT_EQ(c.core.mem_writeback_per_cycle, 1u);  // one memory response written back per cycle
-  EXPECT_EQ(c.l1d.set_index, "fermi");      // dl1 ...,L:L:m:N:H
-  EXPECT_EQ(c.l2.cache.set_index, "ipoly");  // dl2 ...,L:B:m:L:P
-  EXPECT_EQ(c.dram.atom, 64u);               // burst 8 x bus 4 x 2 chips
-  EXPECT_EQ(c.l2.slice_select, "chunk");     // lowest B bit (8) at the channel digit
+  EXPECT_EQ(c.l1d.set_index, "fermi");            // dl1 ...,L:L:m:N:H
+  EXPECT_EQ(c.l2.cache.set_index, "ipoly");       // dl2 ...,L:B:m:L:P
+  EXPECT_EQ(c.dram.atom, 64u);                    // burst 8 x bus 4 x 2 chips
+  EXPECT_EQ(c.l2.slice_select, "chunk");          // lowest B bit (8) at the channel digit
   const auto& sfu = c.units[int(Unit::SFU)];
   EXPECT_EQ(sfu.count, 1u);
   EXPECT_EQ(sfu.latency[kLatDefault], 20u);
@@ -417,8 +417,9 @@ TEST(GpgpusimImport, InvalidResultNamesTheKey) {
 }
 
 TEST(GpgpusimImport, ReadsFiles) {
-  std::string path = (std::filesystem::temp_directory_path() /
-                      ("warpsim_gpgpusim_" + std::to_string(::getpid()) + ".config")).string();
+  std::string path =
+      (std::filesystem::temp_directory_path() / ("warpsim_gpgpusim_" + std::to_string(::getpid()) + ".config"))
+          .string();
   std::ofstream(path) << kSample;
   std::vector<std::string> nu;
   GpuConfig c = import_gpgpusim_config(path, &nu);
@@ -447,9 +448,10 @@ TEST(GpgpusimImport, OperandCollector) {
   EXPECT_EQ(titanv.oc.banks, 8u);
   EXPECT_EQ(titanv.oc.port_throughput, 2u);
   // GTX480 sets only the SP and SFU sets and the banks; the rest are GPGPU-Sim's defaults.
-  GpuConfig gtx480 = import_text("-gpgpu_operand_collector_num_units_sp 6\n-gpgpu_operand_collector_num_units_sfu 8\n"
-                                 "-gpgpu_num_reg_banks 16\n",
-                                 nullptr);
+  GpuConfig gtx480 = import_text(
+      "-gpgpu_operand_collector_num_units_sp 6\n-gpgpu_operand_collector_num_units_sfu 8\n"
+      "-gpgpu_num_reg_banks 16\n",
+      nullptr);
   EXPECT_EQ(gtx480.oc.collectors_sp, 6u);
   EXPECT_EQ(gtx480.oc.collectors_sfu, 8u);
   EXPECT_EQ(gtx480.oc.collectors_mem, 2u);

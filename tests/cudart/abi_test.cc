@@ -24,6 +24,7 @@ std::string cuda_include() {
 }
 
 // FIELD(struct, member) lines shared by both sides.
+// clang-format off
 #define WARPSIM_ABI_FIELDS(X)                                                                          \
   X(cudaDeviceProp, name) X(cudaDeviceProp, totalGlobalMem) X(cudaDeviceProp, sharedMemPerBlock)       \
   X(cudaDeviceProp, maxThreadsPerBlock) X(cudaDeviceProp, totalConstMem) X(cudaDeviceProp, major)      \
@@ -39,10 +40,13 @@ std::string cuda_include() {
   X(cudaTextureDesc, filterMode) X(cudaTextureDesc, readMode) X(cudaTextureDesc, normalizedCoords)      \
   X(cudaTextureDesc, seamlessCubemap) X(cudaChannelFormatDesc, f) X(cudaPointerAttributes, hostPointer) \
   X(cudaPitchedPtr, ysize) X(cudaExtent, depth)
+// clang-format on
 
+// clang-format off
 #define WARPSIM_ABI_STRUCTS(X) \
-  X(cudaDeviceProp) X(cudaFuncAttributes) X(cudaResourceDesc) X(cudaTextureDesc) X(cudaChannelFormatDesc) \
-  X(cudaPointerAttributes) X(cudaPitchedPtr) X(cudaExtent)
+  X(cudaDeviceProp) X(cudaFuncAttributes) X(cudaResourceDesc) X(cudaTextureDesc) \
+  X(cudaChannelFormatDesc) X(cudaPointerAttributes) X(cudaPitchedPtr) X(cudaExtent)
+// clang-format on
 
 #define STR2(...) #__VA_ARGS__
 #define STR(...) STR2(__VA_ARGS__)

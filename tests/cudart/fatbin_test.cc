@@ -1,6 +1,8 @@
 // The fatbinary parser on blobs extracted from a test program built by nvcc 13 (the .nv_fatbin
 // section of tests/cudart/programs/vector_add.cu compiled four ways: zstd (default), LZ4
 // (-Xfatbin -compress-mode=speed), --no-compress, and SASS only), and on containers built here.
+#include "fatbin/fatbin.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -10,7 +12,6 @@
 #include <vector>
 
 #include "core/error.h"
-#include "fatbin/fatbin.h"
 #include "support/fatbin_builder.h"
 
 using namespace warpsim;

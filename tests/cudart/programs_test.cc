@@ -60,8 +60,8 @@ std::string compile_source(const std::string& src, const std::string& name, cons
                            const std::string& flags, std::string* error);
 
 std::string compile(const std::string& name, const std::string& variant, const std::string& flags, std::string* error) {
-  return compile_source(std::string(WARPSIM_SOURCE_DIR) + "/tests/cudart/programs/" + name + ".cu", name, variant, flags,
-                        error);
+  return compile_source(std::string(WARPSIM_SOURCE_DIR) + "/tests/cudart/programs/" + name + ".cu", name, variant,
+                        flags, error);
 }
 
 // Compiles the CUDA source `src` (any path) as compile() does.
@@ -72,7 +72,8 @@ std::string compile_source(const std::string& src, const std::string& name, cons
   std::string exe = dir + "/" + name + "-" + variant;
   std::error_code ec;
   if (fs::exists(exe, ec) && fs::last_write_time(exe, ec) > fs::last_write_time(src, ec) &&
-      fs::last_write_time(exe, ec) > fs::last_write_time(std::string(WARPSIM_SOURCE_DIR) + "/tests/cudart/programs/common.h", ec))
+      fs::last_write_time(exe, ec) >
+          fs::last_write_time(std::string(WARPSIM_SOURCE_DIR) + "/tests/cudart/programs/common.h", ec))
     return exe;
   // Tests run in parallel processes: build under a private name, then rename into place.
   std::string tmp = exe + ".tmp" + std::to_string(getpid());
@@ -95,7 +96,8 @@ std::string sanitizer_preload() {
   std::string line;
   while (std::getline(maps, line)) {
     size_t p = line.find('/');
-    if (p != std::string::npos && line.find("libasan.so") != std::string::npos) return "LD_PRELOAD=" + line.substr(p) + " ";
+    if (p != std::string::npos && line.find("libasan.so") != std::string::npos)
+      return "LD_PRELOAD=" + line.substr(p) + " ";
   }
 #endif
   return "";
@@ -203,7 +205,8 @@ TEST(CudaPrograms, BundledWorkloadMatchesItsDriver) {
   std::string via_exec = exe + ".exec.json", via_run = exe + ".run.json";
   Result r1 = run(exec_cmd(exe + args, via_exec, "--gpu gtx480 --scheduler gto"));
   ASSERT_EQ(r1.rc, 0) << r1.out << r1.err;
-  Result r2 = run(std::string(WARPSIM_BINARY) + " run vectoradd --size small --gpu gtx480 --scheduler gto -q --json " + via_run);
+  Result r2 = run(std::string(WARPSIM_BINARY) + " run vectoradd --size small --gpu gtx480 --scheduler gto -q --json " +
+                  via_run);
   ASSERT_EQ(r2.rc, 0) << r2.out << r2.err;
   nlohmann::json a = load_json(via_exec), b = load_json(via_run);
   ASSERT_EQ(a["kernels"].size(), 1u);
@@ -247,7 +250,8 @@ TEST_P(StandaloneWorkloads, ExecEqualsRun) {
   Result r1 = run(exec_cmd(exe + " --size small --seed 3", via_exec, opts));
   ASSERT_EQ(r1.rc, 0) << r1.out << r1.err;
   EXPECT_NE(r1.out.find(w + " --size small --seed 3: verified"), std::string::npos) << r1.out;
-  Result r2 = run(std::string(WARPSIM_BINARY) + " run " + w + " --size small --seed 3 " + opts + " -q --json " + via_run);
+  Result r2 =
+      run(std::string(WARPSIM_BINARY) + " run " + w + " --size small --seed 3 " + opts + " -q --json " + via_run);
   ASSERT_EQ(r2.rc, 0) << r2.out << r2.err;
   nlohmann::json a = load_json(via_exec), c = load_json(via_run);
   ASSERT_EQ(a["kernels"].size(), c["kernels"].size());
@@ -270,9 +274,9 @@ TEST_P(StandaloneWorkloads, ExecEqualsRun) {
 // (conv2d, histogram_pt), textures (texfilter), many launches (scan, lud, bfs), atomics
 // (histogram), shared memory and warp shuffles (reduction, shfl_reduce).
 INSTANTIATE_TEST_SUITE_P(Bundled, StandaloneWorkloads,
-                         ::testing::Values("vectoradd", "aes", "kmeans", "cp", "conv2d", "histogram",
-                                           "histogram_pt", "texfilter", "scan", "lud", "bfs", "reduction",
-                                           "shfl_reduce", "matmul", "spmv"));
+                         ::testing::Values("vectoradd", "aes", "kmeans", "cp", "conv2d", "histogram", "histogram_pt",
+                                           "texfilter", "scan", "lud", "bfs", "reduction", "shfl_reduce", "matmul",
+                                           "spmv"));
 // Known difference, not yet explained: convsep's convolution_rows takes 10 cycles more under
 // `warpsim run` than under `warpsim exec` on titanv (2 on rtx2060, none on gtx480) with every
 // count equal (instructions, L1D, L2, DRAM, constant cache) and the average read latency
@@ -330,8 +334,10 @@ TEST(CudaPrograms, MisusedMappedMemoryGivesCudaErrors) {
   ASSERT_FALSE(exe.empty()) << err;
   Result r = run(exec_cmd(exe + " bad", exe + ".bad.json"));
   EXPECT_EQ(r.rc, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("cudaHostGetDevicePointer on unmapped memory: cudaErrorInvalidValue"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("cudaHostUnregister of unregistered memory: cudaErrorHostMemoryNotRegistered"), std::string::npos)
+  EXPECT_NE(r.out.find("cudaHostGetDevicePointer on unmapped memory: cudaErrorInvalidValue"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("cudaHostUnregister of unregistered memory: cudaErrorHostMemoryNotRegistered"),
+            std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("cudaHostRegister twice: cudaErrorHostMemoryAlreadyRegistered"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("bad uses: PASSED"), std::string::npos) << r.out << r.err;
@@ -403,7 +409,9 @@ TEST(CudaPrograms, ReadBeforeTheBufferSucceedsUnlessMemcheck) {
   // --memcheck reports the 32 reads and fails the kernel and the run.
   Result mc = run(exec_cmd(exe, exe + ".mc.json", "--memcheck"));
   EXPECT_EQ(mc.rc, 1) << mc.err;
-  EXPECT_NE(mc.err.find("memcheck: kernel '_Z6beforePKiPi': 32 invalid global accesses (1 distinct)"), std::string::npos) << mc.err;
+  EXPECT_NE(mc.err.find("memcheck: kernel '_Z6beforePKiPi': 32 invalid global accesses (1 distinct)"),
+            std::string::npos)
+      << mc.err;
   EXPECT_NE(mc.err.find("out-of-bounds global read of 4 bytes at address 0x"), std::string::npos) << mc.err;
   EXPECT_NE(mc.err.find("512 bytes before the allocation at 0x"), std::string::npos) << mc.err;
   EXPECT_NE(mc.out.find("oob_read: cudaErrorIllegalAddress"), std::string::npos) << mc.out;
@@ -446,9 +454,10 @@ TEST(Exec, ProgramWithoutCudaCallsGetsEmptyStatistics) {
 }
 
 TEST(Exec, PassesTheProgramsExitStatusAndEnvironment) {
-  Result r = run(std::string(WARPSIM_BINARY) +
-                 " exec --gpu rtx2060 --set core.num_sms=4 --scheduler lrr -- /bin/sh -c "
-                 "'echo $WARPSIM_GPU $WARPSIM_SET $WARPSIM_SCHEDULER; case $LD_LIBRARY_PATH in */cudart*) exit 7;; esac; exit 1'");
+  Result r = run(
+      std::string(WARPSIM_BINARY) +
+      " exec --gpu rtx2060 --set core.num_sms=4 --scheduler lrr -- /bin/sh -c "
+      "'echo $WARPSIM_GPU $WARPSIM_SET $WARPSIM_SCHEDULER; case $LD_LIBRARY_PATH in */cudart*) exit 7;; esac; exit 1'");
   EXPECT_EQ(r.rc, 7) << r.out << r.err;
   EXPECT_EQ(r.out, "rtx2060 core.num_sms=4 lrr\n");
 }
@@ -464,7 +473,6 @@ TEST(Exec, BadOptionsFailBeforeTheProgramRuns) {
   EXPECT_EQ(r3.rc, 127);
   EXPECT_NE(r3.err.find("/no/such/program"), std::string::npos) << r3.err;
 }
-
 
 // bench/gpu/microbench.cu under `warpsim exec --gpu h100` against the same program on an H100
 // under Nsight Compute (data/reference/h100/microbench_ncu*.{csv,tsv}: ncu's default cache

@@ -37,7 +37,8 @@ class Shim {
     static Shim s;
     return s;
   }
-  template <class F> F fn(const char* name) {
+  template <class F>
+  F fn(const char* name) {
     void* p = dlsym(lib_, name);
     EXPECT_NE(p, nullptr) << name;
     return reinterpret_cast<F>(p);
@@ -76,8 +77,8 @@ class Shim {
   Wrapper wrapper_{};
 };
 
-#define SHIM_OR_SKIP()                                                   \
-  Shim& shim = Shim::get();                                              \
+#define SHIM_OR_SKIP()      \
+  Shim& shim = Shim::get(); \
   if (!shim.ok()) GTEST_SKIP() << "cannot load the shim: " << shim.error
 
 using MallocFn = int (*)(void**, size_t);
@@ -329,13 +330,23 @@ TEST(CudartShim, HostFunctionsRunInStreamOrder) {
   int rc = -1;
   run_vector_add(shim, 256, stream, &rc);  // queued on `stream`, copied back synchronously
   ASSERT_EQ(rc, 0);
-  EXPECT_EQ(host_func(stream, [](void* p) { current->order.push_back(*static_cast<int*>(p)); }, &one), 0);
-  EXPECT_EQ(add_callback(stream, [](void* s, int status, void* p) {
-    current->order.push_back(status == 0 && s != nullptr ? *static_cast<int*>(p) : -1);
-  }, &two, 0), 0);
-  EXPECT_EQ(host_func(nullptr, [](void* p) { current->order.push_back(*static_cast<int*>(p)); }, &three), 0);
+  EXPECT_EQ(host_func(
+                stream, [](void* p) { current->order.push_back(*static_cast<int*>(p)); }, &one),
+            0);
+  EXPECT_EQ(add_callback(
+                stream,
+                [](void* s, int status, void* p) {
+                  current->order.push_back(status == 0 && s != nullptr ? *static_cast<int*>(p) : -1);
+                },
+                &two, 0),
+            0);
+  EXPECT_EQ(host_func(
+                nullptr, [](void* p) { current->order.push_back(*static_cast<int*>(p)); }, &three),
+            0);
   EXPECT_EQ(log.order, (std::vector<int>{1, 2, 3}));
-  EXPECT_EQ(add_callback(stream, [](void*, int, void*) {}, nullptr, 1), cudaErrorInvalidValue);  // flags must be 0
+  EXPECT_EQ(add_callback(
+                stream, [](void*, int, void*) {}, nullptr, 1),
+            cudaErrorInvalidValue);  // flags must be 0
   EXPECT_EQ(host_func(stream, nullptr, nullptr), cudaErrorInvalidValue);
   shim.fn<int (*)()>("cudaGetLastError")();
 }

@@ -89,7 +89,8 @@ TEST(CliErrors, ReadBeforeTheBufferSucceedsUnlessMemcheck) {
   EXPECT_EQ(ok.rc, 0) << ok.output;
   CliResult r = run_warpsim(ptx_run("oob_read.ptx", "--memcheck"), d);
   expect_user_error(r, "memcheck: kernel 'oob_read': 32 invalid global accesses (1 distinct)");
-  EXPECT_NE(r.output.find("  kernel 'oob_read', CTA (0,0,0), thread (0,0,0), pc 0x28 ("), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("  kernel 'oob_read', CTA (0,0,0), thread (0,0,0), pc 0x28 ("), std::string::npos)
+      << r.output;
   EXPECT_NE(r.output.find("oob_read.ptx:19): out-of-bounds "
                           "global read of 4 bytes at address 0xfffffe00, 512 bytes before the allocation at "
                           "0x100000000 of 128 bytes [31 more like it]"),
@@ -99,9 +100,8 @@ TEST(CliErrors, ReadBeforeTheBufferSucceedsUnlessMemcheck) {
 
 TEST(CliErrors, BarrierDeadlockNamesTheWaitingWarps) {
   ScratchDir d;
-  CliResult r = run_warpsim("run " + quote(data("barrier_deadlock.ptx")) +
-                                " --grid 1 --block 64 --arg 'buffer u32 n=32' -q",
-                            d);
+  CliResult r =
+      run_warpsim("run " + quote(data("barrier_deadlock.ptx")) + " --grid 1 --block 64 --arg 'buffer u32 n=32' -q", d);
   expect_user_error(r, "kernel 'barrier_deadlock': barrier deadlock in CTA (0,0,0)");
   EXPECT_NE(r.output.find("warp 0 waits at barrier 1"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("warp 1 waits at barrier 0 (pc 0x"), std::string::npos) << r.output;
@@ -167,9 +167,8 @@ TEST(CliErrors, InstructionLimitEndsTheRunWithStatisticsSoFar) {
 TEST(CliErrors, DeviceMemoryLimit) {
   ScratchDir d;
   // 20e9 four-byte elements: 80 GB, above the 64 GiB a single allocation may have.
-  CliResult r = run_warpsim("run " + quote(data("memory_loop.ptx")) +
-                                " --grid 1 --block 32 --arg 'buffer u32 n=20000000000' -q",
-                            d);
+  CliResult r = run_warpsim(
+      "run " + quote(data("memory_loop.ptx")) + " --grid 1 --block 32 --arg 'buffer u32 n=20000000000' -q", d);
   expect_user_error(r, "device memory: allocation of 80000000000 bytes exceeds the 64 GiB limit per allocation");
 }
 
@@ -177,8 +176,9 @@ TEST(CliErrors, ConfiguredDeviceMemoryCapEndsTheRun) {
   ScratchDir d;
   // 4096 u32 elements are 16 KiB (four 4 KiB pages): above a cap of 8 KiB, within 16 KiB.
   CliResult over = run_warpsim(memory_loop("--set max_device_memory=8192 -q --json " + quote(d / "cap.json")), d);
-  expect_user_error(over, "device memory limit: allocating 16384 bytes with 0 already allocated exceeds "
-                          "max_device_memory = 8192");
+  expect_user_error(over,
+                    "device memory limit: allocating 16384 bytes with 0 already allocated exceeds "
+                    "max_device_memory = 8192");
   nlohmann::json j = read_json(d / "cap.json");
   ASSERT_TRUE(j.is_object()) << over.output;
   EXPECT_EQ(j["error"].get<std::string>().rfind("device memory limit", 0), 0u);

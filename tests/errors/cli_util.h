@@ -1,5 +1,6 @@
 // Running the real `warpsim` binary from the error tests: exit status and combined output.
 #pragma once
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -9,16 +10,14 @@
 #include <sstream>
 #include <string>
 
-#include <gtest/gtest.h>
-
 #include "support/process.h"
 
 namespace warpsim::errtest {
 
 using testsupport::quote;
 using testsupport::ScratchDir;
-using testsupport::wait_exit;
 using testsupport::start_warpsim;
+using testsupport::wait_exit;
 namespace fs = std::filesystem;
 
 struct CliResult {

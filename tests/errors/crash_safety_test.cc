@@ -43,8 +43,9 @@ std::string write_suite(const ScratchDir& dir) {
 }
 
 std::vector<std::string> compare_args(const std::string& suite, const std::string& out, int jobs) {
-  return {"compare", "--suite", suite, "--gpu", "gtx480", "--schedulers", "lrr,gto", "--oracle",
-          "lrr,gto", "--out", out, "--jobs", std::to_string(jobs), "--progress", "lines"};
+  return {"compare",  "--suite", suite,   "--gpu", "gtx480", "--schedulers",       "lrr,gto",
+          "--oracle", "lrr,gto", "--out", out,     "--jobs", std::to_string(jobs), "--progress",
+          "lines"};
 }
 
 // Names of the finished pairs in the cache; every one must be a whole JSON object.
@@ -120,9 +121,29 @@ TEST(CrashSafety, CompareKilledRepeatedlyResumesWithNothingLost) {
 }
 
 std::vector<std::string> search_args(const std::string& out, int jobs) {
-  return {"search", "rlws", "--gpu", "gtx480", "--size", "small", "--train", "dep_chain,barrier",
-          "--population", "6", "--generations", "6", "--seed", "11", "--final-suite", "none",
-          "--progress", "none", "--jobs", std::to_string(jobs), "--resume", "--out", out};
+  return {"search",
+          "rlws",
+          "--gpu",
+          "gtx480",
+          "--size",
+          "small",
+          "--train",
+          "dep_chain,barrier",
+          "--population",
+          "6",
+          "--generations",
+          "6",
+          "--seed",
+          "11",
+          "--final-suite",
+          "none",
+          "--progress",
+          "none",
+          "--jobs",
+          std::to_string(jobs),
+          "--resume",
+          "--out",
+          out};
 }
 
 size_t lines(const std::string& text) { return size_t(std::count(text.begin(), text.end(), '\n')); }

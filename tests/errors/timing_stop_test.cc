@@ -2,9 +2,8 @@
 // cycle and instruction caps throw LimitError, and the statistics so far stay readable.
 #include <gtest/gtest.h>
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "core/config.h"
 #include "core/error.h"

@@ -1,5 +1,8 @@
 // `warpsim correlate`: statistics on hand-made tables, the reference formats (CSV, GPGPU-Sim
 // log, Nsight Compute CSV) and an end-to-end run on two small bundled workloads.
+#include "experiment/correlate.h"
+
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -7,14 +10,11 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include "core/error.h"
-#include "experiment/correlate.h"
 #include "experiment/reference.h"
 #include "support/process.h"
 
@@ -79,12 +79,14 @@ TEST(CorrelateStats, PearsonByHand) {
   EXPECT_TRUE(std::isnan(pearson({1, 2}, {5, 5})));  // constant series
   EXPECT_TRUE(std::isnan(pearson({1}, {1})));
   // Of log cycles: ln ref = 1,2,3 and ln sim = 1,3,2 -> 0.5; sim = 3 x ref -> 1.
-  ErrorStats s = error_stats({{std::exp(1.0), std::exp(1.0)}, {std::exp(2.0), std::exp(3.0)}, {std::exp(3.0), std::exp(2.0)}});
+  ErrorStats s =
+      error_stats({{std::exp(1.0), std::exp(1.0)}, {std::exp(2.0), std::exp(3.0)}, {std::exp(3.0), std::exp(2.0)}});
   EXPECT_NEAR(s.pearson_log, 0.5, 1e-9);
   EXPECT_NEAR(error_stats({{10, 30}, {200, 600}, {7, 21}}).pearson_log, 1.0, 1e-12);
 }
 
-Matched matched(const std::string& kernel, const std::string& sched, double ref, double sim, const std::string& gpu = "titanv") {
+Matched matched(const std::string& kernel, const std::string& sched, double ref, double sim,
+                const std::string& gpu = "titanv") {
   Matched m;
   m.ref = ReferenceRow{std::string("w"), std::string("small"), gpu, sched, kernel, 0, ref, {}, std::string()};
   m.sim_cycles = sim;
@@ -94,11 +96,17 @@ Matched matched(const std::string& kernel, const std::string& sched, double ref,
 TEST(CorrelateStats, SchedulerAgreementByHand) {
   std::vector<Matched> ms = {
       // k1: reference gto fastest by 12.5 % over tl; warpsim gto fastest too
-      matched("k1", "lrr", 100, 100), matched("k1", "gto", 80, 85), matched("k1", "tl:active=6", 90, 95),
+      matched("k1", "lrr", 100, 100),
+      matched("k1", "gto", 80, 85),
+      matched("k1", "tl:active=6", 90, 95),
       // k2: reference gap 100/98 - 1 = 2 % (not decisive); warpsim picks lrr
-      matched("k2", "lrr", 100, 90), matched("k2", "gto", 98, 100), matched("k2", "tl", 120, 110),
+      matched("k2", "lrr", 100, 90),
+      matched("k2", "gto", 98, 100),
+      matched("k2", "tl", 120, 110),
       // k3: reference lrr fastest by 10 %; warpsim gto: disagrees
-      matched("k3", "lrr", 100, 100), matched("k3", "gto", 120, 90), matched("k3", "tl", 110, 110),
+      matched("k3", "lrr", 100, 100),
+      matched("k3", "gto", 120, 90),
+      matched("k3", "tl", 110, 110),
   };
   auto a = scheduler_agreement(ms);
   ASSERT_EQ(a.size(), 3u);
@@ -126,10 +134,14 @@ TEST(CorrelateStats, SchedulerAgreementByHand) {
   for (const auto& m : ms) {
     ref.rows.push_back(m.ref);
     auto colon = m.ref.scheduler.find(':');
-    sim.push_back({{"workload", "w"}, {"size", "small"}, {"gpu", "titanv"},
+    sim.push_back({{"workload", "w"},
+                   {"size", "small"},
+                   {"gpu", "titanv"},
                    {"scheduler", m.ref.scheduler.substr(0, colon)},
                    {"sched_params", colon == std::string::npos ? "" : m.ref.scheduler.substr(colon + 1)},
-                   {"kernel", m.ref.kernel}, {"launch", 0}, {"cycles", m.sim_cycles}});
+                   {"kernel", m.ref.kernel},
+                   {"launch", 0},
+                   {"cycles", m.sim_cycles}});
   }
   Correlation c = correlate(ref, sim);
   ASSERT_EQ(c.presets.size(), 2u);  // titanv, all
@@ -149,9 +161,9 @@ TEST(CorrelateStats, CountersSecondMetric) {
       "w,small,titanv,lrr,k,0,100,200,50,7\n",
       "t.csv");
   EXPECT_EQ(ref.counter_names, (std::vector<std::string>{"l2_accesses", "dram_reads", "my_counter"}));
-  nlohmann::json row = {{"workload", "w"}, {"size", "small"}, {"gpu", "titanv"}, {"scheduler", "lrr"},
-                        {"sched_params", ""}, {"kernel", "k"}, {"launch", 0}, {"cycles", 110},
-                        {"l2.reads", 150}, {"l2.writes", 70}, {"dram.reads", 40}};
+  nlohmann::json row = {{"workload", "w"},    {"size", "small"}, {"gpu", "titanv"}, {"scheduler", "lrr"},
+                        {"sched_params", ""}, {"kernel", "k"},   {"launch", 0},     {"cycles", 110},
+                        {"l2.reads", 150},    {"l2.writes", 70}, {"dram.reads", 40}};
   Correlation c = correlate(ref, {row});
   ASSERT_EQ(c.matched.size(), 1u);
   EXPECT_EQ(c.matched[0].counters.at("l2_accesses"), std::make_pair(200.0, 220.0));
@@ -205,8 +217,8 @@ TEST(CorrelateReference, CsvErrors) {
   EXPECT_THAT(error_of([&] { parse_reference_csv(head + "w,small,g,lrr,k,0,10,5\n", "t.csv"); }),
               testing::HasSubstr("t.csv:2: 8 fields"));
   EXPECT_THAT(error_of([&] {
-                parse_reference_csv("workload,size,gpu,scheduler,kernel,launch,cycles,l2_accesses\nw,s,g,lrr,k,0,10,1e\n",
-                                    "t.csv");
+                parse_reference_csv(
+                    "workload,size,gpu,scheduler,kernel,launch,cycles,l2_accesses\nw,s,g,lrr,k,0,10,1e\n", "t.csv");
               }),
               testing::HasSubstr("t.csv:2: l2_accesses '1e' is not a number"));
   EXPECT_THAT(error_of([] { read_reference_csv("/nonexistent/ref.csv"); }),
@@ -240,7 +252,8 @@ TEST(CorrelateReference, GpgpusimLogFixture) {
   EXPECT_THAT(error_of([&] { parse_gpgpusim_log(cut, "cut.log"); }),
               testing::HasSubstr("cut.log: ends without GPGPU-Sim's exit message"));
   // A kernel without gpu_sim_cycle.
-  std::string no_cycles = "kernel_name = k\nkernel_launch_uid = 1\ngpu_sim_insn = 5\nGPGPU-Sim: *** exit detected ***\n";
+  std::string no_cycles =
+      "kernel_name = k\nkernel_launch_uid = 1\ngpu_sim_insn = 5\nGPGPU-Sim: *** exit detected ***\n";
   EXPECT_THAT(error_of([&] { parse_gpgpusim_log(no_cycles, "nc.log"); }),
               testing::HasSubstr("nc.log:1: kernel 'k' (launch uid 1) has no gpu_sim_cycle"));
 
@@ -295,9 +308,9 @@ TEST(CorrelateCommand, EndToEndAndMaxMae) {
   for (const auto& c : cases)
     for (const char* sched : {"lrr", "gto", "tl"}) {
       std::string json = dir / fmt::format("{}-{}.json", c.workload, sched);
-      auto o = testsupport::run_warpsim_logged({"run", c.workload, "--size", "small", "--gpu", "gtx480", "--scheduler",
-                                                sched, "--json", json, "--quiet"},
-                                               dir / "run.log");
+      auto o = testsupport::run_warpsim_logged(
+          {"run", c.workload, "--size", "small", "--gpu", "gtx480", "--scheduler", sched, "--json", json, "--quiet"},
+          dir / "run.log");
       ASSERT_EQ(o.status, 0) << o.output;
       auto j = nlohmann::json::parse(read_file(json));
       ASSERT_EQ(j["kernels"].size(), c.error.size());
@@ -353,9 +366,9 @@ TEST(CorrelateCommand, EndToEndAndMaxMae) {
   EXPECT_THAT(html, testing::HasSubstr("no_such_workload"));
 
   // --max-mae below the MAE fails (every run cached now).
-  o = testsupport::run_warpsim_logged({"correlate", dir / "ref.csv", "--cache", dir / "cache", "--max-mae", "9.5",
-                                       "--progress", "lines"},
-                                      dir / "correlate2.log");
+  o = testsupport::run_warpsim_logged(
+      {"correlate", dir / "ref.csv", "--cache", dir / "cache", "--max-mae", "9.5", "--progress", "lines"},
+      dir / "correlate2.log");
   EXPECT_EQ(o.status, 1) << o.output;
   EXPECT_THAT(o.output, testing::HasSubstr("gtx480 MAE 10.00 % exceeds --max-mae 9.5 %"));
   EXPECT_THAT(o.output, testing::HasSubstr("6 cached, 0 run"));
@@ -371,21 +384,21 @@ TEST(CorrelateCommand, EndToEndAndMaxMae) {
   auto fs = fields(summary_set.substr(summary_set.find("gtx480,cycles,")));
   ASSERT_GE(fs.size(), 11u);
   EXPECT_GT(std::stod(fs[4]), -10.0 / 3 + 1.0);  // signed error rose
-  o = testsupport::run_warpsim_logged({"correlate", dir / "ref.csv", "--cache", dir / "cache", "--set",
-                                       "core.no_such_key=1", "--progress", "lines"},
-                                      dir / "correlate-badset.log");
+  o = testsupport::run_warpsim_logged(
+      {"correlate", dir / "ref.csv", "--cache", dir / "cache", "--set", "core.no_such_key=1", "--progress", "lines"},
+      dir / "correlate-badset.log");
   EXPECT_NE(o.status, 0);
   EXPECT_THAT(o.output, testing::HasSubstr("core.no_such_key"));
 
   // --preset runs a reference GPU as another GPU file or preset; a name the reference lacks is an error.
-  o = testsupport::run_warpsim_logged({"correlate", dir / "ref.csv", "--cache", dir / "cache", "--preset",
-                                       "gtx480=titanv", "--progress", "lines"},
-                                      dir / "correlate-preset.log");
+  o = testsupport::run_warpsim_logged(
+      {"correlate", dir / "ref.csv", "--cache", dir / "cache", "--preset", "gtx480=titanv", "--progress", "lines"},
+      dir / "correlate-preset.log");
   ASSERT_EQ(o.status, 0) << o.output;
   EXPECT_THAT(o.output, testing::HasSubstr("0 cached, 6 run"));
-  o = testsupport::run_warpsim_logged({"correlate", dir / "ref.csv", "--cache", dir / "cache", "--preset",
-                                       "rtx2060=titanv", "--progress", "lines"},
-                                      dir / "correlate-nopreset.log");
+  o = testsupport::run_warpsim_logged(
+      {"correlate", dir / "ref.csv", "--cache", dir / "cache", "--preset", "rtx2060=titanv", "--progress", "lines"},
+      dir / "correlate-nopreset.log");
   EXPECT_NE(o.status, 0);
   EXPECT_THAT(o.output, testing::HasSubstr("the reference has no GPU 'rtx2060'"));
 
@@ -441,15 +454,15 @@ TEST(CorrelateCommand, ThroughSlurmEqualsLocal) {
   std::ofstream(dir + "/ref.csv") << "workload,size,gpu,scheduler,kernel,launch,cycles\n"
                                      "vectoradd,small,gtx480,lrr,vector_add,0,1000\n"
                                      "reduction,small,gtx480,gto,reduce_sum,1,1000\n";
-  auto s = testsupport::run_warpsim_logged({"correlate", dir + "/ref.csv", "--backend", "slurm", "--slurm-poll", "0.3",
-                                            "--cache", dir + "/slurm", "--out", dir + "/slurm/out", "--progress",
-                                            "lines"},
-                                           dir + "/slurm.log");
+  auto s =
+      testsupport::run_warpsim_logged({"correlate", dir + "/ref.csv", "--backend", "slurm", "--slurm-poll", "0.3",
+                                       "--cache", dir + "/slurm", "--out", dir + "/slurm/out", "--progress", "lines"},
+                                      dir + "/slurm.log");
   ASSERT_EQ(s.status, 0) << s.output;
   EXPECT_THAT(s.output, testing::HasSubstr("submitted Slurm job array"));
-  auto l = testsupport::run_warpsim_logged({"correlate", dir + "/ref.csv", "--cache", dir + "/local", "--out",
-                                            dir + "/local/out", "--progress", "lines"},
-                                           dir + "/local.log");
+  auto l = testsupport::run_warpsim_logged(
+      {"correlate", dir + "/ref.csv", "--cache", dir + "/local", "--out", dir + "/local/out", "--progress", "lines"},
+      dir + "/local.log");
   ASSERT_EQ(l.status, 0) << l.output;
   std::string csv = read_file(dir + "/slurm/out/correlate.csv");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
@@ -510,8 +523,8 @@ TEST(CorrelateCommand, CommittedReferenceHasNotDrifted) {
   }
   ASSERT_GE(gpus, 3u);
   ASSERT_EQ(logs, workloads.size() * 3 * gpus) << "every subset workload has its three GPGPU-Sim runs on each GPU";
-  std::vector<std::string> args = {"correlate", dir / "ref", "--jobs", "2", "--cache", dir / "cache", "--out", dir / "out",
-                                   "--progress", "lines"};
+  std::vector<std::string> args = {"correlate",   dir / "ref", "--jobs",    "2",          "--cache",
+                                   dir / "cache", "--out",     dir / "out", "--progress", "lines"};
   for (size_t i = 0; i < preset_args.size(); ++i)
     if (recorded.count(preset_names[i])) args.insert(args.end(), {"--preset", preset_args[i]});
   auto o = testsupport::run_warpsim_logged(args, dir / "correlate.log");
@@ -536,9 +549,9 @@ namespace {
 // GPGPU-Sim's L1D counters include stores and keep accesses merged into a pending miss out of
 // the misses; warpsim's tidy row keeps loads and stores apart.
 TEST(CorrelateCounters, L1dCountersFollowGpgpuSimsDefinitions) {
-  nlohmann::json row = {{"l1d.hits", 10},         {"l1d.misses", 6},       {"l1d.pending_hits", 2},
-                        {"l1d.writes", 4},        {"l1d.write_misses", 3}, {"l2.reads", 8},
-                        {"l2.writes", 4},         {"l2.read_hits", 5},     {"l2.write_hits", 4}};
+  nlohmann::json row = {{"l1d.hits", 10},  {"l1d.misses", 6},       {"l1d.pending_hits", 2},
+                        {"l1d.writes", 4}, {"l1d.write_misses", 3}, {"l2.reads", 8},
+                        {"l2.writes", 4},  {"l2.read_hits", 5},     {"l2.write_hits", 4}};
   EXPECT_EQ(warpsim_counter(row, "l1d_accesses"), 20.0);
   EXPECT_EQ(warpsim_counter(row, "l1d_misses"), 7.0);  // 6 - 2 pending + 3 store misses
   EXPECT_EQ(warpsim_counter(row, "l2_accesses"), 12.0);
@@ -588,9 +601,10 @@ TEST(CorrelateCommand, H100ReferenceHasNotDrifted) {
   }
   subset.close();
   ASSERT_GE(rows, workloads.size());
-  auto o = testsupport::run_warpsim_logged({"correlate", dir / "subset.csv", "--set", "l2.flush_at_launch=true", "--jobs",
-                                            "2", "--cache", dir / "cache", "--out", dir / "out", "--progress", "lines"},
-                                           dir / "correlate.log");
+  auto o =
+      testsupport::run_warpsim_logged({"correlate", dir / "subset.csv", "--set", "l2.flush_at_launch=true", "--jobs",
+                                       "2", "--cache", dir / "cache", "--out", dir / "out", "--progress", "lines"},
+                                      dir / "correlate.log");
   ASSERT_EQ(o.status, 0) << o.output;
   auto stats = cycles_mae(dir / "out/summary.csv");
   ASSERT_TRUE(stats.count("h100")) << read_file(dir / "out/summary.csv");

@@ -1,10 +1,11 @@
 // Metrics of the experiment harness on hand-made cycle tables.
+#include "experiment/metrics.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "core/error.h"
-#include "experiment/metrics.h"
 
 using namespace warpsim::experiment;
 
@@ -28,8 +29,8 @@ CycleTable sample_table() {
 
 TEST(Metrics, GeomeanOfHandValues) {
   EXPECT_DOUBLE_EQ(geomean({4.0}), 4.0);
-  EXPECT_NEAR(geomean({2.0, 8.0}), 4.0, 1e-12);          // sqrt(16)
-  EXPECT_NEAR(geomean({1.0, 3.0, 9.0}), 3.0, 1e-12);     // cbrt(27)
+  EXPECT_NEAR(geomean({2.0, 8.0}), 4.0, 1e-12);       // sqrt(16)
+  EXPECT_NEAR(geomean({1.0, 3.0, 9.0}), 3.0, 1e-12);  // cbrt(27)
   EXPECT_NEAR(geomean({0.5, 2.0}), 1.0, 1e-12);
   EXPECT_TRUE(std::isnan(geomean({})));
   EXPECT_THROW(geomean({1.0, 0.0}), warpsim::Error);
@@ -52,9 +53,9 @@ TEST(Metrics, RanksShareTheLowestRankOfATie) {
 TEST(Metrics, SpeedupsAndGeomeanOverBaseline) {
   CycleTable t = sample_table();
   auto sp = speedups(t, "lrr");
-  EXPECT_DOUBLE_EQ(sp[0][1], 2.0);    // k1: 100 / 50
-  EXPECT_DOUBLE_EQ(sp[1][1], 0.5);    // k2: 100 / 200
-  EXPECT_DOUBLE_EQ(sp[1][2], 1.25);   // k2: 100 / 80
+  EXPECT_DOUBLE_EQ(sp[0][1], 2.0);   // k1: 100 / 50
+  EXPECT_DOUBLE_EQ(sp[1][1], 0.5);   // k2: 100 / 200
+  EXPECT_DOUBLE_EQ(sp[1][2], 1.25);  // k2: 100 / 80
   EXPECT_DOUBLE_EQ(sp[2][0], 1.0);
   auto g = geomean_speedups(t, "lrr");
   EXPECT_DOUBLE_EQ(g[0], 1.0);

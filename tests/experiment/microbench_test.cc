@@ -22,7 +22,7 @@ TEST(Microbench, FiguresFollowFromTheDifferenceOfTwoLaunches) {
       "t");
   ASSERT_EQ(l.size(), 5u);
   auto f = microbench_figures(l, {50, 1500, 2500, 700, 1200}, 2.0);
-  EXPECT_DOUBLE_EQ(f.at("lat").value, 10.0);          // 1000 cycles / 100 units
+  EXPECT_DOUBLE_EQ(f.at("lat").value, 10.0);  // 1000 cycles / 100 units
   EXPECT_DOUBLE_EQ(f.at("bw").value, 2000.0 / 500 * 2);
   EXPECT_EQ(f.at("bw").kind, "rate_ghz");  // units per cycle x GHz
   // A second launch that took no longer (it found warm caches) gives no figure.
@@ -73,10 +73,12 @@ TEST(Microbench, CommandNamesTheFileItCannotUse) {
   const std::string launches = std::string(WARPSIM_SOURCE_DIR) + "/data/reference/h100/microbench_ncu_launches.tsv";
   std::ofstream(dir / "bad.json") << "{\"gpu\": \"h100\"}";
   std::ofstream(dir / "bad.tsv") << "launch\t0\tx\n";
-  auto o = testsupport::run_warpsim_logged({"correlate", "microbench", launches, "--json", dir / "bad.json"}, dir / "a.log");
+  auto o =
+      testsupport::run_warpsim_logged({"correlate", "microbench", launches, "--json", dir / "bad.json"}, dir / "a.log");
   EXPECT_EQ(o.status, 1);
   EXPECT_NE(o.output.find(dir / "bad.json"), std::string::npos) << o.output;
-  o = testsupport::run_warpsim_logged({"correlate", "microbench", dir / "bad.tsv", "--json", dir / "bad.json"}, dir / "b.log");
+  o = testsupport::run_warpsim_logged({"correlate", "microbench", dir / "bad.tsv", "--json", dir / "bad.json"},
+                                      dir / "b.log");
   EXPECT_EQ(o.status, 1);
   EXPECT_NE(o.output.find("bad.tsv:1"), std::string::npos) << o.output;
   o = testsupport::run_warpsim_logged({"correlate", "microbench", launches}, dir / "c.log");

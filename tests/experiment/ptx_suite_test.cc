@@ -5,8 +5,8 @@
 
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -16,7 +16,6 @@ namespace {
 
 using namespace warpsim::testsupport;
 namespace fs = std::filesystem;
-
 
 std::string kernel(const char* name) { return std::string(WARPSIM_SOURCE_DIR) + "/tests/kernels/" + name + ".ptx"; }
 
@@ -40,19 +39,23 @@ class PtxSuite : public ::testing::Test {
     // saxpy(n, a, x, y) with its description beside a copy of the module.
     vecadd = d / "vecadd.ptx";
     fs::copy_file(kernel("vecadd"), vecadd);
-    std::ofstream(d / "vecadd.launch.toml")
-        << "grid = 4\nblock = 128\n"
-           "args = [\"s32 512\", \"f32 2.0\", \"buffer f32 n=512 fill=random seed=1\", \"buffer f32 n=512 fill=iota\"]\n";
+    std::ofstream(d / "vecadd.launch.toml") << "grid = 4\nblock = 128\n"
+                                               "args = [\"s32 512\", \"f32 2.0\", \"buffer f32 n=512 fill=random "
+                                               "seed=1\", \"buffer f32 n=512 fill=iota\"]\n";
     // triad of bench_mem.ptx, named explicitly; its dump is ignored in a sweep.
     std::ofstream(d / "triad.toml")
-        << "kernel = \"triad\"\ngrid = 2\nblock = 256\ndump = \"" << (d / "dump.json") << "\"\n"
+        << "kernel = \"triad\"\ngrid = 2\nblock = 256\ndump = \"" << (d / "dump.json")
+        << "\"\n"
            "args = [\"buffer f32 n=1000 fill=random seed=3\", \"buffer f32 n=1000 fill=iota\", "
            "\"buffer f32 n=1000 dump\", \"f32 2.0\", \"s32 1000\"]\n";
     triad = kernel("bench_mem") + "@" + (d / "triad.toml");
   }
   std::vector<std::string> compare(const std::string& out) const {
-    return {"compare", "--suite", vecadd + "," + triad, "--gpu", "gtx480", "--schedulers", "lrr,gto",
-            "--oracle", "lrr,gto", "--out", out, "--jobs", "2", "--progress", "lines"};
+    return {"compare", "--suite",    vecadd + "," + triad,
+            "--gpu",   "gtx480",     "--schedulers",
+            "lrr,gto", "--oracle",   "lrr,gto",
+            "--out",   out,          "--jobs",
+            "2",       "--progress", "lines"};
   }
 };
 
@@ -66,14 +69,15 @@ TEST_F(PtxSuite, LaunchesRunUnderEverySchedulerAsWarpsimRunDoes) {
 
   // The same launches through `warpsim run`, one scheduler each: the same cycles.
   for (const char* sched : {"lrr", "gto"}) {
-    Outcome v = run_warpsim_logged({"run", vecadd, "--gpu", "gtx480", "--scheduler", sched, "-q", "--json", d / "v.json"}, d / "v.log");
+    Outcome v = run_warpsim_logged(
+        {"run", vecadd, "--gpu", "gtx480", "--scheduler", sched, "-q", "--json", d / "v.json"}, d / "v.log");
     ASSERT_EQ(v.status, 0) << v.output;
     auto vj = nlohmann::json::parse(read_file(d / "v.json"));
     EXPECT_EQ(vj["workload"], "vecadd.ptx");
     EXPECT_EQ((got[{"vecadd.ptx", sched}]), vj["kernels"][0]["cycles"].get<uint64_t>()) << sched;
-    Outcome t = run_warpsim_logged({"run", kernel("bench_mem"), "--launch", d / "triad.toml", "--gpu", "gtx480", "--scheduler", sched,
-                     "-q", "--json", d / "t.json"},
-                    d / "t.log");
+    Outcome t = run_warpsim_logged({"run", kernel("bench_mem"), "--launch", d / "triad.toml", "--gpu", "gtx480",
+                                    "--scheduler", sched, "-q", "--json", d / "t.json"},
+                                   d / "t.log");
     ASSERT_EQ(t.status, 0) << t.output;
     auto tj = nlohmann::json::parse(read_file(d / "t.json"));
     EXPECT_EQ((got[{"bench_mem.ptx@triad.toml", sched}]), tj["kernels"][0]["cycles"].get<uint64_t>()) << sched;

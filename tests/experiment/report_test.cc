@@ -1,21 +1,21 @@
 // report.html and the text summary on hand-made comparisons: the report opens on the answer,
 // every group of kernels appears, no chart is wider than the page, and the launches of one
 // kernel make one row with a drill-down.
+#include "experiment/report.h"
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
-#include "experiment/report.h"
 #include "experiment/report_overview.h"
 #include "experiment/results.h"
 #include "experiment/svg_chart.h"

@@ -4,12 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "experiment/results.h"
 #include "support/process.h"
@@ -79,9 +78,9 @@ TEST(ResultsCsv, OneCsvReaderCallLoadsTheDocumentedColumns) {
                        "print(len(body))\n"
                        "print(','.join(header))\n"
                        "print(','.join(sorted(set(r[header.index('scheduler')] for r in body))))\n";
-  ASSERT_EQ(shell("python3 " + quote(py) + " " + quote(out + "/results.csv") + " > " + quote(d.path() + "/py.out") +
-                  " 2>&1"),
-            0)
+  ASSERT_EQ(
+      shell("python3 " + quote(py) + " " + quote(out + "/results.csv") + " > " + quote(d.path() + "/py.out") + " 2>&1"),
+      0)
       << read_file(d.path() + "/py.out");
   auto lines = split(read_file(d.path() + "/py.out"), '\n');
   ASSERT_EQ(lines.size(), 3u) << read_file(d.path() + "/py.out");

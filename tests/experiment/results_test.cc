@@ -1,13 +1,13 @@
 // Cache keys, tidy rows, CSV, task chunking and chart helpers of the experiment harness.
+#include "experiment/results.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
-
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "experiment/report.h"
-#include "experiment/results.h"
 #include "experiment/slurm.h"
 #include "experiment/svg_chart.h"
 #include "experiment/sweep.h"
@@ -18,9 +18,8 @@ using nlohmann::json;
 TEST(CacheKey, EveryInputChangesTheKey) {
   SchedulerSpec s{"tl", {{"active", "8"}}};
   auto key = [](const std::string& w, const std::string& fp, const std::string& size, uint64_t seed,
-                const SchedulerSpec& sc, const std::string& gpu, const std::string& dump) {
-    return hash_hex(cache_key_text(w, fp, size, seed, sc, gpu, dump));
-  };
+                const SchedulerSpec& sc, const std::string& gpu,
+                const std::string& dump) { return hash_hex(cache_key_text(w, fp, size, seed, sc, gpu, dump)); };
   std::string base = key("w", "fp1", "small", 1, s, "gtx480", "a = 1\n");
   EXPECT_EQ(base.size(), 32u);
   EXPECT_EQ(base, key("w", "fp1", "small", 1, s, "gtx480", "a = 1\n"));
@@ -75,9 +74,9 @@ TEST(CacheKey, RunArgumentsCarryTheWholePair) {
   p.size = "small";
   p.seed = 3;
   auto a = run_arguments(p, "/o/gpu.toml", "/o/work/k.json");
-  std::vector<std::string> want = {"run",    "stream",     "--gpu",  "/o/gpu.toml", "--scheduler",
-                                   "tl",     "--sched-param", "active=6", "--size",   "small",
-                                   "--seed", "3",          "--json", "/o/work/k.json", "--quiet"};
+  std::vector<std::string> want = {"run",           "stream",         "--gpu",  "/o/gpu.toml", "--scheduler", "tl",
+                                   "--sched-param", "active=6",       "--size", "small",       "--seed",      "3",
+                                   "--json",        "/o/work/k.json", "--quiet"};
   EXPECT_EQ(a, want);
 }
 
@@ -85,8 +84,9 @@ namespace {
 
 json two_kernel_run() {
   json stalls = {{"issued", 60}, {"raw", 30}, {"idle", 10}, {"scheduler_cycles", 100}};
-  json k0 = {{"name", "fwd"}, {"launch", 0}, {"kernel_cycles", 1000}, {"cycles", 1000}, {"warp_insts", 500},
-             {"ipc", 0.5},    {"scheduler", stalls}, {"l1d", {{"hits", 3}, {"misses", 1}}}, {"grid", {4, 1, 1}}};
+  json k0 = {{"name", "fwd"},     {"launch", 0}, {"kernel_cycles", 1000}, {"cycles", 1000},
+             {"warp_insts", 500}, {"ipc", 0.5},  {"scheduler", stalls},   {"l1d", {{"hits", 3}, {"misses", 1}}},
+             {"grid", {4, 1, 1}}};
   json k1 = k0;
   k1["name"] = "bwd";
   k1["launch"] = 1;

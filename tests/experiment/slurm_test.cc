@@ -49,11 +49,13 @@ TEST(SlurmBackend, SweepThroughSlurmEqualsLocalAndRetriesFailedTasks) {
   std::string suite;
   for (int i = 1; i <= 3; ++i) {
     std::string p = dir + "/k" + std::to_string(i) + ".kern";
-    std::ofstream(p) << "kernel k" << i << " grid=" << 10 * i << " block=128 regs=8\nloop " << 6 + 2 * i
-                     << "\n  ld.global pattern=coalesced width=4 base=0x10000000\n  alu sp 4\n  alu sp 1 use\nend\nexit\n";
+    std::ofstream(p)
+        << "kernel k" << i << " grid=" << 10 * i << " block=128 regs=8\nloop " << 6 + 2 * i
+        << "\n  ld.global pattern=coalesced width=4 base=0x10000000\n  alu sp 4\n  alu sp 1 use\nend\nexit\n";
     suite += (i > 1 ? "," : "") + p;
   }
-  std::string common = "compare --suite " + suite + " --gpu gtx480 --schedulers lrr,gto --oracle lrr,gto --progress lines";
+  std::string common =
+      "compare --suite " + suite + " --gpu gtx480 --schedulers lrr,gto --oracle lrr,gto --progress lines";
   Result s = run_cli(common + " --backend slurm --slurm-max-tasks 3 --slurm-poll 0.3 --out " + dir + "/slurm",
                      dir + "/slurm.log");
   ASSERT_EQ(s.status, 0) << s.output;
@@ -79,7 +81,8 @@ TEST(SlurmBackend, SweepThroughSlurmEqualsLocalAndRetriesFailedTasks) {
   std::ofstream(bad) << "kernel broken grid=1 block=32\n  no_such_instruction 3\nexit\n";
   Result f = run_cli("compare --suite " + suite + "," + bad +
                          " --gpu gtx480 --schedulers lrr,gto --oracle lrr,gto --progress lines --backend slurm"
-                         " --slurm-max-tasks 8 --slurm-retries 1 --slurm-poll 0.3 --out " + dir + "/slurm",
+                         " --slurm-max-tasks 8 --slurm-retries 1 --slurm-poll 0.3 --out " +
+                         dir + "/slurm",
                      dir + "/fail.log");
   EXPECT_NE(f.status, 0) << f.output;
   EXPECT_EQ(count(f.output, "submitted Slurm job array"), 2) << f.output;

@@ -20,7 +20,6 @@ namespace {
 
 using namespace warpsim::testsupport;
 
-
 // Small kernels: a few loads and dependent ALU work, about a tenth of a second each.
 std::vector<std::string> write_kernels(const std::string& dir, int n) {
   std::vector<std::string> paths;
@@ -49,8 +48,9 @@ std::string join(const std::vector<std::string>& v) {
 }
 
 std::vector<std::string> compare_args(const std::string& suite, const std::string& out, int jobs) {
-  return {"compare", "--suite",  suite,    "--gpu",     "gtx480", "--schedulers", "lrr,gto", "--oracle",
-          "lrr,gto", "--out",    out,      "--jobs",    std::to_string(jobs), "--progress", "lines"};
+  return {"compare",  "--suite", suite,   "--gpu", "gtx480", "--schedulers",       "lrr,gto",
+          "--oracle", "lrr,gto", "--out", out,     "--jobs", std::to_string(jobs), "--progress",
+          "lines"};
 }
 
 size_t count_files(const std::string& dir, const std::string& ext) {
@@ -159,19 +159,20 @@ TEST(Sweep, FailedPairIsReportedAndDoesNotStopTheOthers) {
 
 TEST(Sweep, BadArgumentsAreErrors) {
   ScratchDir d("warpsim-sweep");
-  Outcome r = run_warpsim_logged({"compare", "--suite", "no_such_workload_xyz", "--out", d.path() + "/o"}, d.path() + "/r.log");
+  Outcome r =
+      run_warpsim_logged({"compare", "--suite", "no_such_workload_xyz", "--out", d.path() + "/o"}, d.path() + "/r.log");
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("unknown workload"), std::string::npos) << r.output;
-  Outcome s = run_warpsim_logged({"compare", "--suite", "dep_chain", "--schedulers", "lrr,nope", "--out", d.path() + "/o"},
-              d.path() + "/s.log");
+  Outcome s = run_warpsim_logged(
+      {"compare", "--suite", "dep_chain", "--schedulers", "lrr,nope", "--out", d.path() + "/o"}, d.path() + "/s.log");
   EXPECT_NE(s.status, 0);
   EXPECT_NE(s.output.find("nope"), std::string::npos) << s.output;
   Outcome b = run_warpsim_logged({"compare", "--suite", "dep_chain", "--schedulers", "gto", "--out", d.path() + "/o"},
-              d.path() + "/b.log");
+                                 d.path() + "/b.log");
   EXPECT_NE(b.status, 0);
   EXPECT_NE(b.output.find("--baseline"), std::string::npos) << b.output;
   Outcome p = run_warpsim_logged({"compare", "--suite", "dep_chain", "--sched-param", "tl=3", "--out", d.path() + "/o"},
-              d.path() + "/p.log");
+                                 d.path() + "/p.log");
   EXPECT_NE(p.status, 0);
   EXPECT_NE(p.output.find("SCHEDULER:key=value"), std::string::npos) << p.output;
 }

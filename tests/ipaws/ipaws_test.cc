@@ -2,6 +2,8 @@
 // synthetic kernels (gtx480 preset), forced decisions (iPAWS_Oracle), the recover step, the
 // report's accounting, and the harness pieces of RLWS Table VII (oracle force list, "All
 // kernels" row, choice counts).
+#include "sched/ipaws.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,7 +14,6 @@
 #include "experiment/compare.h"
 #include "experiment/metrics.h"
 #include "experiment/report.h"
-#include "sched/ipaws.h"
 #include "synth/kernel_text.h"
 #include "timing/gpu.h"
 
@@ -57,9 +58,15 @@ TEST(IpawsOptions, DefaultsAndValues) {
   EXPECT_DOUBLE_EQ(d.top, 0.25);
   EXPECT_DOUBLE_EQ(d.threshold, 0.5);
   EXPECT_TRUE(d.force.empty());
-  IpawsOptions o = ipaws_options(params({{"sample_insts", "0"}, {"sample_cycles", "300"}, {"sample_policy", "lrr"},
-                                         {"top", "0.5"}, {"threshold", "0.7"}, {"check_cycles", "0"},
-                                         {"drop", "0.2"}, {"max_resamples", "3"}, {"force", "lrr,gto,lrr"}}));
+  IpawsOptions o = ipaws_options(params({{"sample_insts", "0"},
+                                         {"sample_cycles", "300"},
+                                         {"sample_policy", "lrr"},
+                                         {"top", "0.5"},
+                                         {"threshold", "0.7"},
+                                         {"check_cycles", "0"},
+                                         {"drop", "0.2"},
+                                         {"max_resamples", "3"},
+                                         {"force", "lrr,gto,lrr"}}));
   EXPECT_EQ(o.sample_insts, 0u);
   EXPECT_EQ(o.sample_cycles, 300u);
   EXPECT_EQ(o.sample_policy, IpawsPolicy::Lrr);
@@ -72,11 +79,22 @@ TEST(IpawsOptions, DefaultsAndValues) {
 }
 
 TEST(IpawsOptions, BadValuesAreErrors) {
-  for (auto kv : std::vector<std::pair<const char*, std::string>>{
-           {"sample_insts", "-1"}, {"sample_insts", "many"}, {"sample_cycles", "-5"}, {"sample_policy", "tl"},
-           {"top", "0"}, {"top", "1.5"}, {"top", "x"}, {"threshold", "-0.1"}, {"threshold", "1.01"},
-           {"drop", "2"}, {"check_cycles", "-1"}, {"max_resamples", "-1"}, {"force", "tl"},
-           {"force", "gto,,lrr"}, {"force", "gto,"}, {"force", "GTO"}}) {
+  for (auto kv : std::vector<std::pair<const char*, std::string>>{{"sample_insts", "-1"},
+                                                                  {"sample_insts", "many"},
+                                                                  {"sample_cycles", "-5"},
+                                                                  {"sample_policy", "tl"},
+                                                                  {"top", "0"},
+                                                                  {"top", "1.5"},
+                                                                  {"top", "x"},
+                                                                  {"threshold", "-0.1"},
+                                                                  {"threshold", "1.01"},
+                                                                  {"drop", "2"},
+                                                                  {"check_cycles", "-1"},
+                                                                  {"max_resamples", "-1"},
+                                                                  {"force", "tl"},
+                                                                  {"force", "gto,,lrr"},
+                                                                  {"force", "gto,"},
+                                                                  {"force", "GTO"}}) {
     SchedulerParams p;
     p.set(kv.first, kv.second);
     EXPECT_THROW(ipaws_options(p), Error) << kv.first << "=" << kv.second;
@@ -92,12 +110,12 @@ TEST(IpawsOptions, BadValuesAreErrors) {
 TEST(IpawsMetric, TopShareByHand) {
   std::vector<uint32_t> scratch;
   auto share = [&](std::vector<uint32_t> c, double top) { return ipaws_top_share(c, top, scratch); };
-  EXPECT_DOUBLE_EQ(share({1, 1, 1, 1}, 0.25), 0.25);     // even: the top warp has 1 of 4
-  EXPECT_DOUBLE_EQ(share({0, 10, 0, 0}, 0.25), 1.0);     // one warp issued everything
-  EXPECT_DOUBLE_EQ(share({1, 5, 1, 3}, 0.5), 0.8);       // top 2 of 4: (5 + 3) / 10
-  EXPECT_DOUBLE_EQ(share({1, 5, 1, 3}, 0.3), 0.8);       // ceil(0.3 * 4) = 2 warps
+  EXPECT_DOUBLE_EQ(share({1, 1, 1, 1}, 0.25), 0.25);                    // even: the top warp has 1 of 4
+  EXPECT_DOUBLE_EQ(share({0, 10, 0, 0}, 0.25), 1.0);                    // one warp issued everything
+  EXPECT_DOUBLE_EQ(share({1, 5, 1, 3}, 0.5), 0.8);                      // top 2 of 4: (5 + 3) / 10
+  EXPECT_DOUBLE_EQ(share({1, 5, 1, 3}, 0.3), 0.8);                      // ceil(0.3 * 4) = 2 warps
   EXPECT_DOUBLE_EQ(share({2, 2, 2, 2, 2, 2, 2, 6}, 0.25), 8.0 / 20.0);  // top 2 of 8: 6 + 2
-  EXPECT_DOUBLE_EQ(share({4, 4, 4}, 1.0), 1.0);          // every warp: always all issues
+  EXPECT_DOUBLE_EQ(share({4, 4, 4}, 1.0), 1.0);                         // every warp: always all issues
   EXPECT_DOUBLE_EQ(share({}, 0.25), 1.0);
   EXPECT_DOUBLE_EQ(share({7}, 0.25), 1.0);
   EXPECT_DOUBLE_EQ(share({0, 0, 0}, 0.25), 1.0);
@@ -227,10 +245,14 @@ TEST(IpawsSim, SampleByCycles) {
 
 TEST(IpawsHarness, OracleForceFromLrrAndGtoRuns) {
   using experiment::ipaws_oracle_force;
-  nlohmann::json l = {{"kernels", {{{"launch", 0}, {"kernel_cycles", 100}}, {{"launch", 1}, {"kernel_cycles", 50}},
-                                   {{"launch", 2}, {"kernel_cycles", 90}}}}};
-  nlohmann::json g = {{"kernels", {{{"launch", 0}, {"kernel_cycles", 100}}, {{"launch", 1}, {"kernel_cycles", 60}},
-                                   {{"launch", 2}, {"kernel_cycles", 80}}}}};
+  nlohmann::json l = {{"kernels",
+                       {{{"launch", 0}, {"kernel_cycles", 100}},
+                        {{"launch", 1}, {"kernel_cycles", 50}},
+                        {{"launch", 2}, {"kernel_cycles", 90}}}}};
+  nlohmann::json g = {{"kernels",
+                       {{{"launch", 0}, {"kernel_cycles", 100}},
+                        {{"launch", 1}, {"kernel_cycles", 60}},
+                        {{"launch", 2}, {"kernel_cycles", 80}}}}};
   EXPECT_EQ(ipaws_oracle_force(l, g), "gto,lrr,gto");  // a tie goes to GTO
   nlohmann::json g2 = {{"kernels", {{{"launch", 0}, {"kernel_cycles", 100}}}}};
   EXPECT_EQ(ipaws_oracle_force(l, g2), "");

@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/error.h"
 #include "../timing/sim_helpers.h"
+#include "core/error.h"
 
 namespace warpsim::test {
 namespace {
@@ -71,10 +71,18 @@ TEST(JugglerSim, RegisteredWithItsParameters) {
   EXPECT_EQ(find_scheduler("juggler").name, "juggler");
   EXPECT_EQ(find_scheduler("r-juggler").name, "r-juggler");
   GpuConfig cfg = small_gpu();
-  EXPECT_NO_THROW(Gpu(cfg, "juggler", params({{"uth", "10"}, {"fth", "3"}, {"lth", "0"}, {"history_bits", "2"},
-                                              {"order", "r-juggler"}, {"stall_count", "window"}, {"window", "32"},
-                                              {"history", "shift"}, {"entry", "highest"}, {"active", "4"},
-                                              {"every_cycle", "1"}})));
+  EXPECT_NO_THROW(Gpu(cfg, "juggler",
+                      params({{"uth", "10"},
+                              {"fth", "3"},
+                              {"lth", "0"},
+                              {"history_bits", "2"},
+                              {"order", "r-juggler"},
+                              {"stall_count", "window"},
+                              {"window", "32"},
+                              {"history", "shift"},
+                              {"entry", "highest"},
+                              {"active", "4"},
+                              {"every_cycle", "1"}})));
   EXPECT_THROW(Gpu(cfg, "juggler", params({{"uthh", "10"}})), Error);
   EXPECT_THROW(Gpu(cfg, "juggler", params({{"uth", "-1"}})), Error);
   EXPECT_THROW(Gpu(cfg, "juggler", params({{"fth", "many"}})), Error);

@@ -36,7 +36,7 @@ struct Step {
   char event;
   JugglerMode mode;  // after the cycle
   bool high;
-  int label;         // Fig. 3 transition taken
+  int label;  // Fig. 3 transition taken
 };
 
 void expect_steps(JugglerPredictor& p, const std::vector<Step>& steps) {

@@ -117,7 +117,7 @@ TEST(AddressMap, RandomSpreadsBlocksOverAllSlicesWithoutCollisions) {
     EXPECT_EQ(loc.partition, m.partition(a));
     EXPECT_EQ(loc.slice / 2, loc.partition);
     EXPECT_EQ(m.locate(line * 128 + 127).slice, loc.slice);  // one draw per block
-    EXPECT_EQ(again.locate(a).slice, loc.slice);            // deterministic
+    EXPECT_EQ(again.locate(a).slice, loc.slice);             // deterministic
     EXPECT_EQ(m.partition_addr_of_slice(loc.slice % 2, loc.slice_addr), loc.partition_addr);
     EXPECT_TRUE(seen.insert({loc.slice, loc.slice_addr}).second) << "address collision";
     ++per_slice[loc.slice];

@@ -7,8 +7,8 @@
 namespace warpsim {
 namespace {
 
-CacheConfig make(uint32_t size, uint32_t assoc, uint32_t line, uint32_t sector,
-                 const char* policy = "write_back", const char* alloc = "allocate") {
+CacheConfig make(uint32_t size, uint32_t assoc, uint32_t line, uint32_t sector, const char* policy = "write_back",
+                 const char* alloc = "allocate") {
   CacheConfig c;
   c.size = size;
   c.assoc = assoc;

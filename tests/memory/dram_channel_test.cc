@@ -27,8 +27,7 @@ DramConfig dram_cfg(const char* sched = "frfcfs") {
   return d;
 }
 
-DramRequest req(uint64_t tag, uint32_t bank, uint32_t row, bool write = false,
-                uint32_t bytes = 128) {
+DramRequest req(uint64_t tag, uint32_t bank, uint32_t row, bool write = false, uint32_t bytes = 128) {
   DramRequest r;
   r.addr = tag;
   r.bank = bank;

@@ -78,8 +78,7 @@ TEST(MemorySystem, UnloadedLatenciesAreSumsOfConfiguredLatencies) {
   // Next line of the open row: L2 miss, DRAM row hit.
   EXPECT_EQ(round_trip(m, read_req(128), 200) - 200, L + 12 + 4 + 20 + l2 + L + down);
   // Same bank, next row (16 banks * 2048 bytes further): precharge + activate.
-  EXPECT_EQ(round_trip(m, read_req(16 * 2048), 300) - 300,
-            L + 12 + 12 + 12 + 4 + 20 + l2 + L + down);
+  EXPECT_EQ(round_trip(m, read_req(16 * 2048), 300) - 300, L + 12 + 12 + 12 + 4 + 20 + l2 + L + down);
   // A 128-byte write: 4 flits up, acknowledged by the write-back L2 with one flit.
   MemRequest w = read_req(3 * 128);
   w.kind = MemKind::Write;
@@ -359,8 +358,8 @@ TEST(MemorySystem, WriteBacksMoveWholeAtomsForwardedWritesSectors) {
     EXPECT_GT(m.stats().dram_writes, 0u);
     return m.stats().dram_busy_cycles / double(m.stats().dram_writes);
   };
-  EXPECT_DOUBLE_EQ(busy_per_write(true), 128.0 / 32.0);        // 2 atoms at 32 B/cycle
-  EXPECT_DOUBLE_EQ(busy_per_write(false), 4 * 64.0 / 32.0);    // 4 sectors, an atom each
+  EXPECT_DOUBLE_EQ(busy_per_write(true), 128.0 / 32.0);      // 2 atoms at 32 B/cycle
+  EXPECT_DOUBLE_EQ(busy_per_write(false), 4 * 64.0 / 32.0);  // 4 sectors, an atom each
 }
 
 // Two slices keep answering one SM: it takes them in turn (one packet at a time, round robin).
@@ -480,8 +479,7 @@ Trace run_all(MemorySystem& m, const std::vector<Scheduled>& sched, int nsm, boo
 
 std::vector<Scheduled> stream(int nsm, uint64_t lines, uint64_t stride = 128) {
   std::vector<Scheduled> s;
-  for (uint64_t i = 0; i < lines; ++i)
-    s.push_back({0, read_req(i * stride, uint16_t(i % nsm), uint32_t(i))});
+  for (uint64_t i = 0; i < lines; ++i) s.push_back({0, read_req(i * stride, uint16_t(i % nsm), uint32_t(i))});
   return s;
 }
 
@@ -680,8 +678,7 @@ TEST(MemorySystem, XorHashSpreadsPartitionStrides) {
     c.l2.hash = hash;
     MemorySystem m(c);
     std::vector<int> hist(c.l2.partitions, 0);
-    for (uint64_t i = 0; i < 600; ++i)
-      ++hist[m.partition_of(i * c.l2.partitions * c.l2.interleave)];
+    for (uint64_t i = 0; i < 600; ++i) ++hist[m.partition_of(i * c.l2.partitions * c.l2.interleave)];
     int used = int(std::count_if(hist.begin(), hist.end(), [](int h) { return h > 0; }));
     if (std::string(hash) == "linear")
       EXPECT_EQ(used, 1);

@@ -84,10 +84,9 @@ uint32_t fib(uint32_t n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
 TEST(Calls, IndirectCallThroughAGlobalTable) {
   // Every lane calls table[1] (dbl).
   SnippetRun r;
-  auto& out = r.run(
-      "mov.u64 %rd1, table; ld.global.u64 %rd4, [%rd1+8]; add.s32 %r2, %r99, 5;\n" + indirect_call() +
-          "st.global.u32 [%rd99], %r3;",
-      40, kFuncs);
+  auto& out = r.run("mov.u64 %rd1, table; ld.global.u64 %rd4, [%rd1+8]; add.s32 %r2, %r99, 5;\n" + indirect_call() +
+                        "st.global.u32 [%rd99], %r3;",
+                    40, kFuncs);
   for (uint32_t t = 0; t < 40; ++t) EXPECT_EQ(out[t * 16] & 0xffffffffu, 2 * (t + 5)) << t;
 }
 
@@ -97,8 +96,7 @@ TEST(Calls, DivergentIndirectCallsRunEachTargetAndReconverge) {
   auto& out = r.run(
       "mov.u64 %rd1, table; rem.u32 %r1, %r99, 3; mul.wide.u32 %rd2, %r1, 8; add.s64 %rd3, %rd1, %rd2;\n"
       "ld.global.u64 %rd4, [%rd3]; add.s32 %r2, %r99, 5;\n" +
-          indirect_call() +
-          "activemask.b32 %r4;\nst.global.u32 [%rd99], %r3; st.global.u32 [%rd99+4], %r4;",
+          indirect_call() + "activemask.b32 %r4;\nst.global.u32 [%rd99], %r3; st.global.u32 [%rd99+4], %r4;",
       64, kFuncs);
   for (uint32_t t = 0; t < 64; ++t) {
     uint32_t x = t + 5;
@@ -120,7 +118,8 @@ TEST(Calls, FunctionAddressesFromMovAndPredicatedCalls) {
           "{ .param .b32 q; st.param.b32 [q], %r99; .param .b32 qr;\n"
           "  @!%p1 call (qr), add1, (q); @!%p1 ld.param.b32 %r5, [qr]; }\n"
           "st.global.u32 [%rd99], %r3; st.global.u32 [%rd99+4], %r5;\n"
-          "mov.u64 %rd7, table; st.global.u64 [%rd99+8], %rd5; ld.global.u64 %rd8, [%rd7+8]; st.global.u64 [%rd99+16], %rd8;",
+          "mov.u64 %rd7, table; st.global.u64 [%rd99+8], %rd5; ld.global.u64 %rd8, [%rd7+8]; st.global.u64 [%rd99+16], "
+          "%rd8;",
       32, kFuncs);
   for (uint32_t t = 0; t < 32; ++t) {
     uint32_t want = t >= 20 ? 77 : t < 7 ? 2 * t : t * t;
@@ -134,7 +133,8 @@ TEST(Calls, FunctionAddressesFromMovAndPredicatedCalls) {
 
 TEST(Calls, RecursionWithDivergentDepth) {
   // fact(t % 13), fib(t % 18), sumloc(t % 9), is_even(t): every lane at its own depth.
-  const std::string call = "{ .param .b32 a; st.param.b32 [a], %r2; .param .b32 r; call.uni (r), FN, (a); ld.param.b32 %r3, [r]; }\n";
+  const std::string call =
+      "{ .param .b32 a; st.param.b32 [a], %r2; .param .b32 r; call.uni (r), FN, (a); ld.param.b32 %r3, [r]; }\n";
   auto with = [&](const std::string& fn) {
     std::string c = call;
     c.replace(c.find("FN"), 2, fn);
@@ -164,16 +164,17 @@ TEST(Calls, RecursionWithDivergentDepth) {
 TEST(Calls, RecursiveFunctionsCalledThroughPointersByDivergentLanes) {
   // Lane t calls rtable[t % 3] (fact, fib, sumloc) with t % 11: the targets run one after the
   // other, each recursing; fact also recurses through a pointer of its own.
-  const std::string extra = kRecursive +
-                            ".func (.param .b32 rv) pfact(.param .b32 n)\n{\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<3>;\n"
-                            "  .reg .pred %p<2>;\n"
-                            "  ld.param.u32 %r1, [n];\n  mov.u32 %r5, 1;\n  setp.le.s32 %p1, %r1, 1;\n  @%p1 bra DONE;\n"
-                            "  add.s32 %r2, %r1, -1;\n  mov.u64 %rd1, rtable;\n  ld.global.u64 %rd2, [%rd1+24];\n"
-                            "  { .param .b32 param0; st.param.b32 [param0+0], %r2; .param .b32 retval0;\n"
-                            "    pr : .callprototype (.param .b32 _) _ (.param .b32 _);\n"
-                            "    call (retval0), %rd2, (param0), pr; ld.param.b32 %r3, [retval0+0]; }\n"
-                            "  mul.lo.s32 %r5, %r3, %r1;\nDONE:\n  st.param.b32 [rv+0], %r5;\n  ret;\n}\n"
-                            ".global .align 8 .u64 rtable[4] = {pfact, fib, sumloc, pfact};\n";
+  const std::string extra =
+      kRecursive +
+      ".func (.param .b32 rv) pfact(.param .b32 n)\n{\n  .reg .b32 %r<6>;\n  .reg .b64 %rd<3>;\n"
+      "  .reg .pred %p<2>;\n"
+      "  ld.param.u32 %r1, [n];\n  mov.u32 %r5, 1;\n  setp.le.s32 %p1, %r1, 1;\n  @%p1 bra DONE;\n"
+      "  add.s32 %r2, %r1, -1;\n  mov.u64 %rd1, rtable;\n  ld.global.u64 %rd2, [%rd1+24];\n"
+      "  { .param .b32 param0; st.param.b32 [param0+0], %r2; .param .b32 retval0;\n"
+      "    pr : .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+      "    call (retval0), %rd2, (param0), pr; ld.param.b32 %r3, [retval0+0]; }\n"
+      "  mul.lo.s32 %r5, %r3, %r1;\nDONE:\n  st.param.b32 [rv+0], %r5;\n  ret;\n}\n"
+      ".global .align 8 .u64 rtable[4] = {pfact, fib, sumloc, pfact};\n";
   SnippetRun r;
   auto& out = r.run(
       "mov.u64 %rd1, rtable; rem.u32 %r1, %r99, 3; mul.wide.u32 %rd2, %r1, 8; add.s64 %rd3, %rd1, %rd2;\n"
@@ -195,10 +196,11 @@ TEST(Calls, DivergentIndirectCallTrace) {
   r.target.set_observer([&](const KernelInfo&, const CtaTrace& t) {
     for (const auto& w : t.warps) warps.push_back(w);
   });
-  r.run("mov.u64 %rd1, table; and.b32 %r1, %r99, 1; mul.wide.u32 %rd2, %r1, 8; add.s64 %rd3, %rd1, %rd2;\n"
-        "ld.global.u64 %rd4, [%rd3]; mov.u32 %r2, %r99;\n" +
-            indirect_call() + "st.global.u32 [%rd99], %r3;",
-        32, kFuncs);
+  r.run(
+      "mov.u64 %rd1, table; and.b32 %r1, %r99, 1; mul.wide.u32 %rd2, %r1, 8; add.s64 %rd3, %rd1, %rd2;\n"
+      "ld.global.u64 %rd4, [%rd3]; mov.u32 %r2, %r99;\n" +
+          indirect_call() + "st.global.u32 [%rd99], %r3;",
+      32, kFuncs);
   ASSERT_EQ(warps.size(), 1u);
   const auto& in = warps[0].insts;
   size_t call = 0;
@@ -233,8 +235,9 @@ TEST(Calls, DivergentIndirectCallTrace) {
 // exiting, and lanes exiting at the bottom of a recursion (every lane of the deepest activation,
 // some lanes of the others).
 TEST(Calls, LanesExitingInsideCallsLeaveTheOthersRunning) {
-  const std::string quit = ".func (.param .b32 rv) quit(.param .b32 x)\n{\n  exit;\n}\n"
-                           ".global .align 8 .u64 qtable[2] = {quit, add1};\n";
+  const std::string quit =
+      ".func (.param .b32 rv) quit(.param .b32 x)\n{\n  exit;\n}\n"
+      ".global .align 8 .u64 qtable[2] = {quit, add1};\n";
   SnippetRun r;
   auto& out = r.run(
       "mov.u64 %rd1, qtable; and.b32 %r1, %r99, 1; mul.wide.u32 %rd2, %r1, 8; add.s64 %rd3, %rd1, %rd2;\n"
@@ -255,7 +258,8 @@ TEST(Calls, LanesExitingInsideCallsLeaveTheOthersRunning) {
   SnippetRun r2;
   // n = t % 6; lanes with n = 5 (the deepest) and lanes t % 4 == 1 exit.
   auto& out2 = r2.run(
-      "rem.u32 %r2, %r99, 6; setp.eq.u32 %p1, %r2, 5; and.b32 %r5, %r99, 3; setp.eq.u32 %p2, %r5, 1; or.pred %p3, %p1, %p2;\n"
+      "rem.u32 %r2, %r99, 6; setp.eq.u32 %p1, %r2, 5; and.b32 %r5, %r99, 3; setp.eq.u32 %p2, %r5, 1; or.pred %p3, %p1, "
+      "%p2;\n"
       "selp.u32 %r6, 1, 0, %p3;\n"
       "{ .param .b32 a; st.param.b32 [a], %r2; .param .b32 b; st.param.b32 [b], %r6; .param .b32 r;\n"
       "  call (r), rexit, (a, b); ld.param.b32 %r3, [r]; }\n"
@@ -284,16 +288,19 @@ TEST(Calls, BadTargetsAreLocatedErrors) {
   e = error_of(setup + "mov.u64 %rd4, table;\n" + indirect_call(), 1, kFuncs);
   EXPECT_NE(e.find("which is not the address of a function"), std::string::npos) << e;
   e = error_of(setup + "mov.u64 %rd4, 0xfe000000000008;\n" + indirect_call(), 1, kFuncs);
-  EXPECT_NE(e.find("indirect call through 0xfe000000000008, which is not the address of a function"), std::string::npos) << e;
+  EXPECT_NE(e.find("indirect call through 0xfe000000000008, which is not the address of a function"), std::string::npos)
+      << e;
   // A kernel, a function without a body, a function of another signature.
   e = error_of(setup + "mov.u64 %rd4, t;\n" + indirect_call(), 1, kFuncs);
   EXPECT_NE(e.find("indirect call to 't', which is a kernel"), std::string::npos) << e;
-  const std::string more = kFuncs + ".extern .func (.param .b32 rv) elsewhere(.param .b32 x);\n"
-                                    ".func (.param .b32 rv) add2(.param .b32 x, .param .b32 y)\n{\n  ret;\n}\n";
+  const std::string more = kFuncs +
+                           ".extern .func (.param .b32 rv) elsewhere(.param .b32 x);\n"
+                           ".func (.param .b32 rv) add2(.param .b32 x, .param .b32 y)\n{\n  ret;\n}\n";
   e = error_of(setup + "mov.u64 %rd4, elsewhere;\n" + indirect_call(), 1, more);
   EXPECT_NE(e.find("indirect call to 'elsewhere', which has no body in this module"), std::string::npos) << e;
   e = error_of(setup + "mov.u64 %rd4, add2;\n" + indirect_call(), 1, more);
-  EXPECT_NE(e.find("indirect call to 'add2' passes 1 argument and 1 return value, the function declares 2 parameters and 1 return value"),
+  EXPECT_NE(e.find("indirect call to 'add2' passes 1 argument and 1 return value, the function declares 2 parameters "
+                   "and 1 return value"),
             std::string::npos)
       << e;
 }
@@ -305,7 +312,8 @@ TEST(Calls, UnboundedRecursionHitsTheDepthLimit) {
       "  { .param .b32 a; st.param.b32 [a], %r2; .param .b32 r; call.uni (r), down, (a); ld.param.b32 %r3, [r]; }\n"
       "  st.param.b32 [rv], %r3;\n  ret;\n}\n";
   std::string e = error_of(
-      "mov.u32 %r2, 0;\n{ .param .b32 a; st.param.b32 [a], %r2; .param .b32 r; call.uni (r), down, (a); ld.param.b32 %r3, [r]; }\n",
+      "mov.u32 %r2, 0;\n{ .param .b32 a; st.param.b32 [a], %r2; .param .b32 r; call.uni (r), down, (a); ld.param.b32 "
+      "%r3, [r]; }\n",
       32, extra);
   EXPECT_NE(e.find("call depth limit of 1024 exceeded calling 'down' (unbounded recursion?)"), std::string::npos) << e;
   EXPECT_NE(e.find("kernel 't', CTA (0,0,0), thread (0,0,0)"), std::string::npos) << e;
@@ -318,13 +326,15 @@ TEST(Calls, DecodeErrors) {
   EXPECT_NE(load_error(wrap_kernel("mov.u64 %rd4, add1; mov.u32 %r2, 1;\n" + indirect_call("", "table"), kFuncs))
                 .find("list of call targets ('table') are not supported"),
             std::string::npos);
-  std::string e = load_error(wrap_kernel("{ .param .b32 a; .param .b32 r; p: .callprototype (.param .b32 _) _ ();\n"
-                                         "call (r), %rd4, (a), p; }",
-                                         kFuncs));
+  std::string e =
+      load_error(wrap_kernel("{ .param .b32 a; .param .b32 r; p: .callprototype (.param .b32 _) _ ();\n"
+                             "call (r), %rd4, (a), p; }",
+                             kFuncs));
   EXPECT_NE(e.find("call passes 1 argument and 1 return value, prototype 'p' declares 0 parameters and 1 return value"),
             std::string::npos)
       << e;
-  e = load_error(wrap_kernel("{ .param .b32 r; p: .callprototype (.param .b32 _) _ (); call (r), %r4, (), p; }", kFuncs));
+  e = load_error(
+      wrap_kernel("{ .param .b32 r; p: .callprototype (.param .b32 _) _ (); call (r), %r4, (), p; }", kFuncs));
   EXPECT_NE(e.find("expected 64-bit"), std::string::npos) << e;
   e = load_error(wrap_kernel("{ .callprototype _ (); }", kFuncs));
   EXPECT_NE(e.find(".callprototype needs a label"), std::string::npos) << e;

@@ -114,7 +114,8 @@ std::string instance(const std::string& variant) {
   if (root == "vote") return t == "b32" ? variant + " %r1, %p1, -1;" : variant + " %p1, !%p2, -1;";
   if (root == "tex") {
     std::string c = reg_for(types[1], 5);
-    std::string coords = variant.find(".2d") != std::string::npos ? "{" + c + ", " + reg_for(types[1], 6) + "}" : "{" + c + "}";
+    std::string coords =
+        variant.find(".2d") != std::string::npos ? "{" + c + ", " + reg_for(types[1], 6) + "}" : "{" + c + "}";
     return variant + " {" + R(1) + ", " + R(2) + ", " + R(3) + ", " + R(4) + "}, [%rd9, " + coords + "];";
   }
   if (root == "ld") return variant + " " + vecop(1) + ", [%rd9];";
@@ -130,10 +131,11 @@ std::string instance(const std::string& variant) {
   if (root == "bfi") return variant + " " + R(1) + ", " + R(2) + ", " + R(3) + ", %r7, %r8;";
   if (root == "prmt") return variant + " %r1, %r2, %r3, %r4;";
   if (root == "mad" || root == "madc" || root == "fma")
-    return variant + " " + (wide ? wide_of(t, 1) : R(1)) + ", " + R(2) + ", " + R(3) + ", " + (wide ? wide_of(t, 4) : R(4)) + ";";
+    return variant + " " + (wide ? wide_of(t, 1) : R(1)) + ", " + R(2) + ", " + R(3) + ", " +
+           (wide ? wide_of(t, 4) : R(4)) + ";";
   if (root == "mul") return variant + " " + (wide ? wide_of(t, 1) : R(1)) + ", " + R(2) + ", " + R(3) + ";";
-  if (root == "neg" || root == "abs" || root == "not" || root == "sqrt" || root == "rsqrt" || root == "rcp" || root == "ex2" ||
-      root == "lg2" || root == "sin" || root == "cos" || root == "brev" || root == "mov")
+  if (root == "neg" || root == "abs" || root == "not" || root == "sqrt" || root == "rsqrt" || root == "rcp" ||
+      root == "ex2" || root == "lg2" || root == "sin" || root == "cos" || root == "brev" || root == "mov")
     return variant + " " + R(1) + ", " + R(2) + ";";
   return variant + " " + R(1) + ", " + R(2) + ", " + R(3) + ";";
 }

@@ -41,9 +41,22 @@ struct SnippetRun {
   }
 };
 
-inline uint32_t f2u(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
-inline float u2f(uint64_t u) { uint32_t v = uint32_t(u); float f; std::memcpy(&f, &v, 4); return f; }
-inline double u2d(uint64_t u) { double d; std::memcpy(&d, &u, 8); return d; }
+inline uint32_t f2u(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+inline float u2f(uint64_t u) {
+  uint32_t v = uint32_t(u);
+  float f;
+  std::memcpy(&f, &v, 4);
+  return f;
+}
+inline double u2d(uint64_t u) {
+  double d;
+  std::memcpy(&d, &u, 8);
+  return d;
+}
 
 // Runs `body` on one thread and returns the first output word (body stores to [%rd99]).
 inline uint64_t run1(const std::string& body) {

@@ -15,18 +15,30 @@ namespace {
 std::string name(const ptx::Inst& in) {
   using ptx::Op;
   switch (in.op) {
-    case Op::Ld: return in.space == ptx::Space::Global ? "ld.g" : in.space == ptx::Space::Param ? "ld.p" : "ld";
-    case Op::St: return in.space == ptx::Space::Global ? "st.g" : "st";
-    case Op::Fma: return "fma";
-    case Op::Add: return "add";
-    case Op::Mul: return "mul";
-    case Op::Mov: return "mov";
-    case Op::Setp: return "setp";
-    case Op::Bra: return "bra";
-    case Op::Bar: return "bar";
-    case Op::Ret: return "ret";
-    case Op::FuncExit: return "FuncExit";
-    default: return "other";
+    case Op::Ld:
+      return in.space == ptx::Space::Global ? "ld.g" : in.space == ptx::Space::Param ? "ld.p" : "ld";
+    case Op::St:
+      return in.space == ptx::Space::Global ? "st.g" : "st";
+    case Op::Fma:
+      return "fma";
+    case Op::Add:
+      return "add";
+    case Op::Mul:
+      return "mul";
+    case Op::Mov:
+      return "mov";
+    case Op::Setp:
+      return "setp";
+    case Op::Bra:
+      return "bra";
+    case Op::Bar:
+      return "bar";
+    case Op::Ret:
+      return "ret";
+    case Op::FuncExit:
+      return "FuncExit";
+    default:
+      return "other";
   }
 }
 
@@ -67,9 +79,9 @@ TEST(HoistLoads, LoadsGoFirstAndTheirUsesLast) {
 
 TEST(HoistLoads, NothingCrossesADependenceAStoreOrABarrier) {
   // The second load's address comes from the first load: it stays behind it and the add.
-  EXPECT_EQ(joined(ops("  ld.global.u64 %rd3, [%rd1];\n  add.s64 %rd4, %rd3, 8;\n  ld.global.f32 %f1, [%rd4];\n",
-                       true)),
-            "ld.p ld.g ld.p add ld.g ret FuncExit");
+  EXPECT_EQ(
+      joined(ops("  ld.global.u64 %rd3, [%rd1];\n  add.s64 %rd4, %rd3, 8;\n  ld.global.f32 %f1, [%rd4];\n", true)),
+      "ld.p ld.g ld.p add ld.g ret FuncExit");
   // A load never moves above a store (it may read what the store wrote), nor a use below it.
   EXPECT_EQ(joined(ops("  ld.global.f32 %f1, [%rd1];\n  add.f32 %f2, %f1, %f1;\n  st.global.f32 [%rd2], %f2;\n"
                        "  ld.global.f32 %f3, [%rd1+8];\n",
@@ -83,8 +95,7 @@ TEST(HoistLoads, NothingCrossesADependenceAStoreOrABarrier) {
   EXPECT_EQ(joined(ops("  mul.f32 %f1, %f2, %f2;\n  bar.sync 0;\n  ld.global.f32 %f3, [%rd1];\n", true)),
             "ld.p ld.p mul bar ld.g ret FuncExit");
   // A use does not sink past an instruction that overwrites one of its operands.
-  EXPECT_EQ(joined(ops("  ld.global.f32 %f1, [%rd1];\n  add.f32 %f2, %f1, %f1;\n  mov.f32 %f1, 0f00000000;\n",
-                       true)),
+  EXPECT_EQ(joined(ops("  ld.global.f32 %f1, [%rd1];\n  add.f32 %f2, %f1, %f1;\n  mov.f32 %f1, 0f00000000;\n", true)),
             "ld.p ld.g ld.p add mov ret FuncExit");
 }
 

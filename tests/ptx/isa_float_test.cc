@@ -19,7 +19,8 @@ TEST(IsaFloat, FmaRoundsOnceOnEveryPath) {
   // A partial warp (only thread 1 executes) takes the per-lane path.
   SnippetRun r;
   auto& out = r.run(s + "mov.b32 %f1, 0f00000000; setp.eq.u32 %p1, %r99, 1; @%p1 fma.rn.f32 %f1, %f2, %f2, %f3;"
-                        "st.global.f32 [%rd99], %f1;", 2);
+                        "st.global.f32 [%rd99], %f1;",
+                    2);
   EXPECT_EQ(uint32_t(out[0]), 0u);
   EXPECT_EQ(uint32_t(out[16]), 0x3A000400u);
 }
@@ -55,7 +56,8 @@ TEST(IsaFloat, RoundingModesOfAdd) {
   EXPECT_EQ(f32bits(std::string(setup) + "fma.rp.f32 %f1, %f2, %f2, %f3;"), 0x3F800001u);
   EXPECT_EQ(f64v("mov.f64 %fd2, 0d3FF0000000000000; mov.f64 %fd3, 0d3CA8000000000000; add.rp.f64 %fd1, %fd2, %fd3;"),
             std::nextafter(1.0, 2.0));
-  EXPECT_EQ(f64v("mov.f64 %fd2, 0d3FF0000000000000; mov.f64 %fd3, 0d3CA8000000000000; add.rz.f64 %fd1, %fd2, %fd3;"), 1.0);
+  EXPECT_EQ(f64v("mov.f64 %fd2, 0d3FF0000000000000; mov.f64 %fd3, 0d3CA8000000000000; add.rz.f64 %fd1, %fd2, %fd3;"),
+            1.0);
 }
 
 TEST(IsaFloat, DivisionSqrtReciprocal) {
@@ -104,16 +106,16 @@ TEST(IsaFloat, SaturationAndFlushToZero) {
 }
 
 TEST(IsaFloat, FloatToIntConversions) {
-  EXPECT_EQ(r32("mov.f32 %f2, 0f402CCCCD; cvt.rzi.s32.f32 %r1, %f2;"), 2u);                // 2.7
-  EXPECT_EQ(r32("mov.f32 %f2, 0fC02CCCCD; cvt.rzi.s32.f32 %r1, %f2;"), uint32_t(-2));      // -2.7
-  EXPECT_EQ(r32("mov.f32 %f2, 0f40200000; cvt.rni.s32.f32 %r1, %f2;"), 2u);                // 2.5 -> even
-  EXPECT_EQ(r32("mov.f32 %f2, 0f40600000; cvt.rni.s32.f32 %r1, %f2;"), 4u);                // 3.5
-  EXPECT_EQ(r32("mov.f32 %f2, 0fC0200000; cvt.rmi.s32.f32 %r1, %f2;"), uint32_t(-3));      // -2.5
+  EXPECT_EQ(r32("mov.f32 %f2, 0f402CCCCD; cvt.rzi.s32.f32 %r1, %f2;"), 2u);            // 2.7
+  EXPECT_EQ(r32("mov.f32 %f2, 0fC02CCCCD; cvt.rzi.s32.f32 %r1, %f2;"), uint32_t(-2));  // -2.7
+  EXPECT_EQ(r32("mov.f32 %f2, 0f40200000; cvt.rni.s32.f32 %r1, %f2;"), 2u);            // 2.5 -> even
+  EXPECT_EQ(r32("mov.f32 %f2, 0f40600000; cvt.rni.s32.f32 %r1, %f2;"), 4u);            // 3.5
+  EXPECT_EQ(r32("mov.f32 %f2, 0fC0200000; cvt.rmi.s32.f32 %r1, %f2;"), uint32_t(-3));  // -2.5
   EXPECT_EQ(r32("mov.f32 %f2, 0f40200000; cvt.rpi.s32.f32 %r1, %f2;"), 3u);
-  EXPECT_EQ(r32("mov.f32 %f2, 0f7FC00000; cvt.rzi.s32.f32 %r1, %f2;"), 0u);                // NaN
-  EXPECT_EQ(r32("mov.f32 %f2, 0f501502F9; cvt.rzi.s32.f32 %r1, %f2;"), 0x7fffffffu);       // 1e10
-  EXPECT_EQ(r32("mov.f32 %f2, 0fD01502F9; cvt.rzi.s32.f32 %r1, %f2;"), 0x80000000u);       // -1e10
-  EXPECT_EQ(r32("mov.f32 %f2, 0fC0A00000; cvt.rzi.u32.f32 %r1, %f2;"), 0u);                // -5 -> 0
+  EXPECT_EQ(r32("mov.f32 %f2, 0f7FC00000; cvt.rzi.s32.f32 %r1, %f2;"), 0u);           // NaN
+  EXPECT_EQ(r32("mov.f32 %f2, 0f501502F9; cvt.rzi.s32.f32 %r1, %f2;"), 0x7fffffffu);  // 1e10
+  EXPECT_EQ(r32("mov.f32 %f2, 0fD01502F9; cvt.rzi.s32.f32 %r1, %f2;"), 0x80000000u);  // -1e10
+  EXPECT_EQ(r32("mov.f32 %f2, 0fC0A00000; cvt.rzi.u32.f32 %r1, %f2;"), 0u);           // -5 -> 0
   EXPECT_EQ(r64("mov.f64 %fd2, 0dC0F86A0000000000; cvt.rzi.s64.f64 %rd1, %fd2;"), uint64_t(-100000));
   EXPECT_EQ(u2f(f32bits("mov.f32 %f2, 0f402CCCCD; cvt.rmi.f32.f32 %f1, %f2;")), 2.0f);
   EXPECT_EQ(u2f(f32bits("mov.f32 %f2, 0f402CCCCD; cvt.rpi.f32.f32 %f1, %f2;")), 3.0f);
@@ -124,7 +126,7 @@ TEST(IsaFloat, IntToFloatAndIntToInt) {
   EXPECT_EQ(u2f(f32bits("mov.u32 %r2, 16777219; cvt.rz.f32.s32 %f1, %r2;")), 16777218.0f);
   EXPECT_EQ(u2f(f32bits("mov.u32 %r2, 16777219; cvt.rp.f32.u32 %f1, %r2;")), 16777220.0f);
   EXPECT_EQ(u2f(f32bits("mov.u32 %r2, -1; cvt.rn.f32.u32 %f1, %r2;")), 4294967296.0f);
-  EXPECT_EQ(f32bits("mov.f64 %fd2, 0d3FB999999999999A; cvt.rn.f32.f64 %f1, %fd2;"), 0x3DCCCCCDu);   // 0.1
+  EXPECT_EQ(f32bits("mov.f64 %fd2, 0d3FB999999999999A; cvt.rn.f32.f64 %f1, %fd2;"), 0x3DCCCCCDu);  // 0.1
   EXPECT_EQ(f32bits("mov.f64 %fd2, 0d3FB999999999999A; cvt.rz.f32.f64 %f1, %fd2;"), 0x3DCCCCCCu);
   EXPECT_EQ(f64v("mov.f32 %f2, 0f3DCCCCCD; cvt.f64.f32 %fd1, %f2;"), double(0.1f));
   EXPECT_EQ(r32("mov.u32 %r2, 300; cvt.sat.u8.s32 %r3, %r2; cvt.u32.u8 %r1, %r3;"), 255u);
@@ -138,8 +140,11 @@ TEST(IsaFloat, IntToFloatAndIntToInt) {
 }
 
 TEST(IsaFloat, DoubleArithmetic) {
-  EXPECT_EQ(f64v("mov.f64 %fd2, 0d4000000000000000; mov.f64 %fd3, 0d4008000000000000; fma.rn.f64 %fd1, %fd2, %fd3, %fd2;"), 8.0);
-  EXPECT_EQ(f64v("mov.f64 %fd2, 0d3FF0000000000000; mov.f64 %fd3, 0d4008000000000000; div.rn.f64 %fd1, %fd2, %fd3;"), 1.0 / 3.0);
+  EXPECT_EQ(
+      f64v("mov.f64 %fd2, 0d4000000000000000; mov.f64 %fd3, 0d4008000000000000; fma.rn.f64 %fd1, %fd2, %fd3, %fd2;"),
+      8.0);
+  EXPECT_EQ(f64v("mov.f64 %fd2, 0d3FF0000000000000; mov.f64 %fd3, 0d4008000000000000; div.rn.f64 %fd1, %fd2, %fd3;"),
+            1.0 / 3.0);
   EXPECT_EQ(f64v("mov.f64 %fd2, 0dC000000000000000; abs.f64 %fd1, %fd2;"), 2.0);
   EXPECT_EQ(f64v("mov.f64 %fd2, 0d7FF8000000000000; mov.f64 %fd3, 0d4000000000000000; max.f64 %fd1, %fd2, %fd3;"), 2.0);
   EXPECT_EQ(f64v("mov.f64 %fd2, 0d4022000000000000; sqrt.rn.f64 %fd1, %fd2;"), 3.0);

@@ -17,7 +17,7 @@ std::string load_error(const std::string& body) { return test::load_error(wrap_k
 
 TEST(IsaHalf, ArithmeticRoundsToNearestEven) {
   EXPECT_EQ(h16("mov.b16 %rs2, 0x3c00; add.f16 %rs1, %rs2, %rs2;"), 0x4000);
-  EXPECT_EQ(h16("mov.b16 %rs2, 0x3c00; mov.b16 %rs3, 0x3800; sub.f16 %rs1, %rs3, %rs2;"), 0xb800);  // 0.5 - 1
+  EXPECT_EQ(h16("mov.b16 %rs2, 0x3c00; mov.b16 %rs3, 0x3800; sub.f16 %rs1, %rs3, %rs2;"), 0xb800);     // 0.5 - 1
   EXPECT_EQ(h16("mov.b16 %rs2, 0x3e00; mov.b16 %rs3, 0x4000; mul.rn.f16 %rs1, %rs2, %rs3;"), 0x4200);  // 1.5 * 2
   // 1 + 2^-11 is halfway between 1.0 and 0x3c01: ties to the even 1.0; from 0x3c01 it goes to 0x3c02.
   EXPECT_EQ(h16("mov.b16 %rs2, 0x3c00; mov.b16 %rs3, 0x1000; add.f16 %rs1, %rs2, %rs3;"), 0x3c00);
@@ -30,8 +30,10 @@ TEST(IsaHalf, ArithmeticRoundsToNearestEven) {
 TEST(IsaHalf, FmaRoundsOnce) {
   // (1 + 2^-10)^2 - (1 + 2^-9) = 2^-20 exactly (subnormal 16 * 2^-24); mul then sub gives 0.
   EXPECT_EQ(h16("mov.b16 %rs2, 0x3c01; mov.b16 %rs3, 0xbc02; fma.rn.f16 %rs1, %rs2, %rs2, %rs3;"), 0x0010);
-  EXPECT_EQ(h16("mov.b16 %rs2, 0x3c01; mov.b16 %rs3, 0xbc02; mul.f16 %rs4, %rs2, %rs2; add.f16 %rs1, %rs4, %rs3;"), 0x0000);
-  EXPECT_EQ(h16("mov.b16 %rs2, 0x4000; mov.b16 %rs3, 0x3c00; fma.rn.f16 %rs1, %rs2, %rs2, %rs3;"), 0x4500);  // 2*2+1 = 5
+  EXPECT_EQ(h16("mov.b16 %rs2, 0x3c01; mov.b16 %rs3, 0xbc02; mul.f16 %rs4, %rs2, %rs2; add.f16 %rs1, %rs4, %rs3;"),
+            0x0000);
+  EXPECT_EQ(h16("mov.b16 %rs2, 0x4000; mov.b16 %rs3, 0x3c00; fma.rn.f16 %rs1, %rs2, %rs2, %rs3;"),
+            0x4500);  // 2*2+1 = 5
 }
 
 TEST(IsaHalf, FtzSatAndNaN) {
@@ -164,7 +166,8 @@ TEST(IsaMul24, UsesLow24BitsOfEachOperand) {
   EXPECT_EQ(r32("mov.u32 %r2, 0x00ffffff; mul24.hi.u32 %r1, %r2, %r2;"), 0xfffffe00u);
   // (-2^23)^2 = 2^46: bits 16..47 = 2^30.
   EXPECT_EQ(r32("mov.u32 %r2, 0x00800000; mul24.hi.s32 %r1, %r2, %r2;"), 0x40000000u);
-  EXPECT_EQ(r32("mov.u32 %r2, 0x00800000; mov.u32 %r3, 3; mul24.hi.s32 %r1, %r2, %r3;"), uint32_t(-384));  // -3 * 2^23 >> 16
+  EXPECT_EQ(r32("mov.u32 %r2, 0x00800000; mov.u32 %r3, 3; mul24.hi.s32 %r1, %r2, %r3;"),
+            uint32_t(-384));  // -3 * 2^23 >> 16
   EXPECT_EQ(r32("mad24.lo.u32 %r1, 3, 4, 10;"), 22u);
   EXPECT_EQ(r32("mov.u32 %r2, 0xff000003; mad24.lo.s32 %r1, %r2, 4, -20;"), uint32_t(-8));
   // (2^23 - 1)^2 >> 16 = 0x3fffff00; + INT_MAX saturates with .sat, wraps without.

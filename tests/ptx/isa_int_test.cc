@@ -80,7 +80,8 @@ TEST(IsaInt, BitManipulation) {
   EXPECT_EQ(r32("mov.u32 %r2, 0xF0; bfe.s32 %r1, %r2, 4, 4;"), 0xffffffffu);
   EXPECT_EQ(r32("mov.u32 %r2, 0xF0; bfe.u32 %r1, %r2, 40, 4;"), 0u);
   EXPECT_EQ(r32("mov.u32 %r2, 0xAB; mov.u32 %r3, 0xFFFF0000; bfi.b32 %r1, %r2, %r3, 8, 8;"), 0xFFFFAB00u);
-  EXPECT_EQ(r64("mov.u64 %rd2, 0x12345678; mov.u64 %rd3, 0x9abcdef0; bfi.b64 %rd1, %rd2, %rd3, 32, 32;"), 0x123456789abcdef0ull);
+  EXPECT_EQ(r64("mov.u64 %rd2, 0x12345678; mov.u64 %rd3, 0x9abcdef0; bfi.b64 %rd1, %rd2, %rd3, 32, 32;"),
+            0x123456789abcdef0ull);
   EXPECT_EQ(r32("mov.u32 %r2, 0x33221100; mov.u32 %r3, 0x77665544; prmt.b32 %r1, %r2, %r3, 0x3210;"), 0x33221100u);
   EXPECT_EQ(r32("mov.u32 %r2, 0x33221100; mov.u32 %r3, 0x77665544; prmt.b32 %r1, %r2, %r3, 0x4567;"), 0x44556677u);
   EXPECT_EQ(r32("mov.u32 %r2, 0x00008000; prmt.b32 %r1, %r2, 0, 0x9999;"), 0xffffffffu);

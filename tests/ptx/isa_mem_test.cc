@@ -24,9 +24,9 @@ TEST(IsaMem, SharedLocalAndGenericAddressing) {
       ".local .align 8 .b8 depot[16];\n"
       "mov.u32 %r2, sbuf; st.shared.u32 [%r2+4], 41;"
       "cvta.shared.u64 %rd2, %rd0; mov.u64 %rd3, sbuf; cvta.shared.u64 %rd2, %rd3;"
-      "ld.u32 %r1, [%rd2+4]; st.global.u32 [%rd99], %r1;"          // generic -> shared
+      "ld.u32 %r1, [%rd2+4]; st.global.u32 [%rd99], %r1;"  // generic -> shared
       "mov.u64 %rd4, depot; st.local.u32 [%rd4+8], 99; cvta.local.u64 %rd5, %rd4;"
-      "ld.u32 %r1, [%rd5+8]; st.global.u32 [%rd99+8], %r1;"         // generic -> local
+      "ld.u32 %r1, [%rd5+8]; st.global.u32 [%rd99+8], %r1;"  // generic -> local
       "cvta.to.local.u64 %rd6, %rd5; ld.local.u32 %r1, [%rd6+8]; st.global.u32 [%rd99+16], %r1;"
       "ld.global.s32 %r1, [gvar+4]; st.global.u32 [%rd99+24], %r1;"
       "mov.u64 %rd7, gvar; ld.u32 %r1, [%rd7]; st.global.u32 [%rd99+32], %r1;"
@@ -66,7 +66,7 @@ TEST(IsaMem, LocalAddressWrapsModulo32Bits) {
   auto& out = r.run(
       ".local .align 8 .b8 depot[32];\n"
       "mov.u32 %r2, depot; st.local.u32 [%r2+8], 4321; sub.s32 %r3, %r2, 16;"
-      "ld.local.u32 %r1, [%r3+24]; st.global.u32 [%rd99], %r1;"             // -16 + 24 = +8
+      "ld.local.u32 %r1, [%r3+24]; st.global.u32 [%rd99], %r1;"  // -16 + 24 = +8
       "st.local.u32 [%r3+28], 55; ld.local.u32 %r1, [%r2+12]; st.global.u32 [%rd99+8], %r1;"
       "cvt.u64.u32 %rd2, %r3; ld.local.u32 %r1, [%rd2+24]; st.global.u32 [%rd99+16], %r1;"
       "st.local.v2.u32 [%r3+32], {%r1, %r1}; ld.local.u64 %rd3, [%r2+16]; st.global.u64 [%rd99+24], %rd3;",
@@ -76,7 +76,8 @@ TEST(IsaMem, LocalAddressWrapsModulo32Bits) {
   EXPECT_EQ(uint32_t(out[2]), 4321u);
   EXPECT_EQ(out[3], (uint64_t(4321) << 32) | 4321u);
   // Still checked: a wrapped address outside the depot is out of bounds.
-  std::string e = error_of(".local .align 4 .b8 d[8];\nmov.u32 %r2, d; sub.s32 %r3, %r2, 16; ld.local.u32 %r1, [%r3+8];");
+  std::string e =
+      error_of(".local .align 4 .b8 d[8];\nmov.u32 %r2, d; sub.s32 %r3, %r2, 16; ld.local.u32 %r1, [%r3+8];");
   EXPECT_NE(e.find("out-of-bounds local read"), std::string::npos) << e;
 }
 
@@ -99,7 +100,7 @@ TEST(IsaMem, WholeWarpLoadsSignAndZeroExtend) {
   auto& out = r.run(
       "mov.u32 %r2, sw; shl.b32 %r3, %r99, 2; add.u32 %r4, %r2, %r3; neg.s32 %r5, %r99; sub.s32 %r5, %r5, 1;"
       "st.shared.u32 [%r4], %r5; bar.sync 0;"
-      "ld.shared.s16 %r1, [%r4]; st.global.u32 [%rd99], %r1;"                 // -(t+1) as s16
+      "ld.shared.s16 %r1, [%r4]; st.global.u32 [%rd99], %r1;"  // -(t+1) as s16
       "ld.shared.u16 %r1, [%r4]; st.global.u32 [%rd99+8], %r1;"
       "ld.shared.s8 %r1, [%r4]; st.global.u32 [%rd99+16], %r1;"
       "ld.shared.s32 %rd1, [%r4]; st.global.u64 [%rd99+24], %rd1;"
@@ -127,7 +128,7 @@ TEST(IsaMem, SharedAtomicsAndReductions) {
       "red.shared.add.u32 [%r2+4], 1;"
       "atom.shared.max.s32 %r4, [%r2+8], %r99;"
       "atom.shared.exch.b32 %r5, [%r2+12], %r99;"
-      "atom.shared.cas.b32 %r6, [%r2+16], 0, 5;"   // only the first lane succeeds
+      "atom.shared.cas.b32 %r6, [%r2+16], 0, 5;"  // only the first lane succeeds
       "mov.u64 %rd2, 3; atom.shared.add.u64 %rd3, [%r2+24], %rd2;"
       "mov.f32 %f2, 0f3F000000; atom.shared.add.f32 %f3, [%r2+32], %f2;"
       "red.shared.or.b32 [%r2+36], %r99;"
@@ -162,9 +163,11 @@ TEST(IsaMem, ShuffleClamping) {
   SnippetRun r;
   auto& out = r.run(
       "mov.u32 %r2, %laneid; mul.lo.s32 %r2, %r2, 10;"
-      "shfl.sync.up.b32 %r1|%p1, %r2, 3, 0, -1; st.global.u32 [%rd99], %r1; selp.u32 %r3, 1, 0, %p1; st.global.u32 [%rd99+8], %r3;"
-      "shfl.sync.down.b32 %r1|%p1, %r2, 3, 31, -1; st.global.u32 [%rd99+16], %r1; selp.u32 %r3, 1, 0, %p1; st.global.u32 [%rd99+24], %r3;"
-      "shfl.sync.idx.b32 %r1, %r2, 40, 31, -1; st.global.u32 [%rd99+32], %r1;"      // 40 & 31 = 8
+      "shfl.sync.up.b32 %r1|%p1, %r2, 3, 0, -1; st.global.u32 [%rd99], %r1; selp.u32 %r3, 1, 0, %p1; st.global.u32 "
+      "[%rd99+8], %r3;"
+      "shfl.sync.down.b32 %r1|%p1, %r2, 3, 31, -1; st.global.u32 [%rd99+16], %r1; selp.u32 %r3, 1, 0, %p1; "
+      "st.global.u32 [%rd99+24], %r3;"
+      "shfl.sync.idx.b32 %r1, %r2, 40, 31, -1; st.global.u32 [%rd99+32], %r1;"  // 40 & 31 = 8
       "shfl.sync.bfly.b32 %r1, %r2, 1, 0x1f, -1; st.global.u32 [%rd99+40], %r1;"
       "shfl.sync.idx.b32 %r1, %r2, 2, 0x181f, -1; st.global.u32 [%rd99+48], %r1;",  // 8-lane segments
       32);
@@ -278,7 +281,8 @@ TEST(IsaMem, TrapAndBarrierDeadlockAreErrors) {
   EXPECT_NE(error_of("trap;").find("trap"), std::string::npos);
   // warp 0 waits on barrier 1 expecting 64 threads while warp 1 waits on barrier 2
   std::string e = error_of(
-      "mov.u32 %r2, %warpid; setp.eq.s32 %p1, %r2, 0; @%p1 bra A; bar.sync 2, 64; bra.uni B; A: bar.sync 1, 64; B:", 64);
+      "mov.u32 %r2, %warpid; setp.eq.s32 %p1, %r2, 0; @%p1 bra A; bar.sync 2, 64; bra.uni B; A: bar.sync 1, 64; B:",
+      64);
   EXPECT_NE(e.find("deadlock"), std::string::npos) << e;
 }
 

@@ -19,8 +19,10 @@ std::string kernel(const std::string& body) {
          ".visible .entry k(.param .u64 p, .param .u64 out)\n{\n"
          ".reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
          "ld.param.u64 %rd1, [p];\nld.param.u64 %rd2, [out];\n"
-         "mov.u32 %r7, %tid.x;\nmul.wide.u32 %rd7, %r7, 8;\nadd.s64 %rd2, %rd2, %rd7;\n" +  // the body starts on line 13
-         body + "\nret;\n}\n";
+         "mov.u32 %r7, %tid.x;\nmul.wide.u32 %rd7, %r7, 8;\nadd.s64 %rd2, %rd2, %rd7;\n" +  // the body starts on line
+                                                                                            // 13
+         body +
+         "\nret;\n}\n";
 }
 
 struct KernelRun {
@@ -73,8 +75,9 @@ TEST(Memcheck, ReadBeforeTheFirstBufferIsReported) {
   const std::string& e = r.launch(kReadBefore, buf, true, 32);
   EXPECT_TRUE(has(e, "memcheck: kernel 'k': 32 invalid global accesses (1 distinct)")) << e;
   EXPECT_TRUE(has(e, "kernel 'k', CTA (0,0,0), thread (0,0,0), pc 0x")) << e;
-  EXPECT_TRUE(has(e, "(mc.ptx:16): out-of-bounds global read of 4 bytes at address 0xfffffe00, 512 bytes before the "
-                     "allocation at 0x100000000 of 1024 bytes [31 more like it]"))
+  EXPECT_TRUE(has(e,
+                  "(mc.ptx:16): out-of-bounds global read of 4 bytes at address 0xfffffe00, 512 bytes before the "
+                  "allocation at 0x100000000 of 1024 bytes [31 more like it]"))
       << e;
 }
 
@@ -99,11 +102,13 @@ TEST(Memcheck, WritePastTheEndIsReported) {
   const std::string& e = r.launch(kWritePastEnd, buf, true);
   // Two writes and two reads at four pcs.
   EXPECT_TRUE(has(e, "memcheck: kernel 'k': 4 invalid global accesses (4 distinct)")) << e;
-  EXPECT_TRUE(has(e, "(mc.ptx:13): out-of-bounds global write of 4 bytes at address 0x100000064, 0 bytes after the "
-                     "end of the allocation at 0x100000000 of 100 bytes"))
+  EXPECT_TRUE(has(e,
+                  "(mc.ptx:13): out-of-bounds global write of 4 bytes at address 0x100000064, 0 bytes after the "
+                  "end of the allocation at 0x100000000 of 100 bytes"))
       << e;
-  EXPECT_TRUE(has(e, "(mc.ptx:14): out-of-bounds global write of 4 bytes at address 0x100001000, 3996 bytes after "
-                     "the end of the allocation at 0x100000000 of 100 bytes"))
+  EXPECT_TRUE(has(e,
+                  "(mc.ptx:14): out-of-bounds global write of 4 bytes at address 0x100001000, 3996 bytes after "
+                  "the end of the allocation at 0x100000000 of 100 bytes"))
       << e;
   EXPECT_TRUE(has(e, "(mc.ptx:15): out-of-bounds global read")) << e;
 }
@@ -112,13 +117,15 @@ TEST(Memcheck, AccessStraddlingTheEndIsReported) {
   KernelRun r;
   DevPtr buf = r.rt.malloc(98);
   const std::string& e = r.launch("st.global.u32 [%rd1+96], 1;", buf, true);
-  EXPECT_TRUE(has(e, "out-of-bounds global write of 4 bytes at address 0x100000060, 2 bytes past the end of the "
-                     "allocation at 0x100000000 of 98 bytes"))
+  EXPECT_TRUE(has(e,
+                  "out-of-bounds global write of 4 bytes at address 0x100000060, 2 bytes past the end of the "
+                  "allocation at 0x100000000 of 98 bytes"))
       << e;
   // In bounds up to the last byte: no report.
   KernelRun ok;
   DevPtr b2 = ok.rt.malloc(98);
-  EXPECT_EQ(ok.launch("st.global.u16 [%rd1+96], 1; ld.global.u8 %r1, [%rd1+97]; st.global.u8 [%rd1], %r1;", b2, true), "");
+  EXPECT_EQ(ok.launch("st.global.u16 [%rd1+96], 1; ld.global.u8 %r1, [%rd1+97]; st.global.u8 [%rd1], %r1;", b2, true),
+            "");
 }
 
 TEST(Memcheck, NullPointerFaultsInBothModes) {
@@ -139,7 +146,8 @@ TEST(Memcheck, NullPointerFaultsInBothModes) {
 TEST(Memcheck, FaultCarriesTheAccessesReportedBeforeIt) {
   KernelRun r;
   DevPtr buf = r.rt.malloc(64);
-  const std::string& e = r.launch("ld.global.u32 %r1, [%rd1+64];\nmov.u64 %rd3, 0;\nld.global.u32 %r1, [%rd3];", buf, true);
+  const std::string& e =
+      r.launch("ld.global.u32 %r1, [%rd1+64];\nmov.u64 %rd3, 0;\nld.global.u32 %r1, [%rd3];", buf, true);
   EXPECT_TRUE(has(e, "out-of-bounds global read of 4 bytes at address 0x0")) << e;
   EXPECT_TRUE(has(e, "\nmemcheck: kernel 'k': 1 invalid global access (1 distinct)")) << e;
 }
@@ -157,8 +165,9 @@ TEST(Memcheck, UseAfterFree) {
   DevPtr buf = r.rt.malloc(256);
   r.rt.free(buf);
   const std::string& e = r.launch(body, buf, true);
-  EXPECT_TRUE(has(e, "(mc.ptx:13): use after free: global read of 4 bytes at address 0x100000010, 16 bytes inside "
-                     "the freed allocation at 0x100000000 of 256 bytes"))
+  EXPECT_TRUE(has(e,
+                  "(mc.ptx:13): use after free: global read of 4 bytes at address 0x100000010, 16 bytes inside "
+                  "the freed allocation at 0x100000000 of 256 bytes"))
       << e;
 }
 
@@ -166,13 +175,14 @@ TEST(Memcheck, GenericAtomicAndVectorAccessesAreChecked) {
   KernelRun r;
   DevPtr buf = r.rt.malloc(60);
   const std::string& e = r.launch(
-      "atom.global.add.u32 %r1, [%rd1+60], 1;\n"  // line 13
-      "ld.v2.u32 {%r1, %r2}, [%rd1+56];\n"        // generic, straddles the end
+      "atom.global.add.u32 %r1, [%rd1+60], 1;\n"            // line 13
+      "ld.v2.u32 {%r1, %r2}, [%rd1+56];\n"                  // generic, straddles the end
       "ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1+32];",  // in bounds
       buf, true);
   EXPECT_TRUE(has(e, "2 invalid global accesses (2 distinct)")) << e;
   EXPECT_TRUE(has(e, "(mc.ptx:13): out-of-bounds global write of 4 bytes at address 0x10000003c, 0 bytes after")) << e;
-  EXPECT_TRUE(has(e, "(mc.ptx:14): out-of-bounds generic read of 8 bytes at address 0x100000038, 4 bytes past the end")) << e;
+  EXPECT_TRUE(has(e, "(mc.ptx:14): out-of-bounds generic read of 8 bytes at address 0x100000038, 4 bytes past the end"))
+      << e;
 }
 
 TEST(Memcheck, CleanKernelPassesAndTheLimitOfKindsHolds) {

@@ -1,4 +1,6 @@
 // Parsing real and malformed PTX: located errors, never crashes.
+#include "ptx/parser.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -8,7 +10,6 @@
 #include "core/error.h"
 #include "harness.h"
 #include "ptx/decoder.h"
-#include "ptx/parser.h"
 
 namespace warpsim::test {
 namespace {
@@ -131,7 +132,8 @@ TEST(Parser, UnknownOpcodeIsLocated) {
   EXPECT_EQ(col, 3);
   EXPECT_GT(line, 5);
   EXPECT_NE(load_error(wrap_kernel("add.s33 %r1, %r1, 1;")).find("unsupported modifier '.s33'"), std::string::npos);
-  EXPECT_NE(load_error(wrap_kernel("add.bogus.s32 %r1, %r1, 1;")).find("unsupported modifier '.bogus'"), std::string::npos);
+  EXPECT_NE(load_error(wrap_kernel("add.bogus.s32 %r1, %r1, 1;")).find("unsupported modifier '.bogus'"),
+            std::string::npos);
 }
 
 TEST(Parser, TypeMismatches) {
@@ -146,7 +148,8 @@ TEST(Parser, TypeMismatches) {
 TEST(Parser, ResolutionErrors) {
   EXPECT_NE(load_error(wrap_kernel("bra.uni NOWHERE;")).find("undefined label 'NOWHERE'"), std::string::npos);
   EXPECT_NE(load_error(wrap_kernel("mov.u32 %q1, 1;")).find("undeclared register '%q1'"), std::string::npos);
-  EXPECT_NE(load_error(wrap_kernel("ld.global.u32 %r1, [nosuch];")).find("undefined symbol 'nosuch'"), std::string::npos);
+  EXPECT_NE(load_error(wrap_kernel("ld.global.u32 %r1, [nosuch];")).find("undefined symbol 'nosuch'"),
+            std::string::npos);
   EXPECT_NE(load_error(wrap_kernel("add.s32 %r1, %r2;")).find("expects 3 operands"), std::string::npos);
   EXPECT_NE(load_error(wrap_kernel("call.uni nofunc, ();")).find("undeclared function 'nofunc'"), std::string::npos);
   EXPECT_NE(load_error(wrap_kernel("mov.u32 %tid.x, 1;")).find("read-only"), std::string::npos);

@@ -40,8 +40,8 @@ TEST(Trace, PcsUnitsAndClasses) {
   EXPECT_EQ(in[5].unit, Unit::SFU);
   EXPECT_EQ(in[5].latency_class, kLatTrans);
   EXPECT_EQ(in[6].latency_class, kLatDiv);
-  EXPECT_EQ(in[6].unit, Unit::SFU);          // GPGPU-Sim: div on the SFU ...
-  EXPECT_EQ(in[6].latency_unit, Unit::SP);   // ... with the f32 DIV latency
+  EXPECT_EQ(in[6].unit, Unit::SFU);         // GPGPU-Sim: div on the SFU ...
+  EXPECT_EQ(in[6].latency_unit, Unit::SP);  // ... with the f32 DIV latency
   EXPECT_EQ(in[7].latency_class, kLatMul);
   EXPECT_EQ(in[7].unit, Unit::INT);
   EXPECT_EQ(in[9].unit, Unit::DP);
@@ -73,15 +73,14 @@ TEST(Trace, InstructionClassesFollowGpgpuSim) {
     uint8_t cls;
     Unit latency_unit;
   };
-  const Want want[] = {
-      {Unit::INT, kLatDefault, Unit::kCount}, {Unit::SP, kLatDefault, Unit::kCount},
-      {Unit::DP, kLatDefault, Unit::kCount},  {Unit::INT, kLatMax, Unit::kCount},
-      {Unit::SP, kLatMad, Unit::kCount},      {Unit::INT, kLatMad, Unit::kCount},
-      {Unit::INT, kLatAlu, Unit::kCount},     {Unit::INT, kLatAlu, Unit::kCount},
-      {Unit::INT, kLatAlu, Unit::kCount},     {Unit::INT, kLatAlu, Unit::kCount},
-      {Unit::SFU, kLatDiv, Unit::INT},        {Unit::SFU, kLatDiv, Unit::DP},
-      {Unit::SFU, kLatTrans, Unit::kCount},   {Unit::INT, kLatAlu, Unit::kCount},
-      {Unit::BRANCH, kLatAlu, Unit::kCount}};
+  const Want want[] = {{Unit::INT, kLatDefault, Unit::kCount}, {Unit::SP, kLatDefault, Unit::kCount},
+                       {Unit::DP, kLatDefault, Unit::kCount},  {Unit::INT, kLatMax, Unit::kCount},
+                       {Unit::SP, kLatMad, Unit::kCount},      {Unit::INT, kLatMad, Unit::kCount},
+                       {Unit::INT, kLatAlu, Unit::kCount},     {Unit::INT, kLatAlu, Unit::kCount},
+                       {Unit::INT, kLatAlu, Unit::kCount},     {Unit::INT, kLatAlu, Unit::kCount},
+                       {Unit::SFU, kLatDiv, Unit::INT},        {Unit::SFU, kLatDiv, Unit::DP},
+                       {Unit::SFU, kLatTrans, Unit::kCount},   {Unit::INT, kLatAlu, Unit::kCount},
+                       {Unit::BRANCH, kLatAlu, Unit::kCount}};
   ASSERT_GE(in.size(), b + std::size(want));
   for (size_t i = 0; i < std::size(want); ++i) {
     EXPECT_EQ(in[b + i].unit, want[i].unit) << i;

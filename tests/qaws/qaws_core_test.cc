@@ -16,9 +16,7 @@ namespace {
 // third, a long one after the seventh.
 const std::vector<int> kFig3Program = {2, 1, 3, 1, 1, 1, 5, 1, 1};
 
-std::vector<ScriptKernel> fig3() {
-  return {{2, 0, kFig3Program}, {2, 1, kFig3Program}};
-}
+std::vector<ScriptKernel> fig3() { return {{2, 0, kFig3Program}, {2, 1, kFig3Program}}; }
 
 uint64_t completion_sum(const ScriptRun& r) { return r.completion[0] + r.completion[1]; }
 
@@ -142,9 +140,8 @@ TEST(QawsEqualBudgets, ReduceToGreedyThenOldest) {
       EXPECT_EQ(run_qaws(fig3(), {b, b}, d, nullptr, false).order, g.order) << "budget " << b;
     }
   // Three kernels with uneven programs and arrivals.
-  std::vector<ScriptKernel> ks = {{3, 0, {1, 4, 1, 2, 7, 1, 1, 3}},
-                                  {2, 2, {3, 1, 1, 1, 6, 2, 1}},
-                                  {1, 5, {2, 2, 2, 2, 2, 2, 2, 2, 2}}};
+  std::vector<ScriptKernel> ks = {
+      {3, 0, {1, 4, 1, 2, 7, 1, 1, 3}}, {2, 2, {3, 1, 1, 1, 6, 2, 1}}, {1, 5, {2, 2, 2, 2, 2, 2, 2, 2, 2}}};
   EXPECT_EQ(run_qaws(ks, {2, 2, 2}, QawsDecide::LastCycle).order, run_gto(ks).order);
   EXPECT_EQ(run_qaws(ks, {2, 2, 2}, QawsDecide::SameCycle).order, run_gto(ks).order);
 }
@@ -252,10 +249,10 @@ TEST(QawsBudgets, KeysAndPrecedence) {
                               {"budget._Z6kernelPfi", "9"}});
   QawsBudgets b = QawsBudgets::from_params(p);
   EXPECT_NO_THROW(p.check_all_used("qaws"));
-  EXPECT_EQ(b.budget_of(launch(0, "other", 0)), 2);    // default
-  EXPECT_EQ(b.budget_of(launch(0, "other", 3)), 6);    // stream
-  EXPECT_EQ(b.budget_of(launch(0, "vecadd", 3)), 5);   // name before stream
-  EXPECT_EQ(b.budget_of(launch(1, "vecadd", 3)), 8);   // launch index before name
+  EXPECT_EQ(b.budget_of(launch(0, "other", 0)), 2);   // default
+  EXPECT_EQ(b.budget_of(launch(0, "other", 3)), 6);   // stream
+  EXPECT_EQ(b.budget_of(launch(0, "vecadd", 3)), 5);  // name before stream
+  EXPECT_EQ(b.budget_of(launch(1, "vecadd", 3)), 8);  // launch index before name
   EXPECT_EQ(b.budget_of(launch(2, "_Z6kernelPfi", 0)), 9);
   QawsBudgets none = QawsBudgets::from_params(SchedulerParams{});
   EXPECT_EQ(none.budget_of(launch(4, "x", 1)), QawsBudgets::kDefaultBudget);

@@ -5,9 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../timing/sim_helpers.h"
 #include "config/config_loader.h"
 #include "core/error.h"
-#include "../timing/sim_helpers.h"
 
 namespace warpsim::test {
 namespace {
@@ -74,8 +74,8 @@ void expect_same_run(const QRun& a, const QRun& b, const std::string& what) {
   for (size_t i = 0; i < a.log.size(); ++i) {
     const IssueRecord &x = a.log[i], &y = b.log[i];
     if (x.cycle != y.cycle || x.sched != y.sched || x.slot != y.slot || x.ready_mask != y.ready_mask) {
-      ADD_FAILURE() << what << ": decision " << i << " differs: cycle " << x.cycle << "/" << y.cycle
-                    << " scheduler " << x.sched << "/" << y.sched << " slot " << x.slot << "/" << y.slot;
+      ADD_FAILURE() << what << ": decision " << i << " differs: cycle " << x.cycle << "/" << y.cycle << " scheduler "
+                    << x.sched << "/" << y.sched << " slot " << x.slot << "/" << y.slot;
       return;
     }
   }
@@ -96,8 +96,12 @@ TEST(QawsSim, RegisteredWithItsParameters) {
   EXPECT_EQ(find_scheduler("qaws").name, "qaws");
   GpuConfig cfg = small_gpu();
   EXPECT_NO_THROW(Gpu(cfg, "qaws"));
-  EXPECT_NO_THROW(Gpu(cfg, "qaws", params({{"budget.k2", "4"}, {"budget.default", "1"}, {"budget.1", "3"},
-                                           {"budget.stream.2", "2"}, {"decide", "same"}})));
+  EXPECT_NO_THROW(Gpu(cfg, "qaws",
+                      params({{"budget.k2", "4"},
+                              {"budget.default", "1"},
+                              {"budget.1", "3"},
+                              {"budget.stream.2", "2"},
+                              {"decide", "same"}})));
   EXPECT_THROW(Gpu(cfg, "qaws", params({{"decide", "later"}})), Error);
   EXPECT_THROW(Gpu(cfg, "qaws", params({{"budget.k2", "-2"}})), Error);
   EXPECT_THROW(Gpu(cfg, "qaws", params({{"budget.k2", "lots"}})), Error);
@@ -114,22 +118,22 @@ TEST(QawsSim, EqualBudgetsAreGtoCycleForCycle) {
   synth::SyntheticKernel c1 = compute_kernel("k1", 2, 128, 6), c2 = compute_kernel("k2", 2, 128, 6);
   std::vector<Launch> cs = {{&c1, 0, 0}, {&c2, 1, 8}};
   for (const GpuConfig* cfg : {&small, &titanv})
-  for (const std::vector<Launch>* pair : {&ls, &cs}) {
-    const std::vector<Launch>& ls = *pair;
-    QRun gto = run(*cfg, ls, "gto");
-    ASSERT_EQ(gto.kernels.size(), 2u);
-    // The kernels overlap: K2 starts before K1 ends.
-    ASSERT_LT(std::max(gto.kernels[0].start_cycle, gto.kernels[1].start_cycle),
-              std::min(gto.kernels[0].end_cycle, gto.kernels[1].end_cycle));
-    for (const char* decide : {"last", "same"}) {
-      std::string w = cfg->name + std::string(" decide=") + decide;
-      expect_same_run(run(*cfg, ls, "qaws", params({{"decide", decide}})), gto, w + " no budgets");
-      expect_same_run(run(*cfg, ls, "qaws", params({{"decide", decide}, {"budget.k1", "4"}, {"budget.k2", "4"}})),
-                      gto, w + " budgets 4,4");
-      expect_same_run(run(*cfg, ls, "qaws", params({{"decide", decide}, {"budget.default", "0"}})), gto,
-                      w + " default budget 0");
+    for (const std::vector<Launch>* pair : {&ls, &cs}) {
+      const std::vector<Launch>& ls = *pair;
+      QRun gto = run(*cfg, ls, "gto");
+      ASSERT_EQ(gto.kernels.size(), 2u);
+      // The kernels overlap: K2 starts before K1 ends.
+      ASSERT_LT(std::max(gto.kernels[0].start_cycle, gto.kernels[1].start_cycle),
+                std::min(gto.kernels[0].end_cycle, gto.kernels[1].end_cycle));
+      for (const char* decide : {"last", "same"}) {
+        std::string w = cfg->name + std::string(" decide=") + decide;
+        expect_same_run(run(*cfg, ls, "qaws", params({{"decide", decide}})), gto, w + " no budgets");
+        expect_same_run(run(*cfg, ls, "qaws", params({{"decide", decide}, {"budget.k1", "4"}, {"budget.k2", "4"}})),
+                        gto, w + " budgets 4,4");
+        expect_same_run(run(*cfg, ls, "qaws", params({{"decide", decide}, {"budget.default", "0"}})), gto,
+                        w + " default budget 0");
+      }
     }
-  }
 }
 
 TEST(QawsSim, KernelsThatNeverOverlapAreGtoWhateverTheirBudgets) {
@@ -177,8 +181,9 @@ TEST(QawsSim, BudgetsByLaunchIndexAndStream) {
                          c = stall_kernel("c", 1, 64, 3);
   std::vector<Launch> ls = {{&a, 0, 0}, {&b, 1, 2}, {&c, 2, 4}};
   GpuConfig cfg = small_gpu(1, 1);
-  QRun q = run(cfg, ls, "qaws", params({{"budget.stream.1", "5"}, {"budget.2", "7"}, {"budget.stream.2", "6"},
-                                        {"budget.default", "2"}}));
+  QRun q =
+      run(cfg, ls, "qaws",
+          params({{"budget.stream.1", "5"}, {"budget.2", "7"}, {"budget.stream.2", "6"}, {"budget.default", "2"}}));
   const nlohmann::json& k = q.report["kernels"];
   EXPECT_EQ(k["0"]["budget"].get<int64_t>(), 2);  // default
   EXPECT_EQ(k["1"]["budget"].get<int64_t>(), 5);  // its stream

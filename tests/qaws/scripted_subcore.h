@@ -3,8 +3,8 @@
 // instruction issues per cycle; warps arrive with their kernel. It offers the context that
 // QawsCore::select reads (now, warps, warp, status), so the policy under test is the real one.
 #pragma once
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <span>
 #include <string>
@@ -21,10 +21,10 @@ struct ScriptKernel {
 };
 
 struct ScriptRun {
-  std::string order;                 // warp issued per cycle ('0'..'9', 'a'..; '.' for none)
-  std::vector<uint64_t> completion;  // per kernel: cycle its last warp completes
-  std::vector<int> issued;           // per cycle: slot, or -1
-  std::vector<int64_t> prioritized;  // per cycle, after the decision: budget of g0 (QAWS only)
+  std::string order;                       // warp issued per cycle ('0'..'9', 'a'..; '.' for none)
+  std::vector<uint64_t> completion;        // per kernel: cycle its last warp completes
+  std::vector<int> issued;                 // per cycle: slot, or -1
+  std::vector<int64_t> prioritized;        // per cycle, after the decision: budget of g0 (QAWS only)
   std::vector<std::vector<uint64_t>> ncs;  // per cycle, after the decision: ncs per kernel's group
   uint64_t response(size_t k, const std::vector<ScriptKernel>& ks) const { return completion[k] - ks[k].arrive; }
 };
@@ -59,8 +59,8 @@ class ScriptedSubCore {
   // if every warp were a CTA of its own).
   ScriptRun run(const std::function<int(const ScriptedSubCore&)>& pick,
                 const std::function<void(const ScriptedSubCore&, int)>& issued,
-                const std::function<void(ScriptRun&)>& observe = {},
-                const std::function<void(int)>& added = {}, const std::function<void(int)>& removed = {}) {
+                const std::function<void(ScriptRun&)>& observe = {}, const std::function<void(int)>& added = {},
+                const std::function<void(int)>& removed = {}) {
     ScriptRun r;
     r.completion.assign(kernels_.size(), 0);
     size_t left = info_.size();
@@ -136,8 +136,8 @@ inline ScriptRun run_lrr(std::vector<ScriptKernel> ks) {
 // QAWS with budgets[k] for kernel k; records g0's budget and every kernel's group ncs per cycle.
 // With `announce_warps`, the core is told when warps arrive and leave (as the SM does with
 // on_warp_added / on_warp_removed); without, it reads each warp's kernel every time.
-inline ScriptRun run_qaws(std::vector<ScriptKernel> ks, const std::vector<int64_t>& budgets,
-                          QawsDecide decide, QawsCore* out = nullptr, bool announce_warps = true) {
+inline ScriptRun run_qaws(std::vector<ScriptKernel> ks, const std::vector<int64_t>& budgets, QawsDecide decide,
+                          QawsCore* out = nullptr, bool announce_warps = true) {
   QawsCore core(decide);
   for (size_t k = 0; k < budgets.size(); ++k) core.set_kernel_budget(uint32_t(k), budgets[k]);
   ScriptedSubCore sc(std::move(ks));

@@ -144,7 +144,8 @@ TEST(QosGrid, HalfOfEverySm) {
   EXPECT_EQ(fitted_grid(titanv, {256, 40, 0}, 2), 3u * titanv.core.num_sms);
   // Shared memory: 20 KB per CTA, half of the SM's shared memory holds 2.
   ASSERT_LT(titanv.core.shared_mem / 2 / (20 * 1024), 4u);
-  EXPECT_EQ(fitted_grid(titanv, {256, 16, 20 * 1024}, 2), (titanv.core.shared_mem / 2 / (20 * 1024)) * titanv.core.num_sms);
+  EXPECT_EQ(fitted_grid(titanv, {256, 16, 20 * 1024}, 2),
+            (titanv.core.shared_mem / 2 / (20 * 1024)) * titanv.core.num_sms);
   // 48 warps, 1536 threads, 8 CTAs: 3 CTAs of 8 warps each per SM.
   GpuConfig gtx480 = load_preset("gtx480");
   EXPECT_EQ(fitted_grid(gtx480, {256, 16, 0}, 2), 3u * gtx480.core.num_sms);

@@ -6,9 +6,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "config/config_loader.h"
 #include "core/error.h"
@@ -146,10 +145,13 @@ TEST(QosRun, BudgetSearchOnRealRuns) {
   double target = rt2.begin()->second;
   for (auto& [b, v] : rt2) target = std::min(target, v);
   size_t runs = 0;
-  uint32_t found = smallest_budget(budgets, [&](uint32_t b) {
-    ++runs;
-    return rt2.at(b);
-  }, target);
+  uint32_t found = smallest_budget(
+      budgets,
+      [&](uint32_t b) {
+        ++runs;
+        return rt2.at(b);
+      },
+      target);
   ASSERT_NE(found, 0u);
   EXPECT_LE(rt2.at(found), target);
   for (uint32_t b : budgets) {
@@ -159,7 +161,9 @@ TEST(QosRun, BudgetSearchOnRealRuns) {
   }
   EXPECT_GE(runs, 1u);
   // A target below every response finds nothing.
-  EXPECT_EQ(smallest_budget(budgets, [&](uint32_t b) { return rt2.at(b); }, target - 1), 0u);
+  EXPECT_EQ(smallest_budget(
+                budgets, [&](uint32_t b) { return rt2.at(b); }, target - 1),
+            0u);
   // Giving K2 the larger budget helps K2 compared with equal budgets (QAWS with equal budgets is GTO).
   EXPECT_LE(target, rt2.at(1));
 }
@@ -175,8 +179,10 @@ TEST(QosCli, SmokeRunWritesResultsAndPlots) {
   std::string bin = WARPSIM_BINARY;
   std::string dir = bin.substr(0, bin.rfind('/')) + "/qos-test-out";
   std::filesystem::remove_all(dir);
-  std::string cmd = bin + " qos pc_pt:pc_pt --schedulers lrr,gto --gpu titanv --set core.num_sms=2 --size small "
-                          "--delay 8 --jobs 2 --out " + dir + " > " + dir + ".log 2>&1";
+  std::string cmd = bin +
+                    " qos pc_pt:pc_pt --schedulers lrr,gto --gpu titanv --set core.num_sms=2 --size small "
+                    "--delay 8 --jobs 2 --out " +
+                    dir + " > " + dir + ".log 2>&1";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << read(dir + ".log");
   std::string csv = read(dir + "/qos.csv");
   EXPECT_NE(csv.find("pc_pt:pc_pt,pc_pt,pc_pt,lrr,0,1,"), std::string::npos) << csv;
@@ -199,7 +205,8 @@ TEST(QosCli, SmokeRunWritesResultsAndPlots) {
   std::string bad = bin + " qos pc_pt --schedulers lrr --out " + dir + " > " + dir + ".bad.log 2>&1";
   EXPECT_NE(std::system(bad.c_str()), 0);
   EXPECT_NE(read(dir + ".bad.log").find("K1:K2"), std::string::npos) << read(dir + ".bad.log");
-  std::string bad2 = bin + " qos pc_pt:pc_pt --schedulers lrr --budgets 0 --out " + dir + " > " + dir + ".bad2.log 2>&1";
+  std::string bad2 =
+      bin + " qos pc_pt:pc_pt --schedulers lrr --budgets 0 --out " + dir + " > " + dir + ".bad2.log 2>&1";
   EXPECT_NE(std::system(bad2.c_str()), 0);
   EXPECT_NE(read(dir + ".bad2.log").find("budget"), std::string::npos) << read(dir + ".bad2.log");
 }

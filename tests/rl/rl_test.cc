@@ -95,7 +95,7 @@ TEST(LinearSarsa, OneUpdateByHand) {
   s0.v[0] = 0;
   s0.v[1] = 1;  // phi(s0) = (1, 0.5)
   s1.v[0] = 2;
-  s1.v[1] = 0;  // phi(s1) = (0.25, 1)
+  s1.v[1] = 0;                          // phi(s1) = (0.25, 1)
   tr.step(agent, s0, 0, c.gamma, 0.5);  // first step: nothing to update
   EXPECT_DOUBLE_EQ(agent.weight(0, 0), 0.0);
   tr.reward = 1;
@@ -165,10 +165,10 @@ TEST(RlwsActions, WarpChoiceWithinAnAction) {
   // Age order: slots 5, 2, 7, 1 (5 is oldest).
   WarpSummary w[] = {ws(5, WarpStatus::Ready, PipeClass::GMEM), ws(2, WarpStatus::Ready, PipeClass::SP),
                      ws(7, WarpStatus::Ready, PipeClass::GMEM), ws(1, WarpStatus::RAW, PipeClass::GMEM)};
-  EXPECT_EQ(rlws_warp_for(kGmemInstr, w, 4, -1), 5);   // oldest matching
-  EXPECT_EQ(rlws_warp_for(kGmemInstr, w, 4, 7), 7);    // last issued still matches
-  EXPECT_EQ(rlws_warp_for(kGmemInstr, w, 4, 1), 5);    // last issued not ready
-  EXPECT_EQ(rlws_warp_for(kSpInstr, w, 4, 5), 2);      // last issued is not an SP warp
+  EXPECT_EQ(rlws_warp_for(kGmemInstr, w, 4, -1), 5);  // oldest matching
+  EXPECT_EQ(rlws_warp_for(kGmemInstr, w, 4, 7), 7);   // last issued still matches
+  EXPECT_EQ(rlws_warp_for(kGmemInstr, w, 4, 1), 5);   // last issued not ready
+  EXPECT_EQ(rlws_warp_for(kSpInstr, w, 4, 5), 2);     // last issued is not an SP warp
   EXPECT_EQ(rlws_warp_for(kSfuInstr, w, 4, 5), -1);
   EXPECT_EQ(rlws_warp_for(kNoInstr, w, 4, 5), -1);
 }

@@ -28,14 +28,16 @@ class CliPtxRun : public ::testing::Test {
  protected:
   fs::path dir;
   void SetUp() override {
-    dir = fs::temp_directory_path() /
-          ("warpsim_cli_ptx_" + std::to_string(::getpid()) + "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir = fs::temp_directory_path() / ("warpsim_cli_ptx_" + std::to_string(::getpid()) + "_" +
+                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir);
     fs::create_directories(dir);
   }
   void TearDown() override { fs::remove_all(dir); }
 
-  static std::string kernel(const char* name) { return std::string(WARPSIM_SOURCE_DIR) + "/tests/kernels/" + name + ".ptx"; }
+  static std::string kernel(const char* name) {
+    return std::string(WARPSIM_SOURCE_DIR) + "/tests/kernels/" + name + ".ptx";
+  }
   std::string path(const char* name) const { return (dir / name).string(); }
   void write(const char* name, const std::string& text) const { std::ofstream(dir / name) << text; }
 
@@ -64,15 +66,18 @@ TEST_F(CliPtxRun, LaunchDescriptionRunsOnTheTimingModel) {
         "kernel = \"triad\"\n"
         "grid = 2\n"
         "block = [256, 1, 1]\n"
-        "dump = \"" + path("buffers.json") + "\"\n"
-        "args = [\n"
-        "  \"buffer f32 n=1000 fill=random seed=3 min=-1 max=1 dump name=a\",\n"
-        "  \"buffer f32 n=1000 fill=iota start=0.5 step=0.25 dump name=b\",\n"
-        "  \"buffer f32 n=1000 dump name=c\",\n"
-        "  \"f32 2.0\",\n"
-        "  \"s32 1000\",\n"
-        "]\n");
-  CliResult r = run("'" + kernel("bench_mem") + "' --launch '" + path("launch.toml") + "' --json '" + path("stats.json") + "'");
+        "dump = \"" +
+            path("buffers.json") +
+            "\"\n"
+            "args = [\n"
+            "  \"buffer f32 n=1000 fill=random seed=3 min=-1 max=1 dump name=a\",\n"
+            "  \"buffer f32 n=1000 fill=iota start=0.5 step=0.25 dump name=b\",\n"
+            "  \"buffer f32 n=1000 dump name=c\",\n"
+            "  \"f32 2.0\",\n"
+            "  \"s32 1000\",\n"
+            "]\n");
+  CliResult r =
+      run("'" + kernel("bench_mem") + "' --launch '" + path("launch.toml") + "' --json '" + path("stats.json") + "'");
   ASSERT_EQ(r.rc, 0) << r.output;
   EXPECT_NE(r.output.find("triad"), std::string::npos) << r.output;
 
@@ -115,9 +120,10 @@ TEST_F(CliPtxRun, LaunchDescriptionRunsOnTheTimingModel) {
 TEST_F(CliPtxRun, InlineFlagsAndMarkedDump) {
   // saxpy(n, a, x, y): y[i] = a * x[i] + y[i] for i < n.
   // Each --arg takes one value, so the PTX file may follow them.
-  CliResult r = run("--grid 3 --block 128 --arg 's32 300' --arg 'f32 3' --arg 'buffer f32 n=300 fill=iota'"
-                    " --arg 'buffer f32 n=320 fill=const value=1 dump' --dump '" + path("y.json") + "' -q '" +
-                    kernel("vecadd") + "'");
+  CliResult r =
+      run("--grid 3 --block 128 --arg 's32 300' --arg 'f32 3' --arg 'buffer f32 n=300 fill=iota'"
+          " --arg 'buffer f32 n=320 fill=const value=1 dump' --dump '" +
+          path("y.json") + "' -q '" + kernel("vecadd") + "'");
   ASSERT_EQ(r.rc, 0) << r.output;
   nlohmann::json dump = read_json("y.json");
   ASSERT_EQ(dump["buffers"].size(), 1u);  // only the marked buffer
@@ -132,9 +138,10 @@ TEST_F(CliPtxRun, InlineFlagsAndMarkedDump) {
 TEST_F(CliPtxRun, SameSeedSameInputs) {
   // Random fills without an explicit seed follow --seed (plus the argument index).
   auto once = [&](const char* out, int seed) {
-    CliResult r = run("'" + kernel("vecadd") + "' --grid 1 --block 64 --arg 's32 64' --arg 'f32 1'"
-                      " --arg 'buffer f32 n=64 fill=random' --arg 'buffer f32 n=64' --seed " + std::to_string(seed) +
-                      " --dump '" + path(out) + "' -q");
+    CliResult r = run("'" + kernel("vecadd") +
+                      "' --grid 1 --block 64 --arg 's32 64' --arg 'f32 1'"
+                      " --arg 'buffer f32 n=64 fill=random' --arg 'buffer f32 n=64' --seed " +
+                      std::to_string(seed) + " --dump '" + path(out) + "' -q");
     EXPECT_EQ(r.rc, 0) << r.output;
     return read_json(out)["buffers"];
   };
@@ -179,7 +186,8 @@ TEST_F(CliPtxRun, ErrorsAreReportedWithNonZeroExit) {
   EXPECT_NE(r.output.find("unknown key 'threads'"), std::string::npos) << r.output;
 
   // Malformed PTX: located error, non-zero exit.
-  write("broken.ptx", ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n  frobnicate.u32 %r1;\n}\n");
+  write("broken.ptx",
+        ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n  frobnicate.u32 %r1;\n}\n");
   r = run("'" + path("broken.ptx") + "' --grid 1 --block 32");
   EXPECT_NE(r.rc, 0);
   EXPECT_NE(r.output.find("broken.ptx:6:"), std::string::npos) << r.output;
@@ -225,7 +233,8 @@ TEST(LaunchSpec, ParsesArgumentsAndDescriptions) {
   EXPECT_EQ(d, (Dim3{4, 2, 1}));
   EXPECT_THROW(parse_dim3("1,2,3,4", "--grid"), Error);
   EXPECT_THROW(parse_dim3("x", "--grid"), Error);
-  LaunchSpec spec = parse_launch_spec("kernel = \"k\"\ngrid = \"8,2\"\nblock = [32, 4]\nshared = 1024\nargs = [\"u32 1\"]\n", "l.toml");
+  LaunchSpec spec = parse_launch_spec(
+      "kernel = \"k\"\ngrid = \"8,2\"\nblock = [32, 4]\nshared = 1024\nargs = [\"u32 1\"]\n", "l.toml");
   EXPECT_EQ(spec.kernel, "k");
   EXPECT_EQ(spec.grid, (Dim3{8, 2, 1}));
   EXPECT_EQ(spec.block, (Dim3{32, 4, 1}));

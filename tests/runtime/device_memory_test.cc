@@ -1,10 +1,11 @@
+#include "runtime/device_memory.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <vector>
 
 #include "core/error.h"
-#include "runtime/device_memory.h"
 
 namespace warpsim {
 namespace {
@@ -13,8 +14,8 @@ TEST(DeviceMemory, AllocationsArePageAlignedDisjointAndGuarded) {
   DeviceMemory m;
   uint64_t a = m.allocate(10), b = m.allocate(5000), c = m.allocate(1);
   EXPECT_EQ(a % DeviceMemory::kPageSize, 0u);
-  EXPECT_GE(b, a + DeviceMemory::kPageSize * 2);      // one page + guard page
-  EXPECT_GE(c, b + DeviceMemory::kPageSize * 3);      // two pages + guard page
+  EXPECT_GE(b, a + DeviceMemory::kPageSize * 2);  // one page + guard page
+  EXPECT_GE(c, b + DeviceMemory::kPageSize * 3);  // two pages + guard page
   EXPECT_TRUE(m.is_mapped(a, 10));
   EXPECT_FALSE(m.is_mapped(a + DeviceMemory::kPageSize, 4));  // guard page
   EXPECT_EQ(m.read_ptr(0), nullptr);
@@ -100,8 +101,8 @@ TEST(DeviceMemory, HostRangesAreTheHostsBytes) {
   host[5] = 9;
   m.read(h + 20, &v, 4);
   EXPECT_EQ(v, 9u);
-  EXPECT_THROW(m.map_host(h + 4, 8), Error);                        // overlaps
-  EXPECT_THROW(m.map_host(DeviceMemory::kBase + 4096, 8), Error);   // the device's own range
+  EXPECT_THROW(m.map_host(h + 4, 8), Error);                       // overlaps
+  EXPECT_THROW(m.map_host(DeviceMemory::kBase + 4096, 8), Error);  // the device's own range
   m.unmap_host(h);
   EXPECT_FALSE(m.is_mapped(h, 4));
   EXPECT_EQ(m.read_ptr(h), nullptr);
@@ -115,7 +116,8 @@ TEST(DeviceMemory, AllocationsMoveIntoHostMemory) {
   uint32_t v = 5;
   m.write(a + 4, &v, 4);
   std::vector<uint8_t> store(3 * DeviceMemory::kPageSize);
-  uint8_t* host = store.data() + (DeviceMemory::kPageSize - reinterpret_cast<uintptr_t>(store.data()) % DeviceMemory::kPageSize);
+  uint8_t* host =
+      store.data() + (DeviceMemory::kPageSize - reinterpret_cast<uintptr_t>(store.data()) % DeviceMemory::kPageSize);
   m.back_with_host(a, host);
   EXPECT_EQ(m.pages_touched(), 0u);
   uint32_t got = 0;

@@ -21,7 +21,9 @@ class KernelTest : public ::testing::TestWithParam<std::string> {
   std::unique_ptr<LaunchTarget> inner = test::make_target(GetParam());
   test::ObservingTarget target{*inner};
   Runtime rt{&target};
-  ModuleHandle load(const char* name) { return rt.load_module(test::read_kernel_ptx(name), std::string(name) + ".ptx"); }
+  ModuleHandle load(const char* name) {
+    return rt.load_module(test::read_kernel_ptx(name), std::string(name) + ".ptx");
+  }
   template <class T>
   DevPtr upload(const std::vector<T>& v) {
     DevPtr p = rt.malloc(v.size() * sizeof(T));
@@ -74,8 +76,10 @@ TEST_P(KernelTest, NestedDivergence) {
   for (int i = 0; i < n; ++i) {
     int v = in[i], acc = 0;
     for (int k = 0; k < (v & 7); ++k) {
-      if (k & 1) acc += (v % 3 == 0) ? k * 2 : -k;
-      else acc += (v >> 1) ^ k;
+      if (k & 1)
+        acc += (v % 3 == 0) ? k * 2 : -k;
+      else
+        acc += (v >> 1) ^ k;
     }
     int expect = (i % 64) % 4 == 1 ? -acc : acc + (v < 0 ? 100 : 0);
     ASSERT_EQ(out[i], expect) << "i=" << i;
@@ -108,7 +112,8 @@ TEST_P(KernelTest, HistogramSharedAndGlobalAtomics) {
   for (int i = 0; i < n; ++i) in[i] = unsigned(i * 2654435761u >> 7);
   DevPtr din = upload(in), dh = rt.malloc(bins * 4);
   rt.memset(dh, 0, bins * 4);
-  rt.launch(rt.get_kernel(m, "histogram"), Dim3{6, 1, 1}, Dim3{96, 1, 1}, KernelArgs().add(din).add(dh).add(n).add(bins), bins * 4);
+  rt.launch(rt.get_kernel(m, "histogram"), Dim3{6, 1, 1}, Dim3{96, 1, 1},
+            KernelArgs().add(din).add(dh).add(n).add(bins), bins * 4);
   auto h = download<unsigned>(dh, bins);
   std::vector<unsigned> ref(bins, 0);
   for (unsigned v : in) ref[v % bins]++;
@@ -119,10 +124,10 @@ TEST_P(KernelTest, EveryAtomicOperation) {
   auto m = load("atomics");
   const int threads = 64;
   std::vector<int> slots(13, 0);
-  slots[1] = 5000;      // min
-  slots[3] = -1;        // and
-  slots[6] = -7;        // exch
-  slots[9] = 3;         // dec
+  slots[1] = 5000;  // min
+  slots[3] = -1;    // and
+  slots[6] = -7;    // exch
+  slots[9] = 3;     // dec
   DevPtr ds = upload(slots), df = rt.malloc(4), dold = rt.malloc(threads * 4);
   rt.memset(df, 0, 4);
   rt.launch(rt.get_kernel(m, "atomic_mix"), Dim3{2, 1, 1}, Dim3{32, 1, 1}, KernelArgs().add(ds).add(df).add(dold));
@@ -211,7 +216,8 @@ TEST_P(KernelTest, NoinlineDeviceFunctionCall) {
     for (const auto& w : t.warps)
       for (const auto& i : w.insts) branches += i.op == OpClass::BRANCH;
   });
-  rt.launch(rt.get_kernel(m, "call_kernel"), Dim3{2, 1, 1}, Dim3{64, 1, 1}, KernelArgs().add(din).add(dout).add(dscr).add(n));
+  rt.launch(rt.get_kernel(m, "call_kernel"), Dim3{2, 1, 1}, Dim3{64, 1, 1},
+            KernelArgs().add(din).add(dout).add(dscr).add(n));
   auto out = download<float>(dout, n);
   auto scr = download<float>(dscr, n);
   for (int i = 0; i < n; ++i) {
@@ -289,7 +295,8 @@ TEST_P(KernelTest, DoublePrecision) {
   std::vector<double> a(n), b(n);
   for (int i = 0; i < n; ++i) a[i] = (i - 45) * 0.37, b[i] = (i % 11) * 1.5 - 4.0;
   DevPtr da = upload(a), db = upload(b), dout = rt.malloc(n * 4 * 8);
-  rt.launch(rt.get_kernel(m, "double_math"), Dim3{2, 1, 1}, Dim3{64, 1, 1}, KernelArgs().add(da).add(db).add(dout).add(n));
+  rt.launch(rt.get_kernel(m, "double_math"), Dim3{2, 1, 1}, Dim3{64, 1, 1},
+            KernelArgs().add(da).add(db).add(dout).add(n));
   auto out = download<double>(dout, n * 4);
   for (int i = 0; i < n; ++i) {
     double x = a[i], y = b[i];
@@ -316,7 +323,8 @@ TEST_P(KernelTest, TextureObjects) {
   t2.width = w;
   t2.height = h;
   uint64_t h1 = rt.create_texture(t1), h2 = rt.create_texture(t2);
-  rt.launch(rt.get_kernel(m, "tex_fetch"), Dim3{1, 1, 1}, Dim3{128, 1, 1}, KernelArgs().add(h1).add(h2).add(dout).add(n).add(w));
+  rt.launch(rt.get_kernel(m, "tex_fetch"), Dim3{1, 1, 1}, Dim3{128, 1, 1},
+            KernelArgs().add(h1).add(h2).add(dout).add(n).add(w));
   auto out = download<float>(dout, n);
   for (int i = 0; i < n; ++i) EXPECT_FLOAT_EQ(out[i], lin[i] * 10.0f + img[i]) << i;
 }
@@ -343,7 +351,7 @@ TEST_P(KernelTest, TiledMatmul2DBlocks) {
       ASSERT_FLOAT_EQ(C[r * N + c], acc) << r << "," << c;
     }
   EXPECT_EQ(shared, 2u * 16 * 16 * 4);  // two float tiles
-  EXPECT_GE(regs, 16u);                  // live-value estimate, far below the PTX register count
+  EXPECT_GE(regs, 16u);                 // live-value estimate, far below the PTX register count
   EXPECT_LE(regs, 64u);
 }
 
@@ -355,7 +363,8 @@ TEST_P(KernelTest, MathLibraryAndIntegerBits) {
   for (int i = 0; i < n; ++i) x[i] = (i - 32) * 0.37f, k[i] = (i * 123457) % 2001 - 1000 + (i == 5 ? 0 : 0);
   k[10] = 0;
   DevPtr dx = upload(x), dk = upload(k), dfo = rt.malloc(n * 6 * 4), dio = rt.malloc(n * 6 * 4);
-  rt.launch(rt.get_kernel(m, "math_funcs"), Dim3{1, 1, 1}, Dim3{64, 1, 1}, KernelArgs().add(dx).add(dk).add(dfo).add(dio).add(n));
+  rt.launch(rt.get_kernel(m, "math_funcs"), Dim3{1, 1, 1}, Dim3{64, 1, 1},
+            KernelArgs().add(dx).add(dk).add(dfo).add(dio).add(n));
   auto fo = download<float>(dfo, n * 6);
   auto io = download<int>(dio, n * 6);
   for (int i = 0; i < n; ++i) {

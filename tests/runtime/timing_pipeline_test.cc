@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "kernel_helpers.h"
 #include "config/config_loader.h"
+#include "kernel_helpers.h"
 #include "runtime/runtime.h"
 #include "timing/gpu.h"
 
@@ -23,7 +23,8 @@ TEST(TimingPipeline, MatmulAndDivergenceOnTheTimingModel) {
   DevPtr dA = rt.malloc(A.size() * 4), dB = rt.malloc(B.size() * 4), dC = rt.malloc(M * N * 4);
   rt.memcpy_h2d(dA, A.data(), A.size() * 4);
   rt.memcpy_h2d(dB, B.data(), B.size() * 4);
-  rt.launch(rt.get_kernel(mm, "matmul"), Dim3{2, 2, 1}, Dim3{16, 16, 1}, KernelArgs().add(dA).add(dB).add(dC).add(M).add(N).add(K));
+  rt.launch(rt.get_kernel(mm, "matmul"), Dim3{2, 2, 1}, Dim3{16, 16, 1},
+            KernelArgs().add(dA).add(dB).add(dC).add(M).add(N).add(K));
 
   auto dv = rt.load_module(test::read_kernel_ptx("divergence"), "divergence.ptx");
   const int n = 128;
@@ -31,7 +32,8 @@ TEST(TimingPipeline, MatmulAndDivergenceOnTheTimingModel) {
   for (int i = 0; i < n; ++i) in[i] = i * 13 % 29 - 7;
   DevPtr din = rt.malloc(n * 4), dout = rt.malloc(n * 4);
   rt.memcpy_h2d(din, in.data(), n * 4);
-  rt.launch(rt.get_kernel(dv, "nested_branches"), Dim3{2, 1, 1}, Dim3{64, 1, 1}, KernelArgs().add(din).add(dout).add(n));
+  rt.launch(rt.get_kernel(dv, "nested_branches"), Dim3{2, 1, 1}, Dim3{64, 1, 1},
+            KernelArgs().add(din).add(dout).add(n));
   rt.synchronize();
 
   std::vector<float> C(M * N);

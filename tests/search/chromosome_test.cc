@@ -1,4 +1,6 @@
 // Chromosome encoding of the RLWS design space and its round trips through RlConfig and TOML.
+#include "search/chromosome.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -6,7 +8,6 @@
 #include "core/error.h"
 #include "core/rng.h"
 #include "rl/rl_config.h"
-#include "search/chromosome.h"
 #include "search/genetic.h"
 
 using namespace warpsim;
@@ -24,7 +25,7 @@ std::vector<std::pair<rl::Attr, uint32_t>> sorted_attrs(const rl::RlConfig& c) {
 }  // namespace
 
 TEST(Chromosome, GeneAlphabets) {
-  EXPECT_EQ(kNumGenes, 39);  // 34 Table II attributes + 5 RL parameters
+  EXPECT_EQ(kNumGenes, 39);                                // 34 Table II attributes + 5 RL parameters
   EXPECT_EQ(gene_values(attr_gene(rl::Attr::ATBWB)), 2u);  // boolean: unused / 2 buckets
   EXPECT_EQ(gene_values(attr_gene(rl::Attr::NTF)), 2u);
   EXPECT_EQ(gene_values(attr_gene(rl::Attr::NIW)), 4u);  // unused / 2 / 4 / 8 buckets
@@ -64,10 +65,10 @@ TEST(Chromosome, TableVDefaultsAreAChromosome) {
 
 TEST(Chromosome, KnownChromosomeToConfig) {
   Chromosome c;
-  c.genes[size_t(attr_gene(rl::Attr::RSPI))] = 1;   // boolean, 2 buckets
-  c.genes[size_t(attr_gene(rl::Attr::NIW))] = 3;    // 8 buckets
-  c.genes[size_t(attr_gene(rl::Attr::L2MP))] = 2;   // 4 buckets
-  c.genes[size_t(param_gene(Param::Alpha))] = 0;    // first value
+  c.genes[size_t(attr_gene(rl::Attr::RSPI))] = 1;  // boolean, 2 buckets
+  c.genes[size_t(attr_gene(rl::Attr::NIW))] = 3;   // 8 buckets
+  c.genes[size_t(attr_gene(rl::Attr::L2MP))] = 2;  // 4 buckets
+  c.genes[size_t(param_gene(Param::Alpha))] = 0;   // first value
   c.genes[size_t(param_gene(Param::Penalty))] = uint8_t(param_values(Param::Penalty).size() - 1);
   rl::RlConfig base = rl::RlConfig::rlws_defaults();
   base.decide_every = 4;

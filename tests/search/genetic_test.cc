@@ -1,5 +1,7 @@
 // The genetic algorithm of RLWS paper Sec. IV-H: operators on known chromosomes, selection
 // statistics, the generation rules, and resume == uninterrupted with an injected fitness.
+#include "search/genetic.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,7 +10,6 @@
 #include <set>
 
 #include "core/error.h"
-#include "search/genetic.h"
 #include "search/search.h"
 
 using namespace warpsim;
@@ -95,7 +96,7 @@ TEST(Genetic, MutationOnKnownChromosome) {
 
 TEST(Genetic, MutationProbabilityIsInverselyProportionalToParentsFitness) {
   EXPECT_DOUBLE_EQ(mutation_probability(0.25, 1.0, 1.0), 0.25);
-  EXPECT_DOUBLE_EQ(mutation_probability(0.25, 2.0, 1.0), 0.125);   // twice as fit: half the chance
+  EXPECT_DOUBLE_EQ(mutation_probability(0.25, 2.0, 1.0), 0.125);  // twice as fit: half the chance
   EXPECT_DOUBLE_EQ(mutation_probability(0.25, 0.5, 1.0), 0.5);
   EXPECT_DOUBLE_EQ(mutation_probability(0.2, 1.1, 0.99), 0.2 * 0.99 / 1.1);
   EXPECT_DOUBLE_EQ(mutation_probability(0.8, 0.2, 1.0), 1.0);  // clamped
@@ -189,8 +190,10 @@ TEST(Genetic, GenerationComposition) {
 }
 
 TEST(Genetic, BestDistinctKeepsOneOfEachChromosome) {
-  std::vector<Candidate> seen = {{patterned(0), Origin::Random, 1.0}, {patterned(1), Origin::Random, 1.3},
-                                 {patterned(0), Origin::Child, 1.0}, {patterned(2), Origin::Random, 1.3},
+  std::vector<Candidate> seen = {{patterned(0), Origin::Random, 1.0},
+                                 {patterned(1), Origin::Random, 1.3},
+                                 {patterned(0), Origin::Child, 1.0},
+                                 {patterned(2), Origin::Random, 1.3},
                                  {patterned(3), Origin::Random, 0.9}};
   auto b = best_distinct(seen, 3);
   ASSERT_EQ(b.size(), 3u);
@@ -287,18 +290,28 @@ TEST(Genetic, GenerationStatsByHand) {
   GaParams p;
   p.population = 4;
   p.newcomers = 1;
-  nlohmann::json j = {{"format", "warpsim-genetic-search"}, {"version", 1}, {"identity", "x"}, {"ga", {
-      {"population", 4}, {"generations", 100}, {"newcomers", 1}, {"elite_period", 10},
-      {"mutation_rate", 0.25}, {"attr_probability", 0.25}, {"seed", 1}}}};
+  nlohmann::json j = {{"format", "warpsim-genetic-search"},
+                      {"version", 1},
+                      {"identity", "x"},
+                      {"ga",
+                       {{"population", 4},
+                        {"generations", 100},
+                        {"newcomers", 1},
+                        {"elite_period", 10},
+                        {"mutation_rate", 0.25},
+                        {"attr_probability", 0.25},
+                        {"seed", 1}}}};
   std::string a = patterned(0).key(), b = patterned(1).key(), c = patterned(2).key();
-  auto cand = [](const std::string& k, double f) { return nlohmann::json{{"genes", k}, {"origin", "random"}, {"fitness", f}}; };
+  auto cand = [](const std::string& k, double f) {
+    return nlohmann::json{{"genes", k}, {"origin", "random"}, {"fitness", f}};
+  };
   j["generations"] = {{cand(a, 1.0), cand(b, 1.2), cand(a, 1.0), cand(c, 0.8)},
                       {cand(a, 1.0), cand(b, 1.2), cand(b, 1.2), cand(a, 1.0)}};
   GeneticSearch s = GeneticSearch::from_json(j, p, "x");
   auto st = generation_stats(s);
   ASSERT_EQ(st.size(), 2u);
   EXPECT_DOUBLE_EQ(st[0].best, 1.2);
-  EXPECT_DOUBLE_EQ(st[0].median, 1.0);   // 0.8 1.0 1.0 1.2
+  EXPECT_DOUBLE_EQ(st[0].median, 1.0);  // 0.8 1.0 1.0 1.2
   EXPECT_DOUBLE_EQ(st[0].mean, 1.0);
   EXPECT_EQ(st[0].new_evaluations, 3u);  // a, b, c
   EXPECT_DOUBLE_EQ(st[1].median, 1.1);   // 1.0 1.0 1.2 1.2

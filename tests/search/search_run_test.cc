@@ -1,9 +1,8 @@
 // The search end to end on a tiny real setup: fitness from cached harness runs of the warpsim
 // binary, resume == uninterrupted, best.toml loadable as an RL configuration.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <cmath>
 #include <filesystem>
@@ -63,7 +62,7 @@ SearchOptions tiny_options(const std::string& dir) {
 
 TEST(SearchRun, GeomeanSpeedupByHand) {
   std::vector<KernelCycles> k = {{"a", "a", 100, 50}, {"b", "b/k1", 100, 200}, {"b", "b/k2", 90, 90}};
-  EXPECT_NEAR(geomean_speedup(k), 1.0, 1e-12);              // cbrt(2 * 0.5 * 1)
+  EXPECT_NEAR(geomean_speedup(k), 1.0, 1e-12);  // cbrt(2 * 0.5 * 1)
   EXPECT_NEAR(geomean_speedup(k, {"a"}), 2.0, 1e-12);
   EXPECT_NEAR(geomean_speedup(k, {"b"}), std::sqrt(0.5), 1e-12);
   EXPECT_TRUE(std::isnan(geomean_speedup(k, {"c"})));

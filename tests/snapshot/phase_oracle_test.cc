@@ -1,12 +1,13 @@
 // The phase oracle: what it guarantees (each window's choice is the best candidate for that
 // window, from the same starting state) checked against independent runs.
+#include "experiment/phase_oracle.h"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "config/config_loader.h"
 #include "core/error.h"
-#include "experiment/phase_oracle.h"
 #include "synth/synthetic_kernel.h"
 #include "timing/gpu.h"
 
@@ -65,10 +66,12 @@ TEST(PhaseOracle, ChoiceRule) {
   using experiment::best_phase_candidate;
   EXPECT_EQ(best_phase_candidate({}), -1);
   // Unfinished: most instructions; ties to the earlier candidate.
-  EXPECT_EQ(best_phase_candidate({cand("a", 10, 5000, false), cand("b", 12, 5000, false), cand("c", 11, 5003, false)}), 1);
+  EXPECT_EQ(best_phase_candidate({cand("a", 10, 5000, false), cand("b", 12, 5000, false), cand("c", 11, 5003, false)}),
+            1);
   EXPECT_EQ(best_phase_candidate({cand("a", 12, 5000, false), cand("b", 12, 5000, false)}), 0);
   // Finishing the awaited kernels beats issuing more; among finishers, the earlier end.
-  EXPECT_EQ(best_phase_candidate({cand("a", 99, 5000, false), cand("b", 10, 4000, true), cand("c", 12, 3900, true)}), 2);
+  EXPECT_EQ(best_phase_candidate({cand("a", 99, 5000, false), cand("b", 10, 4000, true), cand("c", 12, 3900, true)}),
+            2);
   EXPECT_EQ(best_phase_candidate({cand("a", 10, 3900, true), cand("b", 12, 3900, true)}), 1);
   // A tie goes to the policy in place.
   EXPECT_EQ(best_phase_candidate({cand("a", 12, 5000, false), cand("b", 12, 5000, false)}, 1), 1);

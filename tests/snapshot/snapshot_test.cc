@@ -298,9 +298,17 @@ TEST(Snapshot, TraceSourcesAreCopied) {
 class TryCloneTarget : public LaunchTarget {
  public:
   explicit TryCloneTarget(Gpu& g) : g_(g) {}
-  uint32_t enqueue(std::unique_ptr<KernelSource> k, uint32_t s, uint64_t d) override { return g_.enqueue(std::move(k), s, d); }
-  void run_until_idle() override { attempt(); g_.run_until_idle(); }
-  void run_until_stream_idle(uint32_t s) override { attempt(); g_.run_until_stream_idle(s); }
+  uint32_t enqueue(std::unique_ptr<KernelSource> k, uint32_t s, uint64_t d) override {
+    return g_.enqueue(std::move(k), s, d);
+  }
+  void run_until_idle() override {
+    attempt();
+    g_.run_until_idle();
+  }
+  void run_until_stream_idle(uint32_t s) override {
+    attempt();
+    g_.run_until_stream_idle(s);
+  }
   uint64_t now() const override { return g_.now(); }
   void copied(uint64_t addr, uint64_t bytes, bool to_device) override { g_.copied(addr, bytes, to_device); }
   const std::vector<KernelResult>& results() const override { return g_.results(); }

@@ -8,11 +8,10 @@ namespace warpsim::synth {
 namespace {
 
 bool same_inst(const WarpInst& a, const WarpInst& b) {
-  return a.pc == b.pc && a.active_mask == b.active_mask && a.addr_index == b.addr_index &&
-         a.dst[0] == b.dst[0] && a.dst[1] == b.dst[1] && a.src[0] == b.src[0] &&
-         a.src[1] == b.src[1] && a.src[2] == b.src[2] && a.src[3] == b.src[3] && a.unit == b.unit &&
-         a.op == b.op && a.space == b.space && a.width == b.width && a.flags == b.flags &&
-         a.latency_class == b.latency_class && a.barrier_id == b.barrier_id;
+  return a.pc == b.pc && a.active_mask == b.active_mask && a.addr_index == b.addr_index && a.dst[0] == b.dst[0] &&
+         a.dst[1] == b.dst[1] && a.src[0] == b.src[0] && a.src[1] == b.src[1] && a.src[2] == b.src[2] &&
+         a.src[3] == b.src[3] && a.unit == b.unit && a.op == b.op && a.space == b.space && a.width == b.width &&
+         a.flags == b.flags && a.latency_class == b.latency_class && a.barrier_id == b.barrier_id;
 }
 
 // Every CTA of both kernels has identical streams.
@@ -34,8 +33,7 @@ void expect_same_kernel(const SyntheticKernel& a, const SyntheticKernel& b) {
       const WarpStream& sb = tb.warps[w];
       ASSERT_EQ(sa.insts.size(), sb.insts.size()) << "cta " << c << " warp " << w;
       for (size_t i = 0; i < sa.insts.size(); ++i)
-        EXPECT_TRUE(same_inst(sa.insts[i], sb.insts[i]))
-            << "cta " << c << " warp " << w << " inst " << i;
+        EXPECT_TRUE(same_inst(sa.insts[i], sb.insts[i])) << "cta " << c << " warp " << w << " inst " << i;
       EXPECT_EQ(sa.addrs, sb.addrs);
     }
   }
@@ -93,8 +91,7 @@ end
 bar
 )";
   KernelBuilder b("all");
-  b.grid({2, 1, 1}).block({48}).regs_per_thread(24).shared_bytes(8192).local_bytes(16).registers(6,
-                                                                                                 3);
+  b.grid({2, 1, 1}).block({48}).regs_per_thread(24).shared_bytes(8192).local_bytes(16).registers(6, 3);
   b.alu(Unit::INT, 3, false, kLatMul)
       .alu(Unit::SFU, 1, false, kLatTrans)
       .alu(Unit::DP, 2, true, kLatDiv)
@@ -108,15 +105,14 @@ bar
       .alu(Unit::SP, 3)
       .use_load(Unit::INT, 2)
       .membar();
-  b.loop_per_warp(
-      [](uint32_t cta, uint32_t warp) { return warp * 2 + cta; },
-      [](KernelBuilder& l) {
-        l.alu(Unit::SP, 1);
-        l.diverge(
-            lanes_mod(4),
-            [](KernelBuilder& t) { t.load(MemSpace::Global, AccessPattern::per_warp(512), 4); },
-            [](KernelBuilder& e) { e.alu(Unit::SP, 1, true); });
-      });
+  b.loop_per_warp([](uint32_t cta, uint32_t warp) { return warp * 2 + cta; },
+                  [](KernelBuilder& l) {
+                    l.alu(Unit::SP, 1);
+                    l.diverge(
+                        lanes_mod(4),
+                        [](KernelBuilder& t) { t.load(MemSpace::Global, AccessPattern::per_warp(512), 4); },
+                        [](KernelBuilder& e) { e.alu(Unit::SP, 1, true); });
+                  });
   b.diverge([](uint32_t, uint32_t warp) { return warp == 1 ? 0xffu : 0u; },
             [](KernelBuilder& t) { t.loop(2, [](KernelBuilder& l) { l.alu(Unit::SP, 1); }); });
   b.barrier();
@@ -150,8 +146,7 @@ end
 }
 
 TEST(KernelText, Dimensions) {
-  const SyntheticKernel a =
-      parse_kernel("param nx=3\nkernel d grid=$nx*2x0x10x(1+1) block=0x20x2\n");
+  const SyntheticKernel a = parse_kernel("param nx=3\nkernel d grid=$nx*2x0x10x(1+1) block=0x20x2\n");
   EXPECT_EQ(a.info.grid, (Dim3{6, 16, 2}));
   EXPECT_EQ(a.info.block, (Dim3{32, 2, 1}));
   EXPECT_EQ(a.info.warps_per_cta(), 2u);
@@ -187,72 +182,48 @@ std::string located_error(const std::string& text, int line, int col) {
 
 TEST(KernelText, BadInputGivesLocatedErrors) {
   EXPECT_NE(located_error("alu sp 1\n", 1, 1).find("outside a kernel"), std::string::npos);
-  EXPECT_NE(located_error("kernel k\n  frob 3\n", 2, 3).find("unknown statement 'frob'"),
-            std::string::npos);
+  EXPECT_NE(located_error("kernel k\n  frob 3\n", 2, 3).find("unknown statement 'frob'"), std::string::npos);
   EXPECT_NE(located_error("kernel k\nalu xu 2\n", 2, 5).find("unknown unit"), std::string::npos);
-  EXPECT_NE(located_error("kernel k grid=12q\n", 1, 15).find("expected a number"),
-            std::string::npos);
-  EXPECT_NE(located_error("kernel k colour=red\n", 1, 10).find("unknown argument 'colour'"),
-            std::string::npos);
+  EXPECT_NE(located_error("kernel k grid=12q\n", 1, 15).find("expected a number"), std::string::npos);
+  EXPECT_NE(located_error("kernel k colour=red\n", 1, 10).find("unknown argument 'colour'"), std::string::npos);
   EXPECT_NE(located_error("kernel k block=2048\n", 1, 16).find("1024"), std::string::npos);
-  EXPECT_NE(located_error("kernel k\nld.global pattern=zigzag\n", 2, 19).find("unknown pattern"),
-            std::string::npos);
-  EXPECT_NE(located_error("kernel k\nld.global stride=4\n", 2, 11).find("only to pattern=strided"),
-            std::string::npos);
+  EXPECT_NE(located_error("kernel k\nld.global pattern=zigzag\n", 2, 19).find("unknown pattern"), std::string::npos);
+  EXPECT_NE(located_error("kernel k\nld.global stride=4\n", 2, 11).find("only to pattern=strided"), std::string::npos);
   EXPECT_NE(located_error("kernel k\nld.global width=3\n", 2, 1).find("width"), std::string::npos);
-  EXPECT_NE(located_error("kernel k\nld.heap\n", 2, 4).find("unknown memory space"),
-            std::string::npos);
+  EXPECT_NE(located_error("kernel k\nld.heap\n", 2, 4).find("unknown memory space"), std::string::npos);
   EXPECT_NE(located_error("kernel k\nst.const\n", 2, 1).find("cannot store"), std::string::npos);
   EXPECT_NE(located_error("kernel k\nld.global use use\n", 2, 15).find("twice"), std::string::npos);
-  EXPECT_NE(located_error("kernel k\nst.global use\n", 2, 11).find("unknown argument 'use'"),
-            std::string::npos);
+  EXPECT_NE(located_error("kernel k\nst.global use\n", 2, 11).find("unknown argument 'use'"), std::string::npos);
   EXPECT_NE(located_error("kernel k\nend\n", 2, 1).find("without an open"), std::string::npos);
-  EXPECT_NE(located_error("kernel k\n  loop 4\nalu sp 1\n", 2, 3).find("not closed"),
-            std::string::npos);
+  EXPECT_NE(located_error("kernel k\n  loop 4\nalu sp 1\n", 2, 3).find("not closed"), std::string::npos);
   EXPECT_NE(located_error("kernel k\nloop 0\nend\n", 2, 6).find("positive"), std::string::npos);
-  EXPECT_NE(located_error("kernel k\nloop lane\nend\n", 2, 6).find("only defined in diverge"),
-            std::string::npos);
-  EXPECT_NE(located_error("kernel k\nloop warp +\nend\n", 2, 12).find("ends too early"),
-            std::string::npos);
-  EXPECT_NE(located_error("kernel k\nloop (warp\nend\n", 2, 11).find("expected ')'"),
-            std::string::npos);
-  EXPECT_NE(located_error("kernel k\nloop warps\nend\n", 2, 6).find("unknown name 'warps'"),
-            std::string::npos);
-  EXPECT_NE(located_error("kernel k\nloop $N\nend\n", 2, 6).find("unknown parameter"),
-            std::string::npos);
-  EXPECT_NE(located_error("kernel k\ndiverge lane < 4\nbar\nend\n", 3, 1).find("divergent"),
-            std::string::npos);
+  EXPECT_NE(located_error("kernel k\nloop lane\nend\n", 2, 6).find("only defined in diverge"), std::string::npos);
+  EXPECT_NE(located_error("kernel k\nloop warp +\nend\n", 2, 12).find("ends too early"), std::string::npos);
+  EXPECT_NE(located_error("kernel k\nloop (warp\nend\n", 2, 11).find("expected ')'"), std::string::npos);
+  EXPECT_NE(located_error("kernel k\nloop warps\nend\n", 2, 6).find("unknown name 'warps'"), std::string::npos);
+  EXPECT_NE(located_error("kernel k\nloop $N\nend\n", 2, 6).find("unknown parameter"), std::string::npos);
+  EXPECT_NE(located_error("kernel k\ndiverge lane < 4\nbar\nend\n", 3, 1).find("divergent"), std::string::npos);
   EXPECT_NE(located_error("kernel k\nelse\n", 2, 1).find("else outside"), std::string::npos);
-  EXPECT_NE(located_error("kernel k\nexit\nalu sp 1\n", 3, 1).find("after 'exit'"),
-            std::string::npos);
-  EXPECT_NE(located_error("kernel k\nloop 2\nexit\n", 3, 1).find("inside the block"),
-            std::string::npos);
+  EXPECT_NE(located_error("kernel k\nexit\nalu sp 1\n", 3, 1).find("after 'exit'"), std::string::npos);
+  EXPECT_NE(located_error("kernel k\nloop 2\nexit\n", 3, 1).find("inside the block"), std::string::npos);
   EXPECT_NE(located_error("kernel k\nbar 1\n", 2, 5).find("no arguments"), std::string::npos);
   EXPECT_NE(located_error("kernel k\nalu sp 2 dep use\n", 2, 1).find("exclude"), std::string::npos);
-  EXPECT_NE(located_error("kernel k\nloop 4000000000 * 4000000000 * 4000000000\nend\n", 2, 6)
-                .find("overflow"),
+  EXPECT_NE(located_error("kernel k\nloop 4000000000 * 4000000000 * 4000000000\nend\n", 2, 6).find("overflow"),
             std::string::npos);
-  EXPECT_NE(located_error("kernel k grid=2x3x4x5\n", 1, 15).find("more than three"),
+  EXPECT_NE(located_error("kernel k grid=2x3x4x5\n", 1, 15).find("more than three"), std::string::npos);
+  EXPECT_NE(located_error("kernel k\nloop " + std::string(100000, '(') + "1\nend\n", 2, 6 + 32).find("too deeply"),
             std::string::npos);
-  EXPECT_NE(located_error("kernel k\nloop " + std::string(100000, '(') + "1\nend\n", 2, 6 + 32)
-                .find("too deeply"),
-            std::string::npos);
-  EXPECT_NE(located_error("kernel k\nloop " + std::string(100, '-') + "1\nend\n", 2, 6 + 32)
-                .find("too deeply"),
+  EXPECT_NE(located_error("kernel k\nloop " + std::string(100, '-') + "1\nend\n", 2, 6 + 32).find("too deeply"),
             std::string::npos);
   EXPECT_NE(located_error("kernel k\nkernel k\n", 2, 8).find("defined twice"), std::string::npos);
-  EXPECT_NE(located_error("param A=1\nparam A=2\n", 2, 7).find("declared twice"),
-            std::string::npos);
-  EXPECT_NE(located_error("kernel k\nld.global pattern=random\n", 2, 1).find("footprint"),
-            std::string::npos);
-  EXPECT_NE(located_error("kernel k\nld.global footprint=99999999999999999999\n", 2, 21)
-                .find("too large"),
+  EXPECT_NE(located_error("param A=1\nparam A=2\n", 2, 7).find("declared twice"), std::string::npos);
+  EXPECT_NE(located_error("kernel k\nld.global pattern=random\n", 2, 1).find("footprint"), std::string::npos);
+  EXPECT_NE(located_error("kernel k\nld.global footprint=99999999999999999999\n", 2, 21).find("too large"),
             std::string::npos);
 }
 
 TEST(KernelText, RuntimeExpressionErrorsAreLocated) {
-  const SyntheticKernel k =
-      parse_kernel("kernel k block=64\nloop 3 / warp\n  alu sp 1\nend\n", "div.kern");
+  const SyntheticKernel k = parse_kernel("kernel k block=64\nloop 3 / warp\n  alu sp 1\nend\n", "div.kern");
   CtaTrace t;
   try {
     k.generate_cta(0, t);
@@ -261,15 +232,14 @@ TEST(KernelText, RuntimeExpressionErrorsAreLocated) {
     EXPECT_EQ(e.line(), 2);
     EXPECT_EQ(e.col(), 6);
   }
-  const SyntheticKernel n =
-      parse_kernel("kernel k block=64\nloop 1 - warp * 2\n  alu sp 1\nend\n", "neg.kern");
+  const SyntheticKernel n = parse_kernel("kernel k block=64\nloop 1 - warp * 2\n  alu sp 1\nend\n", "neg.kern");
   EXPECT_THROW(n.generate_cta(0, t), LocatedError);
 }
 
 TEST(KernelText, ShippedKernelsParseAndGenerate) {
   const auto names = list_synthetic_kernels();
-  for (const char* expected : {"dep_chain", "alu_indep", "stream", "strided", "bank_conflict",
-                               "barrier", "thrash_gto", "lrr_friendly", "tl_friendly"})
+  for (const char* expected : {"dep_chain", "alu_indep", "stream", "strided", "bank_conflict", "barrier", "thrash_gto",
+                               "lrr_friendly", "tl_friendly"})
     EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
   for (const std::string& name : names) {
     SCOPED_TRACE(name);

@@ -9,8 +9,8 @@
 namespace warpsim::synth {
 namespace {
 
-uint64_t cycles(const std::string& kernel, const std::string& scheduler,
-                const ParamOverrides& params = {}, bool result_slot_conflicts = true) {
+uint64_t cycles(const std::string& kernel, const std::string& scheduler, const ParamOverrides& params = {},
+                bool result_slot_conflicts = true) {
   GpuConfig cfg = load_preset("gtx480");
   cfg.core.result_slot_conflicts = result_slot_conflicts;
   Gpu gpu(cfg, scheduler);

@@ -15,9 +15,7 @@ CtaTrace gen(const SyntheticKernel& k, uint32_t cta = 0) {
   return t;
 }
 
-uint64_t addr(const WarpStream& s, const WarpInst& i, uint32_t lane) {
-  return s.addrs[i.addr_index + lane];
-}
+uint64_t addr(const WarpStream& s, const WarpInst& i, uint32_t lane) { return s.addrs[i.addr_index + lane]; }
 
 // Register ids of the default plan: r0 address, r1 input, r2..r17 ALU pool, r18..r25 load pool.
 constexpr RegId kAlu0 = 2;
@@ -91,9 +89,7 @@ TEST(SyntheticKernel, CoalescedAddresses) {
 
 TEST(SyntheticKernel, StridedAddressesWrapInFootprint) {
   KernelBuilder b("strided");
-  b.loop(3, [](KernelBuilder& k) {
-    k.load(MemSpace::Global, AccessPattern::strided(64).wrap(4096), 4);
-  });
+  b.loop(3, [](KernelBuilder& k) { k.load(MemSpace::Global, AccessPattern::strided(64).wrap(4096), 4); });
   const CtaTrace t = gen(b.build());
   const WarpStream& w = t.warps[0];
   ASSERT_EQ(w.insts.size(), 7u);  // 3 * (ld + bra) + exit
@@ -109,8 +105,7 @@ TEST(SyntheticKernel, StridedAddressesWrapInFootprint) {
 TEST(SyntheticKernel, RandomIsDeterministicAlignedAndInFootprint) {
   auto make = [](uint64_t seed) {
     KernelBuilder b("rnd");
-    b.grid({4}).block({64}).load(MemSpace::Global, AccessPattern::random(1 << 20, seed).at(1 << 24),
-                                 8, 4);
+    b.grid({4}).block({64}).load(MemSpace::Global, AccessPattern::random(1 << 20, seed).at(1 << 24), 8, 4);
     return b.build();
   };
   const CtaTrace a = gen(make(7), 2), a2 = gen(make(7), 2), c = gen(make(8), 2);
@@ -146,9 +141,8 @@ TEST(SyntheticKernel, BroadcastAndBankConflict) {
 
 TEST(SyntheticKernel, PerWarpFootprintRegions) {
   KernelBuilder b("pw");
-  b.grid({2}).block({64}).loop(3, [](KernelBuilder& k) {
-    k.load(MemSpace::Global, AccessPattern::per_warp(256).at(0x10000), 4);
-  });
+  b.grid({2}).block({64}).loop(
+      3, [](KernelBuilder& k) { k.load(MemSpace::Global, AccessPattern::per_warp(256).at(0x10000), 4); });
   const CtaTrace t = gen(b.build(), 1);
   const WarpStream& w = t.warps[1];  // global warp 3: region 0x10000 + 3 * 256
   const uint64_t region = 0x10000 + 3 * 256;
@@ -159,8 +153,7 @@ TEST(SyntheticKernel, PerWarpFootprintRegions) {
 
 TEST(SyntheticKernel, PerCtaInterleavesWarps) {
   KernelBuilder b("pc");
-  b.grid({2}).block({64}).loop(
-      5, [](KernelBuilder& k) { k.load(MemSpace::Global, AccessPattern::per_cta(1024), 4); });
+  b.grid({2}).block({64}).loop(5, [](KernelBuilder& k) { k.load(MemSpace::Global, AccessPattern::per_cta(1024), 4); });
   const CtaTrace t = gen(b.build(), 1);
   const WarpStream& w0 = t.warps[0];
   const WarpStream& w1 = t.warps[1];
@@ -273,9 +266,7 @@ TEST(SyntheticKernel, DivergeThenElse) {
 TEST(SyntheticKernel, NestedAndDegenerateDivergence) {
   KernelBuilder b("nest");
   b.diverge(half_lanes(),
-            [](KernelBuilder& k) {
-              k.diverge(lanes_mod(2), [](KernelBuilder& k2) { k2.alu(Unit::SP, 1); });
-            })
+            [](KernelBuilder& k) { k.diverge(lanes_mod(2), [](KernelBuilder& k2) { k2.alu(Unit::SP, 1); }); })
       .diverge(fixed_mask(0xffffffffu), [](KernelBuilder& k) { k.alu(Unit::SFU, 1); })
       .diverge(fixed_mask(0), [](KernelBuilder& k) { k.alu(Unit::DP, 1); });
   const CtaTrace t = gen(b.build());
@@ -332,23 +323,19 @@ TEST(SyntheticKernel, BadArgumentsThrow) {
 
 TEST(SyntheticKernel, MismatchedBarriersAndRunawayLoopsThrow) {
   KernelBuilder b("barriers");
-  b.block({64}).loop_per_warp([](uint32_t, uint32_t w) { return w + 1; },
-                              [](KernelBuilder& k) { k.barrier(); });
+  b.block({64}).loop_per_warp([](uint32_t, uint32_t w) { return w + 1; }, [](KernelBuilder& k) { k.barrier(); });
   CtaTrace t;
   EXPECT_THROW(b.build().generate_cta(0, t), Error);
 
   KernelBuilder r("runaway");
-  r.loop(1u << 20, [](KernelBuilder& k) {
-    k.loop(1u << 20, [](KernelBuilder& k2) { k2.alu(Unit::SP, 1); });
-  });
+  r.loop(1u << 20, [](KernelBuilder& k) { k.loop(1u << 20, [](KernelBuilder& k2) { k2.alu(Unit::SP, 1); }); });
   EXPECT_THROW(r.build().generate_cta(0, t), Error);
   EXPECT_THROW(r.build().generate_cta(1, t), Error);  // out of range
 }
 
 TEST(SyntheticKernel, SourceProducesTheSameStreams) {
   KernelBuilder b("src");
-  b.grid({3}).block({64}).regs_per_thread(20).shared_bytes(1024).load(MemSpace::Global, {}, 4, 1,
-                                                                      true);
+  b.grid({3}).block({64}).regs_per_thread(20).shared_bytes(1024).load(MemSpace::Global, {}, 4, 1, true);
   const SyntheticKernel k = b.build();
   auto src = k.source();
   EXPECT_EQ(src->info().name, "src");

@@ -3,10 +3,9 @@
 // a figure computed by hand.
 #include <gtest/gtest.h>
 
-#include "sim_helpers.h"
-
 #include "config/config_loader.h"
 #include "memory/cache.h"
+#include "sim_helpers.h"
 #include "workloads/bundled.h"
 
 namespace warpsim::test {

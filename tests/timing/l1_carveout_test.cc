@@ -17,12 +17,12 @@ TEST(L1Carveout, WaysFollowTheSmallestCarveoutThatHoldsTheSharedMemory) {
   GpuConfig cfg = load_preset("titanv");  // 128 KB unified; carve-outs 0,8,16,32,64,96 KB; 4 sets
   ASSERT_TRUE(l1_carveout_enabled(cfg));
   EXPECT_EQ(l1d_max_ways(cfg), 256u);
-  EXPECT_EQ(l1d_ways_for_kernel(cfg, 0, 8), 256u);             // no shared memory: 128 KB of L1
-  EXPECT_EQ(l1d_ways_for_kernel(cfg, 4096, 2), 240u);          // 8 KB
-  EXPECT_EQ(l1d_ways_for_kernel(cfg, 6000, 2), 224u);          // 12000 B: 16 KB
-  EXPECT_EQ(l1d_ways_for_kernel(cfg, 10000, 2), 192u);         // 20000 B: 32 KB
-  EXPECT_EQ(l1d_ways_for_kernel(cfg, 40 * 1024, 2), 64u);      // 80 KB -> 96 KB carve-out, 32 KB L1
-  EXPECT_EQ(l1d_ways_for_kernel(cfg, 48 * 1024, 4), 64u);      // more than the largest: the largest
+  EXPECT_EQ(l1d_ways_for_kernel(cfg, 0, 8), 256u);         // no shared memory: 128 KB of L1
+  EXPECT_EQ(l1d_ways_for_kernel(cfg, 4096, 2), 240u);      // 8 KB
+  EXPECT_EQ(l1d_ways_for_kernel(cfg, 6000, 2), 224u);      // 12000 B: 16 KB
+  EXPECT_EQ(l1d_ways_for_kernel(cfg, 10000, 2), 192u);     // 20000 B: 32 KB
+  EXPECT_EQ(l1d_ways_for_kernel(cfg, 40 * 1024, 2), 64u);  // 80 KB -> 96 KB carve-out, 32 KB L1
+  EXPECT_EQ(l1d_ways_for_kernel(cfg, 48 * 1024, 4), 64u);  // more than the largest: the largest
   const CacheConfig storage = l1d_storage(cfg);
   EXPECT_EQ(storage.size, 128u * 1024);
   EXPECT_EQ(storage.assoc, 256u);
@@ -76,8 +76,8 @@ uint64_t l1_misses(uint32_t shared_bytes, uint32_t unified) {
   GpuConfig cfg = load_preset("titanv");
   cfg.core.unified_l1_shared = unified;
   Gpu gpu(cfg, "gto");
-  const std::string text = "kernel reuse grid=" + std::to_string(cfg.core.num_sms) + " block=256 regs=16 shared=" +
-                           std::to_string(shared_bytes) +
+  const std::string text = "kernel reuse grid=" + std::to_string(cfg.core.num_sms) +
+                           " block=256 regs=16 shared=" + std::to_string(shared_bytes) +
                            "\nloop 256\n  ld.global pattern=percta footprint=64K width=4 step=1K use\nend\nexit\n";
   gpu.enqueue(synth::parse_kernel(text).source(), 0);
   gpu.run_until_idle();

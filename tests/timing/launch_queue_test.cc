@@ -202,7 +202,8 @@ TEST(LaunchQueue, StopsAndCopiesInTheMiddleOfAQueueChangeNothing) {
   const GpuConfig cfg = queue_gpu();
   const std::vector<Launch> launches = round_robin(3, 8);
   auto fill = [&](Gpu& g) {
-    for (size_t i = 0; i < launches.size(); ++i) g.enqueue(launches[i].kernel.source(), launches[i].stream, i % 7 == 3 ? 500 : 0);
+    for (size_t i = 0; i < launches.size(); ++i)
+      g.enqueue(launches[i].kernel.source(), launches[i].stream, i % 7 == 3 ? 500 : 0);
   };
   Gpu ref(cfg, "gto");
   fill(ref);

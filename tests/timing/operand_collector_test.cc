@@ -1,10 +1,11 @@
 // Physics of the operand collector (oc.*): collector-unit allocation, register-bank conflicts,
 // write-back priority and the issue-to-unit delay, each against a figure worked out by hand
 // from the model in docs/timing-model.md ("Operand collector").
+#include "timing/operand_collector.h"
+
 #include <gtest/gtest.h>
 
 #include "sim_helpers.h"
-#include "timing/operand_collector.h"
 
 namespace warpsim::test {
 namespace {
@@ -82,7 +83,7 @@ TEST(OperandCollector, SubCoresHaveTheirOwnUnitsAndBanks) {
   const RegId r[] = {1};
   oc.collect(0, 0, Unit::SP, r, 1, 0, &conflicts);
   oc.collect(0, 0, Unit::SP, r, 1, 0, &conflicts);
-  EXPECT_EQ(conflicts, 1u);                             // same bank, same scheduler
+  EXPECT_EQ(conflicts, 1u);                                        // same bank, same scheduler
   EXPECT_EQ(oc.collect(1, 1, Unit::SP, r, 1, 0, &conflicts), 4u);  // the other scheduler's bank
   EXPECT_EQ(conflicts, 1u);
   EXPECT_EQ(oc.accept_cycle(0, Unit::SP, 0), 0u);  // both units held, but the waiting slot is free

@@ -55,7 +55,8 @@ TEST(Physics, SfuInitiationIntervalLimitsThroughput) {
 // One warp walking `footprint` bytes twice with 128-byte coalesced loads.
 synth::SyntheticKernel walk(uint64_t footprint, uint32_t passes) {
   KernelBuilder b("walk");
-  b.grid({1, 1, 1}).block({32, 1, 1})
+  b.grid({1, 1, 1})
+      .block({32, 1, 1})
       .load(MemSpace::Global, AccessPattern::per_warp(footprint), 4, uint32_t(passes * footprint / 128));
   return b.build();
 }
@@ -108,7 +109,9 @@ TEST(Physics, BankConflictsCostTheirDegreeInCycles) {
   // Eight warps keep the shared-memory pipeline saturated: its occupancy decides the time.
   auto kernel = [](uint32_t ways) {
     KernelBuilder b("banks");
-    b.grid({1, 1, 1}).block({256, 1, 1}).shared_bytes(16 * 1024)
+    b.grid({1, 1, 1})
+        .block({256, 1, 1})
+        .shared_bytes(16 * 1024)
         .load(MemSpace::Shared, AccessPattern::bank_conflict(ways), 4, 200);
     return b.build();
   };
@@ -150,8 +153,7 @@ TEST(Physics, OccupancyLimitsCapResidentCtas) {
   // (number of waves) x (one CTA's time).
   auto run = [](GpuConfig cfg, uint32_t shared, uint32_t regs) {
     KernelBuilder b("occ");
-    b.grid({12, 1, 1}).block({32, 1, 1}).shared_bytes(shared).regs_per_thread(regs)
-        .alu(Unit::SP, 100, true);
+    b.grid({12, 1, 1}).block({32, 1, 1}).shared_bytes(shared).regs_per_thread(regs).alu(Unit::SP, 100, true);
     return double(simulate(cfg, b.build()).stats.cycle);
   };
   GpuConfig cfg = small_gpu();

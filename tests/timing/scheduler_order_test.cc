@@ -15,9 +15,7 @@ using synth::KernelBuilder;
 // Eight warps of one CTA on one scheduler; dependent chains make readiness vary.
 synth::SyntheticKernel mixed_kernel() {
   KernelBuilder b("order");
-  b.grid({1, 1, 1}).block({256, 1, 1}).loop(30, [](KernelBuilder& l) {
-    l.alu(Unit::SP, 3).alu(Unit::SP, 2, true);
-  });
+  b.grid({1, 1, 1}).block({256, 1, 1}).loop(30, [](KernelBuilder& l) { l.alu(Unit::SP, 3).alu(Unit::SP, 2, true); });
   return b.build();
 }
 

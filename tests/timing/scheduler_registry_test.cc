@@ -44,8 +44,8 @@ std::shared_ptr<SmSharedState> make_counting_shared(const SchedulerParams&, int)
   return std::make_shared<CountingShared>();
 }
 
-const SchedulerRegistration kCounting{{"test-counting", "oldest ready, counting its SM's schedulers", make_counting,
-                                       make_counting_shared}};
+const SchedulerRegistration kCounting{
+    {"test-counting", "oldest ready, counting its SM's schedulers", make_counting, make_counting_shared}};
 
 TEST(SchedulerRegistry, APolicyRegistersItselfFromItsOwnFile) {
   const SchedulerFactory& f = find_scheduler("test-counting");
@@ -69,8 +69,8 @@ TEST(SchedulerRegistry, TheBuiltInPoliciesAreRegisteredOnceInNameOrder) {
   }
   EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
   EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size());
-  for (const char* n : {"lrr", "gto", "oldest", "youngest", "tl", "juggler", "r-juggler", "rlws", "rlws_ms", "ipaws",
-                        "qaws"})
+  for (const char* n :
+       {"lrr", "gto", "oldest", "youngest", "tl", "juggler", "r-juggler", "rlws", "rlws_ms", "ipaws", "qaws"})
     EXPECT_NO_THROW(find_scheduler(n)) << n;
   try {
     find_scheduler("nonesuch");

@@ -38,8 +38,7 @@ struct RunResult {
 };
 
 inline RunResult simulate(const GpuConfig& cfg, const std::vector<synth::SyntheticKernel>& kernels,
-                          const std::string& sched = "gto", const SchedulerParams& params = {},
-                          bool log = false) {
+                          const std::string& sched = "gto", const SchedulerParams& params = {}, bool log = false) {
   Gpu gpu(cfg, sched, params);
   RunResult r;
   if (log) gpu.set_issue_log(&r.log);
@@ -50,9 +49,8 @@ inline RunResult simulate(const GpuConfig& cfg, const std::vector<synth::Synthet
   return r;
 }
 
-inline RunResult simulate(const GpuConfig& cfg, const synth::SyntheticKernel& k,
-                          const std::string& sched = "gto", const SchedulerParams& params = {},
-                          bool log = false) {
+inline RunResult simulate(const GpuConfig& cfg, const synth::SyntheticKernel& k, const std::string& sched = "gto",
+                          const SchedulerParams& params = {}, bool log = false) {
   return simulate(cfg, std::vector<synth::SyntheticKernel>{k}, sched, params, log);
 }
 

@@ -21,8 +21,7 @@ TEST(OpcodeTables, EachFamilyIsFound) {
     find_opcode_table(dir, 35);
     ADD_FAILURE() << "binary version 35 accepted";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("no SASS opcode table for binary version 35"),
-              std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("no SASS opcode table for binary version 35"), std::string::npos);
   }
 }
 
@@ -81,8 +80,7 @@ TEST(OpcodeTables, FileFormatErrorsAreLocated) {
     ADD_FAILURE() << "accepted:\n" << text;
     return LocatedError("", 0, 0, "");
   };
-  LocatedError e =
-      error_of("family = \"x\"\n[opcodes]\nFADD = { unit = \"sp\" }\nFOO = { unit = \"gpu\" }\n");
+  LocatedError e = error_of("family = \"x\"\n[opcodes]\nFADD = { unit = \"sp\" }\nFOO = { unit = \"gpu\" }\n");
   EXPECT_EQ(e.file(), "t.toml");
   EXPECT_EQ(e.line(), 4);
   EXPECT_NE(std::string(e.what()).find("unknown unit 'gpu'"), std::string::npos) << e.what();

@@ -118,8 +118,7 @@ TEST(SampleTrace, Warp3Instructions) {
   EXPECT_EQ(ldg.src[0], 4);
   ASSERT_NE(ldg.addr_index, kNoAddr);
   for (int lane = 0; lane < 32; ++lane)
-    EXPECT_EQ(ws.addrs[ldg.addr_index + lane], lane < 4 ? 0x7f2b2d500180ull + 4 * lane : 0u)
-        << lane;
+    EXPECT_EQ(ws.addrs[ldg.addr_index + lane], lane < 4 ? 0x7f2b2d500180ull + 4 * lane : 0u) << lane;
   // 00d8 0000000f 0 STG.E 2 R6 R0 4 1 0x7f2b2d500580 4
   const WarpInst& stg = ws.insts[20];
   EXPECT_EQ(stg.op, OpClass::STORE);
@@ -169,8 +168,7 @@ class RecordingTarget : public LaunchTarget {
 };
 
 TEST(SampleTrace, EnqueuedLazily) {
-  if (!std::filesystem::exists(sample_dir() + "/kernelslist.g"))
-    GTEST_SKIP() << "sample trace not present";
+  if (!std::filesystem::exists(sample_dir() + "/kernelslist.g")) GTEST_SKIP() << "sample trace not present";
   TraceWorkload wl(sample_dir());
   RecordingTarget t;
   wl.enqueue_all(t);

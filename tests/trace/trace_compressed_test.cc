@@ -41,9 +41,8 @@ std::string compress(const std::string& text, TraceFile::Codec codec) {
   if (codec == TraceFile::Codec::Xz) {
     out.resize(text.size() + 4096);
     size_t pos = 0;
-    lzma_ret r = lzma_easy_buffer_encode(1, LZMA_CHECK_CRC64, nullptr,
-                                         reinterpret_cast<const uint8_t*>(text.data()), text.size(),
-                                         reinterpret_cast<uint8_t*>(out.data()), &pos, out.size());
+    lzma_ret r = lzma_easy_buffer_encode(1, LZMA_CHECK_CRC64, nullptr, reinterpret_cast<const uint8_t*>(text.data()),
+                                         text.size(), reinterpret_cast<uint8_t*>(out.data()), &pos, out.size());
     EXPECT_EQ(r, LZMA_OK);
     out.resize(pos);
   }
@@ -103,11 +102,8 @@ TEST_P(Compressed, TruncatedStreamIsAnError) {
   EXPECT_THROW(TraceKernel k(d.file("k.traceg")), Error);
 }
 
-INSTANTIATE_TEST_SUITE_P(Codecs, Compressed,
-                         ::testing::Values(TraceFile::Codec::Zstd, TraceFile::Codec::Xz),
-                         [](const auto& info) {
-                           return info.param == TraceFile::Codec::Zstd ? "zstd" : "xz";
-                         });
+INSTANTIATE_TEST_SUITE_P(Codecs, Compressed, ::testing::Values(TraceFile::Codec::Zstd, TraceFile::Codec::Xz),
+                         [](const auto& info) { return info.param == TraceFile::Codec::Zstd ? "zstd" : "xz"; });
 
 TEST(TraceFileLines, LongLinesCrLfAndNoFinalNewline) {
   TempDir d;

@@ -90,8 +90,7 @@ TEST(TraceErrors, BadHexPc) {
   LocatedError e = expect_error(d, trace_text(body));
   EXPECT_EQ(e.line(), 13);
   EXPECT_EQ(e.col(), 1);
-  EXPECT_NE(std::string(e.what()).find("expected a hex PC, found '00g0'"), std::string::npos)
-      << e.what();
+  EXPECT_NE(std::string(e.what()).find("expected a hex PC, found '00g0'"), std::string::npos) << e.what();
 }
 
 TEST(TraceErrors, BadHexMask) {
@@ -129,8 +128,7 @@ TEST(TraceErrors, TooFewDeltas) {
   body[1] = "0010 00000007 1 R4 LDG.E 1 R2 4 2 0x7f0000001000 4";
   LocatedError e = expect_error(d, trace_text(body));
   EXPECT_EQ(e.line(), 14);
-  EXPECT_NE(std::string(e.what()).find("expected 2 decimal address deltas"), std::string::npos)
-      << e.what();
+  EXPECT_NE(std::string(e.what()).find("expected 2 decimal address deltas"), std::string::npos) << e.what();
 }
 
 TEST(TraceErrors, UnknownAddressMode) {
@@ -140,24 +138,21 @@ TEST(TraceErrors, UnknownAddressMode) {
   LocatedError e = expect_error(d, trace_text(body));
   EXPECT_EQ(e.line(), 14);
   EXPECT_EQ(e.col(), 33);
-  EXPECT_NE(std::string(e.what()).find("unknown address compression mode 7"), std::string::npos)
-      << e.what();
+  EXPECT_NE(std::string(e.what()).find("unknown address compression mode 7"), std::string::npos) << e.what();
 }
 
 TEST(TraceErrors, MoreInstructionsThanAnnounced) {
   TempDir d;
   LocatedError e = expect_error(d, trace_text(kGood, "2"));
   EXPECT_EQ(e.line(), 15);
-  EXPECT_NE(std::string(e.what()).find("expected 'warp = N' or '#END_TB'"), std::string::npos)
-      << e.what();
+  EXPECT_NE(std::string(e.what()).find("expected 'warp = N' or '#END_TB'"), std::string::npos) << e.what();
 }
 
 TEST(TraceErrors, FewerInstructionsThanAnnounced) {
   TempDir d;
   LocatedError e = expect_error(d, trace_text(kGood, "4"));
   EXPECT_EQ(e.line(), 16);
-  EXPECT_NE(std::string(e.what()).find("warp 0 has 3 instructions, 'insts = 4'"), std::string::npos)
-      << e.what();
+  EXPECT_NE(std::string(e.what()).find("warp 0 has 3 instructions, 'insts = 4'"), std::string::npos) << e.what();
 }
 
 TEST(TraceErrors, WrongSourceCount) {
@@ -167,9 +162,7 @@ TEST(TraceErrors, WrongSourceCount) {
   LocatedError e = expect_error(d, trace_text(body));
   EXPECT_EQ(e.line(), 13);
   EXPECT_EQ(e.col(), 29);
-  EXPECT_NE(std::string(e.what()).find("expected source register 2 of 2, found '0'"),
-            std::string::npos)
-      << e.what();
+  EXPECT_NE(std::string(e.what()).find("expected source register 2 of 2, found '0'"), std::string::npos) << e.what();
 }
 
 TEST(TraceErrors, TrailingText) {
@@ -189,8 +182,7 @@ TEST(TraceErrors, UnknownOpcodeNamesIt) {
   LocatedError e = expect_error(d, trace_text(body));
   EXPECT_EQ(e.line(), 13);
   EXPECT_EQ(e.col(), 20);
-  EXPECT_NE(std::string(e.what()).find("unknown SASS opcode 'FROB'"), std::string::npos)
-      << e.what();
+  EXPECT_NE(std::string(e.what()).find("unknown SASS opcode 'FROB'"), std::string::npos) << e.what();
   EXPECT_NE(std::string(e.what()).find("volta.toml"), std::string::npos) << e.what();
 }
 
@@ -218,9 +210,7 @@ TEST(TraceErrors, BadRegister) {
   body[0] = "0000 ffffffff 1 X1 MOV 1 R2 0";
   LocatedError e = expect_error(d, trace_text(body));
   EXPECT_EQ(e.col(), 17);
-  EXPECT_NE(std::string(e.what()).find("destination register 1 of 1, found 'X1'"),
-            std::string::npos)
-      << e.what();
+  EXPECT_NE(std::string(e.what()).find("destination register 1 of 1, found 'X1'"), std::string::npos) << e.what();
 }
 
 TEST(TraceErrors, HeaderProblems) {
@@ -243,9 +233,7 @@ TEST(TraceErrors, HeaderProblems) {
     t.replace(t.find("version = 4"), 11, "version = 9");
     LocatedError e = expect_error(d, t);
     EXPECT_EQ(e.line(), 6);
-    EXPECT_NE(std::string(e.what()).find("unsupported accelsim tracer version 9"),
-              std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("unsupported accelsim tracer version 9"), std::string::npos) << e.what();
   }
   {
     std::string t = trace_text(kGood);
@@ -258,8 +246,7 @@ TEST(TraceErrors, HeaderProblems) {
 
 TEST(TraceErrors, DuplicateWarp) {
   TempDir d;
-  std::vector<std::string> body = {kGood[0],    kGood[1], kGood[2], "warp = 0",
-                                   "insts = 1", kGood[2], "#END_TB"};
+  std::vector<std::string> body = {kGood[0], kGood[1], kGood[2], "warp = 0", "insts = 1", kGood[2], "#END_TB"};
   LocatedError e = expect_error(d, trace_text(body));
   EXPECT_EQ(e.line(), 16);
   EXPECT_NE(std::string(e.what()).find("warp 0 appears twice"), std::string::npos) << e.what();
@@ -267,8 +254,7 @@ TEST(TraceErrors, DuplicateWarp) {
 
 TEST(TraceErrors, WarpOutsideTheBlock) {
   TempDir d;
-  std::vector<std::string> body = {kGood[0],    kGood[1], kGood[2], "warp = 1",
-                                   "insts = 1", kGood[2], "#END_TB"};
+  std::vector<std::string> body = {kGood[0], kGood[1], kGood[2], "warp = 1", "insts = 1", kGood[2], "#END_TB"};
   LocatedError e = expect_error(d, trace_text(body));
   EXPECT_EQ(e.line(), 16);
   EXPECT_NE(std::string(e.what()).find("warp 1 does not exist"), std::string::npos) << e.what();
@@ -307,13 +293,12 @@ namespace {
 TEST(TraceErrors, ThreadBlockTwice) {
   TempDir d;
   std::vector<std::string> body = kGood;
-  for (const char* l : {"#BEGIN_TB", "thread block = 0,0,0", "warp = 0", "insts = 1",
-                        "0020 ffffffff 0 EXIT 0 0", "#END_TB"})
+  for (const char* l :
+       {"#BEGIN_TB", "thread block = 0,0,0", "warp = 0", "insts = 1", "0020 ffffffff 0 EXIT 0 0", "#END_TB"})
     body.push_back(l);
   LocatedError e = expect_error(d, trace_text(body));
   EXPECT_EQ(e.line(), 17);
-  EXPECT_NE(std::string(e.what()).find(
-                "thread block (0,0,0) appears twice (the blocks begun at lines 9 and 17)"),
+  EXPECT_NE(std::string(e.what()).find("thread block (0,0,0) appears twice (the blocks begun at lines 9 and 17)"),
             std::string::npos)
       << e.what();
 }

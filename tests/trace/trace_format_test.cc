@@ -48,8 +48,7 @@ TEST(AddressModes, ListStrideAndDeltas) {
   EXPECT_EQ(stride.op, OpClass::STORE);
   EXPECT_EQ(stride.space, MemSpace::Global);
   for (int l = 0; l < 32; ++l)
-    EXPECT_EQ(ws.addrs[stride.addr_index + l], l >= 28 ? 0x7f0000400100ull - 4 * (l - 28) : 0u)
-        << "lane " << l;
+    EXPECT_EQ(ws.addrs[stride.addr_index + l], l >= 28 ? 0x7f0000400100ull - 4 * (l - 28) : 0u) << "lane " << l;
 
   // Mode 2: lanes 0, 1, 31: base, +16, -32.
   const WarpInst& delta = ws.insts[2];
@@ -126,8 +125,7 @@ TEST_P(TracerVersion, SameInstructions) {
 
 INSTANTIATE_TEST_SUITE_P(Layouts, TracerVersion,
                          ::testing::Values(std::make_pair("v2", 2u), std::make_pair("v3", 3u),
-                                           std::make_pair("v4_lineinfo", 4u),
-                                           std::make_pair("v5", 5u)),
+                                           std::make_pair("v4_lineinfo", 4u), std::make_pair("v5", 5u)),
                          [](const auto& info) { return std::string(info.param.first); });
 
 TEST(TracerVersion, LineinfoAndFamilies) {
@@ -186,8 +184,8 @@ TEST(Registers, Names) {
   EXPECT_FALSE(parse_sass_reg("Q1", r));
   EXPECT_FALSE(parse_sass_reg("R", r));
   EXPECT_FALSE(parse_sass_reg("P8", r));
-  for (RegId id : {RegId(0), RegId(17), RegId(255), RegId(256), RegId(262), RegId(263), RegId(264),
-                   RegId(330), RegId(335), RegId(1000), RegId(65534)}) {
+  for (RegId id : {RegId(0), RegId(17), RegId(255), RegId(256), RegId(262), RegId(263), RegId(264), RegId(330),
+                   RegId(335), RegId(1000), RegId(65534)}) {
     ASSERT_TRUE(parse_sass_reg(sass_reg_name(id), r)) << sass_reg_name(id);
     EXPECT_EQ(r, id) << sass_reg_name(id);
   }

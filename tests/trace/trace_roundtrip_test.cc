@@ -62,10 +62,7 @@ CtaTrace synth_cta(uint32_t cta_id, uint32_t warps, std::mt19937_64& rng) {
       in.pc = pc;
       pc += 8 * uint32_t(1 + pick(3));
       const uint64_t mk = pick(4);
-      in.active_mask = mk == 0   ? 0xffffffffu
-                       : mk == 1 ? uint32_t(rng())
-                       : mk == 2 ? 0x0000ff00u
-                                 : 0u;
+      in.active_mask = mk == 0 ? 0xffffffffu : mk == 1 ? uint32_t(rng()) : mk == 2 ? 0x0000ff00u : 0u;
       const bool last = i + 1 == n;
       in.op = last ? OpClass::EXIT : OpClass(pick(uint64_t(OpClass::NOP) + 1));
       in.unit = Unit(pick(kNumUnits));
@@ -89,9 +86,7 @@ CtaTrace synth_cta(uint32_t cta_id, uint32_t warps, std::mt19937_64& rng) {
           int k = 0;
           for (int l = 0; l < 32; ++l) {
             if (!((in.active_mask >> l) & 1)) continue;
-            uint64_t a = pattern == 0   ? base + uint64_t(stride * k)
-                         : pattern == 1 ? base + pick(256) * 4
-                                        : rng();
+            uint64_t a = pattern == 0 ? base + uint64_t(stride * k) : pattern == 1 ? base + pick(256) * 4 : rng();
             ws.addrs[in.addr_index + l] = a;
             ++k;
           }
@@ -115,8 +110,7 @@ TEST(TraceRoundTrip, SyntheticCtasFieldByField) {
   info.inst_bytes = 8;
   std::mt19937_64 rng(12345);
   std::vector<CtaTrace> ctas;
-  for (uint32_t c = 0; c < info.num_ctas(); ++c)
-    ctas.push_back(synth_cta(c, info.warps_per_cta(), rng));
+  for (uint32_t c = 0; c < info.num_ctas(); ++c) ctas.push_back(synth_cta(c, info.warps_per_cta(), rng));
   std::vector<CtaTrace> shuffled = ctas;
   std::shuffle(shuffled.begin(), shuffled.end(), rng);
   shuffled.erase(shuffled.begin() + 3);  // one CTA not recorded

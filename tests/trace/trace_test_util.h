@@ -18,8 +18,7 @@ class TempDir {
   TempDir() {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
     path_ = std::filesystem::temp_directory_path() /
-            ("warpsim_trace_" + std::to_string(::getpid()) + "_" + info->test_suite_name() + "_" +
-             info->name());
+            ("warpsim_trace_" + std::to_string(::getpid()) + "_" + info->test_suite_name() + "_" + info->name());
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
   }

@@ -18,8 +18,7 @@ using trace_test::sample_dir;
 using trace_test::TempDir;
 
 TEST(TraceTiming, SampleRunsUnderEveryScheduler) {
-  if (!std::filesystem::exists(sample_dir() + "/kernelslist.g"))
-    GTEST_SKIP() << "sample trace not present";
+  if (!std::filesystem::exists(sample_dir() + "/kernelslist.g")) GTEST_SKIP() << "sample trace not present";
   const GpuConfig cfg = load_preset("gtx480");
   for (const SchedulerFactory& f : scheduler_registry()) {
     SCOPED_TRACE(f.name);
@@ -41,8 +40,7 @@ TEST(TraceTiming, SampleRunsUnderEveryScheduler) {
 // A kernel source that replays fixed CTAs (stands in for a functional front end).
 class FixedKernel : public KernelSource {
  public:
-  FixedKernel(KernelInfo info, std::vector<CtaTrace> ctas)
-      : info_(std::move(info)), ctas_(std::move(ctas)) {}
+  FixedKernel(KernelInfo info, std::vector<CtaTrace> ctas) : info_(std::move(info)), ctas_(std::move(ctas)) {}
   const KernelInfo& info() const override { return info_; }
   void produce_cta(uint32_t id, uint32_t, CtaTrace& out) override { out = ctas_[id]; }
 
@@ -53,8 +51,7 @@ class FixedKernel : public KernelSource {
 
 TEST(TraceTiming, RecordedRunReplaysWithTheSameCycles) {
   // The sample kernel, read once from the trace, is the "live" front end.
-  if (!std::filesystem::exists(sample_dir() + "/kernelslist.g"))
-    GTEST_SKIP() << "sample trace not present";
+  if (!std::filesystem::exists(sample_dir() + "/kernelslist.g")) GTEST_SKIP() << "sample trace not present";
   TraceWorkload wl(sample_dir());
   auto src = wl.open_kernel(0);
   KernelInfo info = src->info();

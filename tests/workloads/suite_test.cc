@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "config/config_loader.h"
-#include "timing/gpu.h"
 #include "core/error.h"
+#include "timing/gpu.h"
 #include "workloads/bundled.h"
 
 namespace warpsim::test {
@@ -38,10 +38,9 @@ TEST_P(Suite, VerifiesAtSmallSize) {
   for (const auto& r : gpu.results()) EXPECT_GT(r.end_cycle, r.start_cycle);
 }
 
-INSTANTIATE_TEST_SUITE_P(Bundled, Suite, ::testing::ValuesIn(cases()),
-                         [](const ::testing::TestParamInfo<Case>& i) {
-                           return i.param.workload + "_" + i.param.gpu + "_" + i.param.sched;
-                         });
+INSTANTIATE_TEST_SUITE_P(Bundled, Suite, ::testing::ValuesIn(cases()), [](const ::testing::TestParamInfo<Case>& i) {
+  return i.param.workload + "_" + i.param.gpu + "_" + i.param.sched;
+});
 
 TEST(SuiteMeta, EveryWorkloadHasThreeSizesAndMetadata) {
   auto all = bundled_workloads();
@@ -51,8 +50,7 @@ TEST(SuiteMeta, EveryWorkloadHasThreeSizesAndMetadata) {
     EXPECT_FALSE(m.category.empty()) << m.name;
     EXPECT_FALSE(m.suite.empty()) << m.name;
     EXPECT_FALSE(m.kernels.empty()) << m.name;
-    for (const char* s : {"small", "default", "paper"})
-      EXPECT_NO_THROW(w->size_params(s)) << m.name << " " << s;
+    for (const char* s : {"small", "default", "paper"}) EXPECT_NO_THROW(w->size_params(s)) << m.name << " " << s;
   }
 }
 

@@ -47,7 +47,9 @@ void CudaDevice::memcpy_d2h(void* dst, DevPtr src, uint64_t bytes) {
 void CudaDevice::memcpy_d2d(DevPtr dst, DevPtr src, uint64_t bytes) {
   check(cudaMemcpy(ptr(dst), ptr(src), bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy (device to device)");
 }
-void CudaDevice::memset(DevPtr dst, int value, uint64_t bytes) { check(cudaMemset(ptr(dst), value, bytes), "cudaMemset"); }
+void CudaDevice::memset(DevPtr dst, int value, uint64_t bytes) {
+  check(cudaMemset(ptr(dst), value, bytes), "cudaMemset");
+}
 
 KernelHandle CudaDevice::get_kernel(ModuleHandle, const std::string& name) {
   for (uint32_t i = 0; kernels_[i].name; ++i)
@@ -92,8 +94,8 @@ uint64_t CudaDevice::create_texture(const TextureDesc& d) {
   cudaChannelFormatKind kind = d.is_float ? cudaChannelFormatKindFloat : cudaChannelFormatKindSigned;
   int b = int(d.channel_bits);
   cudaResourceDesc res{};
-  cudaChannelFormatDesc fmtd = cudaCreateChannelDesc(b, d.channels > 1 ? b : 0, d.channels > 2 ? b : 0,
-                                                     d.channels > 3 ? b : 0, kind);
+  cudaChannelFormatDesc fmtd =
+      cudaCreateChannelDesc(b, d.channels > 1 ? b : 0, d.channels > 2 ? b : 0, d.channels > 3 ? b : 0, kind);
   uint32_t elem = d.channels * d.channel_bits / 8;
   if (d.height <= 1) {
     res.resType = cudaResourceTypeLinear;

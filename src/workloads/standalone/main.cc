@@ -40,9 +40,10 @@ int main(int argc, char** argv) {
       }
       params.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
     } else if (a == "-h" || a == "--help") {
-      std::printf("usage: %s [--size small|default|paper] [--seed N] [--param NAME=VALUE]...\n"
-                  "Runs bundled workload '%s' through the CUDA runtime and checks its results.\n",
-                  argv[0], name.c_str());
+      std::printf(
+          "usage: %s [--size small|default|paper] [--seed N] [--param NAME=VALUE]...\n"
+          "Runs bundled workload '%s' through the CUDA runtime and checks its results.\n",
+          argv[0], name.c_str());
       return 0;
     } else {
       std::fprintf(stderr, "%s: unknown argument '%s' (try --help)\n", name.c_str(), a.c_str());

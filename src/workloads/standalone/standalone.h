@@ -30,9 +30,9 @@ class BundledWorkload {
 
 std::unique_ptr<BundledWorkload> standalone_workload();
 
-#define WARPSIM_WORKLOAD(name, Class)                                          \
-  std::unique_ptr<::warpsim::BundledWorkload> standalone_workload() {          \
-    return std::make_unique<Class>(#name, nullptr, nullptr);                   \
+#define WARPSIM_WORKLOAD(name, Class)                                 \
+  std::unique_ptr<::warpsim::BundledWorkload> standalone_workload() { \
+    return std::make_unique<Class>(#name, nullptr, nullptr);          \
   }
 
 }  // namespace warpsim

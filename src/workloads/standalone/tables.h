@@ -12,8 +12,8 @@ struct Entry {
 }  // namespace warpsim::standalone
 
 extern "C" {
-extern const char warpsim_standalone_name[];  // the workload's name
-extern const char warpsim_standalone_toml[];  // its workload.toml
+extern const char warpsim_standalone_name[];                           // the workload's name
+extern const char warpsim_standalone_toml[];                           // its workload.toml
 extern const warpsim::standalone::Entry warpsim_standalone_kernels[];  // ends with {nullptr, nullptr}
 extern const warpsim::standalone::Entry warpsim_standalone_symbols[];  // ends with {nullptr, nullptr}
 }

@@ -154,18 +154,28 @@ std::vector<double> nice_ticks(double lo, double hi, int count) {
   return t;
 }
 
+namespace {
+
+// Ticks of a value axis covering every finite value and `reference`, from `from` when that is
+// above 0 and below the highest value, else from 0.
+std::vector<double> value_ticks(const std::vector<Series>& series, double reference, double from) {
+  double hi = reference;
+  for (const auto& se : series)
+    for (double v : se.values)
+      if (finite(v)) hi = std::max(hi, v);
+  if (hi <= 0) hi = 1;
+  double lo = from > 0 && from < hi ? from : 0.0;
+  return nice_ticks(lo, hi + (hi - lo) * 0.03);
+}
+
+}  // namespace
+
 std::string grouped_bars(const BarChart& c) {
   Frame f;
   f.w = std::min(c.width, kMaxWidth);
   f.h = c.height;
   fit_category_labels(f, c.categories);
-  double hi = c.reference;
-  for (const auto& s : c.series)
-    for (double v : s.values)
-      if (finite(v)) hi = std::max(hi, v);
-  if (hi <= 0) hi = 1;
-  double lo = c.y_min > 0 && c.y_min < hi ? c.y_min : 0.0;
-  auto ticks = nice_ticks(lo, hi + (hi - lo) * 0.03);
+  auto ticks = value_ticks(c.series, c.reference, c.y_min);
   YAxis y{ticks.front(), ticks.back(), f.y0(), f.y1()};
   std::string s = header(f, c.title) + draw_y_axis(f, y, ticks, c.y_label);
   size_t n = std::max<size_t>(1, c.categories.size());
@@ -248,13 +258,7 @@ std::string horizontal_bars(const HBarChart& c) {
   f.bottom = 46;
   double row = std::max(c.row_height, int(ns) * 8 + 6);
   f.h = f.top + f.bottom + row * double(std::max<size_t>(1, c.labels.size()));
-  double hi = c.reference;
-  for (const auto& se : c.series)
-    for (double v : se.values)
-      if (finite(v)) hi = std::max(hi, v);
-  if (hi <= 0) hi = 1;
-  double lo = c.x_min > 0 && c.x_min < hi ? c.x_min : 0.0;
-  auto ticks = nice_ticks(lo, hi + (hi - lo) * 0.03);
+  auto ticks = value_ticks(c.series, c.reference, c.x_min);
   double xlo = ticks.front(), xhi = ticks.back();
   auto px = [&](double v) { return f.x0() + (std::clamp(v, xlo, xhi) - xlo) / (xhi - xlo) * (f.x1() - f.x0()); };
   std::string s = header(f, c.title);

@@ -13,10 +13,11 @@ void add_list_command(CLI::App& app) {
   auto what = std::make_shared<std::string>();
   auto gpu = std::make_shared<GpuOptions>();
   cmd->add_option("what", *what,
-                  "gpus | schedulers | workloads | keys (every configuration key, as a markdown table) | "
+                  "gpus | schedulers (with their parameters) | workloads | params (every scheduler parameter, as a "
+                  "markdown table) | keys (every configuration key, as a markdown table) | "
                   "config (the GPU chosen by --gpu, --gpgpusim-config and --set, as a complete TOML file)")
       ->required()
-      ->check(CLI::IsMember({"gpus", "schedulers", "workloads", "keys", "config"}));
+      ->check(CLI::IsMember({"gpus", "schedulers", "workloads", "params", "keys", "config"}));
   gpu->add(*cmd);
   cmd->callback([what, gpu] {
     if (*what == "config") {
@@ -28,10 +29,16 @@ void add_list_command(CLI::App& app) {
                    c.core.schedulers, c.core.max_warps, c.l1d.size / 1024,
                    c.l2.cache.size * c.l2.partitions * c.l2.slices_per_partition / 1024, c.clock_mhz);
       }
+    } else if (*what == "params") {
+      fmt::print("{}", scheduler_params_markdown());
     } else if (*what == "keys") {
       fmt::print("{}", config_keys_markdown(list_presets()));
     } else if (*what == "schedulers") {
-      for (const auto& f : scheduler_registry()) fmt::print("{:<10} {}\n", f.name, f.description);
+      for (const auto& f : scheduler_registry()) {
+        fmt::print("{:<10} {}\n", f.name, f.description);
+        for (const auto& p : f.params)
+          fmt::print("    {:<18} {:<14} {}\n", p.name, p.default_value.empty() ? "-" : p.default_value, p.help);
+      }
     } else {
       print_workload_catalog();
     }

@@ -327,10 +327,24 @@ static std::unique_ptr<WarpScheduler> make_ipaws(const SchedulerSetup& setup) {
 }
 
 namespace {
+std::vector<SchedulerParamInfo> ipaws_param_infos() {
+  IpawsOptions d;
+  return {
+      {"sample_insts", std::to_string(d.sample_insts), "a sample ends after this many issues (0: no limit)"},
+      {"sample_cycles", std::to_string(d.sample_cycles), "... or after this many cycles (0: no limit)"},
+      {"sample_policy", "gto", "order the sample runs under: gto or lrr"},
+      {"top", fmt::format("{}", d.top), "the metric is the issue share of this top fraction of warps"},
+      {"threshold", fmt::format("{}", d.threshold), "share at or above it commits to GTO, below to LRR"},
+      {"check_cycles", std::to_string(d.check_cycles), "issue-rate window after a decision (0: never re-check)"},
+      {"drop", fmt::format("{}", d.drop), "re-sample when a window's issue rate falls below (1 - drop) x the first"},
+      {"max_resamples", std::to_string(d.max_resamples), "re-samples per kernel launch at most"},
+      {"force", "", "gto|lrr per launch, comma-separated (the last applies to later launches): no sampling"}};
+}
+
 const SchedulerRegistration kRegistered{
     {"ipaws",
      "iPAWS: sample under GTO, commit to GTO or LRR by the issue pattern (sample_insts, threshold, force, ...)",
-     make_ipaws}};
+     make_ipaws, nullptr, ipaws_param_infos()}};
 }  // namespace
 
 }  // namespace warpsim

@@ -243,11 +243,30 @@ static std::unique_ptr<WarpScheduler> make_r_juggler(const SchedulerSetup& setup
 }
 
 namespace {
+std::vector<SchedulerParamInfo> juggler_param_infos(const char* order) {
+  JugglerOptions o;
+  const JugglerPredictorConfig& c = o.predictor;
+  return {{"uth", std::to_string(c.uth), "stall threshold of UM, greedy then oldest (docs/juggler.md)"},
+          {"fth", std::to_string(c.fth), "stall threshold of FM, loose round robin"},
+          {"lth", std::to_string(c.lth), "stall threshold of LHM, two-level"},
+          {"history_bits", std::to_string(c.history_bits), "m: 2^m confidence levels (1..8)"},
+          {"order", order, "juggler (UM -> LHM -> FM) or r-juggler (UM -> FM -> LHM)"},
+          {"stall_count", stall_reading_name(c.stall_reading),
+           "what Stall_c and Stall_p are: since_update, "
+           "consecutive or window"},
+          {"window", std::to_string(c.window), "window length in cycles for stall_count=window"},
+          {"history", history_rule_name(c.history), "how the history bits hold confidence: counter or shift"},
+          {"entry", entry_level_name(c.entry), "confidence on entering a mode: lowest or highest"},
+          {"active", std::to_string(o.active), "LHM active set size"},
+          {"every_cycle", "0", "1: the GPU simulates every cycle instead of replaying skipped ones"},
+          {"stall_events", "cycle", "what one stall adds to the count: cycle (1) or warp (the stalled warps)"}};
+}
+
 const SchedulerRegistration kRegistered_juggler{
     {"juggler", "Juggler: GTO, two-level or LRR as a stall predictor says (uth, fth, lth, history_bits, ...)",
-     make_juggler}};
-const SchedulerRegistration kRegistered_r_juggler{
-    {"r-juggler", "Juggler with the reverse order UM -> FM -> LHM", make_r_juggler}};
+     make_juggler, nullptr, juggler_param_infos("juggler")}};
+const SchedulerRegistration kRegistered_r_juggler{{"r-juggler", "Juggler with the reverse order UM -> FM -> LHM",
+                                                   make_r_juggler, nullptr, juggler_param_infos("r-juggler")}};
 }  // namespace
 
 }  // namespace warpsim

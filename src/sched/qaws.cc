@@ -101,7 +101,14 @@ namespace {
 const SchedulerRegistration kRegistered{{"qaws",
                                          "QoS-aware: warps grouped by kernel budget (budget.KERNEL=B, "
                                          "budget.stream.S=B, budget.default=B, decide=last|same)",
-                                         make_qaws, make_qaws_options}};
+                                         make_qaws,
+                                         make_qaws_options,
+                                         {{"budget.<kernel>", "",
+                                           "issue budget of a kernel: <kernel> is its name, its launch index, "
+                                           "stream.<S> (every kernel of stream S) or default (0: no budget)"},
+                                          {"decide", "last",
+                                           "when the priority moves: last (Algorithm 1: from the previous cycle's "
+                                           "issue) or same (in the cycle of the head's stall; docs/qaws.md)"}}}};
 }  // namespace
 
 }  // namespace warpsim

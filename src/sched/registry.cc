@@ -41,6 +41,22 @@ const SchedulerFactory& find_scheduler(const std::string& name) {
   throw Error(fmt::format("unknown scheduler '{}' (valid: {})", name, names));
 }
 
+std::string scheduler_params_markdown() {
+  auto cell = [](const std::string& s) {
+    std::string e;
+    for (char c : s) e += c == '|' ? std::string("\\|") : std::string(1, c);
+    return e;
+  };
+  std::string out = "| scheduler | parameter | default | meaning |\n|---|---|---|---|\n";
+  for (const auto& f : scheduler_registry()) {
+    if (f.params.empty()) out += fmt::format("| `{}` | - | | |\n", f.name);
+    for (const auto& p : f.params)
+      out += fmt::format("| `{}` | `{}` | {} | {} |\n", f.name, p.name,
+                         p.default_value.empty() ? "" : "`" + p.default_value + "`", cell(p.help));
+  }
+  return out;
+}
+
 void SchedulerSetup::throw_missing_shared_state() const {
   throw Error(fmt::format("scheduler of SM {}: its per-SM shared state is missing or of another policy", sm_id));
 }

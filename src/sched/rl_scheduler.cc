@@ -33,6 +33,24 @@ rl::RlConfig rl_config_from_params(const SchedulerParams& p, const rl::RlConfig&
   return rl::parse_rl_config(rl::rl_config_to_toml(c), "scheduler parameters", c);
 }
 
+std::vector<SchedulerParamInfo> rl_param_infos(const rl::RlConfig& d) {
+  auto num = [](double v) { return fmt::format("{}", v); };
+  auto flag = [](bool v) { return std::string(v ? "true" : "false"); };
+  return {{"rl_config", "", "RL configuration file (TOML: the keys below and [attributes]; docs/rlws.md)"},
+          {"alpha", num(d.alpha), "learning rate"},
+          {"epsilon", num(d.epsilon), "exploration rate"},
+          {"gamma", num(d.gamma), "discount factor"},
+          {"reward", num(d.reward), "reward of a cycle that issues"},
+          {"penalty", num(d.penalty), "reward of a cycle that does not"},
+          {"decay_cycles", num(d.decay_cycles), "phase 1: alpha and epsilon decay as 1 / (1 + t / decay_cycles)"},
+          {"decide_every", std::to_string(d.decide_every), "cycles between decisions: 1, 2, 4, 8 or 16"},
+          {"hold_when_blocked", flag(d.hold_when_blocked), "keep a held action that has no ready warp"},
+          {"keep_theta", flag(d.keep_theta), "keep the weights across kernels"},
+          {"fixed_point", flag(d.fixed_point), "weights in Q16.16, features as shifts (Sec. IV-I)"},
+          {"optimistic", flag(d.optimistic), "start the weights at r_max / (1 - gamma) / N"},
+          {"seed", std::to_string(d.seed), "seed of the exploration draws"}};
+}
+
 RlScheduler::RlScheduler(std::shared_ptr<RlAgent> agent, int sm_id, int sched_id, uint32_t num_actions,
                          std::string report_key)
     : agent_(std::move(agent)),

@@ -34,6 +34,8 @@ struct RlAgent : SmSharedState {
 // penalty, decide_every, keep_theta, fixed_point, optimistic, decay_cycles, seed (every key of
 // the file but [attributes]).
 rl::RlConfig rl_config_from_params(const SchedulerParams& p, const rl::RlConfig& defaults);
+// The parameters rl_config_from_params reads, with `defaults`' values.
+std::vector<SchedulerParamInfo> rl_param_infos(const rl::RlConfig& defaults);
 
 class RlScheduler : public WarpScheduler {
  public:

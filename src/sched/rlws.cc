@@ -75,7 +75,7 @@ static std::shared_ptr<SmSharedState> make_rlws_agent(const SchedulerParams& p, 
 namespace {
 const SchedulerRegistration kRegistered{
     {"rlws", "reinforcement-learning pipeline selection (linear SARSA, RLWS Table I actions)", make_rlws,
-     make_rlws_agent}};
+     make_rlws_agent, rl_param_infos(rl::RlConfig::rlws_defaults())}};
 }  // namespace
 
 }  // namespace warpsim

@@ -64,8 +64,9 @@ static std::shared_ptr<SmSharedState> make_rlws_ms_agent(const SchedulerParams& 
 }
 
 namespace {
-const SchedulerRegistration kRegistered{
-    {"rlws_ms", "reinforcement-learning meta-scheduling (RLWS Table IX actions)", make_rlws_ms, make_rlws_ms_agent}};
+const SchedulerRegistration kRegistered{{"rlws_ms", "reinforcement-learning meta-scheduling (RLWS Table IX actions)",
+                                         make_rlws_ms, make_rlws_ms_agent,
+                                         rl_param_infos(rl::RlConfig::rlws_ms_defaults())}};
 }  // namespace
 
 }  // namespace warpsim

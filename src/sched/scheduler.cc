@@ -13,6 +13,7 @@ void WarpScheduler::report(nlohmann::json&) const {}
 int64_t SchedulerParams::get_int(const std::string& key, int64_t def) const {
   auto it = values_.find(key);
   used_[key] = true;
+  defaults_[key] = std::to_string(def);
   if (it == values_.end()) return def;
   try {
     size_t pos = 0;
@@ -27,6 +28,7 @@ int64_t SchedulerParams::get_int(const std::string& key, int64_t def) const {
 double SchedulerParams::get_double(const std::string& key, double def) const {
   auto it = values_.find(key);
   used_[key] = true;
+  defaults_[key] = fmt::format("{}", def);
   if (it == values_.end()) return def;
   try {
     size_t pos = 0;
@@ -41,12 +43,14 @@ double SchedulerParams::get_double(const std::string& key, double def) const {
 std::string SchedulerParams::get_string(const std::string& key, const std::string& def) const {
   auto it = values_.find(key);
   used_[key] = true;
+  defaults_[key] = def;
   return it == values_.end() ? def : it->second;
 }
 
 bool SchedulerParams::get_bool(const std::string& key, bool def) const {
   auto it = values_.find(key);
   used_[key] = true;
+  defaults_[key] = def ? "true" : "false";
   if (it == values_.end()) return def;
   if (it->second == "true" || it->second == "1") return true;
   if (it->second == "false" || it->second == "0") return false;

@@ -73,10 +73,21 @@ class SchedulerParams {
   const std::map<std::string, std::string>& values() const { return values_; }
   // Throws Error listing keys that were given but never read.
   void check_all_used(const std::string& scheduler) const;
+  // Every key read so far with the default it was read with, as text (checks declarations).
+  const std::map<std::string, std::string>& defaults_read() const { return defaults_; }
 
  private:
   std::map<std::string, std::string> values_;
   mutable std::map<std::string, bool> used_;
+  mutable std::map<std::string, std::string> defaults_;
+};
+
+// A parameter a policy reads, declared where the policy registers: `warpsim list schedulers`
+// and docs/schedulers.md show them, and a test checks them against what the policy reads.
+struct SchedulerParamInfo {
+  std::string name;           // with a <placeholder> for a family of keys: budget.<kernel>
+  std::string default_value;  // as the policy reads it; empty: none
+  std::string help;
 };
 
 class WarpScheduler {
@@ -140,6 +151,7 @@ struct SchedulerFactory {
   std::unique_ptr<WarpScheduler> (*make)(const SchedulerSetup& setup) = nullptr;
   // Makes the object the SM's schedulers share; null when the policy shares nothing.
   std::shared_ptr<SmSharedState> (*make_sm_state)(const SchedulerParams& params, int sm_id) = nullptr;
+  std::vector<SchedulerParamInfo> params;  // every --sched-param key it reads
 };
 
 // Registers a policy from its own file, at static initialisation:
@@ -152,6 +164,8 @@ class SchedulerRegistration {
 
 // Every registered policy, sorted by name.
 const std::vector<SchedulerFactory>& scheduler_registry();
+// The policies and their parameters as docs/schedulers.md tables them.
+std::string scheduler_params_markdown();
 const SchedulerFactory& find_scheduler(const std::string& name);  // throws Error listing names
 
 // The `num_schedulers` schedulers of SM `sm_id` under policy `f`, sharing one SmSharedState.

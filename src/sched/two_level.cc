@@ -31,7 +31,11 @@ static std::unique_ptr<WarpScheduler> make_two_level(const SchedulerSetup& setup
 
 namespace {
 const SchedulerRegistration kRegistered{
-    {"tl", "two-level: round robin inside an active set of N warps (param active=N)", make_two_level}};
+    {"tl",
+     "two-level: round robin inside an active set of N warps (param active=N)",
+     make_two_level,
+     nullptr,
+     {{"active", "8", "warps in the active set (1..64); a warp waiting on memory leaves it"}}}};
 }  // namespace
 
 }  // namespace warpsim

@@ -2,9 +2,12 @@
 // named setup, and the schedulers of one SM share one typed object.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 #include "core/error.h"
+#include "core/strings.h"
+#include "experiment/reference.h"
 #include "sim_helpers.h"
 
 namespace warpsim::test {
@@ -106,6 +109,38 @@ TEST(SchedulerRegistry, ASharedObjectOfAnotherPolicyIsRefused) {
   EXPECT_THROW(rlws.make({p, 0, 0, 1, options}), Error);
   EXPECT_THROW(rlws.make({p, 0, 0, 1, nullptr}), Error);
   EXPECT_NO_THROW(qaws.make({p, 0, 0, 1, options}));
+}
+
+TEST(SchedulerRegistry, EveryParameterAPolicyReadsIsDeclaredWithItsDefault) {
+  for (const auto& f : scheduler_registry()) {
+    if (f.name == "test-counting") continue;
+    SCOPED_TRACE(f.name);
+    SchedulerParams p;
+    make_sm_schedulers(f, p, 0, 2);
+    std::map<std::string, std::string> declared;
+    for (const auto& d : f.params)
+      if (d.name.find('<') == std::string::npos) declared[d.name] = d.default_value;
+    // What the policy read with no parameters given, and the defaults it read them with.
+    EXPECT_EQ(p.defaults_read(), declared);
+  }
+  // A family of keys is read when given (QAWS budgets).
+  SchedulerParams q;
+  q.set("budget.k1", "3");
+  make_sm_schedulers(find_scheduler("qaws"), q, 0, 1);
+  EXPECT_TRUE(q.defaults_read().count("budget.k1"));
+  EXPECT_NO_THROW(q.check_all_used("qaws"));
+}
+
+TEST(SchedulerRegistry, DocsTableTheDeclaredParameters) {
+  std::string doc = experiment::read_text(std::string(WARPSIM_SOURCE_DIR) + "/docs/schedulers.md");
+  std::string table = scheduler_params_markdown();
+  // The test policy of this file is not in the docs.
+  std::string built_in;
+  for (const auto& line : split(table, '\n'))
+    if (line.find("`test-counting`") == std::string::npos && !line.empty()) built_in += line + "\n";
+  EXPECT_NE(doc.find(built_in), std::string::npos)
+      << "docs/schedulers.md differs from the declarations; its table should read:\n"
+      << built_in;
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/strings.h"
 #include "sched/order_policies.h"
 #include "sched/report_util.h"
 #include "sched/scheduler.h"
@@ -304,17 +305,11 @@ IpawsOptions ipaws_options(const SchedulerParams& params) {
   o.drop = get_fraction(params, "drop", o.drop, true);
   o.max_resamples = uint32_t(get_count(params, "max_resamples", o.max_resamples, 1000000));
   std::string force = params.get_string("force", "");
-  if (!force.empty()) {
-    size_t start = 0;
-    while (start <= force.size()) {
-      size_t comma = force.find(',', start);
-      if (comma == std::string::npos) comma = force.size();
-      std::string item = force.substr(start, comma - start);
+  if (!force.empty())
+    for (const auto& item : split(force, ',')) {
       if (item.empty()) throw Error(fmt::format("ipaws parameter 'force': empty entry in '{}'", force));
       o.force.push_back(parse_policy("force", item));
-      start = comma + 1;
     }
-  }
   return o;
 }
 

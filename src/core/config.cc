@@ -171,6 +171,10 @@ void validate(const GpuConfig& c) {
   if (c.compute_capability < 10 || c.compute_capability > 199 || c.compute_capability % 10 > 9)
     throw Error(fmt::format("config key 'compute_capability': {} is not major * 10 + minor (e.g. 75 for 7.5)",
                             c.compute_capability));
+  check_pos("global_memory", c.global_memory);
+  if (c.device_name.size() > 255)
+    throw Error(fmt::format("config key 'device_name': {} characters, at most 255 fit cudaDeviceProp::name",
+                            c.device_name.size()));
   check_pos("core.num_sms", c.core.num_sms);
   check_pos("core.schedulers", c.core.schedulers);
   check_pos("core.max_warps", c.core.max_warps);

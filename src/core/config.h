@@ -363,6 +363,7 @@ struct GpuConfig {
   std::string name = "custom";
   double clock_mhz = 700.0;          // core clock, used for seconds and bandwidth figures
   uint32_t compute_capability = 75;  // major * 10 + minor, as the CUDA runtime reports it
+  std::string device_name;           // the name the CUDA runtime reports; empty: "warpsim <name>"
   CoreConfig core;
   UnitConfig units[kNumUnits];
   OperandCollectorConfig oc;
@@ -372,12 +373,12 @@ struct GpuConfig {
   IcntConfig icnt;
   L2Config l2;
   DramConfig dram;
-  uint32_t sample_interval = 5000;       // cycles between IPC samples
-  std::string dispatch = "round_robin";  // how CTAs of concurrent kernels share SMs: fifo|round_robin
-  uint64_t max_cycles = 0;               // 0 = no limit
-  uint64_t max_insts = 0;                // 0 = no limit
-  uint64_t max_device_memory = 0;        // bytes a program may allocate on the device; 0 = no limit
-  uint64_t watchdog_cycles = 1000000;    // cycles with no progress before a deadlock is declared
+  uint32_t sample_interval = 5000;             // cycles between IPC samples
+  std::string dispatch = "round_robin";        // how CTAs of concurrent kernels share SMs: fifo|round_robin
+  uint64_t max_cycles = 0;                     // 0 = no limit
+  uint64_t max_insts = 0;                      // 0 = no limit
+  uint64_t global_memory = uint64_t(8) << 30;  // device memory: reported to programs and the allocation limit
+  uint64_t watchdog_cycles = 1000000;          // cycles with no progress before a deadlock is declared
 
   GpuConfig();
   template <class V>
@@ -387,6 +388,8 @@ struct GpuConfig {
     v("compute_capability", compute_capability,
       "compute capability of the GPU modelled, major * 10 + minor; the CUDA runtime reports it, or the highest PTX "
       "target of the program's fatbinaries when that is higher (docs/cuda-programs.md)");
+    v("device_name", device_name,
+      "device name the CUDA runtime reports (cudaDeviceProp::name, cuDeviceGetName); empty: \"warpsim <name>\"");
     v.group("core", core, "streaming multiprocessor");
     v.group("sp", units[int(Unit::SP)], "single-precision / integer ALU pipeline");
     v.group("int", units[int(Unit::INT)], "integer pipeline (Volta+; on Fermi share SP)");
@@ -405,7 +408,9 @@ struct GpuConfig {
     v("dispatch", dispatch, "fifo|round_robin CTA dispatch across concurrent kernels");
     v("max_cycles", max_cycles, "stop after this many cycles (0 = no limit)");
     v("max_insts", max_insts, "stop after this many warp instructions (0 = no limit)");
-    v("max_device_memory", max_device_memory, "device memory bytes a program may allocate (0 = no limit)");
+    v("global_memory", global_memory,
+      "device memory in bytes: what the CUDA runtime reports (totalGlobalMem, cudaMemGetInfo) and the most a "
+      "program may have allocated at once");
     v("watchdog_cycles", watchdog_cycles, "cycles without progress before a deadlock error");
   }
 };

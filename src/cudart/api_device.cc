@@ -58,9 +58,6 @@ const ErrorInfo* find_error(int code) {
   return nullptr;
 }
 
-// Reported device memory when the GPU's max_device_memory sets no limit.
-constexpr uint64_t kGlobalMemory = uint64_t(8) << 30;
-
 }  // namespace
 
 namespace warpsim::cudart {
@@ -69,10 +66,10 @@ void fill_properties(State& s, cudaDeviceProp* p) {
   const warpsim::GpuConfig& cfg = s.config();
   const auto& c = cfg.core;
   std::memset(p, 0, sizeof(*p));
-  std::string name = "warpsim " + cfg.name;
+  std::string name = cfg.device_name.empty() ? "warpsim " + cfg.name : cfg.device_name;
   std::snprintf(p->name, sizeof(p->name), "%s", name.c_str());
   std::memcpy(p->uuid.bytes, "warpsim-device-0", 16);
-  p->totalGlobalMem = cfg.max_device_memory ? cfg.max_device_memory : kGlobalMemory;
+  p->totalGlobalMem = cfg.global_memory;
   p->sharedMemPerBlock = std::min<uint64_t>(48 * 1024, c.shared_mem);
   p->regsPerBlock = int(std::min<uint32_t>(65536, c.registers));
   p->warpSize = 32;

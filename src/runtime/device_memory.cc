@@ -101,7 +101,7 @@ uint64_t DeviceMemory::allocate(uint64_t bytes) {
   if (limit_ && allocated_ + rounded > limit_)
     throw LimitError("device memory limit: allocating " + std::to_string(bytes) + " bytes with " +
                      std::to_string(allocated_) +
-                     " already allocated exceeds max_device_memory = " + std::to_string(limit_));
+                     " already allocated exceeds global_memory = " + std::to_string(limit_));
   uint64_t addr = next_;
   next_ += rounded + kPageSize;  // guard page
   map_range(addr, rounded);

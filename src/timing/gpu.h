@@ -38,7 +38,7 @@ class Gpu final : public LaunchTarget {
   void run_until_idle() override;
   void run_until_stream_idle(uint32_t stream) override;
   uint64_t now() const override { return now_; }
-  uint64_t device_memory_limit() const override { return cfg_.max_device_memory; }
+  uint64_t device_memory_limit() const override { return cfg_.global_memory; }
   bool hoists_global_loads() const override { return cfg_.core.hoist_global_loads; }
   void copied(uint64_t addr, uint64_t bytes, bool /*to_device*/) override {
     if (cfg_.l2.fill_on_copy) mem_->copy_fill(addr, bytes);

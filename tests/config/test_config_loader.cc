@@ -85,6 +85,24 @@ TEST(Presets, AllListedAndValid) {
   }
 }
 
+// The identity a CUDA program sees comes from the preset file, for every preset there is.
+TEST(Presets, EachNamesTheDeviceAProgramSees) {
+  for (const auto& n : list_presets()) {
+    GpuConfig c = load_preset(n);
+    EXPECT_FALSE(c.device_name.empty()) << n << ": device_name";
+    EXPECT_GE(c.global_memory, uint64_t(1) << 30) << n << ": global_memory";
+    EXPECT_GE(c.compute_capability, 20u) << n;
+  }
+  // A preset that does not say falls back to "warpsim <name>" and 8 GiB.
+  TempDir d;
+  std::string path = d.write("bare.toml", "name = \"bare\"\n");
+  GpuConfig bare = load_preset(path);
+  EXPECT_EQ(bare.device_name, "");
+  EXPECT_EQ(bare.global_memory, uint64_t(8) << 30);
+  std::string msg = error_of([&] { load_preset(d.write("zero.toml", "global_memory = 0\n")); });
+  EXPECT_NE(msg.find("global_memory"), std::string::npos) << msg;
+}
+
 TEST(Presets, H100CarriesTheMeasuredDeviceProperties) {
   GpuConfig c = load_preset("h100");  // data/reference/h100/microbench_original_hw.tsv
   EXPECT_EQ(c.core.num_sms, 132u);

@@ -453,6 +453,45 @@ TEST(Exec, ProgramWithoutCudaCallsGetsEmptyStatistics) {
   EXPECT_EQ(j["launches"], 0);
 }
 
+// Everything about a GPU is in its preset file: a preset added from a directory of the user's,
+// with no code change, is what a CUDA program sees (name, compute capability, multiprocessors,
+// memory) and what runs its kernel.
+TEST(Exec, PresetFromADirectoryIsTheDeviceAProgramSees) {
+  warpsim::testsupport::ScratchDir d("warpsim-preset");
+  ASSERT_FALSE(d.path().empty());
+  {
+    std::ofstream toml(d / "labgpu.toml");
+    toml << "base = \"rtx2060\"\n"
+            "device_name = \"Lab GPU 9000\"\n"
+            "compute_capability = 86\n"
+            "global_memory = \"3G\"\n"
+            "[core]\n"
+            "num_sms = 7\n";
+  }
+  std::string json = d / "run.json";
+  Result r = run("WARPSIM_CONFIG_DIR=" + warpsim::testsupport::quote(d.path()) + " " + WARPSIM_BINARY +
+                 " exec --gpu labgpu --json " + json + " -- " + WARPSIM_DEVICE_IDENTITY + " " + WARPSIM_SOURCE_DIR +
+                 "/tests/cudart/data/vector_add_plain.fatbin");
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("name: Lab GPU 9000\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("compute capability: 8.6\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("multiprocessors: 7\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("global memory: 3221225472\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("memory info total: 3221225472\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("vector_add: PASSED"), std::string::npos) << r.out;
+  nlohmann::json j = load_json(json);
+  EXPECT_EQ(j["gpu"], "labgpu");
+  ASSERT_EQ(j["kernels"].size(), 1u);
+  EXPECT_GT(j["kernels"][0]["cycles"].get<uint64_t>(), 0u);
+
+  // The same program on a bundled preset reports that preset's identity.
+  Result g = run(std::string(WARPSIM_BINARY) + " exec --gpu titanv -- " + WARPSIM_DEVICE_IDENTITY + " " +
+                 WARPSIM_SOURCE_DIR + "/tests/cudart/data/vector_add_plain.fatbin");
+  ASSERT_EQ(g.rc, 0) << g.out << g.err;
+  EXPECT_NE(g.out.find("name: NVIDIA TITAN V\n"), std::string::npos) << g.out;
+  EXPECT_NE(g.out.find("global memory: 12884901888\n"), std::string::npos) << g.out;
+}
+
 TEST(Exec, PassesTheProgramsExitStatusAndEnvironment) {
   Result r = run(
       std::string(WARPSIM_BINARY) +

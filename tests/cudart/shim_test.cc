@@ -125,7 +125,8 @@ TEST(CudartShim, DevicePropertiesComeFromThePreset) {
   warpsim::GpuConfig cfg = warpsim::load_preset("gtx480");
   cudaDeviceProp p;
   ASSERT_EQ(shim.fn<int (*)(cudaDeviceProp*, int)>("cudaGetDeviceProperties")(&p, 0), 0);
-  EXPECT_STREQ(p.name, "warpsim gtx480");
+  EXPECT_EQ(std::string(p.name), cfg.device_name);
+  EXPECT_EQ(p.totalGlobalMem, cfg.global_memory);
   EXPECT_EQ(p.multiProcessorCount, int(cfg.core.num_sms));
   EXPECT_EQ(p.sharedMemPerMultiprocessor, cfg.core.shared_mem);
   EXPECT_EQ(p.regsPerMultiprocessor, int(cfg.core.registers));
@@ -374,7 +375,7 @@ TEST(CudartShim, DriverCallsOfTheCensusAnswerFromTheSameGpu) {
   EXPECT_EQ(get(&dev, 1), 101);
   char buf[64];
   EXPECT_EQ(name(buf, sizeof buf, 0), 0);
-  EXPECT_STREQ(buf, "warpsim gtx480");
+  EXPECT_STREQ(buf, warpsim::load_preset("gtx480").device_name.c_str());
   cudaDeviceProp p;
   ASSERT_EQ(shim.fn<int (*)(cudaDeviceProp*, int)>("cudaGetDeviceProperties")(&p, 0), 0);
   EXPECT_EQ(cc(&major, &minor, 0), 0);

@@ -175,14 +175,14 @@ TEST(CliErrors, DeviceMemoryLimit) {
 TEST(CliErrors, ConfiguredDeviceMemoryCapEndsTheRun) {
   ScratchDir d;
   // 4096 u32 elements are 16 KiB (four 4 KiB pages): above a cap of 8 KiB, within 16 KiB.
-  CliResult over = run_warpsim(memory_loop("--set max_device_memory=8192 -q --json " + quote(d / "cap.json")), d);
+  CliResult over = run_warpsim(memory_loop("--set global_memory=8192 -q --json " + quote(d / "cap.json")), d);
   expect_user_error(over,
                     "device memory limit: allocating 16384 bytes with 0 already allocated exceeds "
-                    "max_device_memory = 8192");
+                    "global_memory = 8192");
   nlohmann::json j = read_json(d / "cap.json");
   ASSERT_TRUE(j.is_object()) << over.output;
   EXPECT_EQ(j["error"].get<std::string>().rfind("device memory limit", 0), 0u);
-  CliResult within = run_warpsim(memory_loop("--set max_device_memory=16384 -q"), d);
+  CliResult within = run_warpsim(memory_loop("--set global_memory=16384 -q"), d);
   EXPECT_EQ(within.rc, 0) << within.output;
 }
 

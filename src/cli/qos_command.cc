@@ -13,7 +13,9 @@
 #include "core/error.h"
 #include "core/json_file.h"
 #include "core/strings.h"
-#include "experiment/qos.h"
+#include "experiment/budget_search.h"
+#include "experiment/qos_output.h"
+#include "experiment/qos_sweep.h"
 #include "experiment/svg_chart.h"
 #include "sched/scheduler.h"
 

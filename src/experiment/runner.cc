@@ -12,11 +12,12 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
-#include <thread>
 
 #include "core/error.h"
 #include "core/json_file.h"
+#include "experiment/job_pool.h"
 
 namespace warpsim::experiment {
 
@@ -142,18 +143,13 @@ PairOutcome finalize_pair(const Pair& p, const Layout& layout, int exit_code, in
 std::vector<PairOutcome> run_pairs_local(const std::vector<Pair>& pending, const Layout& layout,
                                          const std::string& gpu_file, const std::string& exe, int jobs,
                                          Progress* progress) {
-  if (jobs < 1) jobs = 1;
   layout.create_dirs();
-  struct Running {
-    pid_t pid;
-    size_t index;
-    Clock::time_point start;
-  };
   std::vector<PairOutcome> outcomes(pending.size());
-  std::vector<Running> running;
-  size_t next = 0;
   const pid_t parent = getpid();
+  std::mutex progress_lock;  // the progress display is drawn by the workers and the ticker
+  size_t running = 0;
 
+  // Starts pair i as a child process writing its log; returns its pid.
   auto spawn = [&](size_t i) {
     const Pair& p = pending[i];
     std::error_code ec;
@@ -172,7 +168,8 @@ std::vector<PairOutcome> run_pairs_local(const std::vector<Pair>& pending, const
       throw Error(fmt::format("cannot start a run: fork: {}", std::strerror(errno)));
     }
     if (pid == 0) {
-      // Child: die with the sweep (a killed sweep leaves no orphan writing results).
+      // Child: die with the sweep (a killed sweep leaves no orphan writing results). The signal
+      // follows the forking thread, which waits for this child before it ends.
       ::prctl(PR_SET_PDEATHSIG, SIGKILL);
       if (::getppid() != parent) ::_exit(127);
       int null_fd = ::open("/dev/null", O_RDONLY);
@@ -186,43 +183,45 @@ std::vector<PairOutcome> run_pairs_local(const std::vector<Pair>& pending, const
       ::_exit(127);
     }
     ::close(log_fd);
-    running.push_back({pid, i, Clock::now()});
+    return pid;
   };
 
-  while (next < pending.size() || !running.empty()) {
-    while (running.size() < size_t(jobs) && next < pending.size()) spawn(next++);
-    if (progress) progress->set_running(running.size());
-    bool reaped = false;
-    for (size_t r = 0; r < running.size();) {
-      int status = 0;
-      pid_t got = ::waitpid(running[r].pid, &status, WNOHANG);
-      if (got == 0 || (got < 0 && errno == EINTR)) {
-        ++r;
-        continue;
-      }
-      double secs = std::chrono::duration<double>(Clock::now() - running[r].start).count();
-      int code = -1, sig = 0;
-      if (got < 0) {
-        code = 127;
-      } else if (WIFEXITED(status)) {
-        code = WEXITSTATUS(status);
-      } else if (WIFSIGNALED(status)) {
-        sig = WTERMSIG(status);
-      }
-      size_t i = running[r].index;
-      outcomes[i] = finalize_pair(pending[i], layout, code, sig, secs);
-      running.erase(running.begin() + long(r));
-      if (progress) {
-        progress->set_running(running.size());
-        progress->finished(pending[i], outcomes[i]);
-      }
-      reaped = true;
+  JobPoolOptions pool;
+  pool.jobs = jobs;
+  if (progress)
+    pool.tick = [&] {
+      std::lock_guard<std::mutex> lock(progress_lock);
+      progress->tick();
+    };
+  run_jobs(pending.size(), pool, [&](size_t i) {
+    auto start = Clock::now();
+    {
+      std::lock_guard<std::mutex> lock(progress_lock);
+      ++running;
+      if (progress) progress->set_running(running);
     }
-    if (!reaped) {
-      if (progress) progress->tick();
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    pid_t pid = spawn(i);
+    int status = 0;
+    pid_t got;
+    do got = ::waitpid(pid, &status, 0);
+    while (got < 0 && errno == EINTR);
+    double secs = std::chrono::duration<double>(Clock::now() - start).count();
+    int code = -1, sig = 0;
+    if (got < 0) {
+      code = 127;
+    } else if (WIFEXITED(status)) {
+      code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+      sig = WTERMSIG(status);
     }
-  }
+    outcomes[i] = finalize_pair(pending[i], layout, code, sig, secs);
+    std::lock_guard<std::mutex> lock(progress_lock);
+    --running;
+    if (progress) {
+      progress->set_running(running);
+      progress->finished(pending[i], outcomes[i]);
+    }
+  });
   return outcomes;
 }
 

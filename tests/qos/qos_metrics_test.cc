@@ -1,13 +1,17 @@
 // Formulas of the multikernel (QoS) experiments on hand-made numbers: STP, ANTT, the
 // normalisation to K1 under the baseline, the best-budget choice, the budget search and the
 // persistent grid size.
+#include "experiment/qos_metrics.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "config/config_loader.h"
 #include "core/error.h"
-#include "experiment/qos.h"
+#include "experiment/budget_search.h"
+#include "experiment/multikernel.h"
+#include "experiment/qos_output.h"
 
 namespace warpsim::experiment {
 namespace {

@@ -11,7 +11,9 @@
 
 #include "config/config_loader.h"
 #include "core/error.h"
-#include "experiment/qos.h"
+#include "experiment/budget_search.h"
+#include "experiment/qos_output.h"
+#include "experiment/qos_sweep.h"
 
 namespace warpsim::experiment {
 namespace {

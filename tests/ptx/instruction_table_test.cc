@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 #include "core/error.h"
 #include "harness.h"
@@ -175,6 +177,34 @@ TEST(InstructionTable, ModifierKeyWinsOverTheMnemonic) {
   EXPECT_EQ(decoded("bar.warp.sync -1;").op, OpClass::NOP);
   EXPECT_EQ(decoded("bar.arrive 1, 64;").op, OpClass::BARRIER);
   EXPECT_EQ(decoded("bar.cta.sync 0;").op, OpClass::BARRIER);
+}
+
+std::string read_source(const std::string& path) {
+  std::ifstream f(std::string(WARPSIM_SOURCE_DIR) + "/" + path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// The worked example of docs/ptx.md ("Adding a PTX instruction") is the code as it is.
+TEST(InstructionTable, WorkedExampleIsTheCode) {
+  const std::string doc = read_source("docs/ptx.md");
+  const std::string code = read_source("src/ptx/decoder.cc");
+  ASSERT_FALSE(code.empty());
+  size_t at = doc.find("\n## Adding a PTX instruction\n");
+  ASSERT_NE(at, std::string::npos);
+  const std::string section = doc.substr(at, doc.find("\n## ", at + 1) - at);
+  int blocks = 0;
+  for (size_t b = section.find("```cpp\n"); b != std::string::npos; b = section.find("```cpp\n", b)) {
+    b += 7;
+    size_t e = section.find("```", b);
+    ASSERT_NE(e, std::string::npos);
+    const std::string block = section.substr(b, e - b);
+    EXPECT_NE(code.find(block), std::string::npos) << "not in src/ptx/decoder.cc:\n" << block;
+    ++blocks;
+    b = e + 3;
+  }
+  EXPECT_EQ(blocks, 2);
 }
 
 TEST(InstructionTable, UnknownMnemonicNamesTheInstructionAndLine) {

@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 
 #include "core/error.h"
 #include "core/strings.h"
 #include "ptx/cfg.h"
+#include "ptx/instruction_class.h"
 #include "ptx/ops.h"
 
 namespace warpsim::ptx {
@@ -50,6 +53,12 @@ std::string count(size_t n, const char* what) { return std::to_string(n) + " " +
 
 constexpr uint64_t kMaxShared = 228 * 1024;  // per CTA, static
 constexpr uint64_t kMaxLocal = 512 * 1024;   // per thread, all frames
+
+// A call of a function the runtime provides (vprintf, __assertfail) is one ALU instruction for
+// the timing model, not a branch.
+constexpr InstrClass kBuiltinClass{OpcodeInfo{Unit::INT, OpClass::ALU, MemSpace::None, false, kLatAlu}};
+
+const InstrClass& function_exit_class();
 
 struct Entity {
   enum Kind { Reg, Sym, Proto } kind = Reg;
@@ -143,6 +152,7 @@ class Decoder {
   std::vector<std::map<std::string, Entity>> scopes_;
   FuncCtx* cur_ = nullptr;
   const Instr* cur_inst_ = nullptr;
+  const InstrClass* cls_ = nullptr;  // the class of the instruction being decoded (Decoder::decode)
 
   [[noreturn]] void fail(SrcLoc l, const std::string& msg) const { throw LocatedError(m_.file, l.line, l.col, msg); }
 
@@ -586,7 +596,7 @@ class Decoder {
           Inst& in = prog_->insts[pc];
           in.func = fc.index;
           in.line = st.inst.loc.line;
-          decode(st.inst, in, pc);
+          decode(st.inst, in);
           ++pc;
           break;
         }
@@ -595,6 +605,7 @@ class Decoder {
     fi.reg_end = next_reg_;
     Inst& ex = prog_->insts[fi.exit];
     ex.op = Op::FuncExit;
+    apply_class(function_exit_class(), ex);
     ex.func = fc.index;
     ex.line = fc.fn->body.empty() ? fc.fn->loc.line : fc.fn->body.back().loc.line;
   }
@@ -701,61 +712,9 @@ class Decoder {
     return v;
   }
 
-  void decode(const Instr& s, Inst& in, uint32_t pc) {
-    cur_inst_ = &s;
-    Mods m;
-    auto parts = split(s.opcode, '.');
-    m.root = parts[0];
-    for (size_t i = 1; i < parts.size(); ++i) {
-      if (parts[i].empty()) fail(s.loc, "malformed opcode '" + s.opcode + "'");
-      Type t = parse_type("." + parts[i]);
-      if (t != Type::None)
-        m.types.push_back(t);
-      else
-        m.words.push_back(parts[i]);
-    }
-    m.used.assign(m.words.size(), 0);
-    // Modifiers that do not change functional behaviour.
-    static const char* kIgnored[] = {"volatile", "relaxed", "acquire", "release", "acq_rel", "sc",   "weak", "mmio",
-                                     "cta",      "gpu",     "sys",     "cluster", "ca",      "cg",   "cs",   "lu",
-                                     "cv",       "wb",      "wt",      "nc",      "aligned", "sync", "full", "noftz"};
-    if (!s.guard.empty()) {
-      Operand g;
-      g.kind = Operand::Reg;
-      g.name = s.guard;
-      g.loc = s.loc;
-      in.guard = reg(g, Type::Pred);
-      in.guard_neg = s.guard_neg;
-    }
-    static const std::set<std::string> kVocabulary = {
-        "rn",     "rz",     "rm",     "rp",       "rni",    "rzi",      "rmi",    "rpi",        "ftz",    "sat",
-        "approx", "cc",     "hi",     "lo",       "wide",   "eq",       "ne",     "lt",         "le",     "gt",
-        "ge",     "ls",     "hs",     "equ",      "neu",    "ltu",      "leu",    "gtu",        "geu",    "num",
-        "nan",    "and",    "or",     "xor",      "add",    "min",      "max",    "inc",        "dec",    "exch",
-        "cas",    "global", "shared", "local",    "const",  "param",    "to",     "v2",         "v4",     "uni",
-        "arrive", "red",    "warp",   "gl",       "up",     "down",     "bfly",   "idx",        "all",    "any",
-        "ballot", "1d",     "2d",     "shiftamt", "f4e",    "b4e",      "rc8",    "ecl",        "ecr",    "rc16",
-        "l",      "r",      "wrap",   "clamp",    "finite", "infinite", "number", "notanumber", "normal", "subnormal"};
-    for (const auto& w : m.words) {
-      bool ok = kVocabulary.count(w) != 0;
-      for (const char* i : kIgnored) ok = ok || w == i;
-      if (!ok) fail(s.loc, "unsupported modifier '." + w + "' in '" + s.opcode + "'");
-    }
-    decode_root(s, in, m, pc);
-    in.esize = uint8_t(type_bytes(in.type));
-    in.sgn = type_is_signed(in.type);
-    if (in.fn == nullptr && needs_handler(in.op)) {
-      in.fn = select_alu_handler(in);
-      if (!in.fn) fail(s.loc, "unsupported type combination in '" + s.opcode + "'");
-    }
-    for (size_t i = 0; i < m.words.size(); ++i) {
-      if (m.used[i]) continue;
-      bool ign = false;
-      for (const char* w : kIgnored)
-        if (m.words[i] == w) ign = true;
-      if (!ign) fail(s.loc, "unsupported modifier '." + m.words[i] + "' in '" + s.opcode + "'");
-    }
-  }
+  // Decodes one instruction statement: its modifiers, then its row of the instruction table
+  // (kInstructions) and the row's decode function, then its class.
+  void decode(const Instr& s, Inst& in);
 
   // The external functions the runtime provides.
   static std::optional<BuiltinFn> builtin(const std::string& name) {
@@ -808,715 +767,737 @@ class Decoder {
     return prog_->carry_reg;
   }
 
-  void decode_root(const Instr& s, Inst& in, Mods& m, uint32_t pc) {
-    const std::string& r = m.root;
+ public:
+  // ---------------------------------------------------------------- decode functions
+  // One per family of mnemonics; the instruction table (kInstructions, below the class) names
+  // them. Each sets in.op and the operands; the table gives the class, unless the function
+  // picks another one in cls_. The mnemonic is m.root; `s` is the statement, for its operands
+  // and its location in errors.
+  using DecodeFn = void (Decoder::*)(const Instr& s, Inst& in, Mods& m);
+
+  // The arithmetic shared by most families: one type, rounding, .ftz/.sat/.approx, d = op(a...).
+  void decode_arith(const Instr& s, Inst& in, Mods& m, Op op, int nsrc) {
     const auto& o = s.ops;
-    auto arith = [&](Op op, int nsrc) {
-      in.op = op;
-      Type t = in.type = one_type(s, m);
-      need_ops(s, size_t(1 + nsrc));
-      in.rnd = parse_rnd(m);
-      if (m.has("ftz")) in.mods |= kModFtz;
-      if (m.has("sat")) in.mods |= kModSat;
-      if (m.has("approx")) in.mods |= kModApprox;
-      uint32_t d = dst(o[0], t);
-      if (nsrc == 1)
-        set_srcs(in, {src(o[1], t)});
-      else if (nsrc == 2)
-        set_srcs(in, {src(o[1], t), src(o[2], t)});
-      else
-        set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], t)});
-      set_dsts(in, {d});
-    };
-    if (r == "add" || r == "sub") {
-      arith(r == "add" ? Op::Add : Op::Sub, 2);
-      if (m.has("cc")) {
-        in.mods |= kModCC;
-        in.d[1] = carry();
-        in.ndst = 2;
-      }
-      return;
-    }
-    if (r == "addc" || r == "subc") {
-      in.op = r == "addc" ? Op::Addc : Op::Subc;
-      Type t = in.type = one_type(s, m);
-      need_ops(s, 3);
-      set_dsts(in, {dst(o[0], t)});
-      set_srcs(in, {src(o[1], t), src(o[2], t), carry()});
-      if (m.has("cc")) {
-        in.mods |= kModCC;
-        in.d[1] = carry();
-        in.ndst = 2;
-      }
-      return;
-    }
-    if (r == "mul" || r == "mad" || r == "madc") {
-      in.op = r == "mul" ? Op::Mul : r == "mad" ? Op::Mad : Op::Madc;
-      Type t = in.type = one_type(s, m);
-      bool f = type_is_float(t);
-      in.sub = uint8_t(MulMode::Lo);
-      if (m.has("hi"))
-        in.sub = uint8_t(MulMode::Hi);
-      else if (m.has("wide"))
-        in.sub = uint8_t(MulMode::Wide);
-      else if (!m.has("lo") && !f)
-        fail(s.loc, "integer '" + r + "' needs .lo, .hi or .wide");
-      if (f) {
-        in.rnd = parse_rnd(m);
-        if (m.has("ftz")) in.mods |= kModFtz;
-        if (m.has("sat")) in.mods |= kModSat;
-      } else if (m.has("sat")) {
-        if (t != Type::S32) fail(s.loc, ".sat requires .s32");
-        in.mods |= kModSat;
-      }
-      bool wide = MulMode(in.sub) == MulMode::Wide;
-      if (wide && type_bytes(t) > 4) fail(s.loc, ".wide needs a 16- or 32-bit type");
-      Type wt = wide ? (type_is_signed(t) ? (t == Type::S16 ? Type::S32 : Type::S64)
-                                          : (type_bytes(t) == 2 ? Type::U32 : Type::U64))
-                     : t;
-      need_ops(s, in.op == Op::Mul ? 3 : 4);
-      uint32_t d = dst(o[0], wt);
-      if (in.op == Op::Mul)
-        set_srcs(in, {src(o[1], t), src(o[2], t)});
-      else
-        set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], wt)});
-      set_dsts(in, {d});
-      if (m.has("cc")) {
-        in.mods |= kModCC;
-        in.d[1] = carry();
-        in.ndst = 2;
-      }
-      if (in.op == Op::Madc) {
-        in.s[3] = carry();
-        in.nsrc = 4;
-      }
-      return;
-    }
-    if (r == "fma") {
-      arith(Op::Fma, 3);
-      if (!type_is_float(in.type)) fail(s.loc, "fma needs a floating-point type");
-      return;
-    }
-    if (r == "div" || r == "rem") {
-      arith(r == "div" ? Op::Div : Op::Rem, 2);
-      return;
-    }
-    if (r == "abs" || r == "neg" || r == "not" || r == "cnot" || r == "sqrt" || r == "rsqrt" || r == "rcp" ||
-        r == "ex2" || r == "lg2" || r == "sin" || r == "cos" || r == "tanh" || r == "brev") {
-      static const std::map<std::string, Op> kU = {
-          {"abs", Op::Abs},     {"neg", Op::Neg},   {"not", Op::Not},  {"cnot", Op::Cnot}, {"sqrt", Op::Sqrt},
-          {"rsqrt", Op::Rsqrt}, {"rcp", Op::Rcp},   {"ex2", Op::Ex2},  {"lg2", Op::Lg2},   {"sin", Op::Sin},
-          {"cos", Op::Cos},     {"tanh", Op::Tanh}, {"brev", Op::Brev}};
-      arith(kU.at(r), 1);
-      return;
-    }
-    if (r == "min" || r == "max" || r == "and" || r == "or" || r == "xor" || r == "copysign") {
-      static const std::map<std::string, Op> kB = {{"min", Op::Min}, {"max", Op::Max}, {"and", Op::And},
-                                                   {"or", Op::Or},   {"xor", Op::Xor}, {"copysign", Op::Copysign}};
-      arith(kB.at(r), 2);
-      return;
-    }
-    if (r == "shl" || r == "shr") {
-      in.op = r == "shl" ? Op::Shl : Op::Shr;
-      Type t = in.type = one_type(s, m);
-      need_ops(s, 3);
-      set_dsts(in, {dst(o[0], t)});
-      set_srcs(in, {src(o[1], t), src(o[2], Type::U32)});
-      return;
-    }
-    if (r == "clz" || r == "popc" || r == "bfind") {
-      in.op = r == "clz" ? Op::Clz : r == "popc" ? Op::Popc : Op::Bfind;
-      Type t = in.type = one_type(s, m);
-      if (m.has("shiftamt")) in.mods |= kModShiftAmt;
-      need_ops(s, 2);
-      set_dsts(in, {dst(o[0], Type::U32)});
+    in.op = op;
+    Type t = in.type = one_type(s, m);
+    need_ops(s, size_t(1 + nsrc));
+    in.rnd = parse_rnd(m);
+    if (m.has("ftz")) in.mods |= kModFtz;
+    if (m.has("sat")) in.mods |= kModSat;
+    if (m.has("approx")) in.mods |= kModApprox;
+    uint32_t d = dst(o[0], t);
+    if (nsrc == 1)
       set_srcs(in, {src(o[1], t)});
-      return;
-    }
-    if (r == "bfe" || r == "bfi") {
-      in.op = r == "bfe" ? Op::Bfe : Op::Bfi;
-      Type t = in.type = one_type(s, m);
-      need_ops(s, r == "bfe" ? 4 : 5);
-      set_dsts(in, {dst(o[0], t)});
-      if (r == "bfe")
-        set_srcs(in, {src(o[1], t), src(o[2], Type::U32), src(o[3], Type::U32)});
-      else
-        set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], Type::U32), src(o[4], Type::U32)});
-      return;
-    }
-    if (r == "bmsk" || r == "szext") {
-      const bool bmsk = r == "bmsk";
-      in.op = bmsk ? Op::Bmsk : Op::Szext;
-      in.type = one_type(s, m);
-      if (bmsk ? in.type != Type::B32 : (in.type != Type::U32 && in.type != Type::S32))
-        fail(s.loc, bmsk ? "bmsk takes .b32" : "szext takes .u32 or .s32");
-      if (m.has("wrap"))
-        in.sub |= 1;
-      else if (!m.has("clamp"))
-        fail(s.loc, r + " needs .clamp or .wrap");
-      need_ops(s, 3);
-      set_dsts(in, {dst(o[0], in.type)});
-      set_srcs(in, {src(o[1], in.type), src(o[2], Type::U32)});
-      return;
-    }
-    if (r == "shf") {
-      in.op = Op::Shf;
-      in.type = one_type(s, m);
-      if (m.has("l"))
-        in.sub |= 1;
-      else if (!m.has("r"))
-        fail(s.loc, "shf needs .l or .r");
-      if (m.has("wrap"))
-        in.sub |= 2;
-      else if (!m.has("clamp"))
-        fail(s.loc, "shf needs .wrap or .clamp");
-      need_ops(s, 4);
-      set_dsts(in, {dst(o[0], Type::B32)});
-      set_srcs(in, {src(o[1], Type::B32), src(o[2], Type::B32), src(o[3], Type::U32)});
-      return;
-    }
-    if (r == "prmt") {
-      in.op = Op::Prmt;
-      in.type = one_type(s, m);
-      static const char* kModes[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
-      for (int i = 0; i < 6; ++i)
-        if (m.has(kModes[i])) in.sub = uint8_t(i + 1);
-      need_ops(s, 4);
-      set_dsts(in, {dst(o[0], Type::B32)});
-      set_srcs(in, {src(o[1], Type::B32), src(o[2], Type::B32), src(o[3], Type::B32)});
-      return;
-    }
-    if (r == "mov") {
-      Type t = in.type = one_type(s, m);
-      need_ops(s, 2);
-      in.op = Op::Mov;
-      if (o[1].kind == Operand::Reg &&
-          (o[1].name == "%clock" || o[1].name == "%clock64" || o[1].name == "%globaltimer")) {
-        in.op = Op::Clock;
-        set_dsts(in, {dst(o[0], t)});
-        return;
-      }
-      if (o[0].kind == Operand::Vec) {
-        in.op = Op::UnpackMov;
-        size_t n = o[0].elems.size();
-        if (n != 2 && n != 4) fail(o[0].loc, "vector operand of mov must have 2 or 4 elements");
-        Type et = type_bytes(t) / int(n) == 4 ? Type::B32 : type_bytes(t) / int(n) == 2 ? Type::B16 : Type::B8;
-        for (size_t i = 0; i < n; ++i) in.d[i] = o[0].elems[i].kind == Operand::Sink ? kNone : dst(o[0].elems[i], et);
-        in.ndst = uint8_t(n);
-        set_srcs(in, {src(o[1], t)});
-        return;
-      }
-      if (o[1].kind == Operand::Vec) {
-        in.op = Op::PackMov;
-        size_t n = o[1].elems.size();
-        if (n != 2 && n != 4) fail(o[1].loc, "vector operand of mov must have 2 or 4 elements");
-        Type et = type_bytes(t) / int(n) == 4 ? Type::B32 : type_bytes(t) / int(n) == 2 ? Type::B16 : Type::B8;
-        for (size_t i = 0; i < n; ++i) in.s[i] = src(o[1].elems[i], et);
-        in.nsrc = uint8_t(n);
-        set_dsts(in, {dst(o[0], t)});
-        return;
-      }
-      set_dsts(in, {dst(o[0], t)});
-      set_srcs(in, {src(o[1], t)});
-      return;
-    }
-    // setp and set: the comparison, an optional boolean combination with a predicate c, .ftz.
-    auto decode_compare = [&](const std::string& name) {
-      bool found;
-      in.cmp = parse_cmp(m, found);
-      if (!found) fail(s.loc, name + " needs a comparison (.eq, .lt, ...)");
-      if (m.has("and"))
-        in.boolop = BoolOp::And;
-      else if (m.has("or"))
-        in.boolop = BoolOp::Or;
-      else if (m.has("xor"))
-        in.boolop = BoolOp::Xor;
-      if (m.has("ftz")) in.mods |= kModFtz;
-    };
-    auto check_compared_type = [&](Type t) {
-      if (!type_is_float(t) && int(in.cmp) >= int(Cmp::EQU)) fail(s.loc, "unordered comparison on an integer type");
-      if (type_is_float(t) && (in.cmp == Cmp::LO || in.cmp == Cmp::LS || in.cmp == Cmp::HI || in.cmp == Cmp::HS))
-        fail(s.loc, "unsigned comparison on a floating-point type");
-      need_ops(s, in.boolop == BoolOp::None ? 3 : 4);
-    };
-    auto decode_bool_source = [&] {  // {!}c of a combined comparison
-      if (in.boolop == BoolOp::None) return;
-      if (o[3].neg) in.mods |= kModNegSrc0;
-      Operand c = o[3];
-      c.neg = false;
-      in.s[2] = src(c, Type::Pred);
-      in.nsrc = 3;
-    };
-    if (r == "setp") {
-      in.op = Op::Setp;
-      decode_compare("setp");
-      Type t = in.type = one_type(s, m);
-      check_compared_type(t);
-      in.d[0] = dst(o[0], Type::Pred);
-      in.ndst = 1;
-      if (!o[0].name2.empty()) {
-        Operand q = o[0];
-        q.name = q.name2;
-        in.d[1] = dst(q, Type::Pred);
-        in.ndst = 2;
-      }
+    else if (nsrc == 2)
       set_srcs(in, {src(o[1], t), src(o[2], t)});
-      decode_bool_source();
-      return;
-    }
-    if (r == "set") {
-      // set.CmpOp{.BoolOp}{.ftz}.dtype.stype d, a, b{, {!}c}
-      in.op = Op::Set;
-      decode_compare("set");
-      if (m.types.size() != 2) fail(s.loc, "set needs a destination and a source type");
-      in.type = m.types[0];
-      in.type2 = m.types[1];
-      if (in.type != Type::U32 && in.type != Type::S32 && in.type != Type::F32)
-        fail(s.loc, "set destination type must be .u32, .s32 or .f32");
-      Type t = in.type2;
-      if (t == Type::F16 || t == Type::F16x2 || t == Type::BF16 || t == Type::Pred || type_bytes(t) < 2)
-        fail(s.loc, "unsupported source type in '" + s.opcode + "'");
-      check_compared_type(t);
-      set_dsts(in, {dst(o[0], in.type)});
-      set_srcs(in, {src(o[1], t), src(o[2], t)});
-      decode_bool_source();
-      return;
-    }
-    if (r == "testp") {
-      in.op = Op::Testp;
-      static const std::pair<const char*, TestpMode> kT[] = {
-          {"finite", TestpMode::Finite}, {"infinite", TestpMode::Infinite},
-          {"number", TestpMode::Number}, {"notanumber", TestpMode::NotANumber},
-          {"normal", TestpMode::Normal}, {"subnormal", TestpMode::Subnormal}};
-      bool found = false;
-      for (auto& [n, md] : kT)
-        if (m.has(n)) {
-          in.sub = uint8_t(md);
-          found = true;
-          break;
-        }
-      if (!found) fail(s.loc, "testp needs a test (.finite, .infinite, .number, .notanumber, .normal, .subnormal)");
-      Type t = in.type = one_type(s, m);
-      if (t != Type::F32 && t != Type::F64) fail(s.loc, "testp needs .f32 or .f64");
-      need_ops(s, 2);
-      set_dsts(in, {dst(o[0], Type::Pred)});
-      set_srcs(in, {src(o[1], t)});
-      return;
-    }
-    if (r == "mul24" || r == "mad24") {
-      in.op = r == "mul24" ? Op::Mul24 : Op::Mad24;
-      Type t = in.type = one_type(s, m);
-      if (t != Type::U32 && t != Type::S32) fail(s.loc, "'" + r + "' needs .u32 or .s32");
-      if (m.has("hi"))
-        in.sub = uint8_t(MulMode::Hi);
-      else if (m.has("lo"))
-        in.sub = uint8_t(MulMode::Lo);
-      else
-        fail(s.loc, "'" + r + "' needs .lo or .hi");
-      if (m.has("sat")) {
-        if (in.op != Op::Mad24 || t != Type::S32 || MulMode(in.sub) != MulMode::Hi)
-          fail(s.loc, ".sat requires mad24.hi.s32");
-        in.mods |= kModSat;
-      }
-      bool mad = in.op == Op::Mad24;
-      need_ops(s, mad ? 4 : 3);
-      set_dsts(in, {dst(o[0], t)});
-      if (mad)
-        set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], t)});
-      else
-        set_srcs(in, {src(o[1], t), src(o[2], t)});
-      return;
-    }
-    if (r == "sad") {
-      in.op = Op::Sad;
-      Type t = in.type = one_type(s, m);
-      need_ops(s, 4);
-      set_dsts(in, {dst(o[0], t)});
+    else
       set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], t)});
-      return;
-    }
-    if (r == "selp") {
-      in.op = Op::Selp;
-      Type t = in.type = one_type(s, m);
-      need_ops(s, 4);
-      set_dsts(in, {dst(o[0], t)});
-      set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], Type::Pred)});
-      return;
-    }
-    if (r == "cvt") {
-      in.op = Op::Cvt;
-      if (m.types.size() != 2) fail(s.loc, "cvt needs a destination and a source type");
-      in.type = m.types[0];
-      in.type2 = m.types[1];
-      in.rnd = parse_rnd(m);
-      if (m.has("ftz")) in.mods |= kModFtz;
-      if (m.has("sat")) in.mods |= kModSat;
-      bool fi = type_is_float(in.type2) && !type_is_float(in.type);
-      if (fi && in.rnd != Rnd::None && in.rnd != Rnd::RNI && in.rnd != Rnd::RZI && in.rnd != Rnd::RMI &&
-          in.rnd != Rnd::RPI)
-        fail(s.loc, "float-to-integer cvt needs an integer rounding mode (.rni, .rzi, .rmi, .rpi)");
-      need_ops(s, 2);
-      set_dsts(in, {dst(o[0], in.type, true)});
-      set_srcs(in, {src(o[1], in.type2, true)});
-      return;
-    }
-    if (r == "cvta") {
-      in.op = Op::Cvta;
-      if (m.has("to")) in.mods |= kModToSpace;
-      in.space = parse_space_mod(m);
-      if (in.space == Space::Generic) fail(s.loc, "cvta needs a state space");
-      Type t = in.type = one_type(s, m);
-      need_ops(s, 2);
-      set_dsts(in, {dst(o[0], t)});
-      set_srcs(in, {src(o[1], t)});
-      return;
-    }
-    if (r == "ld" || r == "st" || r == "ldu") {
-      in.op = r == "st" ? Op::St : Op::Ld;
-      in.space = parse_space_mod(m);
-      in.cache_global = m.has("cg");
-      if (m.has("v2"))
-        in.vec = 2;
-      else if (m.has("v4"))
-        in.vec = 4;
-      Type t = in.type = one_type(s, m);
-      need_ops(s, 2);
-      const Operand& data = in.op == Op::Ld ? o[0] : o[1];
-      const Operand& addr = in.op == Op::Ld ? o[1] : o[0];
-      decode_address(addr, in, in.space);
-      auto ev = elems(data);
-      if (ev.size() != in.vec) fail(data.loc, "expected a " + std::to_string(in.vec) + "-element operand");
-      for (size_t i = 0; i < ev.size(); ++i) {
-        if (in.op == Op::Ld)
-          in.d[i] = ev[i]->kind == Operand::Sink ? kNone : dst(*ev[i], t, true);
-        else
-          in.s[i] = src(*ev[i], t, true);
-      }
-      if (in.op == Op::Ld)
-        in.ndst = in.vec;
-      else
-        in.nsrc = in.vec;
-      return;
-    }
-    if (r == "atom" || r == "red") {
-      in.op = r == "atom" ? Op::Atom : Op::Red;
-      in.space = parse_space_mod(m);
-      if (in.space != Space::Global && in.space != Space::Shared && in.space != Space::Generic)
-        fail(s.loc, "atomics are supported on .global, .shared and generic addresses only");
-      static const std::pair<const char*, AtomOp> kA[] = {
-          {"add", AtomOp::Add},   {"min", AtomOp::Min}, {"max", AtomOp::Max}, {"inc", AtomOp::Inc},
-          {"dec", AtomOp::Dec},   {"and", AtomOp::And}, {"or", AtomOp::Or},   {"xor", AtomOp::Xor},
-          {"exch", AtomOp::Exch}, {"cas", AtomOp::Cas}};
-      bool found = false;
-      for (auto& [n, a] : kA)
-        if (m.has(n)) {
-          in.sub = uint8_t(a);
-          found = true;
-          break;
-        }
-      if (!found) fail(s.loc, "'" + r + "' needs an operation (.add, .min, .cas, ...)");
-      if (m.has("noftz")) {
-      }
-      Type t = in.type = one_type(s, m);
-      if (type_bytes(t) != 4 && type_bytes(t) != 8) fail(s.loc, "atomics support 32- and 64-bit types only");
-      AtomOp a = AtomOp(in.sub);
-      if (type_is_float(t) && a != AtomOp::Add && a != AtomOp::Exch)
-        fail(s.loc, "floating-point atomics support .add only");
-      size_t base = in.op == Op::Atom ? 1 : 0;
-      size_t nsrc = a == AtomOp::Cas ? 2 : 1;
-      need_ops(s, base + 1 + nsrc);
-      decode_address(o[base], in, in.space);
-      if (in.op == Op::Atom) set_dsts(in, {dst(o[0], t)});
-      if (nsrc == 1)
-        set_srcs(in, {src(o[base + 1], t)});
-      else
-        set_srcs(in, {src(o[base + 1], t), src(o[base + 2], t)});
-      return;
-    }
-    if (r == "bra") {
-      in.op = Op::Bra;
-      if (m.has("uni")) in.mods |= kModUni;
-      need_ops(s, 1);
-      if (o[0].kind != Operand::Sym) fail(o[0].loc, "expected a branch target label");
-      auto it = cur_->labels.find(o[0].name);
-      if (it == cur_->labels.end()) fail(o[0].loc, "undefined label '" + o[0].name + "'");
-      in.target = it->second;
-      return;
-    }
-    if (r == "call") {
-      in.op = Op::Call;
-      m.has("uni");
-      CallShape c = call_shape(s);
-      const Operand* rets = c.rets;
-      const Operand* args = c.args;
-      const Operand& callee = *c.callee;
-      size_t nr = rets ? rets->elems.size() : 0, na = args ? args->elems.size() : 0;
-      auto frame_sym = [&](const Operand& a) {
-        if (a.kind != Operand::Sym) fail(a.loc, "call arguments must be .param variables");
-        Entity e = symbol(a);
-        if (!e.frame_param) fail(a.loc, "'" + a.name + "' is not a .param variable of this function");
-        return e;
-      };
-      // The copies of a call to function `fidx`: arguments into its parameters, its return
-      // values back.
-      auto call_info = [&](uint32_t fidx) {
-        FuncCtx& cf = funcs_[fidx];
-        const Function& f = *cf.fn;
-        CallInfo ci;
-        for (size_t i = 0; i < na; ++i) {
-          Entity e = frame_sym(args->elems[i]);
-          const Entity& p = cf.params.at(f.params[i].name);
-          ci.args.push_back({uint32_t(e.addr), uint32_t(p.addr), uint32_t(std::min(e.size, p.size))});
-        }
-        for (size_t i = 0; i < nr; ++i) {
-          Entity e = frame_sym(rets->elems[i]);
-          const Entity& p = cf.params.at(f.rets[i].name);
-          ci.rets.push_back({uint32_t(p.addr), uint32_t(e.addr), uint32_t(std::min(e.size, p.size))});
-        }
-        prog_->calls.push_back(std::move(ci));
-        return uint32_t(prog_->calls.size() - 1);
-      };
-      if (c.indirect()) {
-        // call (rets), %rd, (args), prototype: the target is the function whose address the
-        // register holds, lane by lane (executor).
-        const Operand& pr = *c.proto;
-        const Entity* pe = lookup(pr.name);
-        if (!pe || pe->kind != Entity::Proto) {
-          if (globals_.count(pr.name) || cur_->labels.count(pr.name))
-            fail(pr.loc, "indirect calls with a list of call targets ('" + pr.name +
-                             "') are not supported; expected a .callprototype label");
-          fail(pr.loc, "undefined call prototype '" + pr.name + "'");
-        }
-        const Function& proto = *protos_[pe->index];
-        if (nr != proto.rets.size() || na != proto.params.size())
-          fail(s.loc, "call passes " + count(na, "argument") + " and " + count(nr, "return value") + ", prototype '" +
-                          pr.name + "' declares " + count(proto.params.size(), "parameter") + " and " +
-                          count(proto.rets.size(), "return value"));
-        for (size_t i = 0; i < na; ++i) frame_sym(args->elems[i]);
-        for (size_t i = 0; i < nr; ++i) frame_sym(rets->elems[i]);
-        in.s[0] = reg(callee, Type::B64);
-        in.nsrc = 1;
-        IndirectCall ic;
-        ic.nargs = uint32_t(na);
-        ic.nrets = uint32_t(nr);
-        ic.call_of.assign(funcs_.size(), kNone);
-        for (const auto& t : prog_->targets) {
-          if (t.func == kNone) continue;
-          const Function& f = *funcs_[t.func].fn;
-          if (f.params.size() == na && f.rets.size() == nr) ic.call_of[t.func] = call_info(t.func);
-        }
-        in.call_index = uint32_t(prog_->indirect.size());
-        prog_->indirect.push_back(std::move(ic));
-        return;
-      }
-      if (!func_index_.count(callee.name)) {
-        // vprintf / __assertfail: the executor reads the arguments from the caller's frame.
-        const Function* f = m_.find_function(callee.name);
-        auto which = f ? builtin(f->name) : std::nullopt;
-        if (!which) fail(callee.loc, "call to undeclared function '" + callee.name + "'");
-        if (nr != f->rets.size() || na != f->params.size())
-          fail(callee.loc, "call to '" + f->name + "' does not match its declaration");
-        in.op = Op::Builtin;
-        in.sub = uint8_t(*which);
-        CallInfo ci;
-        for (size_t i = 0; i < na; ++i) {
-          Entity e = frame_sym(args->elems[i]);
-          ci.args.push_back({uint32_t(e.addr), 0, uint32_t(e.size)});
-        }
-        for (size_t i = 0; i < nr; ++i) {
-          Entity e = frame_sym(rets->elems[i]);
-          ci.rets.push_back({0, uint32_t(e.addr), uint32_t(e.size)});
-        }
-        in.call_index = uint32_t(prog_->calls.size());
-        prog_->calls.push_back(std::move(ci));
-        return;
-      }
-      uint32_t fidx = func_index_.at(callee.name);
-      const Function& f = *funcs_[fidx].fn;
-      if (nr != f.rets.size())
-        fail(callee.loc, "call to '" + f.name + "' passes " + std::to_string(nr) +
-                             " return values, function declares " + std::to_string(f.rets.size()));
-      if (na != f.params.size())
-        fail(callee.loc, "call to '" + f.name + "' passes " + std::to_string(na) + " arguments, function declares " +
-                             std::to_string(f.params.size()));
-      in.call_index = call_info(fidx);
-      in.target = prog_->funcs[fidx].first;
-      return;
-    }
-    if (r == "ret" || r == "exit") {
-      in.op = r == "ret" ? Op::Ret : Op::Exit;
-      m.has("uni");
-      need_ops(s, 0);
-      in.target = prog_->funcs[cur_->index].exit;
-      return;
-    }
-    if (r == "trap" || r == "brkpt") {
-      in.op = Op::Trap;
-      need_ops(s, 0);
-      return;
-    }
-    if (r == "bar" || r == "barrier") {
-      if (m.has("warp")) {
-        in.op = Op::BarWarp;
-        if (!m.has("sync")) fail(s.loc, "expected bar.warp.sync");
-        need_ops(s, 1);
-        set_srcs(in, {src(o[0], Type::B32)});
-        return;
-      }
-      in.op = Op::Bar;
-      if (m.has("arrive"))
-        in.mods |= kModArrive;
-      else if (m.has("red"))
-        fail(s.loc, "bar.red is not supported");
-      else
-        m.has("sync");
-      if (o.empty() || o.size() > 2)
-        fail(s.loc, "'" + s.opcode + "' expects a barrier id and an optional thread count");
-      if (o[0].kind != Operand::Int) fail(o[0].loc, "barrier ids must be immediates");
-      if (o[0].ival < 0 || o[0].ival > 15) fail(o[0].loc, "barrier id must be 0..15");
-      in.sub = uint8_t(o[0].ival);
-      if (o.size() == 2) {
-        in.mods |= kModHasCount;
-        set_srcs(in, {src(o[1], Type::U32)});
-      }
-      if ((in.mods & kModArrive) && o.size() != 2) fail(s.loc, "bar.arrive needs a thread count");
-      return;
-    }
-    if (r == "membar" || r == "fence") {
-      in.op = Op::Membar;
-      m.has("gl");
-      m.has("cta");
-      m.has("sys");
-      m.has("gpu");
-      m.has("sc");
-      m.has("acq_rel");
-      need_ops(s, 0);
-      return;
-    }
-    if (r == "shfl") {
-      in.op = Op::Shfl;
-      if (!m.has("sync")) fail(s.loc, "only shfl.sync is supported");
-      static const std::pair<const char*, ShflMode> kS[] = {
-          {"up", ShflMode::Up}, {"down", ShflMode::Down}, {"bfly", ShflMode::Bfly}, {"idx", ShflMode::Idx}};
-      bool found = false;
-      for (auto& [n, md] : kS)
-        if (m.has(n)) {
-          in.sub = uint8_t(md);
-          found = true;
-        }
-      if (!found) fail(s.loc, "shfl needs a mode (.up, .down, .bfly, .idx)");
-      in.type = one_type(s, m);
-      if (type_bytes(in.type) != 4) fail(s.loc, "shfl supports .b32 only");
-      need_ops(s, 5);
-      in.d[0] = dst(o[0], Type::B32);
-      in.ndst = 1;
-      if (!o[0].name2.empty()) {
-        Operand q = o[0];
-        q.name = q.name2;
-        in.d[1] = dst(q, Type::Pred);
-        in.ndst = 2;
-      }
-      set_srcs(in, {src(o[1], Type::B32), src(o[2], Type::U32), src(o[3], Type::U32), src(o[4], Type::B32)});
-      return;
-    }
-    if (r == "match") {
-      // match.any.sync.type d, a, membermask; match.all.sync.type d[|p], a, membermask
-      in.op = Op::Match;
-      if (!m.has("sync")) fail(s.loc, "match needs .sync");
-      if (m.has("any"))
-        in.sub = 0;
-      else if (m.has("all"))
-        in.sub = 1;
-      else
-        fail(s.loc, "match needs a mode (.any, .all)");
-      in.type = one_type(s, m);
-      if (in.type != Type::B32 && in.type != Type::B64) fail(s.loc, "match takes .b32 or .b64");
-      need_ops(s, 3);
-      in.d[0] = dst(o[0], Type::B32);
-      in.ndst = 1;
-      if (!o[0].name2.empty()) {
-        if (in.sub == 0) fail(s.loc, "match.any has no predicate destination");
-        Operand q = o[0];
-        q.name = q.name2;
-        in.d[1] = dst(q, Type::Pred);
-        in.ndst = 2;
-      }
-      set_srcs(in, {src(o[1], in.type), src(o[2], Type::B32)});
-      return;
-    }
-    if (r == "vote") {
-      in.op = Op::Vote;
-      if (!m.has("sync")) fail(s.loc, "only vote.sync is supported");
-      if (m.has("all"))
-        in.sub = uint8_t(VoteMode::All);
-      else if (m.has("any"))
-        in.sub = uint8_t(VoteMode::Any);
-      else if (m.has("uni"))
-        in.sub = uint8_t(VoteMode::Uni);
-      else if (m.has("ballot"))
-        in.sub = uint8_t(VoteMode::Ballot);
-      else
-        fail(s.loc, "vote needs a mode (.all, .any, .uni, .ballot)");
-      in.type = one_type(s, m);
-      bool ballot = VoteMode(in.sub) == VoteMode::Ballot;
-      if (ballot != (in.type == Type::B32)) fail(s.loc, ballot ? "vote.ballot needs .b32" : "vote needs .pred");
-      need_ops(s, 3);
-      set_dsts(in, {dst(o[0], ballot ? Type::B32 : Type::Pred)});
-      if (o[1].neg) in.mods |= kModNegSrc0;
-      Operand p = o[1];
-      p.neg = false;
-      set_srcs(in, {src(p, Type::Pred), src(o[2], Type::B32)});
-      return;
-    }
-    if (r == "activemask") {
-      in.op = Op::Activemask;
-      in.type = one_type(s, m);
-      need_ops(s, 1);
-      set_dsts(in, {dst(o[0], Type::B32)});
-      return;
-    }
-    if (r == "tex") {
-      in.op = Op::Tex;
-      if (m.has("1d"))
-        in.sub = 1;
-      else if (m.has("2d"))
-        in.sub = 2;
-      else
-        fail(s.loc, "only tex.1d and tex.2d are supported");
-      if (!m.has("v4")) fail(s.loc, "tex needs .v4");
-      in.vec = 4;
-      if (m.types.size() != 2) fail(s.loc, "tex needs a destination and a coordinate type");
-      in.type = m.types[0];
-      in.type2 = m.types[1];
-      if (in.type != Type::F32 && in.type != Type::S32 && in.type != Type::U32)
-        fail(s.loc, "tex destination type must be .f32, .s32 or .u32");
-      if (in.type2 != Type::F32 && in.type2 != Type::S32) fail(s.loc, "tex coordinate type must be .f32 or .s32");
-      need_ops(s, 2);
-      if (o[0].kind != Operand::Vec || o[0].elems.size() != 4) fail(o[0].loc, "tex needs a 4-element destination");
-      for (int i = 0; i < 4; ++i)
-        in.d[i] = o[0].elems[size_t(i)].kind == Operand::Sink ? kNone : dst(o[0].elems[size_t(i)], in.type);
-      in.ndst = 4;
-      const Operand& a = o[1];
-      if (a.kind != Operand::Addr || a.name.empty() || a.name[0] != '%' || a.elems.empty())
-        fail(a.loc, "expected [texture-object register, {coordinates}] (texture references are not supported)");
-      if (!a.name2.empty()) fail(a.loc, "separate samplers are not supported");
-      Operand t = a;
-      t.kind = Operand::Reg;
-      in.addr_reg = reg(t, Type::B64);
-      size_t need = in.sub == 1 ? 1 : 2;
-      if (a.elems.size() < need) fail(a.loc, "not enough texture coordinates");
-      for (size_t i = 0; i < need; ++i) in.s[i] = src(a.elems[i], in.type2);
-      in.nsrc = uint8_t(need);
-      return;
-    }
-    if (r == "nanosleep" || r == "pmevent") {
-      in.op = Op::Nop;
-      return;
-    }
-    fail(s.loc, "unknown instruction '" + s.opcode + "'");
-    (void)pc;
+    set_dsts(in, {d});
+  }
+  // .cc: the instruction also writes the carry flag.
+  void carry_out(Inst& in, Mods& m) {
+    if (!m.has("cc")) return;
+    in.mods |= kModCC;
+    in.d[1] = carry();
+    in.ndst = 2;
   }
 
+  void decode_add_sub(const Instr& s, Inst& in, Mods& m) {
+    decode_arith(s, in, m, m.root == "add" ? Op::Add : Op::Sub, 2);
+    carry_out(in, m);
+  }
+
+  void decode_addc_subc(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    in.op = m.root == "addc" ? Op::Addc : Op::Subc;
+    Type t = in.type = one_type(s, m);
+    need_ops(s, 3);
+    set_dsts(in, {dst(o[0], t)});
+    set_srcs(in, {src(o[1], t), src(o[2], t), carry()});
+    carry_out(in, m);
+  }
+
+  void decode_mul_mad(const Instr& s, Inst& in, Mods& m) {
+    const std::string& r = m.root;
+    const auto& o = s.ops;
+    in.op = r == "mul" ? Op::Mul : r == "mad" ? Op::Mad : Op::Madc;
+    Type t = in.type = one_type(s, m);
+    bool f = type_is_float(t);
+    in.sub = uint8_t(MulMode::Lo);
+    if (m.has("hi"))
+      in.sub = uint8_t(MulMode::Hi);
+    else if (m.has("wide"))
+      in.sub = uint8_t(MulMode::Wide);
+    else if (!m.has("lo") && !f)
+      fail(s.loc, "integer '" + r + "' needs .lo, .hi or .wide");
+    if (f) {
+      in.rnd = parse_rnd(m);
+      if (m.has("ftz")) in.mods |= kModFtz;
+      if (m.has("sat")) in.mods |= kModSat;
+    } else if (m.has("sat")) {
+      if (t != Type::S32) fail(s.loc, ".sat requires .s32");
+      in.mods |= kModSat;
+    }
+    bool wide = MulMode(in.sub) == MulMode::Wide;
+    if (wide && type_bytes(t) > 4) fail(s.loc, ".wide needs a 16- or 32-bit type");
+    Type wt = wide ? (type_is_signed(t) ? (t == Type::S16 ? Type::S32 : Type::S64)
+                                        : (type_bytes(t) == 2 ? Type::U32 : Type::U64))
+                   : t;
+    need_ops(s, in.op == Op::Mul ? 3 : 4);
+    uint32_t d = dst(o[0], wt);
+    if (in.op == Op::Mul)
+      set_srcs(in, {src(o[1], t), src(o[2], t)});
+    else
+      set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], wt)});
+    set_dsts(in, {d});
+    carry_out(in, m);
+    if (in.op == Op::Madc) {
+      in.s[3] = carry();
+      in.nsrc = 4;
+    }
+  }
+
+  void decode_fma(const Instr& s, Inst& in, Mods& m) {
+    decode_arith(s, in, m, Op::Fma, 3);
+    if (!type_is_float(in.type)) fail(s.loc, "fma needs a floating-point type");
+  }
+
+  void decode_div_rem(const Instr& s, Inst& in, Mods& m) {
+    decode_arith(s, in, m, m.root == "div" ? Op::Div : Op::Rem, 2);
+  }
+
+  void decode_unary(const Instr& s, Inst& in, Mods& m) {
+    static const std::map<std::string, Op> kU = {
+        {"abs", Op::Abs},     {"neg", Op::Neg},   {"not", Op::Not},  {"cnot", Op::Cnot}, {"sqrt", Op::Sqrt},
+        {"rsqrt", Op::Rsqrt}, {"rcp", Op::Rcp},   {"ex2", Op::Ex2},  {"lg2", Op::Lg2},   {"sin", Op::Sin},
+        {"cos", Op::Cos},     {"tanh", Op::Tanh}, {"brev", Op::Brev}};
+    decode_arith(s, in, m, kU.at(m.root), 1);
+  }
+
+  void decode_binary(const Instr& s, Inst& in, Mods& m) {
+    static const std::map<std::string, Op> kB = {{"min", Op::Min}, {"max", Op::Max}, {"and", Op::And},
+                                                 {"or", Op::Or},   {"xor", Op::Xor}, {"copysign", Op::Copysign}};
+    decode_arith(s, in, m, kB.at(m.root), 2);
+  }
+
+  void decode_shift(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    in.op = m.root == "shl" ? Op::Shl : Op::Shr;
+    Type t = in.type = one_type(s, m);
+    need_ops(s, 3);
+    set_dsts(in, {dst(o[0], t)});
+    set_srcs(in, {src(o[1], t), src(o[2], Type::U32)});
+  }
+
+  void decode_bit_count(const Instr& s, Inst& in, Mods& m) {
+    const std::string& r = m.root;
+    const auto& o = s.ops;
+    in.op = r == "clz" ? Op::Clz : r == "popc" ? Op::Popc : Op::Bfind;
+    Type t = in.type = one_type(s, m);
+    if (m.has("shiftamt")) in.mods |= kModShiftAmt;
+    need_ops(s, 2);
+    set_dsts(in, {dst(o[0], Type::U32)});
+    set_srcs(in, {src(o[1], t)});
+  }
+
+  void decode_bit_field(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    const bool bfe = m.root == "bfe";
+    in.op = bfe ? Op::Bfe : Op::Bfi;
+    Type t = in.type = one_type(s, m);
+    need_ops(s, bfe ? 4 : 5);
+    set_dsts(in, {dst(o[0], t)});
+    if (bfe)
+      set_srcs(in, {src(o[1], t), src(o[2], Type::U32), src(o[3], Type::U32)});
+    else
+      set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], Type::U32), src(o[4], Type::U32)});
+  }
+
+  void decode_bmsk_szext(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    const bool bmsk = m.root == "bmsk";
+    in.op = bmsk ? Op::Bmsk : Op::Szext;
+    in.type = one_type(s, m);
+    if (bmsk ? in.type != Type::B32 : (in.type != Type::U32 && in.type != Type::S32))
+      fail(s.loc, bmsk ? "bmsk takes .b32" : "szext takes .u32 or .s32");
+    if (m.has("wrap"))
+      in.sub |= 1;
+    else if (!m.has("clamp"))
+      fail(s.loc, m.root + " needs .clamp or .wrap");
+    need_ops(s, 3);
+    set_dsts(in, {dst(o[0], in.type)});
+    set_srcs(in, {src(o[1], in.type), src(o[2], Type::U32)});
+  }
+
+  void decode_shf(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    in.op = Op::Shf;
+    in.type = one_type(s, m);
+    if (m.has("l"))
+      in.sub |= 1;
+    else if (!m.has("r"))
+      fail(s.loc, "shf needs .l or .r");
+    if (m.has("wrap"))
+      in.sub |= 2;
+    else if (!m.has("clamp"))
+      fail(s.loc, "shf needs .wrap or .clamp");
+    need_ops(s, 4);
+    set_dsts(in, {dst(o[0], Type::B32)});
+    set_srcs(in, {src(o[1], Type::B32), src(o[2], Type::B32), src(o[3], Type::U32)});
+  }
+
+  void decode_prmt(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    in.op = Op::Prmt;
+    in.type = one_type(s, m);
+    static const char* kModes[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
+    for (int i = 0; i < 6; ++i)
+      if (m.has(kModes[i])) in.sub = uint8_t(i + 1);
+    need_ops(s, 4);
+    set_dsts(in, {dst(o[0], Type::B32)});
+    set_srcs(in, {src(o[1], Type::B32), src(o[2], Type::B32), src(o[3], Type::B32)});
+  }
+
+  void decode_mov(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    Type t = in.type = one_type(s, m);
+    need_ops(s, 2);
+    in.op = Op::Mov;
+    if (o[1].kind == Operand::Reg &&
+        (o[1].name == "%clock" || o[1].name == "%clock64" || o[1].name == "%globaltimer")) {
+      in.op = Op::Clock;
+      set_dsts(in, {dst(o[0], t)});
+      return;
+    }
+    if (o[0].kind == Operand::Vec) {
+      in.op = Op::UnpackMov;
+      size_t n = o[0].elems.size();
+      if (n != 2 && n != 4) fail(o[0].loc, "vector operand of mov must have 2 or 4 elements");
+      Type et = type_bytes(t) / int(n) == 4 ? Type::B32 : type_bytes(t) / int(n) == 2 ? Type::B16 : Type::B8;
+      for (size_t i = 0; i < n; ++i) in.d[i] = o[0].elems[i].kind == Operand::Sink ? kNone : dst(o[0].elems[i], et);
+      in.ndst = uint8_t(n);
+      set_srcs(in, {src(o[1], t)});
+      return;
+    }
+    if (o[1].kind == Operand::Vec) {
+      in.op = Op::PackMov;
+      size_t n = o[1].elems.size();
+      if (n != 2 && n != 4) fail(o[1].loc, "vector operand of mov must have 2 or 4 elements");
+      Type et = type_bytes(t) / int(n) == 4 ? Type::B32 : type_bytes(t) / int(n) == 2 ? Type::B16 : Type::B8;
+      for (size_t i = 0; i < n; ++i) in.s[i] = src(o[1].elems[i], et);
+      in.nsrc = uint8_t(n);
+      set_dsts(in, {dst(o[0], t)});
+      return;
+    }
+    set_dsts(in, {dst(o[0], t)});
+    set_srcs(in, {src(o[1], t)});
+  }
+
+  // setp and set: the comparison, an optional boolean combination with a predicate c, .ftz.
+  void decode_compare(const Instr& s, Inst& in, Mods& m) {
+    bool found;
+    in.cmp = parse_cmp(m, found);
+    if (!found) fail(s.loc, m.root + " needs a comparison (.eq, .lt, ...)");
+    if (m.has("and"))
+      in.boolop = BoolOp::And;
+    else if (m.has("or"))
+      in.boolop = BoolOp::Or;
+    else if (m.has("xor"))
+      in.boolop = BoolOp::Xor;
+    if (m.has("ftz")) in.mods |= kModFtz;
+  }
+  void check_compared_type(const Instr& s, const Inst& in, Type t) const {
+    if (!type_is_float(t) && int(in.cmp) >= int(Cmp::EQU)) fail(s.loc, "unordered comparison on an integer type");
+    if (type_is_float(t) && (in.cmp == Cmp::LO || in.cmp == Cmp::LS || in.cmp == Cmp::HI || in.cmp == Cmp::HS))
+      fail(s.loc, "unsigned comparison on a floating-point type");
+    need_ops(s, in.boolop == BoolOp::None ? 3 : 4);
+  }
+  void decode_bool_source(const Instr& s, Inst& in) {  // {!}c of a combined comparison
+    if (in.boolop == BoolOp::None) return;
+    if (s.ops[3].neg) in.mods |= kModNegSrc0;
+    Operand c = s.ops[3];
+    c.neg = false;
+    in.s[2] = src(c, Type::Pred);
+    in.nsrc = 3;
+  }
+
+  void decode_setp(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    in.op = Op::Setp;
+    decode_compare(s, in, m);
+    Type t = in.type = one_type(s, m);
+    check_compared_type(s, in, t);
+    in.d[0] = dst(o[0], Type::Pred);
+    in.ndst = 1;
+    if (!o[0].name2.empty()) {
+      Operand q = o[0];
+      q.name = q.name2;
+      in.d[1] = dst(q, Type::Pred);
+      in.ndst = 2;
+    }
+    set_srcs(in, {src(o[1], t), src(o[2], t)});
+    decode_bool_source(s, in);
+  }
+
+  // set.CmpOp{.BoolOp}{.ftz}.dtype.stype d, a, b{, {!}c}
+  void decode_set(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    in.op = Op::Set;
+    decode_compare(s, in, m);
+    if (m.types.size() != 2) fail(s.loc, "set needs a destination and a source type");
+    in.type = m.types[0];
+    in.type2 = m.types[1];
+    if (in.type != Type::U32 && in.type != Type::S32 && in.type != Type::F32)
+      fail(s.loc, "set destination type must be .u32, .s32 or .f32");
+    Type t = in.type2;
+    if (t == Type::F16 || t == Type::F16x2 || t == Type::BF16 || t == Type::Pred || type_bytes(t) < 2)
+      fail(s.loc, "unsupported source type in '" + s.opcode + "'");
+    check_compared_type(s, in, t);
+    set_dsts(in, {dst(o[0], in.type)});
+    set_srcs(in, {src(o[1], t), src(o[2], t)});
+    decode_bool_source(s, in);
+  }
+
+  void decode_testp(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    in.op = Op::Testp;
+    static const std::pair<const char*, TestpMode> kT[] = {
+        {"finite", TestpMode::Finite},         {"infinite", TestpMode::Infinite}, {"number", TestpMode::Number},
+        {"notanumber", TestpMode::NotANumber}, {"normal", TestpMode::Normal},     {"subnormal", TestpMode::Subnormal}};
+    bool found = false;
+    for (auto& [n, md] : kT)
+      if (m.has(n)) {
+        in.sub = uint8_t(md);
+        found = true;
+        break;
+      }
+    if (!found) fail(s.loc, "testp needs a test (.finite, .infinite, .number, .notanumber, .normal, .subnormal)");
+    Type t = in.type = one_type(s, m);
+    if (t != Type::F32 && t != Type::F64) fail(s.loc, "testp needs .f32 or .f64");
+    need_ops(s, 2);
+    set_dsts(in, {dst(o[0], Type::Pred)});
+    set_srcs(in, {src(o[1], t)});
+  }
+
+  void decode_mul24_mad24(const Instr& s, Inst& in, Mods& m) {
+    const std::string& r = m.root;
+    const auto& o = s.ops;
+    in.op = r == "mul24" ? Op::Mul24 : Op::Mad24;
+    Type t = in.type = one_type(s, m);
+    if (t != Type::U32 && t != Type::S32) fail(s.loc, "'" + r + "' needs .u32 or .s32");
+    if (m.has("hi"))
+      in.sub = uint8_t(MulMode::Hi);
+    else if (m.has("lo"))
+      in.sub = uint8_t(MulMode::Lo);
+    else
+      fail(s.loc, "'" + r + "' needs .lo or .hi");
+    if (m.has("sat")) {
+      if (in.op != Op::Mad24 || t != Type::S32 || MulMode(in.sub) != MulMode::Hi)
+        fail(s.loc, ".sat requires mad24.hi.s32");
+      in.mods |= kModSat;
+    }
+    bool mad = in.op == Op::Mad24;
+    need_ops(s, mad ? 4 : 3);
+    set_dsts(in, {dst(o[0], t)});
+    if (mad)
+      set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], t)});
+    else
+      set_srcs(in, {src(o[1], t), src(o[2], t)});
+  }
+
+  void decode_sad(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    in.op = Op::Sad;
+    Type t = in.type = one_type(s, m);
+    need_ops(s, 4);
+    set_dsts(in, {dst(o[0], t)});
+    set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], t)});
+  }
+
+  void decode_selp(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    in.op = Op::Selp;
+    Type t = in.type = one_type(s, m);
+    need_ops(s, 4);
+    set_dsts(in, {dst(o[0], t)});
+    set_srcs(in, {src(o[1], t), src(o[2], t), src(o[3], Type::Pred)});
+  }
+
+  void decode_cvt(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    in.op = Op::Cvt;
+    if (m.types.size() != 2) fail(s.loc, "cvt needs a destination and a source type");
+    in.type = m.types[0];
+    in.type2 = m.types[1];
+    in.rnd = parse_rnd(m);
+    if (m.has("ftz")) in.mods |= kModFtz;
+    if (m.has("sat")) in.mods |= kModSat;
+    bool fi = type_is_float(in.type2) && !type_is_float(in.type);
+    if (fi && in.rnd != Rnd::None && in.rnd != Rnd::RNI && in.rnd != Rnd::RZI && in.rnd != Rnd::RMI &&
+        in.rnd != Rnd::RPI)
+      fail(s.loc, "float-to-integer cvt needs an integer rounding mode (.rni, .rzi, .rmi, .rpi)");
+    need_ops(s, 2);
+    set_dsts(in, {dst(o[0], in.type, true)});
+    set_srcs(in, {src(o[1], in.type2, true)});
+  }
+
+  void decode_cvta(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    in.op = Op::Cvta;
+    if (m.has("to")) in.mods |= kModToSpace;
+    in.space = parse_space_mod(m);
+    if (in.space == Space::Generic) fail(s.loc, "cvta needs a state space");
+    Type t = in.type = one_type(s, m);
+    need_ops(s, 2);
+    set_dsts(in, {dst(o[0], t)});
+    set_srcs(in, {src(o[1], t)});
+  }
+
+  void decode_ld_st(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    in.op = m.root == "st" ? Op::St : Op::Ld;
+    in.space = parse_space_mod(m);
+    in.cache_global = m.has("cg");
+    if (m.has("v2"))
+      in.vec = 2;
+    else if (m.has("v4"))
+      in.vec = 4;
+    Type t = in.type = one_type(s, m);
+    need_ops(s, 2);
+    const Operand& data = in.op == Op::Ld ? o[0] : o[1];
+    const Operand& addr = in.op == Op::Ld ? o[1] : o[0];
+    decode_address(addr, in, in.space);
+    auto ev = elems(data);
+    if (ev.size() != in.vec) fail(data.loc, "expected a " + std::to_string(in.vec) + "-element operand");
+    for (size_t i = 0; i < ev.size(); ++i) {
+      if (in.op == Op::Ld)
+        in.d[i] = ev[i]->kind == Operand::Sink ? kNone : dst(*ev[i], t, true);
+      else
+        in.s[i] = src(*ev[i], t, true);
+    }
+    if (in.op == Op::Ld)
+      in.ndst = in.vec;
+    else
+      in.nsrc = in.vec;
+  }
+
+  void decode_atom_red(const Instr& s, Inst& in, Mods& m) {
+    const std::string& r = m.root;
+    const auto& o = s.ops;
+    in.op = r == "atom" ? Op::Atom : Op::Red;
+    in.space = parse_space_mod(m);
+    if (in.space != Space::Global && in.space != Space::Shared && in.space != Space::Generic)
+      fail(s.loc, "atomics are supported on .global, .shared and generic addresses only");
+    static const std::pair<const char*, AtomOp> kA[] = {
+        {"add", AtomOp::Add}, {"min", AtomOp::Min}, {"max", AtomOp::Max}, {"inc", AtomOp::Inc},   {"dec", AtomOp::Dec},
+        {"and", AtomOp::And}, {"or", AtomOp::Or},   {"xor", AtomOp::Xor}, {"exch", AtomOp::Exch}, {"cas", AtomOp::Cas}};
+    bool found = false;
+    for (auto& [n, a] : kA)
+      if (m.has(n)) {
+        in.sub = uint8_t(a);
+        found = true;
+        break;
+      }
+    if (!found) fail(s.loc, "'" + r + "' needs an operation (.add, .min, .cas, ...)");
+    m.has("noftz");
+    Type t = in.type = one_type(s, m);
+    if (type_bytes(t) != 4 && type_bytes(t) != 8) fail(s.loc, "atomics support 32- and 64-bit types only");
+    AtomOp a = AtomOp(in.sub);
+    if (type_is_float(t) && a != AtomOp::Add && a != AtomOp::Exch)
+      fail(s.loc, "floating-point atomics support .add only");
+    size_t base = in.op == Op::Atom ? 1 : 0;
+    size_t nsrc = a == AtomOp::Cas ? 2 : 1;
+    need_ops(s, base + 1 + nsrc);
+    decode_address(o[base], in, in.space);
+    if (in.op == Op::Atom) set_dsts(in, {dst(o[0], t)});
+    if (nsrc == 1)
+      set_srcs(in, {src(o[base + 1], t)});
+    else
+      set_srcs(in, {src(o[base + 1], t), src(o[base + 2], t)});
+  }
+
+  void decode_bra(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    in.op = Op::Bra;
+    if (m.has("uni")) in.mods |= kModUni;
+    need_ops(s, 1);
+    if (o[0].kind != Operand::Sym) fail(o[0].loc, "expected a branch target label");
+    auto it = cur_->labels.find(o[0].name);
+    if (it == cur_->labels.end()) fail(o[0].loc, "undefined label '" + o[0].name + "'");
+    in.target = it->second;
+  }
+
+  void decode_call(const Instr& s, Inst& in, Mods& m) {
+    in.op = Op::Call;
+    m.has("uni");
+    CallShape c = call_shape(s);
+    const Operand* rets = c.rets;
+    const Operand* args = c.args;
+    const Operand& callee = *c.callee;
+    size_t nr = rets ? rets->elems.size() : 0, na = args ? args->elems.size() : 0;
+    auto frame_sym = [&](const Operand& a) {
+      if (a.kind != Operand::Sym) fail(a.loc, "call arguments must be .param variables");
+      Entity e = symbol(a);
+      if (!e.frame_param) fail(a.loc, "'" + a.name + "' is not a .param variable of this function");
+      return e;
+    };
+    // The copies of a call to function `fidx`: arguments into its parameters, its return
+    // values back.
+    auto call_info = [&](uint32_t fidx) {
+      FuncCtx& cf = funcs_[fidx];
+      const Function& f = *cf.fn;
+      CallInfo ci;
+      for (size_t i = 0; i < na; ++i) {
+        Entity e = frame_sym(args->elems[i]);
+        const Entity& p = cf.params.at(f.params[i].name);
+        ci.args.push_back({uint32_t(e.addr), uint32_t(p.addr), uint32_t(std::min(e.size, p.size))});
+      }
+      for (size_t i = 0; i < nr; ++i) {
+        Entity e = frame_sym(rets->elems[i]);
+        const Entity& p = cf.params.at(f.rets[i].name);
+        ci.rets.push_back({uint32_t(p.addr), uint32_t(e.addr), uint32_t(std::min(e.size, p.size))});
+      }
+      prog_->calls.push_back(std::move(ci));
+      return uint32_t(prog_->calls.size() - 1);
+    };
+    if (c.indirect()) {
+      // call (rets), %rd, (args), prototype: the target is the function whose address the
+      // register holds, lane by lane (executor).
+      const Operand& pr = *c.proto;
+      const Entity* pe = lookup(pr.name);
+      if (!pe || pe->kind != Entity::Proto) {
+        if (globals_.count(pr.name) || cur_->labels.count(pr.name))
+          fail(pr.loc, "indirect calls with a list of call targets ('" + pr.name +
+                           "') are not supported; expected a .callprototype label");
+        fail(pr.loc, "undefined call prototype '" + pr.name + "'");
+      }
+      const Function& proto = *protos_[pe->index];
+      if (nr != proto.rets.size() || na != proto.params.size())
+        fail(s.loc, "call passes " + count(na, "argument") + " and " + count(nr, "return value") + ", prototype '" +
+                        pr.name + "' declares " + count(proto.params.size(), "parameter") + " and " +
+                        count(proto.rets.size(), "return value"));
+      for (size_t i = 0; i < na; ++i) frame_sym(args->elems[i]);
+      for (size_t i = 0; i < nr; ++i) frame_sym(rets->elems[i]);
+      in.s[0] = reg(callee, Type::B64);
+      in.nsrc = 1;
+      IndirectCall ic;
+      ic.nargs = uint32_t(na);
+      ic.nrets = uint32_t(nr);
+      ic.call_of.assign(funcs_.size(), kNone);
+      for (const auto& t : prog_->targets) {
+        if (t.func == kNone) continue;
+        const Function& f = *funcs_[t.func].fn;
+        if (f.params.size() == na && f.rets.size() == nr) ic.call_of[t.func] = call_info(t.func);
+      }
+      in.call_index = uint32_t(prog_->indirect.size());
+      prog_->indirect.push_back(std::move(ic));
+      return;
+    }
+    if (!func_index_.count(callee.name)) {
+      // vprintf / __assertfail: the executor reads the arguments from the caller's frame.
+      const Function* f = m_.find_function(callee.name);
+      auto which = f ? builtin(f->name) : std::nullopt;
+      if (!which) fail(callee.loc, "call to undeclared function '" + callee.name + "'");
+      if (nr != f->rets.size() || na != f->params.size())
+        fail(callee.loc, "call to '" + f->name + "' does not match its declaration");
+      in.op = Op::Builtin;
+      in.sub = uint8_t(*which);
+      cls_ = &kBuiltinClass;  // runs in the runtime: one ALU instruction for the timing model
+      CallInfo ci;
+      for (size_t i = 0; i < na; ++i) {
+        Entity e = frame_sym(args->elems[i]);
+        ci.args.push_back({uint32_t(e.addr), 0, uint32_t(e.size)});
+      }
+      for (size_t i = 0; i < nr; ++i) {
+        Entity e = frame_sym(rets->elems[i]);
+        ci.rets.push_back({0, uint32_t(e.addr), uint32_t(e.size)});
+      }
+      in.call_index = uint32_t(prog_->calls.size());
+      prog_->calls.push_back(std::move(ci));
+      return;
+    }
+    uint32_t fidx = func_index_.at(callee.name);
+    const Function& f = *funcs_[fidx].fn;
+    if (nr != f.rets.size())
+      fail(callee.loc, "call to '" + f.name + "' passes " + std::to_string(nr) + " return values, function declares " +
+                           std::to_string(f.rets.size()));
+    if (na != f.params.size())
+      fail(callee.loc, "call to '" + f.name + "' passes " + std::to_string(na) + " arguments, function declares " +
+                           std::to_string(f.params.size()));
+    in.call_index = call_info(fidx);
+    in.target = prog_->funcs[fidx].first;
+  }
+
+  void decode_ret_exit(const Instr& s, Inst& in, Mods& m) {
+    in.op = m.root == "ret" ? Op::Ret : Op::Exit;
+    m.has("uni");
+    need_ops(s, 0);
+    in.target = prog_->funcs[cur_->index].exit;
+  }
+
+  void decode_trap(const Instr& s, Inst& in, Mods&) {
+    in.op = Op::Trap;
+    need_ops(s, 0);
+  }
+
+  void decode_bar(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    in.op = Op::Bar;
+    if (m.has("arrive"))
+      in.mods |= kModArrive;
+    else if (m.has("red"))
+      fail(s.loc, "bar.red is not supported");
+    else
+      m.has("sync");
+    if (o.empty() || o.size() > 2) fail(s.loc, "'" + s.opcode + "' expects a barrier id and an optional thread count");
+    if (o[0].kind != Operand::Int) fail(o[0].loc, "barrier ids must be immediates");
+    if (o[0].ival < 0 || o[0].ival > 15) fail(o[0].loc, "barrier id must be 0..15");
+    in.sub = uint8_t(o[0].ival);
+    if (o.size() == 2) {
+      in.mods |= kModHasCount;
+      set_srcs(in, {src(o[1], Type::U32)});
+    }
+    if ((in.mods & kModArrive) && o.size() != 2) fail(s.loc, "bar.arrive needs a thread count");
+  }
+
+  void decode_bar_warp(const Instr& s, Inst& in, Mods& m) {
+    in.op = Op::BarWarp;
+    m.has("warp");
+    if (!m.has("sync")) fail(s.loc, "expected bar.warp.sync");
+    need_ops(s, 1);
+    set_srcs(in, {src(s.ops[0], Type::B32)});
+  }
+
+  void decode_membar(const Instr& s, Inst& in, Mods& m) {
+    in.op = Op::Membar;
+    for (const char* scope : {"gl", "cta", "sys", "gpu", "sc", "acq_rel"}) m.has(scope);
+    need_ops(s, 0);
+  }
+
+  void decode_shfl(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    in.op = Op::Shfl;
+    if (!m.has("sync")) fail(s.loc, "only shfl.sync is supported");
+    static const std::pair<const char*, ShflMode> kS[] = {
+        {"up", ShflMode::Up}, {"down", ShflMode::Down}, {"bfly", ShflMode::Bfly}, {"idx", ShflMode::Idx}};
+    bool found = false;
+    for (auto& [n, md] : kS)
+      if (m.has(n)) {
+        in.sub = uint8_t(md);
+        found = true;
+      }
+    if (!found) fail(s.loc, "shfl needs a mode (.up, .down, .bfly, .idx)");
+    in.type = one_type(s, m);
+    if (type_bytes(in.type) != 4) fail(s.loc, "shfl supports .b32 only");
+    need_ops(s, 5);
+    in.d[0] = dst(o[0], Type::B32);
+    in.ndst = 1;
+    if (!o[0].name2.empty()) {
+      Operand q = o[0];
+      q.name = q.name2;
+      in.d[1] = dst(q, Type::Pred);
+      in.ndst = 2;
+    }
+    set_srcs(in, {src(o[1], Type::B32), src(o[2], Type::U32), src(o[3], Type::U32), src(o[4], Type::B32)});
+  }
+
+  // match.any.sync.type d, a, membermask; match.all.sync.type d[|p], a, membermask
+  void decode_match(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    in.op = Op::Match;
+    if (!m.has("sync")) fail(s.loc, "match needs .sync");
+    if (m.has("any"))
+      in.sub = 0;
+    else if (m.has("all"))
+      in.sub = 1;
+    else
+      fail(s.loc, "match needs a mode (.any, .all)");
+    in.type = one_type(s, m);
+    if (in.type != Type::B32 && in.type != Type::B64) fail(s.loc, "match takes .b32 or .b64");
+    need_ops(s, 3);
+    in.d[0] = dst(o[0], Type::B32);
+    in.ndst = 1;
+    if (!o[0].name2.empty()) {
+      if (in.sub == 0) fail(s.loc, "match.any has no predicate destination");
+      Operand q = o[0];
+      q.name = q.name2;
+      in.d[1] = dst(q, Type::Pred);
+      in.ndst = 2;
+    }
+    set_srcs(in, {src(o[1], in.type), src(o[2], Type::B32)});
+  }
+
+  void decode_vote(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    in.op = Op::Vote;
+    if (!m.has("sync")) fail(s.loc, "only vote.sync is supported");
+    if (m.has("all"))
+      in.sub = uint8_t(VoteMode::All);
+    else if (m.has("any"))
+      in.sub = uint8_t(VoteMode::Any);
+    else if (m.has("uni"))
+      in.sub = uint8_t(VoteMode::Uni);
+    else if (m.has("ballot"))
+      in.sub = uint8_t(VoteMode::Ballot);
+    else
+      fail(s.loc, "vote needs a mode (.all, .any, .uni, .ballot)");
+    in.type = one_type(s, m);
+    bool ballot = VoteMode(in.sub) == VoteMode::Ballot;
+    if (ballot != (in.type == Type::B32)) fail(s.loc, ballot ? "vote.ballot needs .b32" : "vote needs .pred");
+    need_ops(s, 3);
+    set_dsts(in, {dst(o[0], ballot ? Type::B32 : Type::Pred)});
+    if (o[1].neg) in.mods |= kModNegSrc0;
+    Operand p = o[1];
+    p.neg = false;
+    set_srcs(in, {src(p, Type::Pred), src(o[2], Type::B32)});
+  }
+
+  void decode_activemask(const Instr& s, Inst& in, Mods& m) {
+    in.op = Op::Activemask;
+    in.type = one_type(s, m);
+    need_ops(s, 1);
+    set_dsts(in, {dst(s.ops[0], Type::B32)});
+  }
+
+  void decode_tex(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    in.op = Op::Tex;
+    if (m.has("1d"))
+      in.sub = 1;
+    else if (m.has("2d"))
+      in.sub = 2;
+    else
+      fail(s.loc, "only tex.1d and tex.2d are supported");
+    if (!m.has("v4")) fail(s.loc, "tex needs .v4");
+    in.vec = 4;
+    if (m.types.size() != 2) fail(s.loc, "tex needs a destination and a coordinate type");
+    in.type = m.types[0];
+    in.type2 = m.types[1];
+    if (in.type != Type::F32 && in.type != Type::S32 && in.type != Type::U32)
+      fail(s.loc, "tex destination type must be .f32, .s32 or .u32");
+    if (in.type2 != Type::F32 && in.type2 != Type::S32) fail(s.loc, "tex coordinate type must be .f32 or .s32");
+    need_ops(s, 2);
+    if (o[0].kind != Operand::Vec || o[0].elems.size() != 4) fail(o[0].loc, "tex needs a 4-element destination");
+    for (int i = 0; i < 4; ++i)
+      in.d[i] = o[0].elems[size_t(i)].kind == Operand::Sink ? kNone : dst(o[0].elems[size_t(i)], in.type);
+    in.ndst = 4;
+    const Operand& a = o[1];
+    if (a.kind != Operand::Addr || a.name.empty() || a.name[0] != '%' || a.elems.empty())
+      fail(a.loc, "expected [texture-object register, {coordinates}] (texture references are not supported)");
+    if (!a.name2.empty()) fail(a.loc, "separate samplers are not supported");
+    Operand t = a;
+    t.kind = Operand::Reg;
+    in.addr_reg = reg(t, Type::B64);
+    size_t need = in.sub == 1 ? 1 : 2;
+    if (a.elems.size() < need) fail(a.loc, "not enough texture coordinates");
+    for (size_t i = 0; i < need; ++i) in.s[i] = src(a.elems[i], in.type2);
+    in.nsrc = uint8_t(need);
+  }
+
+  // nanosleep, pmevent: no effect on the simulated program.
+  void decode_nop(const Instr&, Inst& in, Mods&) { in.op = Op::Nop; }
+
+ private:
   // ------------------------------------------------------------------ trace templates
   void make_template(Inst& in, uint32_t idx) {
     WarpInst& w = in.tmpl;
@@ -1542,28 +1523,14 @@ class Decoder {
     add_src(in.addr_reg);
     for (int i = 0; i < 4; ++i) add_src(in.s[i]);
     add_src(in.guard);
-    // Units and latency classes as GPGPU-Sim classifies PTX (docs/timing-model.md,
-    // "Instruction classes"): f32 arithmetic on SP, f64 on DP, every other add/min/max/mul/mad
-    // (integer, f16) on INT with the integer tables; division and remainder on the SFU with the
-    // DIV latency of their type; transcendentals, rcp and sqrt on the SFU; everything else
-    // (moves, compares, selects, logic, shifts, conversions, bit manipulation, shuffles, votes)
-    // is a one-cycle operation of the INT pipeline. A unit the GPU lacks hands its work on
-    // (timing/sm.cc, Sm::route).
-    bool f64 = in.type == Type::F64 || in.type2 == Type::F64;
-    bool f32 = in.type == Type::F32;
-    Unit arith = f64 ? Unit::DP : f32 ? Unit::SP : Unit::INT;
-    w.unit = Unit::INT;
-    w.latency_class = kLatAlu;
-    w.op = OpClass::ALU;
+    // The unit, operation class and latency class were set when the instruction was decoded
+    // (its row of kInstructions, apply_class); what follows depends on the decoded operands.
     switch (in.op) {
       case Op::Ld:
       case Op::St:
       case Op::Atom:
       case Op::Red:
       case Op::Tex: {
-        w.unit = Unit::MEM;
-        w.latency_class = kLatDefault;
-        w.op = in.op == Op::Ld || in.op == Op::Tex ? OpClass::LOAD : in.op == Op::St ? OpClass::STORE : OpClass::ATOMIC;
         switch (in.space) {
           case Space::Global:
             w.space = MemSpace::Global;
@@ -1590,87 +1557,197 @@ class Decoder {
         w.width = uint8_t(std::min(255, type_bytes(in.type) * in.vec));
         break;
       }
-      case Op::Bra:
-      case Op::Call:
-      case Op::Ret:
-        w.unit = Unit::BRANCH;
-        w.op = OpClass::BRANCH;
-        break;
-      case Op::Exit:
-      case Op::FuncExit:
-      case Op::Trap:
-        w.unit = Unit::BRANCH;
-        w.op = OpClass::EXIT;
-        break;
       case Op::Bar:
-        w.unit = Unit::BRANCH;
-        w.op = OpClass::BARRIER;
         w.barrier_id = in.sub;
         if (in.mods & kModArrive) w.flags |= kFlagBarrierArrive;
-        break;
-      case Op::BarWarp:
-      case Op::Nop:
-        w.op = OpClass::NOP;
-        break;
-      case Op::Membar:
-        w.unit = Unit::MEM;
-        w.latency_class = kLatDefault;
-        w.op = OpClass::MEMBAR;
-        break;
-      case Op::Add:
-      case Op::Sub:
-      case Op::Addc:
-      case Op::Subc:
-        w.unit = arith;
-        w.latency_class = kLatDefault;
-        break;
-      case Op::Min:
-      case Op::Max:
-        w.unit = arith;
-        w.latency_class = kLatMax;
-        break;
-      case Op::Mul:
-        w.unit = arith;
-        w.latency_class = kLatMul;
-        break;
-      case Op::Mad:
-      case Op::Madc:
-      case Op::Fma:
-        w.unit = arith;
-        w.latency_class = kLatMad;
-        break;
-      case Op::Mul24:
-        w.latency_class = kLatMul;
-        break;
-      case Op::Mad24:
-        w.latency_class = kLatMad;
-        break;
-      case Op::Div:
-      case Op::Rem:
-        // On the SFU, timed by the DIV entry of the type's own unit.
-        w.unit = Unit::SFU;
-        w.latency_unit = arith;
-        w.latency_class = kLatDiv;
-        w.flags |= kFlagLongLatency;
-        break;
-      case Op::Sqrt:
-      case Op::Rsqrt:
-      case Op::Rcp:
-      case Op::Ex2:
-      case Op::Lg2:
-      case Op::Sin:
-      case Op::Cos:
-        w.unit = Unit::SFU;
-        w.latency_class = kLatTrans;
-        break;
-      case Op::Shfl:
-        w.latency_class = kLatShfl;
         break;
       default:
         break;
     }
   }
 };
+
+// ------------------------------------------------------------------ the instruction table
+// One row per PTX mnemonic: its decode function and its class, i.e. the unit that executes it,
+// its operation class and its latency class (the SASS tables' row type, core/opcode_info.h),
+// and whether its unit follows its type (ptx/instruction_class.h). A key may also be a mnemonic
+// with its first modifier ("bar.warp"): that row wins over the mnemonic's own, as the longest
+// key does in the SASS tables. The classes are GPGPU-Sim's classification of PTX
+// (docs/timing-model.md, "Instruction classes"): f32 arithmetic on SP, f64 on DP, every other
+// add/min/max/mul/mad (integer, f16) on INT with the integer tables; division and remainder on
+// the SFU with the DIV latency of their type; transcendentals, rcp and sqrt on the SFU;
+// everything else (moves, compares, selects, logic, shifts, conversions, bit manipulation,
+// shuffles, votes) is a one-cycle operation of the INT pipeline. A unit the GPU lacks hands its
+// work on (timing/sm.cc, Sm::route). Sorted by key (checked at compile time).
+struct InstructionRow {
+  std::string_view mnemonic;
+  Decoder::DecodeFn decode;
+  InstrClass cls;
+};
+
+constexpr InstructionRow row(std::string_view mnemonic, Decoder::DecodeFn decode, Unit unit, OpClass op, uint8_t lat,
+                             UnitRule rule = UnitRule::Fixed) {
+  return InstructionRow{mnemonic, decode, InstrClass{OpcodeInfo{unit, op, MemSpace::None, false, lat}, rule}};
+}
+
+using D = Decoder;
+using UR = UnitRule;
+// clang-format off
+constexpr InstructionRow kInstructions[] = {
+    //  key           decode function          unit          op class          latency      unit rule
+    row("abs",        &D::decode_unary,        Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("activemask", &D::decode_activemask,   Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("add",        &D::decode_add_sub,      Unit::INT,    OpClass::ALU,     kLatDefault, UR::ByType),
+    row("addc",       &D::decode_addc_subc,    Unit::INT,    OpClass::ALU,     kLatDefault, UR::ByType),
+    row("and",        &D::decode_binary,       Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("atom",       &D::decode_atom_red,     Unit::MEM,    OpClass::ATOMIC,  kLatDefault),
+    row("bar",        &D::decode_bar,          Unit::BRANCH, OpClass::BARRIER, kLatAlu),
+    row("bar.warp",   &D::decode_bar_warp,     Unit::INT,    OpClass::NOP,     kLatAlu),
+    row("barrier",    &D::decode_bar,          Unit::BRANCH, OpClass::BARRIER, kLatAlu),
+    row("bfe",        &D::decode_bit_field,    Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("bfi",        &D::decode_bit_field,    Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("bfind",      &D::decode_bit_count,    Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("bmsk",       &D::decode_bmsk_szext,   Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("bra",        &D::decode_bra,          Unit::BRANCH, OpClass::BRANCH,  kLatAlu),
+    row("brev",       &D::decode_unary,        Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("brkpt",      &D::decode_trap,         Unit::BRANCH, OpClass::EXIT,    kLatAlu),
+    row("call",       &D::decode_call,         Unit::BRANCH, OpClass::BRANCH,  kLatAlu),
+    row("clz",        &D::decode_bit_count,    Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("cnot",       &D::decode_unary,        Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("copysign",   &D::decode_binary,       Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("cos",        &D::decode_unary,        Unit::SFU,    OpClass::ALU,     kLatTrans),
+    row("cvt",        &D::decode_cvt,          Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("cvta",       &D::decode_cvta,         Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("div",        &D::decode_div_rem,      Unit::SFU,    OpClass::ALU,     kLatDiv,     UR::TimedByType),
+    row("ex2",        &D::decode_unary,        Unit::SFU,    OpClass::ALU,     kLatTrans),
+    row("exit",       &D::decode_ret_exit,     Unit::BRANCH, OpClass::EXIT,    kLatAlu),
+    row("fence",      &D::decode_membar,       Unit::MEM,    OpClass::MEMBAR,  kLatDefault),
+    row("fma",        &D::decode_fma,          Unit::INT,    OpClass::ALU,     kLatMad,     UR::ByType),
+    row("ld",         &D::decode_ld_st,        Unit::MEM,    OpClass::LOAD,    kLatDefault),
+    row("ldu",        &D::decode_ld_st,        Unit::MEM,    OpClass::LOAD,    kLatDefault),
+    row("lg2",        &D::decode_unary,        Unit::SFU,    OpClass::ALU,     kLatTrans),
+    row("mad",        &D::decode_mul_mad,      Unit::INT,    OpClass::ALU,     kLatMad,     UR::ByType),
+    row("mad24",      &D::decode_mul24_mad24,  Unit::INT,    OpClass::ALU,     kLatMad),
+    row("madc",       &D::decode_mul_mad,      Unit::INT,    OpClass::ALU,     kLatMad,     UR::ByType),
+    row("match",      &D::decode_match,        Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("max",        &D::decode_binary,       Unit::INT,    OpClass::ALU,     kLatMax,     UR::ByType),
+    row("membar",     &D::decode_membar,       Unit::MEM,    OpClass::MEMBAR,  kLatDefault),
+    row("min",        &D::decode_binary,       Unit::INT,    OpClass::ALU,     kLatMax,     UR::ByType),
+    row("mov",        &D::decode_mov,          Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("mul",        &D::decode_mul_mad,      Unit::INT,    OpClass::ALU,     kLatMul,     UR::ByType),
+    row("mul24",      &D::decode_mul24_mad24,  Unit::INT,    OpClass::ALU,     kLatMul),
+    row("nanosleep",  &D::decode_nop,          Unit::INT,    OpClass::NOP,     kLatAlu),
+    row("neg",        &D::decode_unary,        Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("not",        &D::decode_unary,        Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("or",         &D::decode_binary,       Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("pmevent",    &D::decode_nop,          Unit::INT,    OpClass::NOP,     kLatAlu),
+    row("popc",       &D::decode_bit_count,    Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("prmt",       &D::decode_prmt,         Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("rcp",        &D::decode_unary,        Unit::SFU,    OpClass::ALU,     kLatTrans),
+    row("red",        &D::decode_atom_red,     Unit::MEM,    OpClass::ATOMIC,  kLatDefault),
+    row("rem",        &D::decode_div_rem,      Unit::SFU,    OpClass::ALU,     kLatDiv,     UR::TimedByType),
+    row("ret",        &D::decode_ret_exit,     Unit::BRANCH, OpClass::BRANCH,  kLatAlu),
+    row("rsqrt",      &D::decode_unary,        Unit::SFU,    OpClass::ALU,     kLatTrans),
+    row("sad",        &D::decode_sad,          Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("selp",       &D::decode_selp,         Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("set",        &D::decode_set,          Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("setp",       &D::decode_setp,         Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("shf",        &D::decode_shf,          Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("shfl",       &D::decode_shfl,         Unit::INT,    OpClass::ALU,     kLatShfl),
+    row("shl",        &D::decode_shift,        Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("shr",        &D::decode_shift,        Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("sin",        &D::decode_unary,        Unit::SFU,    OpClass::ALU,     kLatTrans),
+    row("sqrt",       &D::decode_unary,        Unit::SFU,    OpClass::ALU,     kLatTrans),
+    row("st",         &D::decode_ld_st,        Unit::MEM,    OpClass::STORE,   kLatDefault),
+    row("sub",        &D::decode_add_sub,      Unit::INT,    OpClass::ALU,     kLatDefault, UR::ByType),
+    row("subc",       &D::decode_addc_subc,    Unit::INT,    OpClass::ALU,     kLatDefault, UR::ByType),
+    row("szext",      &D::decode_bmsk_szext,   Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("tanh",       &D::decode_unary,        Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("testp",      &D::decode_testp,        Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("tex",        &D::decode_tex,          Unit::MEM,    OpClass::LOAD,    kLatDefault),
+    row("trap",       &D::decode_trap,         Unit::BRANCH, OpClass::EXIT,    kLatAlu),
+    row("vote",       &D::decode_vote,         Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("xor",        &D::decode_binary,       Unit::INT,    OpClass::ALU,     kLatAlu),
+};
+// clang-format on
+
+constexpr bool sorted_and_unique(const InstructionRow* rows, size_t n) {
+  for (size_t i = 1; i < n; ++i)
+    if (!(rows[i - 1].mnemonic < rows[i].mnemonic)) return false;
+  return true;
+}
+static_assert(sorted_and_unique(kInstructions, std::size(kInstructions)),
+              "kInstructions must be sorted by key, without duplicates");
+
+const InstructionRow* find_instruction(std::string_view key) {
+  auto it = std::lower_bound(std::begin(kInstructions), std::end(kInstructions), key,
+                             [](const InstructionRow& r, std::string_view k) { return r.mnemonic < k; });
+  return it != std::end(kInstructions) && it->mnemonic == key ? it : nullptr;
+}
+
+// The class of a function's exit pseudo-instruction (Op::FuncExit): that of exit.
+const InstrClass& function_exit_class() { return find_instruction("exit")->cls; }
+void Decoder::decode(const Instr& s, Inst& in) {
+  cur_inst_ = &s;
+  Mods m;
+  auto parts = split(s.opcode, '.');
+  m.root = parts[0];
+  for (size_t i = 1; i < parts.size(); ++i) {
+    if (parts[i].empty()) fail(s.loc, "malformed opcode '" + s.opcode + "'");
+    Type t = parse_type("." + parts[i]);
+    if (t != Type::None)
+      m.types.push_back(t);
+    else
+      m.words.push_back(parts[i]);
+  }
+  m.used.assign(m.words.size(), 0);
+  // Modifiers that do not change functional behaviour.
+  static const char* kIgnored[] = {"volatile", "relaxed", "acquire", "release", "acq_rel", "sc",   "weak", "mmio",
+                                   "cta",      "gpu",     "sys",     "cluster", "ca",      "cg",   "cs",   "lu",
+                                   "cv",       "wb",      "wt",      "nc",      "aligned", "sync", "full", "noftz"};
+  if (!s.guard.empty()) {
+    Operand g;
+    g.kind = Operand::Reg;
+    g.name = s.guard;
+    g.loc = s.loc;
+    in.guard = reg(g, Type::Pred);
+    in.guard_neg = s.guard_neg;
+  }
+  static const std::set<std::string> kVocabulary = {
+      "rn",     "rz",     "rm",     "rp",       "rni",    "rzi",      "rmi",    "rpi",        "ftz",    "sat",
+      "approx", "cc",     "hi",     "lo",       "wide",   "eq",       "ne",     "lt",         "le",     "gt",
+      "ge",     "ls",     "hs",     "equ",      "neu",    "ltu",      "leu",    "gtu",        "geu",    "num",
+      "nan",    "and",    "or",     "xor",      "add",    "min",      "max",    "inc",        "dec",    "exch",
+      "cas",    "global", "shared", "local",    "const",  "param",    "to",     "v2",         "v4",     "uni",
+      "arrive", "red",    "warp",   "gl",       "up",     "down",     "bfly",   "idx",        "all",    "any",
+      "ballot", "1d",     "2d",     "shiftamt", "f4e",    "b4e",      "rc8",    "ecl",        "ecr",    "rc16",
+      "l",      "r",      "wrap",   "clamp",    "finite", "infinite", "number", "notanumber", "normal", "subnormal"};
+  for (const auto& w : m.words) {
+    bool ok = kVocabulary.count(w) != 0;
+    for (const char* i : kIgnored) ok = ok || w == i;
+    if (!ok) fail(s.loc, "unsupported modifier '." + w + "' in '" + s.opcode + "'");
+  }
+  // The row of the mnemonic with its first modifier ("bar.warp"), else of the mnemonic.
+  const InstructionRow* row = parts.size() > 1 ? find_instruction(m.root + "." + parts[1]) : nullptr;
+  if (!row) row = find_instruction(m.root);
+  if (!row) fail(s.loc, "unknown instruction '" + s.opcode + "'");
+  cls_ = &row->cls;
+  (this->*row->decode)(s, in, m);
+  apply_class(*cls_, in);
+  in.esize = uint8_t(type_bytes(in.type));
+  in.sgn = type_is_signed(in.type);
+  if (in.fn == nullptr && needs_handler(in.op)) {
+    in.fn = select_alu_handler(in);
+    if (!in.fn) fail(s.loc, "unsupported type combination in '" + s.opcode + "'");
+  }
+  for (size_t i = 0; i < m.words.size(); ++i) {
+    if (m.used[i]) continue;
+    bool ign = false;
+    for (const char* w : kIgnored)
+      if (m.words[i] == w) ign = true;
+    if (!ign) fail(s.loc, "unsupported modifier '." + m.words[i] + "' in '" + s.opcode + "'");
+  }
+}
 
 }  // namespace
 
@@ -1813,6 +1890,12 @@ void hoist_global_loads(Program& p) {
     }
     start = end;
   }
+}
+
+std::vector<InstructionClassRow> instruction_classes() {
+  std::vector<InstructionClassRow> v;
+  for (const auto& r : kInstructions) v.push_back({r.mnemonic, r.cls});
+  return v;
 }
 
 uint64_t function_address(const Module& m, const Function& f) {

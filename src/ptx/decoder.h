@@ -4,9 +4,12 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "ptx/ast.h"
+#include "ptx/instruction_class.h"
 #include "ptx/ir.h"
 
 namespace warpsim::ptx {
@@ -18,6 +21,14 @@ struct ModuleSymbol {
   uint64_t size = 0;
 };
 using SymbolMap = std::unordered_map<std::string, ModuleSymbol>;
+
+// The rows of the PTX instruction table (docs/ptx.md, "Adding a PTX instruction"), sorted by
+// key: each mnemonic, or mnemonic with its first modifier ("bar.warp"), and the class it gives.
+struct InstructionClassRow {
+  std::string_view mnemonic;
+  InstrClass cls;
+};
+std::vector<InstructionClassRow> instruction_classes();
 
 // Decodes `kernel` (an .entry of `m`) and every function it calls. Throws LocatedError for
 // unknown opcodes, bad operands, type mismatches, undefined labels/registers/symbols.

@@ -7,20 +7,13 @@
 #include <string_view>
 #include <vector>
 
+#include "core/opcode_info.h"
 #include "core/warp_inst.h"
 
 namespace warpsim {
 
-// What the table says about one mnemonic.
-struct OpcodeInfo {
-  Unit unit = Unit::SP;
-  OpClass op = OpClass::ALU;
-  MemSpace space = MemSpace::None;
-  bool generic = false;  // generic address space: resolved per instruction from its addresses
-  uint8_t latency_class = kLatDefault;
-  bool operator==(const OpcodeInfo&) const = default;
-};
-
+// What the table says about one mnemonic is an OpcodeInfo (core/opcode_info.h), the row type
+// the PTX instruction table shares (ptx/instruction_class.h).
 class OpcodeTable {
  public:
   // Parse a table file; errors are LocatedErrors naming the file and line.

@@ -216,7 +216,8 @@ std::string reference_to_csv(const ReferenceTable& t) {
 // and `gpu_sim_insn` for that kernel, and the cache and DRAM statistics as totals since the
 // start of the program: those are differenced here to give per-launch counts.
 std::vector<GpgpusimLaunch> parse_gpgpusim_log(const std::string& text, const std::string& name) {
-  // GPGPU-Sim key -> counter name of the reference table; `cumulative` keys are running totals.
+  // GPGPU-Sim key -> counter name of the reference table (timing/gpgpusim_names.h); `cumulative`
+  // keys are running totals.
   const std::vector<GpgpusimCounter>& keys = gpgpusim_counters();
   std::vector<GpgpusimLaunch> out;
   std::map<std::string, double> previous_total;  // counter -> total after the previous kernel

@@ -19,13 +19,13 @@ struct StatTerm {
 };
 
 struct GpgpusimCounter {
-  const char* gpgpusim;          // GPGPU-Sim's key, as it prints it ("L2_total_cache_accesses")
-  const char* name;              // counter name of the reference tables ("l2_accesses")
-  bool cumulative;               // GPGPU-Sim prints a running total since the program's start
-  std::vector<StatTerm> terms;   // warpsim's value: the sum of these statistics
-  const char* indent;            // what GPGPU-Sim prints before the key ("\t" for the L1D)
-  const char* miss_rate;         // GPGPU-Sim's miss-rate line printed after this one, or nullptr
-  const char* rate_of;           // ... this counter divided by that one (the accesses)
+  const char* gpgpusim;         // GPGPU-Sim's key, as it prints it ("L2_total_cache_accesses")
+  const char* name;             // counter name of the reference tables ("l2_accesses")
+  bool cumulative;              // GPGPU-Sim prints a running total since the program's start
+  std::vector<StatTerm> terms;  // warpsim's value: the sum of these statistics
+  const char* indent;           // what GPGPU-Sim prints before the key ("\t" for the L1D)
+  const char* miss_rate;        // GPGPU-Sim's miss-rate line printed after this one, or nullptr
+  const char* rate_of;          // ... this counter divided by that one (the accesses)
   const char* help;
 };
 
@@ -35,8 +35,8 @@ const std::vector<GpgpusimCounter>& gpgpusim_counters();
 const GpgpusimCounter* find_gpgpusim_counter(std::string_view name);
 
 // The counter's value from statistics looked up by name; none when one of them is absent.
-std::optional<double> gpgpusim_counter_value(
-    const GpgpusimCounter& c, const std::function<std::optional<double>(const std::string& stat)>& stat);
+std::optional<double> gpgpusim_counter_value(const GpgpusimCounter& c,
+                                             const std::function<std::optional<double>(const std::string& stat)>& stat);
 
 // The markdown table of the counters (`warpsim list stats`, docs/statistics.md).
 std::string gpgpusim_counters_markdown();

@@ -10,7 +10,7 @@ namespace {
 template <class T, class Obj, class Fn>
 struct EachCounter {
   Obj& obj;  // T or const T
-  Fn fn;  // fn(key, field reference, help, output)
+  Fn fn;     // fn(key, field reference, help, output)
   void operator()(const char* key, uint64_t T::*m, const char* help, StatOutput out = StatOutput::Json) {
     fn(std::string(key), obj.*m, help, out);
   }

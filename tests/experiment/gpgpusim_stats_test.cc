@@ -10,6 +10,7 @@
 #include "experiment/reference.h"
 #include "experiment/results.h"
 #include "support/process.h"
+#include "timing/gpgpusim_names.h"
 
 namespace warpsim::experiment {
 namespace {
@@ -39,8 +40,10 @@ TEST(GpgpusimStats, GpgpusimsParserReadsBackEveryLaunch) {
     // The running totals, differenced by the parser, give each launch's own counts.
     nlohmann::json row = nlohmann::json::object();
     flatten(k, "", row);
-    for (const char* c : {"l1d_accesses", "l1d_misses", "l2_accesses", "l2_misses", "dram_reads", "dram_writes"})
-      EXPECT_EQ(launches[i].counters.at(c), warpsim_counter(row, c).value()) << c;
+    for (const GpgpusimCounter& c : gpgpusim_counters()) {  // every declared counter
+      ASSERT_TRUE(launches[i].counters.count(c.name)) << c.gpgpusim;
+      EXPECT_EQ(launches[i].counters.at(c.name), warpsim_counter(row, c.name).value()) << c.name;
+    }
   }
   EXPECT_GT(launches[0].counters.at("l2_accesses"), 0.0);
 }

@@ -102,8 +102,7 @@ TEST(Statistics, JsonHasEveryPublicCounterAndEveryDerivedStatistic) {
   EXPECT_DOUBLE_EQ(j["l1d"]["miss_rate"].get<double>(),
                    double(s.core.l1d_misses) / double(s.core.l1d_hits + s.core.l1d_misses));
   EXPECT_EQ(j["shared"]["conflict_cycles"].get<uint64_t>(), s.core.shared_cycles - s.core.shared_insts);
-  EXPECT_DOUBLE_EQ(j["avg_read_latency"].get<double>(),
-                   double(s.mem.read_latency_sum) / double(s.mem.reads_returned));
+  EXPECT_DOUBLE_EQ(j["avg_read_latency"].get<double>(), double(s.mem.read_latency_sum) / double(s.mem.reads_returned));
   EXPECT_FALSE(j.contains("read_latency_sum"));
 }
 

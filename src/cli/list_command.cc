@@ -4,6 +4,8 @@
 #include "config/config_loader.h"
 #include "sched/scheduler.h"
 #include "synth/kernel_text.h"
+#include "timing/gpgpusim_names.h"
+#include "timing/statistics.h"
 #include "workloads/workload_catalog.h"
 
 namespace warpsim::cli {
@@ -14,10 +16,11 @@ void add_list_command(CLI::App& app) {
   auto gpu = std::make_shared<GpuOptions>();
   cmd->add_option("what", *what,
                   "gpus | schedulers (with their parameters) | workloads | params (every scheduler parameter, as a "
-                  "markdown table) | keys (every configuration key, as a markdown table) | "
+                  "markdown table) | keys (every configuration key, as a markdown table) | stats (every statistic of a "
+                  "run, and the GPGPU-Sim counters made of them, as markdown tables) | "
                   "config (the GPU chosen by --gpu, --gpgpusim-config and --set, as a complete TOML file)")
       ->required()
-      ->check(CLI::IsMember({"gpus", "schedulers", "workloads", "params", "keys", "config"}));
+      ->check(CLI::IsMember({"gpus", "schedulers", "workloads", "params", "keys", "stats", "config"}));
   gpu->add(*cmd);
   cmd->callback([what, gpu] {
     if (*what == "config") {
@@ -33,6 +36,8 @@ void add_list_command(CLI::App& app) {
       fmt::print("{}", scheduler_params_markdown());
     } else if (*what == "keys") {
       fmt::print("{}", config_keys_markdown(list_presets()));
+    } else if (*what == "stats") {
+      fmt::print("{}\n{}", stats_markdown(), gpgpusim_counters_markdown());
     } else if (*what == "schedulers") {
       for (const auto& f : scheduler_registry()) {
         fmt::print("{:<10} {}\n", f.name, f.description);

@@ -16,6 +16,7 @@
 #include "experiment/runner.h"
 #include "experiment/svg_chart.h"
 #include "sched/scheduler.h"
+#include "timing/gpgpusim_names.h"
 #include "workloads/workload.h"
 
 namespace warpsim::experiment {
@@ -95,31 +96,9 @@ std::optional<double> warpsim_counter(const json& row, const std::string& name) 
     if (it == row.end() || !it->is_number()) return std::nullopt;
     return it->get<double>();
   };
-  auto sum = [&](std::initializer_list<const char*> ks) -> std::optional<double> {
-    double s = 0;
-    for (const char* k : ks) {
-      auto v = get(k);
-      if (!v) return std::nullopt;
-      s += *v;
-    }
-    return s;
-  };
-  // GPGPU-Sim's L1D counters count stores (write-evict or write-back) with the loads, and keep
-  // accesses merged into a pending miss (HIT_RESERVED) out of the misses.
-  if (name == "l1d_accesses") return sum({"l1d.hits", "l1d.misses", "l1d.writes"});
-  if (name == "l1d_misses") {
-    auto m = sum({"l1d.misses", "l1d.write_misses"}), p = get("l1d.pending_hits");
-    if (!m || !p) return std::nullopt;
-    return *m - *p;
-  }
-  if (name == "l2_accesses") return sum({"l2.reads", "l2.writes"});
-  if (name == "l2_misses") {
-    auto a = sum({"l2.reads", "l2.writes"}), h = sum({"l2.read_hits", "l2.write_hits"});
-    if (!a || !h) return std::nullopt;
-    return *a - *h;
-  }
-  if (name == "dram_reads") return get("dram.reads");
-  if (name == "dram_writes") return get("dram.writes");
+  // Counters GPGPU-Sim prints: the sum of warpsim statistics declared with them.
+  if (const GpgpusimCounter* c = find_gpgpusim_counter(name))
+    return gpgpusim_counter_value(*c, [&](const std::string& stat) { return get(stat.c_str()); });
   if (auto v = get(name.c_str())) return v;
   auto us = name.find('_');  // l2_reads -> l2.reads
   if (us != std::string::npos) {

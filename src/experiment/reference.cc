@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "experiment/results.h"
+#include "timing/gpgpusim_names.h"
 
 namespace warpsim::experiment {
 
@@ -215,18 +216,9 @@ std::string reference_to_csv(const ReferenceTable& t) {
 // and `gpu_sim_insn` for that kernel, and the cache and DRAM statistics as totals since the
 // start of the program: those are differenced here to give per-launch counts.
 std::vector<GpgpusimLaunch> parse_gpgpusim_log(const std::string& text, const std::string& name) {
-  // GPGPU-Sim key -> counter name of the reference table; `cumulative` keys are running totals.
-  struct Key {
-    const char* gpgpusim;
-    const char* counter;
-    bool cumulative;
-  };
-  static const Key keys[] = {
-      {"gpu_sim_insn", "thread_insts", false},        {"L1D_total_cache_accesses", "l1d_accesses", true},
-      {"L1D_total_cache_misses", "l1d_misses", true}, {"L2_total_cache_accesses", "l2_accesses", true},
-      {"L2_total_cache_misses", "l2_misses", true},   {"total dram reads", "dram_reads", true},
-      {"total dram writes", "dram_writes", true},
-  };
+  // GPGPU-Sim key -> counter name of the reference table (timing/gpgpusim_names.h); `cumulative`
+  // keys are running totals.
+  const std::vector<GpgpusimCounter>& keys = gpgpusim_counters();
   std::vector<GpgpusimLaunch> out;
   std::map<std::string, double> previous_total;  // counter -> total after the previous kernel
   bool have_cycles = false, exited = false;
@@ -238,11 +230,11 @@ std::vector<GpgpusimLaunch> parse_gpgpusim_log(const std::string& text, const st
                               out.back().kernel, out.back().uid));
     for (const auto& k : keys)
       if (k.cumulative) {
-        auto it = out.back().counters.find(k.counter);
+        auto it = out.back().counters.find(k.name);
         if (it == out.back().counters.end()) continue;
         double total = it->second;
-        it->second = total - previous_total[k.counter];
-        previous_total[k.counter] = total;
+        it->second = total - previous_total[k.name];
+        previous_total[k.name] = total;
       }
   };
   for (const auto& raw : lines_of(text)) {
@@ -272,7 +264,7 @@ std::vector<GpgpusimLaunch> parse_gpgpusim_log(const std::string& text, const st
       for (const auto& k : keys)
         if (key == k.gpgpusim) {
           double v;
-          if (parse_double(value, v)) out.back().counters[k.counter] = v;
+          if (parse_double(value, v)) out.back().counters[k.name] = v;
         }
     }
   }

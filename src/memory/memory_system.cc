@@ -14,6 +14,9 @@
 
 namespace warpsim {
 
+static_assert(declared_stat_bytes<MemoryStats>() == sizeof(MemoryStats),
+              "every MemoryStats field must be declared in MemoryStats::visit()");
+
 namespace {
 // Sizes the model keeps in 16-bit fields or preallocates; checked before anything is built.
 uint32_t checked_slices(const GpuConfig& cfg) {

@@ -6,12 +6,14 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/statistic.h"
 #include "memory/mem_request.h"
 
 namespace warpsim {
 
 class Cache;
 
+// Additive counters of the memory system, each declared once in visit() (core/statistic.h).
 struct MemoryStats {
   uint64_t l2_reads = 0, l2_read_hits = 0, l2_writes = 0, l2_write_hits = 0;
   uint64_t dram_reads = 0, dram_writes = 0, dram_row_hits = 0, dram_activates = 0;
@@ -19,6 +21,27 @@ struct MemoryStats {
   uint64_t dram_busy_cycles = 0;  // sum over channels of cycles the data bus was busy
   uint64_t icnt_flits_up = 0, icnt_flits_down = 0;
   uint64_t read_latency_sum = 0, reads_returned = 0;  // SM send -> response at SM
+
+  template <class V>
+  static constexpr void visit(V& v) {
+    v("l2.reads", &MemoryStats::l2_reads, "L2 read accesses (one per sector)");
+    v("l2.read_hits", &MemoryStats::l2_read_hits, "L2 read accesses that hit");
+    v("l2.writes", &MemoryStats::l2_writes, "L2 write accesses (one per sector)");
+    v("l2.write_hits", &MemoryStats::l2_write_hits, "L2 write accesses that hit");
+    v("dram.reads", &MemoryStats::dram_reads, "DRAM read requests");
+    v("dram.writes", &MemoryStats::dram_writes, "DRAM write requests");
+    v("dram.row_hits", &MemoryStats::dram_row_hits, "DRAM requests that found their row open");
+    v("dram.activates", &MemoryStats::dram_activates, "DRAM row activations");
+    v("dram.bytes", &MemoryStats::dram_bytes, "bytes moved on the DRAM data buses");
+    v("dram.busy_cycles", &MemoryStats::dram_busy_cycles, "sum over channels of the cycles the data bus was busy",
+      StatOutput::Internal);
+    v("icnt.flits_up", &MemoryStats::icnt_flits_up, "interconnect flits from the SMs to the L2", StatOutput::Internal);
+    v("icnt.flits_down", &MemoryStats::icnt_flits_down, "interconnect flits from the L2 to the SMs",
+      StatOutput::Internal);
+    v("read_latency_sum", &MemoryStats::read_latency_sum,
+      "sum over returned reads of the cycles from the SM's send to the response at the SM", StatOutput::Internal);
+    v("reads_returned", &MemoryStats::reads_returned, "reads whose response reached their SM", StatOutput::Internal);
+  }
 };
 
 class MemorySystem {

@@ -1,10 +1,12 @@
 // Additive counters of a run. Per-kernel figures are differences of two snapshots, whole-run
-// figures the final snapshot.
+// figures the final snapshot. Every counter is declared once, in CoreStats::visit() and
+// MemoryStats::visit(); timing/statistics.h lists them by name.
 #pragma once
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
+#include "core/statistic.h"
 #include "core/warp_inst.h"
 #include "memory/memory_system.h"
 
@@ -25,6 +27,7 @@ enum class CycleClass : uint8_t {
 inline constexpr int kNumCycleClasses = int(CycleClass::kCount);
 std::string_view cycle_class_name(CycleClass c);
 
+// Additive counters of an SM, each declared once in visit() (core/statistic.h).
 struct CoreStats {
   uint64_t warp_insts = 0, thread_insts = 0;
   uint64_t sched_cycles[kNumCycleClasses] = {};
@@ -41,8 +44,47 @@ struct CoreStats {
   uint64_t mem_requests = 0;  // requests sent below the L1
   uint64_t ctas_done = 0;
 
+  template <class V>
+  static constexpr void visit(V& v) {
+    v("warp_insts", &CoreStats::warp_insts, "warp instructions issued");
+    v("thread_insts", &CoreStats::thread_insts, "thread instructions: active lanes of the warp instructions issued");
+    v("scheduler", &CoreStats::sched_cycles, cycle_class_element,
+      "scheduler cycles by what the scheduler did: issued; declined (a ready warp was not chosen); unit_busy, raw, "
+      "control (the best candidate waited for its unit, a register, a branch); barrier (every candidate waits at a "
+      "barrier); idle (empty instruction buffers); no_warp");
+    v("scheduler.unit_busy_by_unit", &CoreStats::unit_busy, unit_element,
+      "unit_busy scheduler cycles by the functional unit waited for");
+    v("issued_by_unit", &CoreStats::issued_by_unit, unit_element, "warp instructions issued per functional unit class");
+    v("l1d.hits", &CoreStats::l1d_hits, "L1D load accesses that hit");
+    v("l1d.misses", &CoreStats::l1d_misses, "L1D load accesses that missed (pending hits included)");
+    v("l1d.pending_hits", &CoreStats::l1d_pending_hits, "L1D load misses merged into a pending miss (MSHR)");
+    v("l1d.reservation_fails", &CoreStats::l1d_fails,
+      "L1D load accesses the cache refused (reservation failure: no MSHR entry or merge slot free) and retried");
+    v("l1d.writes", &CoreStats::l1d_writes, "store line accesses through the L1D");
+    v("l1d.write_misses", &CoreStats::l1d_write_misses, "store line accesses that missed in the L1D");
+    v("l1d.bank_conflicts", &CoreStats::l1d_bank_conflicts,
+      "cycles an L1D access waited because its data bank was taken (l1d.banks)");
+    v("operand_collector.bank_conflicts", &CoreStats::reg_bank_conflicts,
+      "operand reads that found their register bank taken and waited a step (oc.*; 0 when oc.enabled is false)");
+    v("icache.hits", &CoreStats::icache_hits, "instruction cache hits");
+    v("icache.misses", &CoreStats::icache_misses, "instruction cache misses");
+    v("const.accesses", &CoreStats::const_accesses, "constant cache accesses");
+    v("const.misses", &CoreStats::const_misses, "constant cache misses");
+    v("shared.insts", &CoreStats::shared_insts, "shared-memory instructions");
+    v("shared.cycles", &CoreStats::shared_cycles, "cycles the shared-memory instructions occupied the unit");
+    v("mem_insts.global_loads", &CoreStats::global_loads, "global load instructions");
+    v("mem_insts.global_stores", &CoreStats::global_stores, "global store instructions");
+    v("mem_insts.atomics", &CoreStats::atomics, "atomic instructions");
+    v("mem_insts.requests_below_l1", &CoreStats::mem_requests, "requests sent below the L1");
+    v("ctas", &CoreStats::ctas_done, "CTAs completed");
+  }
+
   CoreStats& operator+=(const CoreStats& o);
   CoreStats operator-(const CoreStats& o) const;
+
+ private:
+  static std::string_view cycle_class_element(int i) { return cycle_class_name(CycleClass(i)); }
+  static std::string_view unit_element(int i) { return unit_name(Unit(i)); }
 };
 
 struct StatsSnapshot {

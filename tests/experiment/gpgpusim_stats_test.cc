@@ -10,6 +10,7 @@
 #include "experiment/reference.h"
 #include "experiment/results.h"
 #include "support/process.h"
+#include "timing/gpgpusim_names.h"
 
 namespace warpsim::experiment {
 namespace {
@@ -39,10 +40,62 @@ TEST(GpgpusimStats, GpgpusimsParserReadsBackEveryLaunch) {
     // The running totals, differenced by the parser, give each launch's own counts.
     nlohmann::json row = nlohmann::json::object();
     flatten(k, "", row);
-    for (const char* c : {"l1d_accesses", "l1d_misses", "l2_accesses", "l2_misses", "dram_reads", "dram_writes"})
-      EXPECT_EQ(launches[i].counters.at(c), warpsim_counter(row, c).value()) << c;
+    for (const GpgpusimCounter& c : gpgpusim_counters()) {  // every declared counter
+      ASSERT_TRUE(launches[i].counters.count(c.name)) << c.gpgpusim;
+      EXPECT_EQ(launches[i].counters.at(c.name), warpsim_counter(row, c.name).value()) << c.name;
+    }
   }
   EXPECT_GT(launches[0].counters.at("l2_accesses"), 0.0);
+}
+
+// The exact lines: GPGPU-Sim's keys, its indentation and number formats, blocks in completion
+// order with launch uids in launch order, cache and DRAM lines as running totals.
+TEST(GpgpusimStats, PrintsGpgpusimsLinesAndFormats) {
+  auto kernel = [](const char* name, uint64_t end, uint64_t cycles, uint64_t insn, uint64_t l1_hits) {
+    return nlohmann::json{
+        {"name", name},
+        {"end_cycle", end},
+        {"kernel_cycles", cycles},
+        {"thread_insts", insn},
+        {"l1d", {{"hits", l1_hits}, {"misses", 4}, {"writes", 2}, {"write_misses", 2}, {"pending_hits", 1}}},
+        {"l2", {{"reads", 8}, {"writes", 2}, {"read_hits", 5}, {"write_hits", 1}}},
+        {"dram", {{"reads", 3}, {"writes", 1}}}};
+  };
+  const nlohmann::json run = {{"kernels", {kernel("late", 900, 800, 6400, 10), kernel("early", 300, 200, 1000, 4)}}};
+  EXPECT_EQ(gpgpusim_stats_text(run),
+            "kernel_name = early \n"
+            "kernel_launch_uid = 2 \n"
+            "gpu_sim_cycle = 200\n"
+            "gpu_sim_insn = 1000\n"
+            "gpu_ipc =       5.0000\n"
+            "gpu_tot_sim_cycle = 200\n"
+            "gpu_tot_sim_insn = 1000\n"
+            "gpu_tot_ipc =       5.0000\n"
+            "\tL1D_total_cache_accesses = 10\n"
+            "\tL1D_total_cache_misses = 5\n"
+            "\tL1D_total_cache_miss_rate = 0.5000\n"
+            "L2_total_cache_accesses = 10\n"
+            "L2_total_cache_misses = 4\n"
+            "L2_total_cache_miss_rate = 0.4000\n"
+            "total dram reads = 3\n"
+            "total dram writes = 1\n"
+            "kernel_name = late \n"
+            "kernel_launch_uid = 1 \n"
+            "gpu_sim_cycle = 800\n"
+            "gpu_sim_insn = 6400\n"
+            "gpu_ipc =       8.0000\n"
+            "gpu_tot_sim_cycle = 1000\n"
+            "gpu_tot_sim_insn = 7400\n"
+            "gpu_tot_ipc =       7.4000\n"
+            "\tL1D_total_cache_accesses = 26\n"
+            "\tL1D_total_cache_misses = 10\n"
+            "\tL1D_total_cache_miss_rate = 0.3846\n"
+            "L2_total_cache_accesses = 20\n"
+            "L2_total_cache_misses = 8\n"
+            "L2_total_cache_miss_rate = 0.4000\n"
+            "total dram reads = 6\n"
+            "total dram writes = 2\n"
+            "GPGPU-Sim: *** exit detected ***\n");
 }
 
 TEST(GpgpusimStats, NoKernelsStillEndsWithTheExitLine) {

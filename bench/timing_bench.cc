@@ -1,5 +1,5 @@
 // Simulation speed of the timing model on the gtx480 preset: simulated warp instructions and
-// simulated cycles per host second, single-threaded. Kernels come from workloads/synthetic.
+// simulated cycles per host second, single-threaded. Kernels come from suite/synthetic.
 //   ./build/warpsim_bench --benchmark_filter=Timing
 #include <benchmark/benchmark.h>
 

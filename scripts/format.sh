@@ -3,7 +3,7 @@
 #   scripts/format.sh          rewrites every file that differs
 #   scripts/format.sh --check  lists the files that differ and exits 1 (the test command runs this)
 # Covered: *.cc and *.h under src/, tests/, bench/ and fuzz/. Not covered: the CUDA sources of the
-# bundled workloads (workloads/, bench/gpu/), whose committed PTX nvcc makes from them as they are.
+# bundled workloads (suite/, bench/gpu/), whose committed PTX nvcc makes from them as they are.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fmt=$(command -v clang-format-14 || command -v clang-format || true)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Regenerates workloads/*/kernel.ptx from kernel.cu with nvcc (when present).
+# Regenerates suite/*/kernel.ptx from kernel.cu with nvcc (when present).
 #   scripts/gen_workload_ptx.sh            regenerate all
 #   scripts/gen_workload_ptx.sh --check    fail if a committed kernel.ptx differs from nvcc's
 set -eu
@@ -12,7 +12,7 @@ if ! command -v "$NVCC" >/dev/null 2>&1; then
   exit 0
 fi
 status=0
-for cu in "$ROOT"/workloads/*/kernel.cu; do
+for cu in "$ROOT"/suite/*/kernel.cu; do
   dir=$(dirname "$cu")
   out="$dir/kernel.ptx"
   if [ $CHECK = 1 ]; then

@@ -2,26 +2,32 @@
 # Before/after check for a change that must not move any simulated figure.
 #
 #   scripts/refactor_check.sh OLD_WARPSIM NEW_WARPSIM [--size S] [--gpu G]... [--out DIR]
+#                             [--old-configs DIR]
 #
 # Runs every bundled workload under every registered scheduler on every preset (or the --gpu
 # ones) with both binaries, then compares the rows of results.jsonl field by field: cycles,
 # every statistic and every scheduler report. Prints the number of rows compared and each
 # difference; exits 1 when anything differs, 0 when every row is identical.
 # Build an old binary with: git worktree add --detach /tmp/wt-old REV && scripts/build.sh there.
+# A binary reads the presets of the tree it was built in; --old-configs DIR makes the old one
+# read DIR first (WARPSIM_CONFIG_DIR), e.g. the old revision's configs/gpus when the preset files
+# changed and the old binary is a copy.
 set -euo pipefail
 
-usage() { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [[ $# -ge 2 ]] || usage
 old=$1 new=$2
 shift 2
 size=small
 out=$(mktemp -d /tmp/refactor_check.XXXXXX)
 gpus=()
+old_configs=
 while [[ $# -gt 0 ]]; do
   case $1 in
     --size) size=$2; shift 2 ;;
     --gpu) gpus+=("$2"); shift 2 ;;
     --out) out=$2; shift 2 ;;
+    --old-configs) old_configs=$2; shift 2 ;;
     *) usage ;;
   esac
 done
@@ -36,9 +42,11 @@ jobs=$(nproc 2>/dev/null || echo 2)
 mkdir -p "$out/old" "$out/new"
 for side in old new; do
   bin=${!side}
+  env_cmd=(env)
+  [[ $side == old && -n $old_configs ]] && env_cmd=(env "WARPSIM_CONFIG_DIR=$old_configs")
   for gpu in "${gpus[@]}"; do
     echo "refactor_check: $side $gpu ($size)"
-    "$bin" compare --suite default --size "$size" --gpu "$gpu" --jobs "$jobs" --progress lines \
+    "${env_cmd[@]}" "$bin" compare --suite default --size "$size" --gpu "$gpu" --jobs "$jobs" --progress lines \
       --no-ipaws-oracle --out "$out/$side/$gpu" > "$out/$side/$gpu.log" 2>&1 ||
       { echo "refactor_check: $side $gpu failed, see $out/$side/$gpu.log" >&2; exit 2; }
   done

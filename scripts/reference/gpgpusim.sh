@@ -37,7 +37,7 @@ sched_of() { case $1 in two_level_active:*:0:1) n=${1#two_level_active:}; echo "
 
 # Programs: nvcc 11.8 of the GPGPU-Sim install, with the flags of its build.sh.
 if [ $# -eq 0 ]; then
-  set -- $(for d in "$root"/workloads/*/; do [ -f "$d/workload.toml" ] && basename "$d"; done)
+  set -- $(for d in "$root"/suite/*/; do [ -f "$d/workload.toml" ] && basename "$d"; done)
   ordered=1
 fi
 "$root/scripts/build_standalone.sh" "$gdir/cuda/bin/nvcc" "$progs" "$@" | tee "$work/build.txt"

@@ -581,7 +581,7 @@ std::vector<SyntheticKernel> load_kernel_file(const std::string& path, const Par
   return parse_kernels(ss.str(), path, params);
 }
 
-std::string synthetic_kernel_dir() { return std::string(WARPSIM_SOURCE_DIR) + "/workloads/synthetic"; }
+std::string synthetic_kernel_dir() { return std::string(WARPSIM_SOURCE_DIR) + "/suite/synthetic"; }
 
 std::vector<std::string> list_synthetic_kernels() {
   std::vector<std::string> names;

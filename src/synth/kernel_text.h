@@ -24,7 +24,7 @@ SyntheticKernel parse_kernel(std::string_view text, const std::string& file = "<
 // Reads and parses a .kern file.
 std::vector<SyntheticKernel> load_kernel_file(const std::string& path, const ParamOverrides& params = {});
 
-// The kernels shipped in workloads/synthetic/ (NAME.kern, one kernel each).
+// The kernels shipped in suite/synthetic/ (NAME.kern, one kernel each).
 std::string synthetic_kernel_dir();
 std::vector<std::string> list_synthetic_kernels();  // sorted names
 // `name_or_path`: a shipped kernel's name, or a path to a .kern file holding one kernel.

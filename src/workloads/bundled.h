@@ -1,5 +1,5 @@
 // Bundled workloads: our own CUDA implementations of the algorithms the papers evaluate. Each
-// lives in workloads/<name>/: kernel.cu (the source), kernel.ptx (what nvcc makes of it,
+// lives in suite/<name>/: kernel.cu (the source), kernel.ptx (what nvcc makes of it,
 // committed), workload.toml (metadata and the parameters of each size) and driver.cc (inputs,
 // launches, CPU reference, verification). The build embeds kernel.ptx and workload.toml.
 #pragma once
@@ -31,7 +31,7 @@ class BundledWorkload : public Workload {
   WorkloadOutcome run(LaunchTarget& target, const WorkloadOptions& opts) override;
   const BundledMeta& meta() const { return meta_; }
   SizeParams size_params(const std::string& size) const;
-  const char* ptx() const { return ptx_; }  // workloads/<name>/kernel.ptx
+  const char* ptx() const { return ptx_; }  // suite/<name>/kernel.ptx
 
  protected:
   // Generate inputs from `rng`, launch the kernels on `rt`, verify against a CPU reference.

@@ -12,7 +12,7 @@ std::unique_ptr<Workload> resolve_workload(const std::string& spec) {
   if (auto w = make_trace_workload(spec)) return w;
   if (auto w = make_ptx_launch_workload(spec)) return w;
   throw Error(fmt::format(
-      "unknown workload '{}': not a bundled workload, a synthetic kernel (workloads/synthetic), "
+      "unknown workload '{}': not a bundled workload, a synthetic kernel (suite/synthetic), "
       "a .kern file, a PTX launch (FILE.ptx@LAUNCH.toml) or a trace directory (see `warpsim list workloads`)",
       spec));
 }

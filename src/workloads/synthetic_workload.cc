@@ -1,4 +1,4 @@
-// Synthetic kernel files (workloads/synthetic/*.kern) as workloads.
+// Synthetic kernel files (suite/synthetic/*.kern) as workloads.
 #include <fmt/format.h>
 
 #include <filesystem>

@@ -14,7 +14,7 @@ std::vector<CatalogEntry> workload_catalog() {
     out.push_back({m.name, m.category, m.suite + " " + m.program, m.sizes});
   }
   for (const auto& name : synth::list_synthetic_kernels())
-    out.push_back({name, "synthetic", "synthetic kernel (workloads/synthetic)", {"-"}});
+    out.push_back({name, "synthetic", "synthetic kernel (suite/synthetic)", {"-"}});
   return out;
 }
 

@@ -199,7 +199,7 @@ TEST(CudaPrograms, BundledWorkloadMatchesItsDriver) {
   std::string err;
   std::string exe = compile("vectoradd_workload", "zstd", kPtx, &err);
   ASSERT_FALSE(exe.empty()) << err;
-  // The small size of workloads/vectoradd/workload.toml.
+  // The small size of suite/vectoradd/workload.toml.
   warpsim::SizeParams size = warpsim::make_bundled_workload("vectoradd")->size_params("small");
   std::string args = fmt::format(" {} {}", size.get_int("n"), size.get_int("block"));
   std::string via_exec = exe + ".exec.json", via_run = exe + ".run.json";
@@ -231,7 +231,7 @@ TEST_P(StandaloneWorkloads, ExecEqualsRun) {
   NVCC_OR_SKIP();
   std::string w = GetParam();
   std::string dir = build_dir() + "/standalone-test";
-  std::string src = std::string(WARPSIM_SOURCE_DIR) + "/workloads/" + w;
+  std::string src = std::string(WARPSIM_SOURCE_DIR) + "/suite/" + w;
   // Exact equality needs the PTX `warpsim run` executes: the committed kernel.ptx, which
   // scripts/gen_workload_ptx.sh makes with `nvcc -ptx -arch=compute_75`. Another nvcc version
   // makes other PTX (other instructions, other cycles).
@@ -240,7 +240,7 @@ TEST_P(StandaloneWorkloads, ExecEqualsRun) {
   Result p = run(nvcc() + " -ptx -arch=compute_75 -O3 " + src + "/kernel.cu -o " + ptx);
   ASSERT_EQ(p.rc, 0) << p.out << p.err;
   if (read_file(ptx) != read_file(src + "/kernel.ptx"))
-    GTEST_SKIP() << nvcc() << " makes PTX other than the committed workloads/" << w
+    GTEST_SKIP() << nvcc() << " makes PTX other than the committed suite/" << w
                  << "/kernel.ptx (scripts/gen_workload_ptx.sh --check): exec and run would execute different code";
   Result b = run("NVCC_FLAGS='-gencode arch=compute_75,code=compute_75' " + std::string(WARPSIM_SOURCE_DIR) +
                  "/scripts/build_standalone.sh " + nvcc() + " " + dir + " " + w);

@@ -45,10 +45,10 @@ class SchedulerContext {
   const GpuCounters& gpu() const { return *gpu_counters_; }
   int sm_id() const { return sm_id_; }
   int num_ctas_slots() const { return num_cta_slots_; }
-  int warps_per_scheduler() const { return warps_per_scheduler_; }  // warp slots per scheduler (max warps / schedulers)
-  int num_schedulers() const {
-    return num_schedulers_;
-  }  // schedulers of the SM (slot i belongs to scheduler i mod this)
+  // Warp slots per scheduler (max warps / schedulers).
+  int warps_per_scheduler() const { return warps_per_scheduler_; }
+  // Schedulers of the SM (slot i belongs to scheduler i mod this).
+  int num_schedulers() const { return num_schedulers_; }
   int num_sms() const { return num_sms_; }
 
   virtual WarpStatus status(int slot) const = 0;

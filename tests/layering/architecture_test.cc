@@ -20,9 +20,9 @@ namespace fs = std::filesystem;
 
 // dir -> the dirs (and external libraries) its row lists.
 struct Table {
-  std::vector<std::string> order;                  // dirs in row order
+  std::vector<std::string> order;  // dirs in row order
   std::map<std::string, std::set<std::string>> deps;
-  std::set<std::string> summary_rows;              // "all of the above": not checked for direct use
+  std::set<std::string> summary_rows;  // "all of the above": not checked for direct use
 };
 // dir -> dir it uses directly -> where (the first file or CMake line seen).
 using Uses = std::map<std::string, std::map<std::string, std::string>>;
@@ -141,7 +141,8 @@ std::vector<std::string> check(const Table& t, const std::set<std::string>& dirs
     }
     if (u == uses.end()) continue;
     for (const auto& [used, where] : u->second)
-      if (!reach.count(used)) errors.push_back(dir + " uses " + used + " (" + where + "), which the table does not allow");
+      if (!reach.count(used))
+        errors.push_back(dir + " uses " + used + " (" + where + "), which the table does not allow");
   }
   return errors;
 }
@@ -290,7 +291,7 @@ TEST(ArchitectureChecker, RejectsAListedDependencyThatIsNotUsed) {
 TEST(ArchitectureChecker, RejectsMissingRowsUnknownNamesAndCycles) {
   std::vector<std::string> errors;
   Table t = parse_table(kDoc, errors);
-  t.deps["core"].insert("top");   // a cycle core -> top -> mid -> core
+  t.deps["core"].insert("top");    // a cycle core -> top -> mid -> core
   t.deps["mid"].insert("nosuch");  // neither a directory nor a library
   std::set<std::string> dirs = {"core", "mid", "top", "side", "shim", "extra"};
   Uses uses = {{"core", {{"top", "a"}}}, {"mid", {{"core", "a"}}}, {"top", {{"mid", "b"}}}, {"side", {{"mid", "d"}}}};

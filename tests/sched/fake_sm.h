@@ -60,8 +60,7 @@ class FakeSm final : public SchedulerContext {
     w.valid = true;
     status_[size_t(slot)] = WarpStatus::Ready;
     on_memory_[size_t(slot)] = false;
-    auto by_age = std::find_if(age_list_.begin(), age_list_.end(),
-                               [&](uint16_t s) { return info_[s].age > age; });
+    auto by_age = std::find_if(age_list_.begin(), age_list_.end(), [&](uint16_t s) { return info_[s].age > age; });
     age_list_.insert(by_age, uint16_t(slot));
     slot_list_.insert(std::upper_bound(slot_list_.begin(), slot_list_.end(), uint16_t(slot)), uint16_t(slot));
     if (policy_) policy_->on_warp_added(slot);

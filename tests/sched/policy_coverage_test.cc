@@ -10,8 +10,8 @@
 namespace warpsim::test {
 namespace {
 
-const std::set<std::string> kTestedPolicies = {"gto",   "ipaws", "juggler", "lrr",     "oldest", "qaws",
-                                               "r-juggler", "rlws",  "rlws_ms", "tl", "youngest"};
+const std::set<std::string> kTestedPolicies = {"gto",       "ipaws", "juggler", "lrr", "oldest",  "qaws",
+                                               "r-juggler", "rlws",  "rlws_ms", "tl",  "youngest"};
 
 TEST(PolicyCoverage, EveryRegisteredPolicyHasDecisionTests) {
   std::set<std::string> registered;

@@ -15,8 +15,6 @@
 
 namespace warpsim {
 
-class Sm;
-
 // What a scheduler learns about a kernel launch when it starts running (on_kernel_launch).
 struct KernelLaunch {
   uint32_t id = 0;            // GPU-wide launch index (WarpInfo::kernel)
@@ -26,38 +24,62 @@ struct KernelLaunch {
   uint64_t start_cycle = 0;   // cycle it became eligible to run
 };
 
-// Read-only view handed to a scheduler for one decision. status() is computed lazily by the SM
-// and cached for the cycle, so an ordering policy that stops at the first ready warp only pays
-// for the warps it looks at.
+// Read-only view of the SM handed to a scheduler for one decision: the only way a policy sees
+// the SM. It is defined here so that policies depend on nothing above sched/; the SM implements
+// it (timing/sm_scheduler_context.h) and tests implement it with a fake (tests/sched).
+//
+// The cheap parts are plain data that the implementation fills before each decision and that
+// a policy reads inline: the cycle, this scheduler's warp lists, the SM's and the GPU's counters
+// and the SM's shape. The parts the SM computes lazily or keeps in its own structures are
+// virtual: status() is computed on demand and cached for the cycle, so an ordering policy that
+// stops at the first ready warp only pays for the warps it looks at.
 class SchedulerContext {
  public:
-  SchedulerContext(Sm& sm, int sched_id) : sm_(sm), sched_id_(sched_id) {}
-  uint64_t now() const;
+  uint64_t now() const { return now_; }
   int scheduler_id() const { return sched_id_; }
   // This scheduler's live warp slots, oldest first.
-  std::span<const uint16_t> warps() const;
+  std::span<const uint16_t> warps() const { return *age_order_; }
   // The same warps in slot order (round-robin policies walk this).
-  std::span<const uint16_t> slots() const;
-  WarpStatus status(int slot) const;
+  std::span<const uint16_t> slots() const { return *slot_order_; }
+  const SmCounters& sm() const { return *sm_counters_; }
+  const GpuCounters& gpu() const { return *gpu_counters_; }
+  int sm_id() const { return sm_id_; }
+  int num_ctas_slots() const { return num_cta_slots_; }
+  // Warp slots per scheduler (max warps / schedulers).
+  int warps_per_scheduler() const { return warps_per_scheduler_; }
+  // Schedulers of the SM (slot i belongs to scheduler i mod this).
+  int num_schedulers() const { return num_schedulers_; }
+  int num_sms() const { return num_sms_; }
+
+  virtual WarpStatus status(int slot) const = 0;
   // True when the warp waits on a long-latency memory operation: its next instruction reads a
   // register that a global, local, parameter or texture load has not yet written back, it waits
   // at a memory barrier, or (core.atomic_waits) an atomic of the warp is in flight.
-  bool waiting_on_memory(int slot) const;
+  virtual bool waiting_on_memory(int slot) const = 0;
   // Next instruction of the warp (valid when status is Ready, UnitBusy or RAW).
-  const WarpInst& next_inst(int slot) const;
-  const WarpInfo& warp(int slot) const;
-  const CtaInfo& cta(int cta_slot) const;
-  const SmCounters& sm() const;
-  const GpuCounters& gpu() const;
-  int sm_id() const;
-  int num_ctas_slots() const;
-  int warps_per_scheduler() const;  // warp slots per scheduler (max warps / schedulers)
-  int num_schedulers() const;       // schedulers of the SM (slot i belongs to scheduler i mod this)
-  int num_sms() const;
+  virtual const WarpInst& next_inst(int slot) const = 0;
+  virtual const WarpInfo& warp(int slot) const = 0;
+  virtual const CtaInfo& cta(int cta_slot) const = 0;
 
- private:
-  Sm& sm_;
-  int sched_id_;
+ protected:
+  SchedulerContext() = default;
+  SchedulerContext(const SchedulerContext&) = default;
+  SchedulerContext& operator=(const SchedulerContext&) = default;
+  ~SchedulerContext() = default;  // never owned through this type
+
+  // Filled by the implementation; the vectors and counters outlive the context and may change
+  // between a policy's calls (a warp that finishes leaves the lists at once).
+  uint64_t now_ = 0;
+  int sched_id_ = 0;
+  const std::vector<uint16_t>* age_order_ = nullptr;   // warps(): live slots, oldest first
+  const std::vector<uint16_t>* slot_order_ = nullptr;  // slots(): live slots, ascending
+  const SmCounters* sm_counters_ = nullptr;
+  const GpuCounters* gpu_counters_ = nullptr;
+  int sm_id_ = 0;
+  int num_cta_slots_ = 0;
+  int warps_per_scheduler_ = 0;
+  int num_schedulers_ = 1;
+  int num_sms_ = 1;
 };
 
 // Parameters of a scheduler, from `--sched-param key=value` or a TOML table. Reading a key

@@ -7,25 +7,9 @@
 
 #include "core/error.h"
 #include "core/occupancy.h"
+#include "timing/sm_scheduler_context.h"
 
 namespace warpsim {
-
-// --- SchedulerContext: thin forwarding to the SM -------------------------------------------
-uint64_t SchedulerContext::now() const { return sm_.now(); }
-std::span<const uint16_t> SchedulerContext::warps() const { return sm_.sched_warps(sched_id_); }
-std::span<const uint16_t> SchedulerContext::slots() const { return sm_.sched_slots(sched_id_); }
-WarpStatus SchedulerContext::status(int slot) const { return sm_.status(slot); }
-bool SchedulerContext::waiting_on_memory(int slot) const { return sm_.waiting_on_memory(slot); }
-const WarpInst& SchedulerContext::next_inst(int slot) const { return sm_.next_inst(slot); }
-const WarpInfo& SchedulerContext::warp(int slot) const { return sm_.warp_info(slot); }
-const CtaInfo& SchedulerContext::cta(int cta_slot) const { return sm_.cta_info(cta_slot); }
-const SmCounters& SchedulerContext::sm() const { return sm_.counters(); }
-const GpuCounters& SchedulerContext::gpu() const { return sm_.gpu(); }
-int SchedulerContext::sm_id() const { return sm_.id(); }
-int SchedulerContext::num_ctas_slots() const { return sm_.num_cta_slots(); }
-int SchedulerContext::warps_per_scheduler() const { return sm_.warps_per_scheduler(); }
-int SchedulerContext::num_schedulers() const { return sm_.num_schedulers(); }
-int SchedulerContext::num_sms() const { return sm_.num_sms(); }
 
 // --- construction ---------------------------------------------------------------------------
 Sm::Sm(int id, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu,
@@ -821,7 +805,7 @@ bool Sm::cycle(uint64_t now) {
       continue;
     }
     sched_dirty_[s] = 0;
-    SchedulerContext ctx(*this, int(s));
+    SmSchedulerContext ctx(*this, int(s));
     WarpScheduler& policy = *schedulers_[s];
     bool issued = false;
     uint64_t ready_mask = 0;

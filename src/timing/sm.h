@@ -85,7 +85,7 @@ class Sm {
   uint64_t last_progress() const { return last_progress_; }
   void set_issue_log(std::vector<IssueRecord>* log) { issue_log_ = log; }
 
-  // --- scheduler view (SchedulerContext forwards here) ---
+  // --- scheduler view (SmSchedulerContext, timing/sm_scheduler_context.h, reads these) ---
   WarpStatus status(int slot);
   bool waiting_on_memory(int slot);
   const WarpInst& next_inst(int slot) const { return warps_[slot].insts[warps_[slot].next]; }
@@ -186,7 +186,6 @@ class Sm {
   static WarpStatus status_of_class(CycleClass c);
   void wake_at(uint64_t t);
   void mem_done(int slot, const RegId* dst, int ndst, bool atomic, uint64_t ready, uint64_t now);
-  friend class SchedulerContext;
 
   int id_;
   const GpuConfig& cfg_;

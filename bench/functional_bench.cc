@@ -14,7 +14,7 @@ namespace {
 using namespace warpsim;
 
 std::string kernel_ptx(const char* name) {
-  std::ifstream f(std::string(WARPSIM_SOURCE_DIR) + "/tests/kernels/" + name + ".ptx");
+  std::ifstream f(std::string(WARPSIM_SOURCE_DIR) + "/tests/data/kernels/" + name + ".ptx");
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();

@@ -1,5 +1,5 @@
 // What each fuzz target does with one input, shared by the libFuzzer targets (fuzz/*.cc) and
-// the regression tests that replay kept crash inputs (tests/errors). Each function either
+// the regression tests that replay kept crash inputs (tests/integration/errors). Each function either
 // returns or throws warpsim::Error; any other outcome (crash, sanitizer report, another
 // exception type) is a bug.
 #pragma once

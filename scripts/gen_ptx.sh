@@ -1,9 +1,9 @@
 #!/bin/sh
-# Regenerates the committed PTX of the test kernels (tests/kernels/*.cu -> *.ptx) when nvcc
+# Regenerates the committed PTX of the test kernels (tests/data/kernels/*.cu -> *.ptx) when nvcc
 # is available. Usage: scripts/gen_ptx.sh [nvcc]
 set -eu
 NVCC=${1:-${NVCC:-/usr/local/cuda/bin/nvcc}}
-DIR=$(cd "$(dirname "$0")/../tests/kernels" && pwd)
+DIR=$(cd "$(dirname "$0")/../tests/data/kernels" && pwd)
 if ! command -v "$NVCC" >/dev/null 2>&1; then
   echo "gen_ptx.sh: nvcc not found ($NVCC); keeping the committed PTX" >&2
   exit 0

@@ -3,7 +3,7 @@
 # in build-asan/ and runs tests under it. Any sanitizer report fails the test that triggered it.
 #   scripts/sanitize.sh              the whole suite
 #   scripts/sanitize.sh REGEX        only tests whose name matches REGEX (ctest -R)
-#   scripts/sanitize.sh --inputs     the readers of untrusted input: the test areas errors
+#   scripts/sanitize.sh --inputs     the readers of untrusted input: the test areas integration/errors
 #                                    (every bad-input class, fuzz crash replays, watchdog, limits),
 #                                    ptx, trace, config, runtime and synth; only their programs
 #                                    are built (about three quarters of the build; 242 tests, a tenth of the test time).
@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc)}
 BUILD_DIR=${BUILD_DIR:-build-asan}
-INPUT_AREAS=(errors ptx trace config runtime synth)
+INPUT_AREAS=(integration/errors ptx trace config runtime synth)
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 # RelWithDebInfo: optimised (the suite runs simulations) but with line numbers in reports.
@@ -22,7 +22,7 @@ targets=()
 ctest_filter=()
 if [ "${1:-}" = "--inputs" ]; then
   targets=(warpsim)
-  for a in "${INPUT_AREAS[@]}"; do targets+=("test_$a"); done
+  for a in "${INPUT_AREAS[@]}"; do targets+=("test_${a//\//_}"); done
   ctest_filter=(-L "^($(IFS='|'; echo "${INPUT_AREAS[*]}"))\$")
 elif [ $# -gt 0 ]; then
   ctest_filter=(-R "$1")

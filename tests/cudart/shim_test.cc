@@ -58,7 +58,7 @@ class Shim {
       error = dlerror();
       return;
     }
-    std::string path = std::string(WARPSIM_SOURCE_DIR) + "/tests/cudart/data/vector_add_plain.fatbin";
+    std::string path = std::string(WARPSIM_SOURCE_DIR) + "/tests/data/fatbin/vector_add_plain.fatbin";
     std::ifstream in(path, std::ios::binary);
     blob_.assign(std::istreambuf_iterator<char>(in), {});
     // The section starts with the empty device-link container; the program's follows.

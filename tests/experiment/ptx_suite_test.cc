@@ -17,7 +17,9 @@ namespace {
 using namespace warpsim::testsupport;
 namespace fs = std::filesystem;
 
-std::string kernel(const char* name) { return std::string(WARPSIM_SOURCE_DIR) + "/tests/kernels/" + name + ".ptx"; }
+std::string kernel(const char* name) {
+  return std::string(WARPSIM_SOURCE_DIR) + "/tests/data/kernels/" + name + ".ptx";
+}
 
 // (workload, scheduler) -> cycles of each results.jsonl line.
 std::map<std::pair<std::string, std::string>, uint64_t> cycles(const std::string& jsonl) {

@@ -15,7 +15,7 @@ namespace warpsim::test {
 namespace {
 
 std::string kernel_text(const char* name) {
-  std::ifstream f(std::string(WARPSIM_SOURCE_DIR) + "/tests/kernels/" + name + ".ptx");
+  std::ifstream f(std::string(WARPSIM_SOURCE_DIR) + "/tests/data/kernels/" + name + ".ptx");
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();

@@ -3,13 +3,13 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "../timing/sim_helpers.h"
 #include "core/error.h"
 #include "rl/attributes.h"
 #include "rl/linear_sarsa.h"
 #include "rl/rl_config.h"
 #include "sched/rl_scheduler.h"
 #include "sched/rlws_actions.h"
+#include "support/sim_helpers.h"
 
 namespace warpsim::test {
 namespace {

@@ -15,7 +15,7 @@
 namespace warpsim::test {
 
 inline std::string read_kernel_ptx(const std::string& name) {
-  std::string path = std::string(WARPSIM_SOURCE_DIR) + "/tests/kernels/" + name + ".ptx";
+  std::string path = std::string(WARPSIM_SOURCE_DIR) + "/tests/data/kernels/" + name + ".ptx";
   std::ifstream f(path);
   if (!f) throw Error("cannot open " + path);
   std::stringstream ss;

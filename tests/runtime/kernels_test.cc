@@ -1,4 +1,4 @@
-// End-to-end: CUDA kernels compiled to PTX (tests/kernels), run through the runtime and
+// End-to-end: CUDA kernels compiled to PTX (tests/data/kernels), run through the runtime and
 // compared with CPU references, twice: on the functional target and through the full pipeline
 // (functional execution feeding the Gpu timing model).
 #include <gtest/gtest.h>

@@ -5,7 +5,7 @@
 
 #include "config/config_loader.h"
 #include "memory/cache.h"
-#include "sim_helpers.h"
+#include "support/sim_helpers.h"
 #include "workloads/bundled.h"
 
 namespace warpsim::test {

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "sim_helpers.h"
+#include "support/sim_helpers.h"
 
 namespace warpsim::test {
 namespace {

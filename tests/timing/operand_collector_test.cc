@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sim_helpers.h"
+#include "support/sim_helpers.h"
 
 namespace warpsim::test {
 namespace {

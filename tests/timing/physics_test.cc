@@ -1,7 +1,7 @@
 // The timing model against hand-computed expectations.
 #include <gtest/gtest.h>
 
-#include "sim_helpers.h"
+#include "support/sim_helpers.h"
 
 namespace warpsim::test {
 namespace {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "common.h"
-#include "../../../suite/vectoradd/kernel.cu"
+#include "../../../../suite/vectoradd/kernel.cu"
 
 int main(int argc, char** argv) {
   if (argc != 3) {

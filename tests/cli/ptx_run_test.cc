@@ -36,7 +36,7 @@ class CliPtxRun : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir); }
 
   static std::string kernel(const char* name) {
-    return std::string(WARPSIM_SOURCE_DIR) + "/tests/kernels/" + name + ".ptx";
+    return std::string(WARPSIM_SOURCE_DIR) + "/tests/data/kernels/" + name + ".ptx";
   }
   std::string path(const char* name) const { return (dir / name).string(); }
   void write(const char* name, const std::string& text) const { std::ofstream(dir / name) << text; }

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "../../fuzz/fuzz_inputs.h"
+#include "../../../fuzz/fuzz_inputs.h"
 #include "cli_util.h"
 #include "config/config_loader.h"
 #include "core/error.h"
@@ -18,7 +18,7 @@
 // The fatbinary extractor is a separate library that may be absent from a tree.
 #if __has_include("fatbin/fatbin.cc")
 #define WARPSIM_ERRORS_HAVE_FATBIN 1
-#include "../../fuzz/fatbin_input.h"
+#include "../../../fuzz/fatbin_input.h"
 #else
 #define WARPSIM_ERRORS_HAVE_FATBIN 0
 #endif
@@ -118,7 +118,7 @@ TEST(LibraryErrors, ConfigErrorsNameTheKey) {
 
 TEST(LibraryErrors, TruncatedFatbinary) {
 #if WARPSIM_ERRORS_HAVE_FATBIN
-  // The first 700 of the 1152 bytes of vector_add_plain.fatbin (tests/cudart/data): an empty
+  // The first 700 of the 1152 bytes of vector_add_plain.fatbin (tests/data/fatbin): an empty
   // container (a 16-byte header declaring no entries), then one at offset 0x10 whose header
   // declares 1152 - 32 = 1120 bytes of entries, where 700 - 16 = 684 bytes are left.
   std::vector<uint8_t> bytes = read_bytes(data("truncated.fatbin"));

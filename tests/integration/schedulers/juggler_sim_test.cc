@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../timing/sim_helpers.h"
 #include "core/error.h"
+#include "support/sim_helpers.h"
 
 namespace warpsim::test {
 namespace {
@@ -237,7 +237,9 @@ TEST(JugglerSim, StallsCountedPerWarpLeaveUtilizationModeSooner) {
     auto warp = run(cfg, {phased_kernel(2)}, "juggler", params({{"uth", uth}, {"stall_events", "warp"}}));
     EXPECT_GT(warp.report["confidence_down"].get<uint64_t>(), cyc.report["confidence_down"].get<uint64_t>());
     EXPECT_GT(warp.report["mode_switches"].get<uint64_t>(), cyc.report["mode_switches"].get<uint64_t>());
-    if (std::string(uth) == "200") EXPECT_EQ(cyc.report["mode_switches"].get<uint64_t>(), 0u);
+    if (std::string(uth) == "200") {
+      EXPECT_EQ(cyc.report["mode_switches"].get<uint64_t>(), 0u);
+    }
   }
   auto warp = run(cfg, {phased_kernel(2)}, "juggler", params({{"stall_events", "warp"}}));
   // Issues are still one event per cycle.

@@ -1,5 +1,5 @@
 // The fatbinary parser on blobs extracted from a test program built by nvcc 13 (the .nv_fatbin
-// section of tests/cudart/programs/vector_add.cu compiled four ways: zstd (default), LZ4
+// section of tests/integration/cuda_programs/programs/vector_add.cu compiled four ways: zstd (default), LZ4
 // (-Xfatbin -compress-mode=speed), --no-compress, and SASS only), and on containers built here.
 #include "fatbin/fatbin.h"
 
@@ -25,7 +25,7 @@ using warpsim::testsupport::put64;
 namespace {
 
 std::vector<uint8_t> load(const std::string& name) {
-  std::string path = std::string(WARPSIM_SOURCE_DIR) + "/tests/cudart/data/" + name;
+  std::string path = std::string(WARPSIM_SOURCE_DIR) + "/tests/data/fatbin/" + name;
   std::ifstream in(path, std::ios::binary);
   EXPECT_TRUE(in.good()) << path;
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});

@@ -8,7 +8,7 @@
 #include "core/error.h"
 #include "core/strings.h"
 #include "experiment/reference.h"
-#include "sim_helpers.h"
+#include "support/sim_helpers.h"
 
 namespace warpsim::test {
 namespace {

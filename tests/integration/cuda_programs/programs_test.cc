@@ -1,4 +1,4 @@
-// CUDA programs from tests/cudart/programs compiled with nvcc at test time (default compressed
+// CUDA programs from tests/integration/cuda_programs/programs compiled with nvcc at test time (default compressed
 // fatbinaries and --no-compress) and run under `warpsim exec`; each checks its own results.
 // Skipped with a message when nvcc is absent.
 #include <fmt/format.h>
@@ -60,8 +60,8 @@ std::string compile_source(const std::string& src, const std::string& name, cons
                            const std::string& flags, std::string* error);
 
 std::string compile(const std::string& name, const std::string& variant, const std::string& flags, std::string* error) {
-  return compile_source(std::string(WARPSIM_SOURCE_DIR) + "/tests/cudart/programs/" + name + ".cu", name, variant,
-                        flags, error);
+  return compile_source(std::string(WARPSIM_SOURCE_DIR) + "/tests/integration/cuda_programs/programs/" + name + ".cu",
+                        name, variant, flags, error);
 }
 
 // Compiles the CUDA source `src` (any path) as compile() does.
@@ -73,7 +73,8 @@ std::string compile_source(const std::string& src, const std::string& name, cons
   std::error_code ec;
   if (fs::exists(exe, ec) && fs::last_write_time(exe, ec) > fs::last_write_time(src, ec) &&
       fs::last_write_time(exe, ec) >
-          fs::last_write_time(std::string(WARPSIM_SOURCE_DIR) + "/tests/cudart/programs/common.h", ec))
+          fs::last_write_time(std::string(WARPSIM_SOURCE_DIR) + "/tests/integration/cuda_programs/programs/common.h",
+                              ec))
     return exe;
   // Tests run in parallel processes: build under a private name, then rename into place.
   std::string tmp = exe + ".tmp" + std::to_string(getpid());
@@ -471,7 +472,7 @@ TEST(Exec, PresetFromADirectoryIsTheDeviceAProgramSees) {
   std::string json = d / "run.json";
   Result r = run("WARPSIM_CONFIG_DIR=" + warpsim::testsupport::quote(d.path()) + " " + WARPSIM_BINARY +
                  " exec --gpu labgpu --json " + json + " -- " + WARPSIM_DEVICE_IDENTITY + " " + WARPSIM_SOURCE_DIR +
-                 "/tests/cudart/data/vector_add_plain.fatbin");
+                 "/tests/data/fatbin/vector_add_plain.fatbin");
   ASSERT_EQ(r.rc, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("name: Lab GPU 9000\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("compute capability: 8.6\n"), std::string::npos) << r.out;
@@ -486,7 +487,7 @@ TEST(Exec, PresetFromADirectoryIsTheDeviceAProgramSees) {
 
   // The same program on a bundled preset reports that preset's identity.
   Result g = run(std::string(WARPSIM_BINARY) + " exec --gpu titanv -- " + WARPSIM_DEVICE_IDENTITY + " " +
-                 WARPSIM_SOURCE_DIR + "/tests/cudart/data/vector_add_plain.fatbin");
+                 WARPSIM_SOURCE_DIR + "/tests/data/fatbin/vector_add_plain.fatbin");
   ASSERT_EQ(g.rc, 0) << g.out << g.err;
   EXPECT_NE(g.out.find("name: NVIDIA TITAN V\n"), std::string::npos) << g.out;
   EXPECT_NE(g.out.find("global memory: 12884901888\n"), std::string::npos) << g.out;

@@ -5,7 +5,7 @@
 //   device_identity FATBIN     prints what the runtime says about the device, then adds two
 //                              vectors with the fatbinary's vector_add kernel and checks them
 //
-// The fatbinary is tests/cudart/data/vector_add_plain.fatbin (kernel
+// The fatbinary is tests/data/fatbin/vector_add_plain.fatbin (kernel
 // _Z10vector_addPKfS0_Pfi(const float*, const float*, float*, int)). Exit 0 when every check
 // passes, 1 when one fails, 2 when the runtime cannot be loaded.
 #include <dlfcn.h>

@@ -5,9 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../timing/sim_helpers.h"
 #include "config/config_loader.h"
 #include "core/error.h"
+#include "support/sim_helpers.h"
 
 namespace warpsim::test {
 namespace {

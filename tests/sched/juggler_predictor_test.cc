@@ -1,5 +1,7 @@
 // The Juggler predictor driven by scripted issue/stall sequences: every transition of Fig. 3,
 // the Fig. 4 walkthrough, 1-bit and 2-bit history, R-Juggler, and the alternative readings.
+#include "sched/juggler_predictor.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -7,7 +9,6 @@
 #include <string>
 
 #include "core/error.h"
-#include "sched/juggler_predictor.h"
 
 namespace warpsim {
 namespace {

@@ -5,7 +5,7 @@
 #include <bit>
 
 #include "core/error.h"
-#include "sim_helpers.h"
+#include "support/sim_helpers.h"
 
 namespace warpsim::test {
 namespace {

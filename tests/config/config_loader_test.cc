@@ -1,3 +1,5 @@
+#include "config/config_loader.h"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -7,7 +9,6 @@
 #include <fstream>
 #include <string>
 
-#include "config/config_loader.h"
 #include "core/error.h"
 
 namespace fs = std::filesystem;

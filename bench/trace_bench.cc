@@ -19,13 +19,13 @@ constexpr uint32_t kCtas = 64, kWarps = 8, kInstsPerWarp = 600;
 
 // A Volta-like instruction mix: 1 in 5 instructions accesses memory (most unit-stride, some
 // scattered), the rest are FMA/integer/SFU operations.
-std::vector<CtaTrace> make_ctas(KernelInfo& info) {
+std::vector<CtaStreams> make_ctas(KernelInfo& info) {
   info.name = "bench_kernel";
   info.grid = Dim3{kCtas, 1, 1};
   info.block = Dim3{kWarps * 32, 1, 1};
   info.inst_bytes = 16;
   std::mt19937_64 rng(7);
-  std::vector<CtaTrace> ctas(kCtas);
+  std::vector<CtaStreams> ctas(kCtas);
   for (uint32_t c = 0; c < kCtas; ++c) {
     ctas[c].cta_id = c;
     ctas[c].warps.resize(kWarps);
@@ -65,7 +65,7 @@ std::vector<CtaTrace> make_ctas(KernelInfo& info) {
 struct BenchTrace {
   std::string dir;
   KernelInfo info;
-  std::vector<CtaTrace> ctas;
+  std::vector<CtaStreams> ctas;
   BenchTrace() {
     dir = (std::filesystem::temp_directory_path() / ("warpsim_trace_bench_" + std::to_string(::getpid()))).string();
     ctas = make_ctas(info);
@@ -92,7 +92,7 @@ BENCHMARK(BM_TraceIndex)->Unit(benchmark::kMillisecond);
 void BM_TraceReadCtas(benchmark::State& state) {
   const std::string path = bench_trace().dir + "/kernel-1.traceg";
   TraceKernel k(path);
-  CtaTrace cta;
+  CtaStreams cta;
   uint64_t insts = 0;
   for (auto _ : state) {
     for (uint32_t c = 0; c < kCtas; ++c) {

@@ -17,8 +17,8 @@
 
 #include "config/config_loader.h"
 #include "core/config.h"
-#include "core/cta_trace.h"
 #include "core/error.h"
+#include "core/kernel_source.h"
 #include "rl/rl_config.h"
 #include "runtime/functional_target.h"
 #include "runtime/runtime.h"
@@ -62,7 +62,7 @@ inline void trace_input(const uint8_t* data, size_t size) {
     it = resolvers.emplace(version, std::make_shared<OpcodeResolver>(table, false)).first;
   }
   TraceKernel k(path, TraceOptions{}, it->second);
-  CtaTrace cta;
+  CtaStreams cta;
   uint64_t ctas = std::min<uint64_t>(k.info().num_ctas(), 4);
   for (uint64_t c = 0; c < ctas; ++c) k.produce_cta(uint32_t(c), 0, cta);
 }

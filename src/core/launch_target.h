@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/cta_trace.h"
+#include "core/kernel_source.h"
 
 namespace warpsim {
 

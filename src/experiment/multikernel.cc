@@ -32,7 +32,7 @@ class SideKernel final : public KernelSource {
   SideKernel(std::unique_ptr<KernelSource> inner, Coordinator* c, size_t side, bool first)
       : inner_(std::move(inner)), coord_(c), side_(side), first_(first) {}
   const KernelInfo& info() const override { return inner_->info(); }
-  void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) override;
+  void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaStreams& out) override;
   void on_kernel_done() override { inner_->on_kernel_done(); }
 
  private:
@@ -161,7 +161,7 @@ struct Coordinator {
   }
 };
 
-void SideKernel::produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) {
+void SideKernel::produce_cta(uint32_t cta_id, uint32_t sm_id, CtaStreams& out) {
   inner_->produce_cta(cta_id, sm_id, out);
   uint64_t offset = uint64_t(side_) * kSideOffset;
   if (offset) {

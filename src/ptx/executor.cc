@@ -153,7 +153,7 @@ void CtaExecutor::init_warp(Warp& w, uint32_t idx, uint32_t sm_id) {
   }
 }
 
-void CtaExecutor::run(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) {
+void CtaExecutor::run(uint32_t cta_id, uint32_t sm_id, CtaStreams& out) {
   const Dim3& g = launch_->grid;
   ctaid_[0] = cta_id % g.x;
   ctaid_[1] = (cta_id / g.x) % g.y;

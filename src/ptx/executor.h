@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/cta_trace.h"
+#include "core/kernel_source.h"
 #include "ptx/ir.h"
 #include "runtime/device_memory.h"
 #include "runtime/runtime.h"
@@ -53,7 +53,7 @@ class CtaExecutor {
   CtaExecutor(std::shared_ptr<const Program> prog, const Launch* launch);
   ~CtaExecutor();
   // Executes CTA `cta_id` completely and fills `out` (one stream per warp).
-  void run(uint32_t cta_id, uint32_t sm_id, CtaTrace& out);
+  void run(uint32_t cta_id, uint32_t sm_id, CtaStreams& out);
   uint64_t thread_insts() const { return thread_insts_; }
   uint64_t warp_insts() const { return warp_insts_; }
 

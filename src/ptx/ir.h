@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/cta_trace.h"
+#include "core/kernel_source.h"
 #include "core/warp_inst.h"
 #include "ptx/ast.h"
 

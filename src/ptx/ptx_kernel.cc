@@ -24,7 +24,7 @@ PtxKernel::PtxKernel(std::shared_ptr<const Program> prog, Launch launch)
 
 PtxKernel::~PtxKernel() = default;
 
-void PtxKernel::produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) {
+void PtxKernel::produce_cta(uint32_t cta_id, uint32_t sm_id, CtaStreams& out) {
   if (cta_id >= info_.num_ctas())
     throw Error("kernel '" + info_.name + "': CTA id " + std::to_string(cta_id) + " out of range");
   if (!exec_) exec_ = std::make_unique<CtaExecutor>(prog_, &launch_);

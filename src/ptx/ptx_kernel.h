@@ -2,7 +2,7 @@
 #pragma once
 #include <memory>
 
-#include "core/cta_trace.h"
+#include "core/kernel_source.h"
 #include "core/occupancy.h"
 #include "ptx/executor.h"
 #include "ptx/ir.h"
@@ -21,7 +21,7 @@ class PtxKernel : public KernelSource {
   PtxKernel(std::shared_ptr<const Program> prog, Launch launch);
   ~PtxKernel() override;
   const KernelInfo& info() const override { return info_; }
-  void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) override;
+  void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaStreams& out) override;
   // Under memcheck, a kernel that made invalid accesses fails here with their report.
   void on_kernel_done() override;
   uint64_t thread_insts() const { return thread_insts_; }

@@ -18,7 +18,7 @@ class FunctionalTarget : public LaunchTarget {
   const std::vector<KernelResult>& results() const override { return results_; }
 
   // Called with every CTA trace produced (for inspection in tests).
-  using Observer = std::function<void(const KernelInfo&, const CtaTrace&)>;
+  using Observer = std::function<void(const KernelInfo&, const CtaStreams&)>;
   void set_observer(Observer obs) { observer_ = std::move(obs); }
   uint32_t num_sms = 1;  // sm ids handed to produce_cta rotate over this many SMs
 
@@ -33,7 +33,7 @@ class FunctionalTarget : public LaunchTarget {
   Observer observer_;
   uint64_t now_ = 0;
   uint32_t launches_ = 0;
-  CtaTrace trace_;
+  CtaStreams trace_;
 };
 
 }  // namespace warpsim

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/cta_trace.h"
+#include "core/kernel_source.h"
 #include "runtime/runtime.h"
 
 namespace warpsim {

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/cta_trace.h"
+#include "core/kernel_source.h"
 #include "core/launch_target.h"
 #include "core/occupancy.h"
 

@@ -388,7 +388,7 @@ class SyntheticSource final : public KernelSource {
  public:
   explicit SyntheticSource(SyntheticKernel k) : k_(std::move(k)) {}
   const KernelInfo& info() const override { return k_.info; }
-  void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) override { k_.generate_cta(cta_id, out); }
+  void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaStreams& out) override { k_.generate_cta(cta_id, out); }
   // Generation is a pure function of the CTA id: a copy is the same kernel.
   std::unique_ptr<KernelSource> clone() const override { return std::make_unique<SyntheticSource>(k_); }
 
@@ -454,7 +454,7 @@ MaskFn fixed_mask(uint32_t mask) {
 // ---------------------------------------------------------------------------------------------
 // SyntheticKernel
 
-void SyntheticKernel::generate_cta(uint32_t cta_id, CtaTrace& out) const {
+void SyntheticKernel::generate_cta(uint32_t cta_id, CtaStreams& out) const {
   if (cta_id >= info.num_ctas())
     throw Error(fmt::format("synthetic kernel '{}': CTA {} out of range (grid has {} CTAs)", info.name, cta_id,
                             info.num_ctas()));

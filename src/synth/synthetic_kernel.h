@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/cta_trace.h"
+#include "core/kernel_source.h"
 #include "core/warp_inst.h"
 
 namespace warpsim::synth {
@@ -128,7 +128,7 @@ struct SyntheticKernel {
   // The streams of one CTA (out is reused). Throws Error, before generating anything, when the
   // CTA would exceed kMaxInstsPerCta instructions or kMaxMemInstsPerCta memory instructions
   // (runaway loops), and when warps of the CTA reach different numbers of barriers.
-  void generate_cta(uint32_t cta_id, CtaTrace& out) const;
+  void generate_cta(uint32_t cta_id, CtaStreams& out) const;
   // A KernelSource for the timing model.
   std::unique_ptr<KernelSource> source() const;
 };

@@ -126,7 +126,7 @@ class Gpu final : public LaunchTarget {
   std::vector<KernelResult> results_;
   std::vector<KernelStats> kernel_stats_;
   std::vector<IpcSample> ipc_;
-  CtaTrace cta_buf_;
+  CtaStreams cta_buf_;
   uint64_t now_ = 0;
   uint64_t sample_start_ = 0, sample_insts_ = 0;
   uint32_t dispatch_rr_ = 0;

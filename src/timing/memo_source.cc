@@ -13,15 +13,15 @@ MemoSource::MemoSource(std::unique_ptr<KernelSource> inner) : shared_(std::make_
   shared_->inner = std::move(inner);
 }
 
-void MemoSource::produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) {
+void MemoSource::produce_cta(uint32_t cta_id, uint32_t sm_id, CtaStreams& out) {
   Shared& s = *shared_;
   if (cta_id >= s.ctas.size())
     throw Error(fmt::format("kernel '{}': CTA {} requested, the grid has {}", s.info.name, cta_id, s.ctas.size()));
-  std::unique_ptr<CtaTrace>& kept = s.ctas[cta_id];
+  std::unique_ptr<CtaStreams>& kept = s.ctas[cta_id];
   if (!kept) {
     if (!s.inner)
       throw Error(fmt::format("internal: kernel '{}': CTA {} asked for after the kernel ended", s.info.name, cta_id));
-    auto t = std::make_unique<CtaTrace>();
+    auto t = std::make_unique<CtaStreams>();
     s.inner->produce_cta(cta_id, sm_id, *t);
     t->cta_id = cta_id;
     kept = std::move(t);

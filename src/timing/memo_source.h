@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/cta_trace.h"
+#include "core/kernel_source.h"
 
 namespace warpsim {
 
@@ -17,7 +17,7 @@ class MemoSource final : public KernelSource {
   const KernelInfo& info() const override { return shared_->info; }
   // The first request for a CTA (from this source or any of its copies) produces it from the
   // wrapped source, with that request's SM id; later requests copy the kept streams.
-  void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) override;
+  void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaStreams& out) override;
   // The wrapped source is told once, and released; this copy lets go of the kept streams.
   void on_kernel_done() override;
   // Shares the kept streams and the wrapped source with this one.
@@ -29,7 +29,7 @@ class MemoSource final : public KernelSource {
   struct Shared {
     std::unique_ptr<KernelSource> inner;
     KernelInfo info;
-    std::vector<std::unique_ptr<CtaTrace>> ctas;  // by CTA id, null until produced
+    std::vector<std::unique_ptr<CtaStreams>> ctas;  // by CTA id, null until produced
     uint64_t kept = 0;
     bool done = false;
   };

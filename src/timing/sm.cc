@@ -144,16 +144,16 @@ uint64_t Sm::code_window(const std::string& kernel_name) {
   return h & 0xfffff;
 }
 
-void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, CtaTrace& trace, uint64_t now) {
+void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, CtaStreams& trace, uint64_t now) {
   int c = 0;
   while (c < int(ctas_.size()) && ctas_[c].info.valid) ++c;
   if (c == int(ctas_.size())) throw Error("internal: no free CTA slot");
   Cta& cta = ctas_[c];
   // The slot's previous streams go back to the caller for reuse, unless a copy of this SM
   // still points into them.
-  if (!cta.trace || cta.trace.use_count() > 1) cta.trace = std::make_shared<CtaTrace>();
+  if (!cta.trace || cta.trace.use_count() > 1) cta.trace = std::make_shared<CtaStreams>();
   std::swap(*cta.trace, trace);
-  const CtaTrace& ct = *cta.trace;
+  const CtaStreams& ct = *cta.trace;
   uint32_t nw = k.warps_per_cta();
   cta.info = CtaInfo{kernel, ct.cta_id, uint16_t(nw), 0, 0, true};
   cta.threads = k.threads_per_cta();

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/config.h"
-#include "core/cta_trace.h"
+#include "core/kernel_source.h"
 #include "memory/cache.h"
 #include "memory/memory_system.h"
 #include "sched/scheduler.h"
@@ -42,7 +42,7 @@ class Sm {
   // Resources a CTA of this kernel needs; true when one more fits now.
   bool can_host(const KernelInfo& k) const;
   // Launch a CTA; `trace` is consumed (swapped into the SM's own storage).
-  void launch_cta(uint32_t kernel, const KernelInfo& k, CtaTrace& trace, uint64_t now);
+  void launch_cta(uint32_t kernel, const KernelInfo& k, CtaStreams& trace, uint64_t now);
 
   // Simulate one cycle. Returns true when something happened that may make the next cycle
   // differ from this one (an issue, a fetch, LD/ST progress, a response, a CTA event).
@@ -136,7 +136,7 @@ class Sm {
     CtaInfo info;
     // The streams the CTA's warps point into. Never modified while the CTA lives; shared with
     // the copies of this SM made by Gpu::clone, so a copy does not duplicate them.
-    std::shared_ptr<CtaTrace> trace;
+    std::shared_ptr<CtaStreams> trace;
     std::vector<uint16_t> warp_slots;
     uint32_t threads = 0, regs = 0, shared = 0;
   };

@@ -446,7 +446,7 @@ const TraceKernel::CtaEntry* TraceKernel::find_cta(uint64_t cta) const {
   return it != index_.end() && it->cta == cta ? &*it : nullptr;
 }
 
-void TraceKernel::produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) {
+void TraceKernel::produce_cta(uint32_t cta_id, uint32_t sm_id, CtaStreams& out) {
   if (cta_id >= info_.num_ctas())
     throw Error(fmt::format("{}: CTA {} requested, the grid has {}", file_.path(), cta_id, info_.num_ctas()));
   const uint32_t nwarps = info_.warps_per_cta();

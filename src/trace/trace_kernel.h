@@ -9,7 +9,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "core/cta_trace.h"
+#include "core/kernel_source.h"
 #include "trace/opcode_table.h"
 #include "trace/trace_file.h"
 
@@ -89,7 +89,7 @@ class TraceKernel : public KernelSource {
   explicit TraceKernel(std::string path, TraceOptions opts = {}, std::shared_ptr<OpcodeResolver> resolver = nullptr);
 
   const KernelInfo& info() const override { return info_; }
-  void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) override;
+  void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaStreams& out) override;
 
   const TraceKernelHeader& header() const { return header_; }
   const std::string& path() const { return file_.path(); }

@@ -135,7 +135,7 @@ class LazyTraceKernel : public KernelSource {
   LazyTraceKernel(TraceWorkload& wl, size_t index)
       : wl_(wl), index_(index), info_(kernel_info_from_header(wl.kernel_header(index))) {}
   const KernelInfo& info() const override { return info_; }
-  void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) override {
+  void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaStreams& out) override {
     if (!kernel_) kernel_ = wl_.open_kernel(index_);
     kernel_->produce_cta(cta_id, sm_id, out);
   }

@@ -217,7 +217,7 @@ void TraceKernelWriter::append_inst(const WarpInst& in, const WarpStream& ws, bo
   buf_ += '\n';
 }
 
-void TraceKernelWriter::write_cta(const CtaTrace& cta) {
+void TraceKernelWriter::write_cta(const CtaStreams& cta) {
   if (!fp_) throw Error(fmt::format("trace file '{}' is already closed", path_));
   const uint32_t gx = info_.grid.x, gy = info_.grid.y;
   if (cta.cta_id >= info_.num_ctas())
@@ -244,7 +244,7 @@ class RecordingKernel : public KernelSource {
   RecordingKernel(std::unique_ptr<KernelSource> inner, TraceRecorder& rec, uint32_t id)
       : inner_(std::move(inner)), rec_(rec), id_(id) {}
   const KernelInfo& info() const override { return inner_->info(); }
-  void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) override {
+  void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaStreams& out) override {
     inner_->produce_cta(cta_id, sm_id, out);
     rec_.write_cta(id_, out);
   }
@@ -298,7 +298,7 @@ uint32_t TraceRecorder::begin_kernel(const KernelInfo& info, uint64_t cuda_strea
   return id;
 }
 
-void TraceRecorder::write_cta(uint32_t kernel, const CtaTrace& cta) {
+void TraceRecorder::write_cta(uint32_t kernel, const CtaStreams& cta) {
   auto it = open_.find(kernel);
   if (it == open_.end()) throw Error(fmt::format("trace recorder: kernel {} is not being recorded", kernel));
   it->second->write_cta(cta);
@@ -331,11 +331,11 @@ uint32_t RecordingLaunchTarget::enqueue(std::unique_ptr<KernelSource> kernel, ui
   return inner_.enqueue(rec_.record(std::move(kernel), stream, inner_.now() + delay), stream, delay);
 }
 
-void write_trace(const std::string& dir, const KernelInfo& info, const std::vector<CtaTrace>& ctas,
+void write_trace(const std::string& dir, const KernelInfo& info, const std::vector<CtaStreams>& ctas,
                  const TraceWriterOptions& opts, uint64_t cuda_stream) {
   TraceRecorder rec(dir, opts);
   const uint32_t id = rec.begin_kernel(info, cuda_stream);
-  for (const CtaTrace& c : ctas) rec.write_cta(id, c);
+  for (const CtaStreams& c : ctas) rec.write_cta(id, c);
   rec.end_kernel(id);
   rec.finish();
 }

@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/cta_trace.h"
+#include "core/kernel_source.h"
 #include "core/launch_target.h"
 #include "trace/opcode_table.h"
 
@@ -33,7 +33,7 @@ class TraceKernelWriter {
   TraceKernelWriter& operator=(const TraceKernelWriter&) = delete;
 
   // CTAs may come in any order, each once.
-  void write_cta(const CtaTrace& cta);
+  void write_cta(const CtaStreams& cta);
   void close();  // throws Error when the data could not be written
 
   // The opcode text write_cta uses for an instruction (`final`: last of its warp).
@@ -61,7 +61,7 @@ class TraceRecorder {
   void memcpy_h2d(uint64_t dst, uint64_t bytes);
   // Starts kernel-N.traceg (N = 1, 2, ... in launch order) and lists it; returns N.
   uint32_t begin_kernel(const KernelInfo& info, uint64_t cuda_stream, uint64_t launch_cycle = 0);
-  void write_cta(uint32_t kernel, const CtaTrace& cta);
+  void write_cta(uint32_t kernel, const CtaStreams& cta);
   void end_kernel(uint32_t kernel);
   // Wraps a kernel source so that every CTA it produces is also recorded; the kernel's file
   // is finished when the timing model reports the kernel done.
@@ -107,7 +107,7 @@ class RecordingLaunchTarget : public LaunchTarget {
 };
 
 // One kernel into `dir` (kernelslist.g + kernel-1.traceg).
-void write_trace(const std::string& dir, const KernelInfo& info, const std::vector<CtaTrace>& ctas,
+void write_trace(const std::string& dir, const KernelInfo& info, const std::vector<CtaStreams>& ctas,
                  const TraceWriterOptions& opts = {}, uint64_t cuda_stream = 0);
 
 }  // namespace warpsim

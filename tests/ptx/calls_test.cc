@@ -193,7 +193,7 @@ TEST(Calls, RecursiveFunctionsCalledThroughPointersByDivergentLanes) {
 TEST(Calls, DivergentIndirectCallTrace) {
   std::vector<WarpStream> warps;
   SnippetRun r;
-  r.target.set_observer([&](const KernelInfo&, const CtaTrace& t) {
+  r.target.set_observer([&](const KernelInfo&, const CtaStreams& t) {
     for (const auto& w : t.warps) warps.push_back(w);
   });
   r.run(

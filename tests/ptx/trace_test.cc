@@ -10,7 +10,7 @@ struct Traced {
   SnippetRun r;
   std::vector<WarpStream> warps;
   explicit Traced(const std::string& body, uint32_t threads = 32, const std::string& extra = "") {
-    r.target.set_observer([&](const KernelInfo&, const CtaTrace& t) {
+    r.target.set_observer([&](const KernelInfo&, const CtaStreams& t) {
       for (const auto& w : t.warps) warps.push_back(w);
     });
     r.run(body, threads, extra);

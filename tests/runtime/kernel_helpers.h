@@ -25,7 +25,7 @@ inline std::string read_kernel_ptx(const std::string& name) {
 
 // A launch target that forwards to another one and shows every CTA trace the front end
 // produced to an observer, whichever target consumes it (functional or the timing model).
-using CtaObserver = std::function<void(const KernelInfo&, const CtaTrace&)>;
+using CtaObserver = std::function<void(const KernelInfo&, const CtaStreams&)>;
 
 class ObservingTarget final : public LaunchTarget {
  public:
@@ -47,7 +47,7 @@ class ObservingTarget final : public LaunchTarget {
    public:
     Source(std::unique_ptr<KernelSource> k, ObservingTarget& t) : k_(std::move(k)), t_(t) {}
     const KernelInfo& info() const override { return k_->info(); }
-    void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) override {
+    void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaStreams& out) override {
       k_->produce_cta(cta_id, sm_id, out);
       for (const auto& w : out.warps) t_.produced_ += w.insts.size();
       if (t_.observer_) t_.observer_(k_->info(), out);

@@ -64,7 +64,7 @@ TEST_P(KernelTest, NestedDivergence) {
   for (int i = 0; i < n; ++i) in[i] = (i * 37 % 101) - 20;
   DevPtr din = upload(in), dout = rt.malloc(n * 4);
   uint64_t diverged = 0, total = 0;
-  target.set_observer([&](const KernelInfo&, const CtaTrace& t) {
+  target.set_observer([&](const KernelInfo&, const CtaStreams& t) {
     for (const auto& w : t.warps)
       for (const auto& i : w.insts) {
         ++total;
@@ -212,7 +212,7 @@ TEST_P(KernelTest, NoinlineDeviceFunctionCall) {
   DevPtr din = upload(in), dout = rt.malloc(n * 4), dscr = rt.malloc(n * 4);
   rt.memset(dscr, 0, n * 4);
   uint64_t branches = 0;
-  target.set_observer([&](const KernelInfo&, const CtaTrace& t) {
+  target.set_observer([&](const KernelInfo&, const CtaStreams& t) {
     for (const auto& w : t.warps)
       for (const auto& i : w.insts) branches += i.op == OpClass::BRANCH;
   });
@@ -247,7 +247,7 @@ TEST_P(KernelTest, IndirectCallsAndRecursion) {
   for (int i = 0; i < n; ++i) in[i] = (i * 7919) % 100000;
   DevPtr din = upload(in), dout = rt.malloc(n * 4), storage = rt.malloc(n * 16), objs = rt.malloc(n * 8);
   uint64_t diverged_branches = 0;
-  target.set_observer([&](const KernelInfo&, const CtaTrace& t) {
+  target.set_observer([&](const KernelInfo&, const CtaStreams& t) {
     for (const auto& w : t.warps)
       for (const auto& i : w.insts) diverged_branches += i.op == OpClass::BRANCH && (i.flags & kFlagDiverged);
   });
@@ -337,7 +337,7 @@ TEST_P(KernelTest, TiledMatmul2DBlocks) {
   for (int i = 0; i < K * N; ++i) B[i] = float((i * 5) % 9) * 0.5f;
   DevPtr dA = upload(A), dB = upload(B), dC = rt.malloc(M * N * 4);
   uint32_t regs = 0, shared = 0;
-  target.set_observer([&](const KernelInfo& info, const CtaTrace&) {
+  target.set_observer([&](const KernelInfo& info, const CtaStreams&) {
     regs = info.regs_per_thread;
     shared = info.shared_bytes_per_cta;
   });

@@ -24,7 +24,7 @@ void expect_same_kernel(const SyntheticKernel& a, const SyntheticKernel& b) {
   EXPECT_EQ(a.num_pcs, b.num_pcs);
   ASSERT_EQ(a.info.num_ctas(), b.info.num_ctas());
   for (uint32_t c = 0; c < a.info.num_ctas(); ++c) {
-    CtaTrace ta, tb;
+    CtaStreams ta, tb;
     a.generate_cta(c, ta);
     b.generate_cta(c, tb);
     ASSERT_EQ(ta.warps.size(), tb.warps.size());
@@ -131,7 +131,7 @@ loop ($N + 1) / 2
 end
 )";
   auto count = [](const SyntheticKernel& k) {
-    CtaTrace t;
+    CtaStreams t;
     k.generate_cta(0, t);
     return t.warps[0].insts.size();
   };
@@ -224,7 +224,7 @@ TEST(KernelText, BadInputGivesLocatedErrors) {
 
 TEST(KernelText, RuntimeExpressionErrorsAreLocated) {
   const SyntheticKernel k = parse_kernel("kernel k block=64\nloop 3 / warp\n  alu sp 1\nend\n", "div.kern");
-  CtaTrace t;
+  CtaStreams t;
   try {
     k.generate_cta(0, t);
     ADD_FAILURE() << "division by zero not reported";
@@ -245,7 +245,7 @@ TEST(KernelText, ShippedKernelsParseAndGenerate) {
     SCOPED_TRACE(name);
     const SyntheticKernel k = load_synthetic_kernel(name);
     EXPECT_EQ(k.info.name, name);
-    CtaTrace t;
+    CtaStreams t;
     k.generate_cta(0, t);
     k.generate_cta(uint32_t(k.info.num_ctas() - 1), t);
     ASSERT_EQ(t.warps.size(), k.info.warps_per_cta());
@@ -258,7 +258,7 @@ TEST(KernelText, ShippedKernelsParseAndGenerate) {
 TEST(KernelText, ShippedKernelShapes) {
   // dep_chain: ITERS * (DEPTH dependent SP ops + back branch) + EXIT in one warp.
   const SyntheticKernel d = load_synthetic_kernel("dep_chain", {{"ITERS", "3"}, {"DEPTH", "5"}});
-  CtaTrace t;
+  CtaStreams t;
   d.generate_cta(0, t);
   ASSERT_EQ(t.warps.size(), 1u);
   EXPECT_EQ(t.warps[0].insts.size(), 3u * 6 + 1);
@@ -323,7 +323,7 @@ exit
     }
     try {
       for (const SyntheticKernel& k : parse_kernels(text, "fuzz.kern")) {
-        CtaTrace t;
+        CtaStreams t;
         k.generate_cta(0, t);
       }
       ++parsed;

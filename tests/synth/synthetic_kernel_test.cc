@@ -9,8 +9,8 @@
 namespace warpsim::synth {
 namespace {
 
-CtaTrace gen(const SyntheticKernel& k, uint32_t cta = 0) {
-  CtaTrace t;
+CtaStreams gen(const SyntheticKernel& k, uint32_t cta = 0) {
+  CtaStreams t;
   k.generate_cta(cta, t);
   return t;
 }
@@ -24,7 +24,7 @@ constexpr RegId kLoad0 = 18;
 TEST(SyntheticKernel, DependentChainReadsPreviousDestination) {
   KernelBuilder b("chain");
   b.grid({1}).block({32}).alu(Unit::SP, 5, true);
-  const CtaTrace t = gen(b.build());
+  const CtaStreams t = gen(b.build());
   ASSERT_EQ(t.warps.size(), 1u);
   const auto& in = t.warps[0].insts;
   ASSERT_EQ(in.size(), 6u);  // 5 ALU + EXIT
@@ -43,7 +43,7 @@ TEST(SyntheticKernel, DependentChainReadsPreviousDestination) {
 TEST(SyntheticKernel, IndependentOpsRotateOverRegisterPool) {
   KernelBuilder b("indep");
   b.registers(4, 2).alu(Unit::INT, 9, false, kLatMul);
-  const CtaTrace t = gen(b.build());
+  const CtaStreams t = gen(b.build());
   const auto& in = t.warps[0].insts;
   ASSERT_EQ(in.size(), 10u);
   for (int i = 0; i < 9; ++i) {
@@ -57,7 +57,7 @@ TEST(SyntheticKernel, IndependentOpsRotateOverRegisterPool) {
 TEST(SyntheticKernel, PartialLastWarpMask) {
   KernelBuilder b("partial");
   b.block({40}).alu(Unit::SP, 1);
-  const CtaTrace t = gen(b.build());
+  const CtaStreams t = gen(b.build());
   ASSERT_EQ(t.warps.size(), 2u);
   EXPECT_EQ(t.warps[0].insts[0].active_mask, 0xffffffffu);
   EXPECT_EQ(t.warps[1].insts[0].active_mask, 0xffu);
@@ -68,7 +68,7 @@ TEST(SyntheticKernel, PartialLastWarpMask) {
 TEST(SyntheticKernel, CoalescedAddresses) {
   KernelBuilder b("coal");
   b.grid({2}).block({64}).load(MemSpace::Global, AccessPattern::coalesced().at(0x1000), 4, 2);
-  const CtaTrace t = gen(b.build(), 1);
+  const CtaStreams t = gen(b.build(), 1);
   const WarpStream& w = t.warps[1];
   ASSERT_EQ(w.insts.size(), 3u);
   const WarpInst& l0 = w.insts[0];
@@ -90,7 +90,7 @@ TEST(SyntheticKernel, CoalescedAddresses) {
 TEST(SyntheticKernel, StridedAddressesWrapInFootprint) {
   KernelBuilder b("strided");
   b.loop(3, [](KernelBuilder& k) { k.load(MemSpace::Global, AccessPattern::strided(64).wrap(4096), 4); });
-  const CtaTrace t = gen(b.build());
+  const CtaStreams t = gen(b.build());
   const WarpStream& w = t.warps[0];
   ASSERT_EQ(w.insts.size(), 7u);  // 3 * (ld + bra) + exit
   const WarpInst* loads[3] = {&w.insts[0], &w.insts[2], &w.insts[4]};
@@ -108,7 +108,7 @@ TEST(SyntheticKernel, RandomIsDeterministicAlignedAndInFootprint) {
     b.grid({4}).block({64}).load(MemSpace::Global, AccessPattern::random(1 << 20, seed).at(1 << 24), 8, 4);
     return b.build();
   };
-  const CtaTrace a = gen(make(7), 2), a2 = gen(make(7), 2), c = gen(make(8), 2);
+  const CtaStreams a = gen(make(7), 2), a2 = gen(make(7), 2), c = gen(make(8), 2);
   EXPECT_EQ(a.warps[1].addrs, a2.warps[1].addrs);
   EXPECT_NE(a.warps[1].addrs, c.warps[1].addrs);
   std::set<uint64_t> distinct;
@@ -129,7 +129,7 @@ TEST(SyntheticKernel, BroadcastAndBankConflict) {
   b.block({32})
       .load(MemSpace::Const, AccessPattern::broadcast().at(0x40).every(16), 4, 2)
       .load(MemSpace::Shared, AccessPattern::bank_conflict(4), 4);
-  const CtaTrace t = gen(b.build());
+  const CtaStreams t = gen(b.build());
   const WarpStream& w = t.warps[0];
   for (uint32_t lane = 0; lane < 32; ++lane) {
     EXPECT_EQ(addr(w, w.insts[0], lane), 0x40u);
@@ -143,7 +143,7 @@ TEST(SyntheticKernel, PerWarpFootprintRegions) {
   KernelBuilder b("pw");
   b.grid({2}).block({64}).loop(
       3, [](KernelBuilder& k) { k.load(MemSpace::Global, AccessPattern::per_warp(256).at(0x10000), 4); });
-  const CtaTrace t = gen(b.build(), 1);
+  const CtaStreams t = gen(b.build(), 1);
   const WarpStream& w = t.warps[1];  // global warp 3: region 0x10000 + 3 * 256
   const uint64_t region = 0x10000 + 3 * 256;
   EXPECT_EQ(addr(w, w.insts[0], 5), region + 20);
@@ -154,7 +154,7 @@ TEST(SyntheticKernel, PerWarpFootprintRegions) {
 TEST(SyntheticKernel, PerCtaInterleavesWarps) {
   KernelBuilder b("pc");
   b.grid({2}).block({64}).loop(5, [](KernelBuilder& k) { k.load(MemSpace::Global, AccessPattern::per_cta(1024), 4); });
-  const CtaTrace t = gen(b.build(), 1);
+  const CtaStreams t = gen(b.build(), 1);
   const WarpStream& w0 = t.warps[0];
   const WarpStream& w1 = t.warps[1];
   // step = 2 warps * 32 lanes * 4 bytes = 256
@@ -169,7 +169,7 @@ TEST(SyntheticKernel, LoadUseAndStoreData) {
   b.load(MemSpace::Global, {}, 4, 2, true)
       .store(MemSpace::Global, {}, 4, 1, true)
       .store(MemSpace::Global, {}, 4, 1, false);
-  const CtaTrace t = gen(b.build());
+  const CtaStreams t = gen(b.build());
   const auto& in = t.warps[0].insts;
   ASSERT_EQ(in.size(), 7u);
   EXPECT_EQ(in[0].dst[0], kLoad0);
@@ -189,7 +189,7 @@ TEST(SyntheticKernel, LoadUseAndStoreData) {
 TEST(SyntheticKernel, DelayedUseReadsTheLastLoad) {
   KernelBuilder b("delayed");
   b.load(MemSpace::Global, {}, 4, 2).alu(Unit::SP, 2).use_load(Unit::SP, 2).alu(Unit::SP, 1, true);
-  const CtaTrace t = gen(b.build());
+  const CtaStreams t = gen(b.build());
   const auto& in = t.warps[0].insts;
   ASSERT_EQ(in.size(), 8u);
   EXPECT_EQ(in[2].src[0], RegisterPlan::kDataReg);  // independent work
@@ -204,7 +204,7 @@ TEST(SyntheticKernel, LoopEmitsBackBranches) {
   b.loop(3, [](KernelBuilder& k) { k.alu(Unit::SP, 2); }).barrier();
   const SyntheticKernel k = b.build();
   EXPECT_EQ(k.num_pcs, 5u);
-  const CtaTrace t = gen(k);
+  const CtaStreams t = gen(k);
   const auto& in = t.warps[0].insts;
   ASSERT_EQ(in.size(), 11u);
   for (int it = 0; it < 3; ++it) {
@@ -223,7 +223,7 @@ TEST(SyntheticKernel, PerWarpTripCountsWithGuard) {
   KernelBuilder b("imbalance");
   b.block({96}).loop_per_warp([](uint32_t, uint32_t warp) { return warp; },
                               [](KernelBuilder& k) { k.alu(Unit::SP, 1); });
-  const CtaTrace t = gen(b.build());
+  const CtaStreams t = gen(b.build());
   ASSERT_EQ(t.warps.size(), 3u);
   // Layout: guard 0, alu 8, back branch 16, exit 24.
   const auto& w0 = t.warps[0].insts;
@@ -242,7 +242,7 @@ TEST(SyntheticKernel, DivergeThenElse) {
   b.diverge(
       lanes_mod(2), [](KernelBuilder& k) { k.alu(Unit::SP, 1); },
       [](KernelBuilder& k) { k.load(MemSpace::Global, {}, 4); });
-  const CtaTrace t = gen(b.build());
+  const CtaStreams t = gen(b.build());
   const auto& w = t.warps[0];
   const auto& in = w.insts;
   ASSERT_EQ(in.size(), 5u);
@@ -269,7 +269,7 @@ TEST(SyntheticKernel, NestedAndDegenerateDivergence) {
             [](KernelBuilder& k) { k.diverge(lanes_mod(2), [](KernelBuilder& k2) { k2.alu(Unit::SP, 1); }); })
       .diverge(fixed_mask(0xffffffffu), [](KernelBuilder& k) { k.alu(Unit::SFU, 1); })
       .diverge(fixed_mask(0), [](KernelBuilder& k) { k.alu(Unit::DP, 1); });
-  const CtaTrace t = gen(b.build());
+  const CtaStreams t = gen(b.build());
   const auto& in = t.warps[0].insts;
   ASSERT_EQ(in.size(), 7u);  // bra bra alu | bra alu | bra | exit
   EXPECT_EQ(in[1].active_mask, 0xffffu);
@@ -286,7 +286,7 @@ TEST(SyntheticKernel, IterationCountersArePerWarpAndPerStatement) {
     k.load(MemSpace::Global, AccessPattern::broadcast().every(4), 4)
         .load(MemSpace::Global, AccessPattern::broadcast().at(1000).every(4), 4);
   });
-  const CtaTrace t = gen(b.build());
+  const CtaStreams t = gen(b.build());
   for (const WarpStream& w : t.warps) {
     EXPECT_EQ(addr(w, w.insts[0], 0), 0u);
     EXPECT_EQ(addr(w, w.insts[1], 0), 1000u);
@@ -324,7 +324,7 @@ TEST(SyntheticKernel, BadArgumentsThrow) {
 TEST(SyntheticKernel, MismatchedBarriersAndRunawayLoopsThrow) {
   KernelBuilder b("barriers");
   b.block({64}).loop_per_warp([](uint32_t, uint32_t w) { return w + 1; }, [](KernelBuilder& k) { k.barrier(); });
-  CtaTrace t;
+  CtaStreams t;
   EXPECT_THROW(b.build().generate_cta(0, t), Error);
 
   KernelBuilder r("runaway");
@@ -343,9 +343,9 @@ TEST(SyntheticKernel, SourceProducesTheSameStreams) {
   EXPECT_EQ(src->info().regs_per_thread, 20u);
   EXPECT_EQ(src->info().shared_bytes_per_cta, 1024u);
   EXPECT_EQ(src->info().inst_bytes, 8u);
-  CtaTrace a;
+  CtaStreams a;
   src->produce_cta(2, 0, a);
-  const CtaTrace e = gen(k, 2);
+  const CtaStreams e = gen(k, 2);
   EXPECT_EQ(a.cta_id, 2u);
   ASSERT_EQ(a.warps.size(), e.warps.size());
   for (size_t w = 0; w < a.warps.size(); ++w) EXPECT_EQ(a.warps[w].addrs, e.warps[w].addrs);

@@ -187,7 +187,7 @@ class CountingSource : public KernelSource {
   CountingSource(synth::SyntheticKernel k, int* produced, int* done)
       : k_(std::move(k)), produced_(produced), done_(done) {}
   const KernelInfo& info() const override { return k_.info; }
-  void produce_cta(uint32_t cta, uint32_t, CtaTrace& out) override {
+  void produce_cta(uint32_t cta, uint32_t, CtaStreams& out) override {
     ++*produced_;
     k_.generate_cta(cta, out);
   }

@@ -64,7 +64,7 @@ TEST(SampleTrace, OneCtaOf32Warps) {
   EXPECT_EQ(k.ctas_in_file(), 1u);
   EXPECT_EQ(k.opcode_table().family(), "pascal");
 
-  CtaTrace cta;
+  CtaStreams cta;
   k.produce_cta(0, 0, cta);
   ASSERT_EQ(cta.warps.size(), 32u);
   uint64_t total = 0, mem = 0;
@@ -86,7 +86,7 @@ TEST(SampleTrace, Warp3Instructions) {
   if (!have_sample()) GTEST_SKIP() << "sample trace not present";
   TraceWorkload wl(sample_dir());
   auto k = wl.open_kernel(0);
-  CtaTrace cta;
+  CtaStreams cta;
   k->produce_cta(0, 0, cta);
   const WarpStream& ws = cta.warps[3];
   // 0008 -> 0, 0010 -> 8, 0018 -> 16, 0028 -> 24 (the control word at 0x20 is dropped).
@@ -178,7 +178,7 @@ TEST(SampleTrace, EnqueuedLazily) {
   EXPECT_EQ(k.info().name, "_Z6vecAddIfEvPT_S1_S1_i");
   EXPECT_EQ(k.info().inst_bytes, 8u);
   EXPECT_EQ(k.info().warps_per_cta(), 32u);
-  CtaTrace cta;
+  CtaStreams cta;
   k.produce_cta(0, 0, cta);
   EXPECT_EQ(cta.warps[0].insts.size(), 23u);
   k.on_kernel_done();

@@ -50,7 +50,7 @@ std::string compress(const std::string& text, TraceFile::Codec codec) {
   return out;
 }
 
-void expect_equal_ctas(const CtaTrace& a, const CtaTrace& b) {
+void expect_equal_ctas(const CtaStreams& a, const CtaStreams& b) {
   ASSERT_EQ(a.warps.size(), b.warps.size());
   for (size_t w = 0; w < a.warps.size(); ++w) {
     ASSERT_EQ(a.warps[w].insts.size(), b.warps[w].insts.size());
@@ -85,7 +85,7 @@ TEST_P(Compressed, ReadsLikePlain) {
   auto k = wl.open_kernel(0);
   TraceKernel plain(d.file("plain.traceg"));
   EXPECT_EQ(k->ctas_in_file(), 3000u);
-  CtaTrace a, b;
+  CtaStreams a, b;
   for (uint32_t c : {0u, 1u, 2999u, 5u, 1500u, 4u}) {  // forward, then back (decoder restarts)
     k->produce_cta(c, 0, a);
     plain.produce_cta(c, 0, b);

@@ -47,7 +47,7 @@ LocatedError expect_error(const TempDir& dir, const std::string& text, TraceOpti
   const std::string path = dir.write("kernel-1.traceg", text);
   try {
     TraceKernel k(path, opts);
-    CtaTrace cta;
+    CtaStreams cta;
     k.produce_cta(0, 0, cta);
   } catch (const LocatedError& e) {
     EXPECT_EQ(e.file(), path);
@@ -60,7 +60,7 @@ LocatedError expect_error(const TempDir& dir, const std::string& text, TraceOpti
 TEST(TraceErrors, GoodBaseParses) {
   TempDir d;
   TraceKernel k(d.write("kernel-1.traceg", trace_text(kGood)));
-  CtaTrace cta;
+  CtaStreams cta;
   k.produce_cta(0, 0, cta);
   EXPECT_EQ(cta.warps[0].insts.size(), 3u);
 }
@@ -193,7 +193,7 @@ TEST(TraceErrors, UnknownOpcodeFallbackRunsOnSp) {
   TraceOptions opts;
   opts.unknown_opcode_as_sp = true;
   TraceKernel k(d.write("kernel-1.traceg", trace_text(body)), opts);
-  CtaTrace cta;
+  CtaStreams cta;
   ::testing::internal::CaptureStderr();
   k.produce_cta(0, 0, cta);
   k.produce_cta(0, 0, cta);  // the warning is given once

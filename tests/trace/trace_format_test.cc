@@ -25,7 +25,7 @@ TEST(AddressModes, ListStrideAndDeltas) {
   EXPECT_EQ(k->ctas_in_file(), 1u);
   EXPECT_EQ(k->info().shared_bytes_per_cta, 256u);
   EXPECT_EQ(k->info().inst_bytes, 16u);
-  CtaTrace cta;
+  CtaStreams cta;
   k->produce_cta(1, 0, cta);
   EXPECT_EQ(cta.cta_id, 1u);
   ASSERT_EQ(cta.warps.size(), 2u);
@@ -70,7 +70,7 @@ TEST(AddressModes, ListStrideAndDeltas) {
 
 TEST(AddressModes, CtaMissingFromTheFileOnlyExits) {
   auto k = open_single("modes");
-  CtaTrace cta;
+  CtaStreams cta;
   k->produce_cta(0, 0, cta);
   ASSERT_EQ(cta.warps.size(), 2u);
   for (const WarpStream& ws : cta.warps) {
@@ -82,7 +82,7 @@ TEST(AddressModes, CtaMissingFromTheFileOnlyExits) {
 
 TEST(AddressModes, CtasReadInAnyOrderAndAgain) {
   auto k = open_single("modes");
-  CtaTrace a, b, c;
+  CtaStreams a, b, c;
   k->produce_cta(1, 0, a);
   k->produce_cta(0, 0, b);
   k->produce_cta(1, 3, c);  // back to an earlier position of the file
@@ -102,7 +102,7 @@ class TracerVersion : public ::testing::TestWithParam<std::pair<const char*, uin
 TEST_P(TracerVersion, SameInstructions) {
   auto k = open_single(GetParam().first);
   EXPECT_EQ(k->header().tracer_version, GetParam().second);
-  CtaTrace cta;
+  CtaStreams cta;
   k->produce_cta(0, 0, cta);
   ASSERT_EQ(cta.warps.size(), 1u);
   const WarpStream& ws = cta.warps[0];
@@ -138,7 +138,7 @@ TEST(TracerVersion, LineinfoAndFamilies) {
 
 TEST(GenericAddresses, ResolvedByWindow) {
   auto k = open_single("generic");
-  CtaTrace cta;
+  CtaStreams cta;
   k->produce_cta(0, 0, cta);
   const WarpStream& ws = cta.warps[0];
   ASSERT_EQ(ws.insts.size(), 5u);

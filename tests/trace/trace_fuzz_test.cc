@@ -46,7 +46,7 @@ TEST(TraceFuzz, MutatedFilesOnlyThrowErrors) {
     const std::string path = d.write("k.traceg", t);
     try {
       TraceKernel k(path);
-      CtaTrace cta;
+      CtaStreams cta;
       for (uint32_t c = 0; c < k.info().num_ctas() && c < 4; ++c) {
         k.produce_cta(c, 0, cta);
         for (const WarpStream& ws : cta.warps) {

@@ -15,7 +15,7 @@ namespace {
 using trace_test::read_file;
 using trace_test::TempDir;
 
-void expect_same(const CtaTrace& want, const CtaTrace& got) {
+void expect_same(const CtaStreams& want, const CtaStreams& got) {
   ASSERT_EQ(want.cta_id, got.cta_id);
   ASSERT_EQ(want.warps.size(), got.warps.size());
   for (size_t w = 0; w < want.warps.size(); ++w) {
@@ -49,8 +49,8 @@ void expect_same(const CtaTrace& want, const CtaTrace& got) {
 
 // Seeded synthetic streams covering every unit, op class, space, latency class, flag and
 // address pattern.
-CtaTrace synth_cta(uint32_t cta_id, uint32_t warps, std::mt19937_64& rng) {
-  CtaTrace c;
+CtaStreams synth_cta(uint32_t cta_id, uint32_t warps, std::mt19937_64& rng) {
+  CtaStreams c;
   c.cta_id = cta_id;
   c.warps.resize(warps);
   auto pick = [&](uint64_t n) { return uint64_t(rng() % n); };
@@ -109,9 +109,9 @@ TEST(TraceRoundTrip, SyntheticCtasFieldByField) {
   info.local_bytes_per_thread = 24;
   info.inst_bytes = 8;
   std::mt19937_64 rng(12345);
-  std::vector<CtaTrace> ctas;
+  std::vector<CtaStreams> ctas;
   for (uint32_t c = 0; c < info.num_ctas(); ++c) ctas.push_back(synth_cta(c, info.warps_per_cta(), rng));
-  std::vector<CtaTrace> shuffled = ctas;
+  std::vector<CtaStreams> shuffled = ctas;
   std::shuffle(shuffled.begin(), shuffled.end(), rng);
   shuffled.erase(shuffled.begin() + 3);  // one CTA not recorded
   write_trace(d.str(), info, shuffled, {}, 7);
@@ -129,8 +129,8 @@ TEST(TraceRoundTrip, SyntheticCtasFieldByField) {
   EXPECT_EQ(k->info().local_bytes_per_thread, info.local_bytes_per_thread);
   EXPECT_EQ(k->info().inst_bytes, info.inst_bytes);
   EXPECT_EQ(k->ctas_in_file(), info.num_ctas() - 1);
-  CtaTrace got;
-  for (const CtaTrace& c : shuffled) {
+  CtaStreams got;
+  for (const CtaStreams& c : shuffled) {
     k->produce_cta(c.cta_id, 0, got);
     expect_same(c, got);
   }
@@ -142,7 +142,7 @@ TEST(TraceRoundTrip, CompressionModesAndMnemonics) {
   info.name = "golden";
   info.block = Dim3{32, 1, 1};
   info.inst_bytes = 16;
-  CtaTrace c;
+  CtaStreams c;
   c.warps.resize(1);
   WarpStream& ws = c.warps[0];
   auto mem = [&](uint32_t pc, OpClass op, MemSpace sp, uint32_t mask, std::vector<uint64_t> lanes) {
@@ -210,7 +210,7 @@ TEST(TraceRoundTrip, CompressionModesAndMnemonics) {
 
   TraceWorkload wl(d.str());
   auto k = wl.open_kernel(0);
-  CtaTrace got;
+  CtaStreams got;
   k->produce_cta(0, 0, got);
   expect_same(c, got);
 }
@@ -219,29 +219,29 @@ TEST(TraceRoundTrip, RecorderWrapsAKernelSource) {
   // A kernel source producing fixed CTAs, recorded while "running".
   class Fixed : public KernelSource {
    public:
-    explicit Fixed(std::vector<CtaTrace> c) : ctas_(std::move(c)) {
+    explicit Fixed(std::vector<CtaStreams> c) : ctas_(std::move(c)) {
       info_.name = "fixed";
       info_.grid = Dim3{uint32_t(ctas_.size()), 1, 1};
       info_.block = Dim3{64, 1, 1};
     }
     const KernelInfo& info() const override { return info_; }
-    void produce_cta(uint32_t id, uint32_t, CtaTrace& out) override { out = ctas_[id]; }
+    void produce_cta(uint32_t id, uint32_t, CtaStreams& out) override { out = ctas_[id]; }
     void on_kernel_done() override { done = true; }
     bool done = false;
 
    private:
-    std::vector<CtaTrace> ctas_;
+    std::vector<CtaStreams> ctas_;
     KernelInfo info_;
   };
   TempDir d;
   std::mt19937_64 rng(99);
-  std::vector<CtaTrace> ctas = {synth_cta(0, 2, rng), synth_cta(1, 2, rng)};
+  std::vector<CtaStreams> ctas = {synth_cta(0, 2, rng), synth_cta(1, 2, rng)};
   {
     TraceRecorder rec(d.str());
     rec.memcpy_h2d(0x1000, 256);
     auto k1 = rec.record(std::make_unique<Fixed>(ctas), 0);
     auto k2 = rec.record(std::make_unique<Fixed>(ctas), 5);
-    CtaTrace tmp;
+    CtaStreams tmp;
     k1->produce_cta(1, 0, tmp);
     k2->produce_cta(0, 0, tmp);
     k1->produce_cta(0, 1, tmp);
@@ -259,7 +259,7 @@ TEST(TraceRoundTrip, RecorderWrapsAKernelSource) {
   EXPECT_EQ(wl.stream_of(1), 1u);
   TraceWorkload::Launch l;
   while (wl.next(l)) {
-    CtaTrace got;
+    CtaStreams got;
     for (uint32_t c = 0; c < 2; ++c) {
       l.kernel->produce_cta(c, 0, got);
       expect_same(ctas[c], got);

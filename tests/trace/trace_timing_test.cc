@@ -40,13 +40,13 @@ TEST(TraceTiming, SampleRunsUnderEveryScheduler) {
 // A kernel source that replays fixed CTAs (stands in for a functional front end).
 class FixedKernel : public KernelSource {
  public:
-  FixedKernel(KernelInfo info, std::vector<CtaTrace> ctas) : info_(std::move(info)), ctas_(std::move(ctas)) {}
+  FixedKernel(KernelInfo info, std::vector<CtaStreams> ctas) : info_(std::move(info)), ctas_(std::move(ctas)) {}
   const KernelInfo& info() const override { return info_; }
-  void produce_cta(uint32_t id, uint32_t, CtaTrace& out) override { out = ctas_[id]; }
+  void produce_cta(uint32_t id, uint32_t, CtaStreams& out) override { out = ctas_[id]; }
 
  private:
   KernelInfo info_;
-  std::vector<CtaTrace> ctas_;
+  std::vector<CtaStreams> ctas_;
 };
 
 TEST(TraceTiming, RecordedRunReplaysWithTheSameCycles) {
@@ -55,7 +55,7 @@ TEST(TraceTiming, RecordedRunReplaysWithTheSameCycles) {
   TraceWorkload wl(sample_dir());
   auto src = wl.open_kernel(0);
   KernelInfo info = src->info();
-  std::vector<CtaTrace> ctas(info.num_ctas());
+  std::vector<CtaStreams> ctas(info.num_ctas());
   for (uint32_t c = 0; c < ctas.size(); ++c) src->produce_cta(c, 0, ctas[c]);
   const GpuConfig cfg = load_preset("gtx480");
   TempDir d;

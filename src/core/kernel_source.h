@@ -1,4 +1,6 @@
-// Per-CTA instruction streams produced by a front end and consumed by the timing model.
+// The contract between front ends and the timing model: a kernel (KernelSource) produces, CTA by
+// CTA on demand, the instruction streams of its warps (CtaStreams). Accel-Sim traces (src/trace)
+// are one front end among several.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -26,7 +28,7 @@ struct WarpStream {
   }
 };
 
-struct CtaTrace {
+struct CtaStreams {
   uint32_t cta_id = 0;  // linear id within the grid
   std::vector<WarpStream> warps;
 };
@@ -53,7 +55,7 @@ class KernelSource {
   virtual const KernelInfo& info() const = 0;
   // Fill `out` with the streams of CTA `cta_id` (0 <= cta_id < info().num_ctas()). Reuses the
   // capacity of `out`. Throws warpsim::Error on failure (bad memory access, malformed trace).
-  virtual void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaTrace& out) = 0;
+  virtual void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaStreams& out) = 0;
   // Called once the kernel's last CTA finished in the timing model.
   virtual void on_kernel_done() {}
   // An independent copy in the same state, for simulation snapshots (Gpu::clone): it produces

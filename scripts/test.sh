@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test command: install dependencies, build, run the whole test suite (about 8 minutes on
+# The test command: install dependencies, build, run the whole test suite (about 9.5 minutes on
 # 2 cores from nothing). The same suite built with AddressSanitizer + UndefinedBehaviorSanitizer
 # is a separate command, scripts/sanitize.sh, which CI (.ci/run) runs after this one.
 set -euo pipefail

@@ -349,10 +349,10 @@ CUDART_API cudaError_t cudaStreamAttachMemAsync(void* stream, void* p, size_t n,
 
 CUDART_API cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total) {
   return guarded("cudaMemGetInfo", [&](State& s) {
-    const uint64_t kTotal = s.config().global_memory;
+    const uint64_t capacity = s.config().global_memory;
     uint64_t used = s.mem().bytes_allocated();
-    if (free_bytes) *free_bytes = used < kTotal ? kTotal - used : 0;
-    if (total) *total = kTotal;
+    if (free_bytes) *free_bytes = used < capacity ? capacity - used : 0;
+    if (total) *total = capacity;
     return cudaSuccess;
   });
 }

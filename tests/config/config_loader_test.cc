@@ -102,6 +102,10 @@ TEST(Presets, EachNamesTheDeviceAProgramSees) {
   EXPECT_EQ(bare.global_memory, uint64_t(8) << 30);
   std::string msg = error_of([&] { load_preset(d.write("zero.toml", "global_memory = 0\n")); });
   EXPECT_NE(msg.find("global_memory"), std::string::npos) << msg;
+  // cudaDeviceProp::name holds 255 characters and a terminator.
+  msg = error_of([&] { load_preset(d.write("long.toml", "device_name = \"" + std::string(256, 'x') + "\"\n")); });
+  EXPECT_NE(msg.find("device_name"), std::string::npos) << msg;
+  EXPECT_NO_THROW(load_preset(d.write("fits.toml", "device_name = \"" + std::string(255, 'x') + "\"\n")));
 }
 
 TEST(Presets, H100CarriesTheMeasuredDeviceProperties) {

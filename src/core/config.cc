@@ -280,6 +280,7 @@ void validate(const GpuConfig& c) {
   if (c.dram.write_queue > 0 && c.dram.scheduler != "frfcfs")
     throw Error("config key 'dram.write_queue': a separate write queue needs dram.scheduler = \"frfcfs\"");
   check_choice("dram.bank_hash", c.dram.bank_hash, {"linear", "xor"});
+  check_choice("dram.page_policy", c.dram.page_policy, {"open", "closed"});
   if (c.dram.bank_hash == "xor" && !pow2(c.dram.banks))
     throw Error("config key 'dram.bank_hash': xor needs a power-of-two dram.banks");
   check_choice("dram.bank_group_select", c.dram.bank_group_select, {"low", "high"});

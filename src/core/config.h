@@ -314,6 +314,7 @@ struct DramConfig {
   uint32_t write_queue = 0;               // >0: writes wait in a queue of their own, served in drains
   uint32_t write_drain_start = 0;         // queued writes that start a drain (reads wait)
   uint32_t write_drain_stop = 0;          // a drain ends when fewer writes than this remain
+  std::string page_policy = "open";       // open | closed (precharge when no queued request hits the row)
 
   template <class V>
   void visit(V& v) {
@@ -356,6 +357,10 @@ struct DramConfig {
     v("dual_command_bus", dual_command_bus,
       "row and column commands have separate command buses (HBM); "
       "else they share one (GDDR)");
+    v("page_policy", page_policy,
+      "open|closed (open: a row stays open until a request for another row of its bank; closed: a row that "
+      "no queued request hits after a column command is precharged without a command as soon as timing allows, "
+      "so the next access to the bank activates without a precharge)");
   }
 };
 

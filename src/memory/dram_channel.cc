@@ -34,6 +34,10 @@ DramChannel::DramChannel(const DramConfig& cfg) : cfg_(cfg), returns_(64) {
   group_pre_ready_.assign(cfg_.bank_groups, 0);
   max_data_delay_ = std::max(cfg_.tCL, cfg_.tWL);
   slot_ = cfg_.command_rate > 0 ? 1.0 / cfg_.command_rate : 0.0;
+  if (cfg_.page_policy == "closed")
+    closed_page_ = true;
+  else if (cfg_.page_policy != "open")
+    throw Error("memory: dram.page_policy '" + cfg_.page_policy + "' is not one of open|closed");
 }
 
 void DramChannel::issue_column(size_t i, uint64_t now, MemoryStats& st) {
@@ -77,6 +81,33 @@ void DramChannel::issue_column(size_t i, uint64_t now, MemoryStats& st) {
   }
   st.dram_bytes += r.bytes;
   if (!r.activated) ++st.dram_row_hits;
+  if (closed_page_ && bank_hits_[r.bank] == 0) {
+    // No queued request wants the row: it closes as soon as tRAS, write recovery and
+    // read-to-precharge allow (close_rows), unless a request for it arrives before.
+    b.close_at = std::max({now, b.act_cycle + cfg_.tRAS, b.pre_ready, group_pre_ready_[b.group]});
+    next_close_ = std::min(next_close_, b.close_at);
+  }
+}
+
+// Precharges (without a command) the rows whose close time has come and that no queued request
+// hits; a request for the row that arrived in time keeps it open. The next activate of such a
+// bank waits tRP after the precharge.
+void DramChannel::close_rows(uint64_t now) {
+  next_close_ = UINT64_MAX;
+  for (uint32_t i = 0; i < banks_.size(); ++i) {
+    Bank& b = banks_[i];
+    if (b.close_at == UINT64_MAX) continue;
+    if (b.close_at > now) {
+      next_close_ = std::min(next_close_, b.close_at);
+      continue;
+    }
+    if (bank_hits_[i] == 0 && b.open_row >= 0) {
+      b.act_ready = std::max(b.act_ready, b.close_at + cfg_.tRP);
+      b.open_row = -1;
+    }
+    b.close_at = UINT64_MAX;
+  }
+  wake_ = 0;
 }
 
 void DramChannel::issue_row(DramRequest& r, uint64_t now, MemoryStats& st) {
@@ -86,6 +117,7 @@ void DramChannel::issue_row(DramRequest& r, uint64_t now, MemoryStats& st) {
   act_next_ = std::max(act_next_, act + cfg_.tRRD);
   b.act_ready = act + cfg_.tRC;
   b.open_row = r.row;
+  b.close_at = UINT64_MAX;
   uint32_t hits = 0, whits = 0;
   for (const DramRequest& q : queue_)
     if (q.bank == r.bank && q.row == r.row) ++hits, whits += q.write;
@@ -98,6 +130,7 @@ void DramChannel::issue_row(DramRequest& r, uint64_t now, MemoryStats& st) {
 }
 
 bool DramChannel::tick(uint64_t now, MemoryStats& st) {
+  if (now >= next_close_) close_rows(now);
   if (queue_.empty() || now < wake_) return false;
   update_mode();
   bool served = false;
@@ -181,7 +214,7 @@ uint64_t DramChannel::earliest_command() const {
 uint64_t DramChannel::next_event() const {
   uint64_t t = returns_.empty() ? UINT64_MAX : returns_.front().done;
   if (!queue_.empty()) t = std::min(t, wake_);
-  return t;
+  return std::min(t, next_close_);
 }
 
 }  // namespace warpsim

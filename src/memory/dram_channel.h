@@ -23,6 +23,10 @@
 // command the oldest request whose bank has no queued request for its open row (a row is not
 // closed under pending hits). FCFS serves strictly in arrival order. A request counts as a row
 // hit when it is served without an activate of its own.
+// With dram.page_policy = closed, a row that no queued request hits after a column command is
+// precharged without a command (auto-precharge) as soon as tRAS, tWR and tRTPL allow, unless a
+// request for it arrives first: the next request to that bank, whatever its row, activates tRP
+// after that precharge.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -86,11 +90,12 @@ class DramChannel {
  private:
   struct Bank {
     int64_t open_row = -1;
-    uint64_t act_cycle = 0;  // cycle of the last activate (tRAS)
-    uint64_t col_ready = 0;  // earliest column command (tRCD after the activate)
-    uint64_t pre_ready = 0;  // earliest precharge (write recovery, read-to-precharge)
-    uint64_t act_ready = 0;  // earliest next activate (tRC)
-    uint32_t group = 0;      // bank group
+    uint64_t act_cycle = 0;          // cycle of the last activate (tRAS)
+    uint64_t col_ready = 0;          // earliest column command (tRCD after the activate)
+    uint64_t pre_ready = 0;          // earliest precharge (write recovery, read-to-precharge)
+    uint64_t act_ready = 0;          // earliest next activate (tRC)
+    uint32_t group = 0;              // bank group
+    uint64_t close_at = UINT64_MAX;  // dram.page_policy = closed: the open row's precharge
   };
   // A column command of some request could issue at `now` as far as the channel is concerned.
   bool column_possible(uint64_t now) const {
@@ -143,9 +148,12 @@ class DramChannel {
   void issue_column(size_t i, uint64_t now, MemoryStats& st);
   void issue_row(DramRequest& r, uint64_t now, MemoryStats& st);
   uint64_t earliest_command() const;
+  void close_rows(uint64_t now);
 
   DramConfig cfg_;
   bool frfcfs_;
+  bool closed_page_ = false;          // dram.page_policy = closed
+  uint64_t next_close_ = UINT64_MAX;  // earliest Bank::close_at
   uint32_t capacity_;
   std::vector<Bank> banks_;
   std::vector<DramRequest> queue_;  // arrival order

@@ -44,6 +44,7 @@ Gpu::Gpu(const Gpu& o, CloneTag)
       kernel_stats_(o.kernel_stats_),
       ipc_(o.ipc_),
       now_(o.now_),
+      sm_counted_until_(o.sm_counted_until_),
       sample_start_(o.sample_start_),
       sample_insts_(o.sample_insts_),
       dispatch_rr_(o.dispatch_rr_),
@@ -96,6 +97,7 @@ void Gpu::set_scheduler(const std::string& scheduler, const SchedulerParams& par
   scheduler_ = scheduler;
   every_cycle_ = false;
   for (size_t i = 0; i < sms_.size(); ++i) {
+    sms_[i]->wake(sm_counted_until_);  // new schedulers decide afresh (replace_schedulers)
     sms_[i]->replace_schedulers(std::move(all[i]), running);
     every_cycle_ |= sms_[i]->needs_every_cycle();
   }
@@ -142,7 +144,10 @@ uint32_t Gpu::enqueue(std::unique_ptr<KernelSource> kernel, uint32_t stream, uin
 StatsSnapshot Gpu::snapshot() const {
   StatsSnapshot s;
   s.cycle = now_;
-  for (const auto& sm : sms_) s.core += sm->stats();
+  for (const auto& sm : sms_) {
+    sm->count_sleep(sm_counted_until_);  // the cycles a sleeping SM would have counted
+    s.core += sm->stats();
+  }
   s.mem = mem_->stats();
   return s;
 }
@@ -323,7 +328,9 @@ bool Gpu::step_until(uint32_t wait_for, uint64_t until) {
     bool active = dispatch();
     mem_->tick(now_);
     refresh_gpu_counters();
-    for (auto& sm : sms_) active |= sm->cycle(now_);
+    for (auto& sm : sms_)
+      if (!sm->asleep(now_)) active |= sm->cycle(now_);
+    sm_counted_until_ = now_ + 1;
     retire_ctas();
     for (auto& sm : sms_) last_progress = std::max(last_progress, sm->last_progress());
     if (now_ - last_progress > cfg_.watchdog_cycles) deadlock();
@@ -349,7 +356,9 @@ bool Gpu::step_until(uint32_t wait_for, uint64_t until) {
       t = std::min(t, std::max(next, horizon));
       if (cfg_.max_cycles) t = std::min(t, std::max(next, cfg_.max_cycles));
       if (t > next) {
-        for (auto& sm : sms_) sm->skip_cycles(t - next);
+        for (auto& sm : sms_)
+          if (!sm->dormant()) sm->skip_cycles(t - next);
+        sm_counted_until_ = t;
         next = t;
       }
     }

@@ -128,6 +128,9 @@ class Gpu final : public LaunchTarget {
   std::vector<IpcSample> ipc_;
   CtaStreams cta_buf_;
   uint64_t now_ = 0;
+  // First cycle whose cycle-class counts the ticked SMs have not added yet; sleeping SMs count
+  // up to it before their statistics are read (Sm::count_sleep).
+  uint64_t sm_counted_until_ = 0;
   uint64_t sample_start_ = 0, sample_insts_ = 0;
   uint32_t dispatch_rr_ = 0;
   std::vector<uint32_t> sm_kernel_rr_;

@@ -51,6 +51,7 @@ LdstUnit::LdstUnit(const LdstUnit& o, const GpuConfig& cfg, MemorySystem& mem)
       wb_head_(o.wb_head_),
       busy_until_(o.busy_until_),
       in_flight_(o.in_flight_),
+      requests_out_(o.requests_out_),
       line_bytes_(o.line_bytes_) {
   free_ops_.reserve(ops_.size());  // push() and complete() never reallocate
 }
@@ -439,6 +440,7 @@ bool LdstUnit::cycle(Sm& sm, uint64_t now, CoreStats& stats) {
   MemRequest r;
   while (mem_.pop_response(sm_id_, now, r)) {
     active = true;
+    --requests_out_;
     if ((r.token & (kDirect | kWriteAck)) == 0 && (r.token & kInstFetch)) {
       sm.instruction_arrived(int(r.token & ~kInstFetch), now);
       continue;
@@ -478,12 +480,14 @@ bool LdstUnit::cycle(Sm& sm, uint64_t now, CoreStats& stats) {
   if (!line_fetches_.empty() && mem_.can_send(sm_id_, now)) {
     line_fetches_.front().issue_cycle = now;
     mem_.send(line_fetches_.front(), now);
+    ++requests_out_;
     line_fetches_.erase(line_fetches_.begin());
     active = true;
   } else if (out_count_ > 0 && out_ready_[out_head_] <= now && mem_.can_send(sm_id_, now)) {
     MemRequest& head = out_[out_head_];
     head.issue_cycle = now;
     mem_.send(head, now);
+    ++requests_out_;
     out_head_ = (out_head_ + 1) % kOutCap;
     --out_count_;
     active = true;

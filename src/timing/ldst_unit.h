@@ -52,6 +52,11 @@ class LdstUnit {
   void fetch_instructions(uint64_t line_addr, int mshr, uint32_t line_bytes, uint64_t now);
   uint64_t busy_until() const { return busy_until_; }
   uint32_t in_flight() const { return in_flight_; }
+  // Nothing queued, waiting to leave or to be written back, and no request out in memory: no
+  // cycle of this unit can change anything until the SM issues a memory instruction again.
+  bool quiet() const {
+    return queue_count_ == 0 && out_count_ == 0 && line_fetches_.empty() && !has_writebacks() && requests_out_ == 0;
+  }
 
   Cache& l1d() { return l1d_; }
   Cache& constcache() { return const_; }
@@ -127,6 +132,7 @@ class LdstUnit {
   size_t wb_head_ = 0;
   uint64_t busy_until_ = 0;
   uint32_t in_flight_ = 0;
+  uint32_t requests_out_ = 0;  // requests sent to memory whose response has not come back
   uint32_t line_bytes_;
 };
 

@@ -87,6 +87,8 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       live_ctas_(o.live_ctas_),
       fetch_rr_(o.fetch_rr_),
       last_progress_(o.last_progress_),
+      sleep_from_(o.sleep_from_),
+      sleep_until_(o.sleep_until_),
       needs_every_cycle_(o.needs_every_cycle_),
       issue_log_(nullptr),
       ifills_(o.ifills_),
@@ -145,6 +147,7 @@ uint64_t Sm::code_window(const std::string& kernel_name) {
 }
 
 void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, CtaStreams& trace, uint64_t now) {
+  if (sleep_from_ != kAwake) wake(now);
   int c = 0;
   while (c < int(ctas_.size()) && ctas_[c].info.valid) ++c;
   if (c == int(ctas_.size())) throw Error("internal: no free CTA slot");
@@ -782,6 +785,7 @@ CycleClass Sm::classify(int sched, Unit* busy_unit, uint64_t* wake) {
 }
 
 bool Sm::cycle(uint64_t now) {
+  if (sleep_from_ != kAwake) wake(now);
   now_ = now;
   mem_issued_this_cycle_ = sfu_issued_this_cycle_ = 0;
   while (!wake_heap_.empty() && wake_heap_.front() <= now) {
@@ -837,7 +841,36 @@ bool Sm::cycle(uint64_t now) {
     policy.on_cycle_end(ctx, issued, issued ? WarpStatus::Ready : status_of_class(cls));
     active |= issued;
   }
-  return active || ldst_.has_outgoing(now);
+  active |= ldst_.has_outgoing(now);
+  if (live_ctas_ == 0 && !needs_every_cycle_) maybe_sleep(now);
+  return active;
+}
+
+// Sleeps from the next cycle when ticking would change nothing but the cycle-class counts: no
+// CTA, no memory operation or request anywhere, no instruction fill, and every scheduler in the
+// fast path of cycle() (not dirty, before its wake cycle, no port or queue change pending).
+void Sm::maybe_sleep(uint64_t now) {
+  if (!ldst_.quiet() || !ifills_.empty() || ifetches_out_ || ldst_full_at_start_ || mem_port_used_last_cycle_) return;
+  uint64_t until = ~0ull;
+  for (size_t s = 0; s < sched_wake_.size(); ++s) {
+    if (sched_dirty_[s]) return;
+    until = std::min(until, sched_wake_[s]);
+  }
+  if (until <= now + 1) return;
+  sleep_from_ = now + 1;
+  sleep_until_ = until;
+}
+
+void Sm::count_sleep(uint64_t upto) {
+  if (sleep_from_ == kAwake || upto <= sleep_from_) return;
+  skip_cycles(upto - sleep_from_);
+  sleep_from_ = upto;
+}
+
+void Sm::wake(uint64_t upto) {
+  count_sleep(upto);
+  sleep_from_ = kAwake;
+  sleep_until_ = 0;
 }
 
 WarpStatus Sm::status_of_class(CycleClass c) {
@@ -866,6 +899,7 @@ uint64_t Sm::next_event(uint64_t now) {
     wake_heap_.pop_back();
   }
   uint64_t t = wake_heap_.empty() ? ~0ull : wake_heap_.front();
+  if (sleep_from_ != kAwake) t = std::min(t, sleep_until_);
   for (size_t s = 0; s < sched_wake_.size(); ++s)
     if (sched_dirty_[s]) t = std::min(t, now + 1);
   if (ldst_.has_queued()) t = std::min(t, std::max(now + 1, ldst_.busy_until()));

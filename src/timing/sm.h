@@ -52,6 +52,17 @@ class Sm {
   uint64_t next_event(uint64_t now);
   // Account `n` skipped cycles in which nothing changed: repeat the last cycle's stall classes.
   void skip_cycles(uint64_t n);
+  // An SM that holds no CTA and has nothing in flight sleeps after its cycle: the GPU does not
+  // tick it until `asleep(now)` turns false (its schedulers' own next decision) or a CTA is
+  // launched on it. Ticking it would only count each scheduler's last cycle class again, so the
+  // cycles it sleeps are counted by skip_cycles when it wakes, or earlier by count_sleep: the
+  // statistics are the same as if it had been ticked.
+  bool asleep(uint64_t now) const { return now < sleep_until_; }
+  bool dormant() const { return sleep_from_ != kAwake; }
+  // Counts the cycles slept before `upto` (the first cycle not yet counted); the SM sleeps on.
+  void count_sleep(uint64_t upto);
+  // Counts the cycles slept before `upto` and ends the sleep.
+  void wake(uint64_t upto);
 
   // CTAs finished since the last call: (kernel, cta_id).
   std::vector<std::pair<uint32_t, uint32_t>>& finished_ctas() { return finished_ctas_; }
@@ -239,6 +250,10 @@ class Sm {
   std::vector<IFill> ifills_;
   uint32_t ifetches_out_ = 0;                                 // I-cache misses sent to memory, not yet back
   std::vector<uint64_t> kernel_insts_, kernel_thread_insts_;  // by kernel launch index
+  static constexpr uint64_t kAwake = ~0ull;
+  uint64_t sleep_from_ = kAwake;  // first cycle slept and not yet counted (kAwake: ticked)
+  uint64_t sleep_until_ = 0;      // first cycle the SM must be ticked again by itself
+  void maybe_sleep(uint64_t now);
 };
 
 }  // namespace warpsim

@@ -82,6 +82,47 @@ TEST(DramChannel, RowConflictPaysPrechargeAfterTras) {
   EXPECT_EQ(st.dram_activates, 2u);
 }
 
+// dram.page_policy: a lone read leaves its row open (open) or closes it once tRAS allows
+// (closed). A later read of the same row is a hit only under open; a later read of another row
+// pays precharge + activate under open, only the activate under closed.
+TEST(DramChannel, ClosedPagePrechargesARowNoQueuedRequestWants) {
+  auto second_read = [](const char* policy, uint32_t row, MemoryStats& st) {
+    DramConfig c = dram_cfg();
+    c.page_policy = policy;
+    DramChannel ch(c);
+    std::vector<Served> out;
+    ch.enqueue(req(1, 0, 0));
+    run(ch, 0, 100, st, out);  // activate 0, column 12, returned at 48; tRAS ends at 28
+    ch.enqueue(req(2, 0, row));
+    run(ch, 100, 300, st, out);
+    EXPECT_EQ(out.size(), 2u);
+    return out.back().cycle - 100;
+  };
+  MemoryStats open_same, closed_same, open_other, closed_other;
+  EXPECT_EQ(second_read("open", 0, open_same), 12u + 4 + 20);             // column only
+  EXPECT_EQ(second_read("closed", 0, closed_same), 12u + 12 + 4 + 20);    // activate, column
+  EXPECT_EQ(second_read("open", 1, open_other), 12u + 12 + 12 + 4 + 20);  // precharge, activate, column
+  EXPECT_EQ(second_read("closed", 1, closed_other), 12u + 12 + 4 + 20);   // activate, column
+  EXPECT_EQ(open_same.dram_row_hits, 1u);
+  EXPECT_EQ(closed_same.dram_row_hits, 0u);
+  EXPECT_EQ(closed_same.dram_activates, 2u);
+}
+
+// Under closed, a request for the open row that is already queued keeps the row open: a
+// stream of hits to one row is served as hits, with one activate.
+TEST(DramChannel, ClosedPageKeepsARowOpenForQueuedHits) {
+  DramConfig c = dram_cfg();
+  c.page_policy = "closed";
+  DramChannel ch(c);
+  MemoryStats st;
+  std::vector<Served> out;
+  for (uint64_t i = 0; i < 4; ++i) ch.enqueue(req(i, 0, 0));
+  run(ch, 0, 200, st, out);
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(st.dram_activates, 1u);
+  EXPECT_EQ(st.dram_row_hits, 3u);
+}
+
 TEST(DramChannel, WriteRecoveryDelaysPrecharge) {
   DramChannel ch(dram_cfg());
   MemoryStats st;
@@ -379,6 +420,9 @@ TEST(DramChannel, BadConfigThrows) {
   EXPECT_THROW(DramChannel{c}, Error);
   c = dram_cfg();
   c.bytes_per_cycle = 0;
+  EXPECT_THROW(DramChannel{c}, Error);
+  c = dram_cfg();
+  c.page_policy = "adaptive";
   EXPECT_THROW(DramChannel{c}, Error);
 }
 

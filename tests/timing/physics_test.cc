@@ -233,3 +233,38 @@ TEST(Physics, L2FlushAtLaunchEmptiesTheL2ForEachKernel) {
 
 }  // namespace
 }  // namespace warpsim::test
+
+namespace warpsim::test {
+namespace {
+
+// Every scheduler of every SM counts every cycle in exactly one cycle class, also on SMs that
+// hold no CTA for a whole kernel and sleep (Sm::asleep): one CTA on an 8-SM GPU, a kernel on
+// all SMs, another single CTA, each after 500 cycles of launch latency in which every SM is idle.
+TEST(Physics, IdleSmsCountEveryCycleOnce) {
+  GpuConfig cfg = small_gpu(8, 2);
+  cfg.core.kernel_launch_latency = 500;
+  auto kernel = [](const char* name, uint32_t ctas) {
+    KernelBuilder b(name);
+    b.grid({ctas, 1, 1})
+        .block({64, 1, 1})
+        .load(MemSpace::Global, AccessPattern::coalesced(), 4, 4, true)
+        .alu(Unit::SP, 20);
+    return b.build();
+  };
+  std::vector<synth::SyntheticKernel> ks;
+  ks.push_back(kernel("one", 1));
+  ks.push_back(kernel("all", 16));
+  ks.push_back(kernel("last", 1));
+  RunResult r = simulate(cfg, ks);
+  auto counted = [](const CoreStats& s) {
+    uint64_t n = 0;
+    for (uint64_t c : s.sched_cycles) n += c;
+    return n;
+  };
+  const uint64_t per_cycle = 8 * 2;
+  EXPECT_EQ(counted(r.stats.core), r.stats.cycle * per_cycle);
+  ASSERT_EQ(r.kernels.size(), 3u);
+}
+
+}  // namespace
+}  // namespace warpsim::test

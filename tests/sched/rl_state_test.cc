@@ -1,11 +1,12 @@
 // RLWS state attributes (sched/rl_state.h) on a fake SM: the readings of RLMI and of the ratio
 // attributes that docs/rlws.md lists as design choices, and how RLWS learns which memory
 // instructions are long-latency (rlmi = observed).
+#include "sched/rl_state.h"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
-#include "sched/rl_state.h"
 #include "sched/fake_sm.h"
 
 namespace warpsim::test {

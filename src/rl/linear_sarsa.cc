@@ -1,5 +1,6 @@
 #include "rl/linear_sarsa.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
@@ -7,10 +8,19 @@ namespace warpsim::rl {
 
 namespace {
 constexpr double kOne = 65536.0;  // Q16.16
-}
+// 2^-v for a bucket index v (buckets are at most 8, so v < 8; the rest guards the table).
+constexpr double kFeature[16] = {1.0,        0.5,         0.25,    0.125,   0.0625,  0.03125, 0.015625, 0.0078125,
+                                 0.00390625, 0.001953125, 0x1p-10, 0x1p-11, 0x1p-12, 0x1p-13, 0x1p-14,  0x1p-15};
+inline double feature(uint8_t v) { return kFeature[v & 15]; }
+}  // namespace
 
 LinearSarsa::LinearSarsa(uint32_t num_attrs, uint32_t num_actions, const RlConfig& cfg)
-    : n_(num_attrs), a_(num_actions), fixed_(cfg.fixed_point) {
+    : n_(num_attrs),
+      a_(num_actions),
+      fixed_(cfg.fixed_point),
+      td_update_(cfg.td_update),
+      tie_break_(cfg.tie_break),
+      limit_(cfg.effective_weight_limit()) {
   // Optimistic start: with every state variable in bucket 0 (feature 1), Q = r_max / (1 - gamma).
   double rmax = std::max(cfg.reward, cfg.penalty);
   init_ = cfg.optimistic && n_ > 0 ? rmax / (1.0 - cfg.gamma) / double(n_) : 0.0;
@@ -30,7 +40,16 @@ double LinearSarsa::q(const State& s, int action) const {
     return double(sum) / kOne;
   }
   double sum = 0;
-  for (uint32_t i = 0; i < n_; ++i) sum += std::ldexp(theta_[base + i], -int(s.v[i]));
+  for (uint32_t i = 0; i < n_; ++i) sum += theta_[base + i] * feature(s.v[i]);
+  return sum;
+}
+
+double LinearSarsa::feature_norm2(const State& s) const {
+  double sum = 0;
+  for (uint32_t i = 0; i < n_; ++i) {
+    double f = feature(s.v[i]);
+    sum += f * f;
+  }
   return sum;
 }
 
@@ -45,30 +64,74 @@ int LinearSarsa::choose(const State& s, uint32_t possible, double epsilon, Rng& 
     return std::countr_zero(m);
   }
   *explored = false;
-  int best = -1;
+  if (tie_break_ == TieBreak::Rotate) {
+    int best = -1;
+    double bq = 0;
+    uint32_t start = uint32_t(rng.below(a_));  // rotate so ties do not always favour action 0
+    for (uint32_t k = 0; k < a_; ++k) {
+      int a = int((start + k) % a_);
+      if (!(possible >> a & 1)) continue;
+      double qa = q(s, a);
+      if (best < 0 || qa > bq) {
+        best = a;
+        bq = qa;
+      }
+    }
+    return best;
+  }
+  uint32_t tied = 0;  // the actions with the highest Q so far
   double bq = 0;
-  uint32_t start = uint32_t(rng.below(a_));  // rotate so ties do not always favour action 0
-  for (uint32_t k = 0; k < a_; ++k) {
-    int a = int((start + k) % a_);
-    if (!(possible >> a & 1)) continue;
+  for (uint32_t m = possible; m; m &= m - 1) {
+    int a = std::countr_zero(m);
     double qa = q(s, a);
-    if (best < 0 || qa > bq) {
-      best = a;
+    if (!tied || qa > bq) {
+      tied = 1u << a;
       bq = qa;
+    } else if (qa == bq) {
+      tied |= 1u << a;
     }
   }
-  return best;
+  if (tie_break_ == TieBreak::Lowest || std::has_single_bit(tied)) return std::countr_zero(tied);
+  int k = int(rng.below(uint64_t(std::popcount(tied))));
+  while (k--) tied &= tied - 1;
+  return std::countr_zero(tied);
 }
 
-void LinearSarsa::update(const State& s, int action, double delta, double alpha) {
+bool LinearSarsa::update(const State& s, int action, double delta, double alpha) {
   size_t base = size_t(action) * n_;
-  if (fixed_) {
-    int64_t step = int64_t(std::llround(alpha * delta * kOne));
-    for (uint32_t i = 0; i < n_; ++i) thetaq_[base + i] += step >> s.v[i];
-    return;
+  if (td_update_ == TdUpdate::Bounded) {
+    // One update moves Q(s, a) by alpha * |phi|^2 * delta: at most delta, never past the target.
+    double norm2 = feature_norm2(s);
+    if (alpha * norm2 > 1.0) alpha = 1.0 / norm2;
   }
-  double step = alpha * delta;
-  for (uint32_t i = 0; i < n_; ++i) theta_[base + i] += std::ldexp(step, -int(s.v[i]));
+  bool ok = true;
+  if (fixed_) {
+    double stepd = alpha * delta * kOne;
+    // A step beyond the Q16.16 range (or not a number) is itself a divergence.
+    if (!(std::abs(stepd) < 0x1p62)) {
+      ok = false;
+    } else {
+      int64_t step = int64_t(std::llround(stepd));
+      int64_t lim = int64_t(std::min(limit_ * kOne, 0x1p62));
+      for (uint32_t i = 0; i < n_; ++i) {
+        int64_t& w = thetaq_[base + i];
+        w += step >> s.v[i];
+        if (w > lim || w < -lim) ok = false;
+      }
+    }
+  } else {
+    double step = alpha * delta;
+    for (uint32_t i = 0; i < n_; ++i) {
+      double& w = theta_[base + i];
+      w += step * feature(s.v[i]);
+      if (!(std::abs(w) <= limit_)) ok = false;  // also catches NaN
+    }
+  }
+  if (!ok) {
+    ++resets_;
+    reset();
+  }
+  return ok;
 }
 
 double LinearSarsa::weight(int action, int attr) const {

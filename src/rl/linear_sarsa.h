@@ -22,11 +22,20 @@ class LinearSarsa {
 
   void reset();  // weights back to their initial values
   double q(const State& s, int action) const;
+  // |phi(s, a)|^2 = sum of 4^-v over the attributes (the same for every action).
+  double feature_norm2(const State& s) const;
   // Epsilon-greedy choice among the actions set in `possible` (bit per action); ties among the
-  // best go to the lowest-numbered action after a random rotation. Returns -1 if none possible.
+  // best are broken as cfg.tie_break says. Returns -1 if none possible.
   int choose(const State& s, uint32_t possible, double epsilon, Rng& rng, bool* explored) const;
-  // theta += alpha * delta * phi(s, action).
-  void update(const State& s, int action, double delta, double alpha);
+  // theta += alpha' * delta * phi(s, action), alpha' = alpha, or with TdUpdate::Bounded
+  // min(alpha, 1 / |phi(s)|^2). Then checks the updated weights: one that is not finite or
+  // beyond the weight limit resets every weight to its initial value and counts a reset.
+  // Returns false when it reset.
+  bool update(const State& s, int action, double delta, double alpha);
+
+  rl::TdUpdate td_update() const { return td_update_; }
+  uint64_t resets() const { return resets_; }  // weight resets since construction
+  double weight_limit() const { return limit_; }
 
   uint32_t num_attrs() const { return n_; }
   uint32_t num_actions() const { return a_; }
@@ -36,7 +45,11 @@ class LinearSarsa {
  private:
   uint32_t n_, a_;
   bool fixed_;
+  rl::TdUpdate td_update_;
+  rl::TieBreak tie_break_;
   double init_;
+  double limit_;
+  uint64_t resets_ = 0;
   std::vector<double> theta_;    // [action][attr]
   std::vector<int64_t> thetaq_;  // Q16.16 in fixed-point mode
 };
@@ -48,17 +61,24 @@ struct SarsaTrace {
   double prev_q = 0;
   double reward = 0;
 
-  // Close the previous step with the current (state, action): TD update of theta.
-  void step(LinearSarsa& agent, const State& s, int action, double gamma, double alpha) {
+  // Close the previous step with the current (state, action): TD update of theta. Q(s_p, a_p)
+  // is the value stored when a_p was chosen (TdUpdate::Stale) or recomputed now from the
+  // current weights, which other chains sharing the agent may have moved since. Returns false
+  // when the update found diverged weights (the agent reset them).
+  bool step(LinearSarsa& agent, const State& s, int action, double gamma, double alpha) {
     double qn = action >= 0 ? agent.q(s, action) : 0.0;
+    bool ok = true;
     if (prev_action >= 0) {
-      double delta = reward + gamma * qn - prev_q;
-      agent.update(prev, prev_action, delta, alpha);
+      double qp = agent.td_update() == TdUpdate::Stale ? prev_q : agent.q(prev, prev_action);
+      double delta = reward + gamma * qn - qp;
+      ok = agent.update(prev, prev_action, delta, alpha);
+      if (!ok) qn = action >= 0 ? agent.q(s, action) : 0.0;  // from the reset weights
     }
     prev = s;
     prev_action = action;
     prev_q = qn;
     reward = 0;
+    return ok;
   }
   void reset() {
     prev_action = -1;

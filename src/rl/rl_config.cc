@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -35,7 +37,51 @@ RlConfig RlConfig::rlws_ms_defaults() {
   return c;
 }
 
+const char* td_update_name(TdUpdate u) {
+  switch (u) {
+    case TdUpdate::Stale:
+      return "stale";
+    case TdUpdate::Fresh:
+      return "fresh";
+    default:
+      return "bounded";
+  }
+}
+
+const char* tie_break_name(TieBreak t) {
+  switch (t) {
+    case TieBreak::Rotate:
+      return "rotate";
+    case TieBreak::Lowest:
+      return "lowest";
+    default:
+      return "uniform";
+  }
+}
+
+const char* decay_name(Decay d) { return d == Decay::None ? "none" : "harmonic"; }
+
+const char* rlmi_reading_name(RlmiReading r) { return r == RlmiReading::Observed ? "observed" : "global_load"; }
+
+double RlConfig::effective_weight_limit() const {
+  if (weight_limit > 0) return weight_limit;
+  double r = std::max({std::abs(reward), std::abs(penalty), 1e-3});
+  return 100.0 * r / (1.0 - gamma);
+}
+
 namespace {
+
+// The enumerator of `E` whose name is `text` among `values`, else an Error listing the names.
+template <class E, size_t K>
+E enum_by_name(const std::string& src, const char* key, const std::string& text, const E (&values)[K],
+               const char* (*name)(E)) {
+  std::string valid;
+  for (E v : values) {
+    if (text == name(v)) return v;
+    valid += (valid.empty() ? "" : "|") + std::string(name(v));
+  }
+  throw Error(fmt::format("{}: '{}' = '{}' is not one of {}", src, key, text, valid));
+}
 
 void check_range(const std::string& src, const char* key, double v, double lo, double hi) {
   if (!(v >= lo && v <= hi)) throw Error(fmt::format("{}: '{}' = {} is out of range [{}, {}]", src, key, v, lo, hi));
@@ -58,6 +104,10 @@ RlConfig parse_rl_config(const std::string& text, const std::string& source, con
     auto num = [&](double* dst) {
       if (!v.is_number()) throw Error(fmt::format("{}: '{}' must be a number", source, key));
       *dst = v.value<double>().value();
+    };
+    auto text = [&]() {
+      if (!v.is_string()) throw Error(fmt::format("{}: '{}' must be a string", source, key));
+      return std::string(v.value<std::string>().value());
     };
     auto flag = [&](bool* dst) {
       if (!v.is_boolean()) throw Error(fmt::format("{}: '{}' must be true or false", source, key));
@@ -95,7 +145,32 @@ RlConfig parse_rl_config(const std::string& text, const std::string& source, con
       flag(&c.optimistic);
     else if (key == "hold_when_blocked")
       flag(&c.hold_when_blocked);
-    else if (key == "attributes") {
+    else if (key == "td_update") {
+      static const TdUpdate all[] = {TdUpdate::Stale, TdUpdate::Fresh, TdUpdate::Bounded};
+      c.td_update = enum_by_name(source, "td_update", text(), all, td_update_name);
+    } else if (key == "tie_break") {
+      static const TieBreak all[] = {TieBreak::Rotate, TieBreak::Uniform, TieBreak::Lowest};
+      c.tie_break = enum_by_name(source, "tie_break", text(), all, tie_break_name);
+    } else if (key == "decay") {
+      static const Decay all[] = {Decay::Harmonic, Decay::None};
+      c.decay = enum_by_name(source, "decay", text(), all, decay_name);
+    } else if (key == "rlmi") {
+      static const RlmiReading all[] = {RlmiReading::GlobalLoad, RlmiReading::Observed};
+      c.rlmi = enum_by_name(source, "rlmi", text(), all, rlmi_reading_name);
+    } else if (key == "weight_limit")
+      num(&c.weight_limit);
+    else if (key == "ratio_window" || key == "long_latency") {
+      double d;
+      num(&d);
+      if (!(d >= 0 && d <= 1e12 && d == std::floor(d)))
+        throw Error(fmt::format("{}: '{}' must be a whole number of cycles between 0 and 1e12", source, key));
+      if (key == "ratio_window")
+        c.ratio_window = uint64_t(d);
+      else if (d < 1 || d > 1e6)
+        throw Error(fmt::format("{}: 'long_latency' must be between 1 and 1000000 cycles", source));
+      else
+        c.long_latency = uint32_t(d);
+    } else if (key == "attributes") {
       const toml::table* at = v.as_table();
       if (!at) throw Error(fmt::format("{}: 'attributes' must be a table NAME = buckets", source));
       c.attrs.clear();
@@ -113,7 +188,8 @@ RlConfig parse_rl_config(const std::string& text, const std::string& source, con
     } else {
       throw Error(
           fmt::format("{}: unknown key '{}' (valid: alpha, epsilon, gamma, reward, penalty, decide_every, "
-                      "hold_when_blocked, keep_theta, fixed_point, optimistic, decay_cycles, seed, [attributes])",
+                      "hold_when_blocked, keep_theta, fixed_point, optimistic, decay_cycles, decay, td_update, "
+                      "tie_break, weight_limit, ratio_window, rlmi, long_latency, seed, [attributes])",
                       source, key));
     }
   }
@@ -121,6 +197,7 @@ RlConfig parse_rl_config(const std::string& text, const std::string& source, con
   check_range(source, "epsilon", c.epsilon, 0, 1);
   check_range(source, "gamma", c.gamma, 0, 0.999999);
   check_range(source, "decay_cycles", c.decay_cycles, 1, 1e12);
+  check_range(source, "weight_limit", c.weight_limit, 0, 1e300);
   if (c.attrs.empty()) throw Error(fmt::format("{}: at least one attribute is needed", source));
   return c;
 }
@@ -136,10 +213,13 @@ RlConfig load_rl_config(const std::string& path, const RlConfig& defaults) {
 std::string rl_config_to_toml(const RlConfig& c) {
   std::string s = fmt::format(
       "alpha = {}\nepsilon = {}\ngamma = {}\nreward = {}\npenalty = {}\ndecide_every = {}\n"
-      "hold_when_blocked = {}\nkeep_theta = {}\nfixed_point = {}\noptimistic = {}\ndecay_cycles = {}\nseed = {}\n\n"
+      "hold_when_blocked = {}\nkeep_theta = {}\nfixed_point = {}\noptimistic = {}\ndecay_cycles = {}\n"
+      "decay = \"{}\"\ntd_update = \"{}\"\ntie_break = \"{}\"\nweight_limit = {}\nratio_window = {}\n"
+      "rlmi = \"{}\"\nlong_latency = {}\nseed = {}\n\n"
       "[attributes]\n",
       c.alpha, c.epsilon, c.gamma, c.reward, c.penalty, c.decide_every, c.hold_when_blocked, c.keep_theta,
-      c.fixed_point, c.optimistic, c.decay_cycles, c.seed);
+      c.fixed_point, c.optimistic, c.decay_cycles, decay_name(c.decay), td_update_name(c.td_update),
+      tie_break_name(c.tie_break), c.weight_limit, c.ratio_window, rlmi_reading_name(c.rlmi), c.long_latency, c.seed);
   for (const auto& a : c.attrs) s += fmt::format("{} = {}\n", attr_info(a.attr).name, a.buckets);
   return s;
 }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <vector>
 
@@ -50,9 +51,16 @@ void add_counters(nlohmann::json& j, const JugglerCounters& c) {
 
 class Juggler final : public WarpScheduler {
  public:
-  explicit Juggler(const JugglerOptions& o) : opts_(o), pred_(o.predictor), tl_(o.active) {}
+  explicit Juggler(const JugglerOptions& o)
+      : opts_(o), pred_(o.predictor), tl_(o.active ? o.active : 8), tl_sized_(o.active != 0) {}
 
   int select(const SchedulerContext& ctx) override {
+    // The automatic LHM active set depends on the scheduler's warp slots, known from the first
+    // decision on (which precedes every issue, so the two-level order has not started yet).
+    if (!tl_sized_) {
+      tl_ = TwoLevelState(juggler_lhm_active(opts_, ctx.warps_per_scheduler()));
+      tl_sized_ = true;
+    }
     switch (pred_.mode()) {
       case JugglerMode::UM:
         return first_ready_gto(ctx, greedy_);
@@ -172,6 +180,7 @@ class Juggler final : public WarpScheduler {
   int greedy_ = -1;   // UM: the greedy warp
   int last_ = -1;     // FM: the round-robin pointer (last issued slot)
   TwoLevelState tl_;  // LHM: active set and pending queue
+  bool tl_sized_;     // tl_ has its final active set size
   bool seen_ = false;
   uint64_t last_cycle_ = 0;  // last cycle accounted in the predictor
   // The GPU's counters (its `cycle` says which cycle is being simulated), from the last
@@ -213,10 +222,20 @@ JugglerOptions juggler_options(const SchedulerParams& params, const std::string&
   c.window = uint32_t(window);
   c.history = parse_history_rule(params.get_string("history", history_rule_name(c.history)));
   c.entry = parse_entry_level(params.get_string("entry", entry_level_name(c.entry)));
-  int64_t active = params.get_int("active", o.active);
-  if (active < 1 || active > 64)
-    throw Error(fmt::format("scheduler parameter 'active' (juggler): must be between 1 and 64 (got {})", active));
-  o.active = uint32_t(active);
+  std::string active = params.get_string("active", "auto");
+  if (active != "auto") {
+    size_t pos = 0;
+    int64_t n = 0;
+    try {
+      n = std::stoll(active, &pos);
+    } catch (const std::exception&) {
+      pos = 0;
+    }
+    if (pos == 0 || pos != active.size() || n < 1 || n > 64)
+      throw Error(
+          fmt::format("scheduler parameter 'active' (juggler): must be auto or between 1 and 64 (got '{}')", active));
+    o.active = uint32_t(n);
+  }
   int64_t every = params.get_int("every_cycle", 0);
   if (every != 0 && every != 1)
     throw Error(fmt::format("scheduler parameter 'every_cycle' (juggler): must be 0 or 1 (got {})", every));
@@ -228,6 +247,11 @@ JugglerOptions juggler_options(const SchedulerParams& params, const std::string&
   o.every_cycle |= o.stalls_per_warp;  // counting stalled warps needs to see each cycle
   c.validate();
   return o;
+}
+
+uint32_t juggler_lhm_active(const JugglerOptions& options, int warps_per_scheduler) {
+  if (options.active) return options.active;
+  return uint32_t(std::clamp(warps_per_scheduler / 2, 1, 8));
 }
 
 std::unique_ptr<WarpScheduler> make_juggler_scheduler(const JugglerOptions& options) {
@@ -257,7 +281,8 @@ std::vector<SchedulerParamInfo> juggler_param_infos(const char* order) {
           {"window", std::to_string(c.window), "window length in cycles for stall_count=window"},
           {"history", history_rule_name(c.history), "how the history bits hold confidence: counter or shift"},
           {"entry", entry_level_name(c.entry), "confidence on entering a mode: lowest or highest"},
-          {"active", std::to_string(o.active), "LHM active set size"},
+          {"active", "auto",
+           "LHM active set size: 1..64, or auto = min(8, warps per scheduler / 2), so that LHM differs from FM"},
           {"every_cycle", "0", "1: the GPU simulates every cycle instead of replaying skipped ones"},
           {"stall_events", "cycle", "what one stall adds to the count: cycle (1) or warp (the stalled warps)"}};
 }

@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <atomic>
 #include <nlohmann/json.hpp>
 
+#include "core/error.h"
 #include "sched/report_util.h"
 #include "sched/rlws_actions.h"
 
@@ -29,6 +32,20 @@ rl::RlConfig rl_config_from_params(const SchedulerParams& p, const rl::RlConfig&
   c.optimistic = p.get_bool("optimistic", c.optimistic);
   c.hold_when_blocked = p.get_bool("hold_when_blocked", c.hold_when_blocked);
   c.seed = uint64_t(p.get_int("seed", int64_t(c.seed)));
+  c.weight_limit = p.get_double("weight_limit", c.weight_limit);
+  c.ratio_window = uint64_t(p.get_int("ratio_window", int64_t(c.ratio_window)));
+  c.long_latency = uint32_t(p.get_int("long_latency", int64_t(c.long_latency)));
+  // Named choices go through the TOML reader, which validates them.
+  const std::pair<const char*, const char*> named[] = {{"td_update", rl::td_update_name(c.td_update)},
+                                                       {"tie_break", rl::tie_break_name(c.tie_break)},
+                                                       {"decay", rl::decay_name(c.decay)},
+                                                       {"rlmi", rl::rlmi_reading_name(c.rlmi)}};
+  for (const auto& [key, current] : named) {
+    std::string v = p.get_string(key, current);
+    if (v.find_first_of("\"\\\n") != std::string::npos)
+      throw Error(fmt::format("scheduler parameter '{}': '{}' is not a valid name", key, v));
+    c = rl::parse_rl_config(fmt::format("{} = \"{}\"\n", key, v), "scheduler parameters", c);
+  }
   // Re-validate through the TOML path so overrides get the same checks.
   return rl::parse_rl_config(rl::rl_config_to_toml(c), "scheduler parameters", c);
 }
@@ -36,19 +53,28 @@ rl::RlConfig rl_config_from_params(const SchedulerParams& p, const rl::RlConfig&
 std::vector<SchedulerParamInfo> rl_param_infos(const rl::RlConfig& d) {
   auto num = [](double v) { return fmt::format("{}", v); };
   auto flag = [](bool v) { return std::string(v ? "true" : "false"); };
-  return {{"rl_config", "", "RL configuration file (TOML: the keys below and [attributes]; docs/rlws.md)"},
-          {"alpha", num(d.alpha), "learning rate"},
-          {"epsilon", num(d.epsilon), "exploration rate"},
-          {"gamma", num(d.gamma), "discount factor"},
-          {"reward", num(d.reward), "reward of a cycle that issues"},
-          {"penalty", num(d.penalty), "reward of a cycle that does not"},
-          {"decay_cycles", num(d.decay_cycles), "phase 1: alpha and epsilon decay as 1 / (1 + t / decay_cycles)"},
-          {"decide_every", std::to_string(d.decide_every), "cycles between decisions: 1, 2, 4, 8 or 16"},
-          {"hold_when_blocked", flag(d.hold_when_blocked), "keep a held action that has no ready warp"},
-          {"keep_theta", flag(d.keep_theta), "keep the weights across kernels"},
-          {"fixed_point", flag(d.fixed_point), "weights in Q16.16, features as shifts (Sec. IV-I)"},
-          {"optimistic", flag(d.optimistic), "start the weights at r_max / (1 - gamma) / N"},
-          {"seed", std::to_string(d.seed), "seed of the exploration draws"}};
+  return {
+      {"rl_config", "", "RL configuration file (TOML: the keys below and [attributes]; docs/rlws.md)"},
+      {"alpha", num(d.alpha), "learning rate"},
+      {"epsilon", num(d.epsilon), "exploration rate"},
+      {"gamma", num(d.gamma), "discount factor"},
+      {"reward", num(d.reward), "reward of a cycle that issues"},
+      {"penalty", num(d.penalty), "reward of a cycle that does not"},
+      {"decay_cycles", num(d.decay_cycles), "phase 1: alpha and epsilon decay as 1 / (1 + t / decay_cycles)"},
+      {"decide_every", std::to_string(d.decide_every), "cycles between decisions: 1, 2, 4, 8 or 16"},
+      {"hold_when_blocked", flag(d.hold_when_blocked), "keep a held action that has no ready warp"},
+      {"keep_theta", flag(d.keep_theta), "keep the weights across kernels"},
+      {"fixed_point", flag(d.fixed_point), "weights in Q16.16, features as shifts (Sec. IV-I)"},
+      {"optimistic", flag(d.optimistic), "start the weights at r_max / (1 - gamma) / N"},
+      {"decay", rl::decay_name(d.decay), "phase-1 schedule: harmonic (as decay_cycles says) or none"},
+      {"td_update", rl::td_update_name(d.td_update),
+       "bounded (fresh Q, step capped at 1 / |phi|^2), fresh (fresh Q) or stale (stored Q; docs/rlws.md)"},
+      {"tie_break", rl::tie_break_name(d.tie_break), "equal best Q values: uniform, rotate or lowest"},
+      {"weight_limit", num(d.weight_limit), "|weight| beyond which the weights reset (0: 100 r_max / (1 - gamma))"},
+      {"ratio_window", std::to_string(d.ratio_window), "ratio attributes over the last W..2W cycles (0: whole kernel)"},
+      {"rlmi", rl::rlmi_reading_name(d.rlmi), "RLMI's long-latency reads: global_load or observed"},
+      {"long_latency", std::to_string(d.long_latency), "rlmi=observed: cycles of waiting that mark a read's PC"},
+      {"seed", std::to_string(d.seed), "seed of the exploration draws"}};
 }
 
 RlScheduler::RlScheduler(std::shared_ptr<RlAgent> agent, int sm_id, int sched_id, uint32_t num_actions,
@@ -73,6 +99,7 @@ void RlScheduler::on_kernel_start(uint32_t kernel) {
 
 void RlScheduler::on_warp_removed(int slot) {
   if (slot == last_issued_) last_issued_ = -1;
+  if (size_t(slot) < agent_->loads.size()) agent_->loads[slot].pending = false;
 }
 
 int RlScheduler::select(const SchedulerContext& ctx) {
@@ -80,8 +107,11 @@ int RlScheduler::select(const SchedulerContext& ctx) {
   uint64_t now = ctx.now();
   if (ag.baseline_pending) {
     ag.base = {ctx.sm(), ctx.gpu()};
+    ag.ratio_prev = ag.ratio_cur = ag.base;
+    ag.ratio_rebased_at = now;
     ag.kernel_start = now;
     ag.baseline_pending = false;
+    ag.long_latency_pcs.clear();
   }
   const rl::RlConfig& cfg = ag.cfg;
   int n = summarize_warps(ctx, summary_);
@@ -97,7 +127,17 @@ int RlScheduler::select(const SchedulerContext& ctx) {
       held_action_ = -1;
       return -1;
     }
-    compute_attributes(ctx, summary_, n, ag.base, values_);
+    if (cfg.ratio_window > 0 && now - ag.ratio_rebased_at >= cfg.ratio_window) {
+      ag.ratio_prev = ag.ratio_cur;
+      ag.ratio_cur = {ctx.sm(), ctx.gpu()};
+      ag.ratio_rebased_at = now;
+    }
+    AttrInputs in{&ag.base, cfg.ratio_window > 0 ? &ag.ratio_prev : &ag.base};
+    if (cfg.rlmi == rl::RlmiReading::Observed) {
+      observe_long_latency(ctx, n);
+      in.long_latency_pcs = &ag.long_latency_pcs;
+    }
+    compute_attributes(ctx, summary_, n, in, values_);
     rl::State s;
     for (size_t i = 0; i < cfg.attrs.size(); ++i) {
       const rl::AttrUse& u = cfg.attrs[i];
@@ -110,13 +150,16 @@ int RlScheduler::select(const SchedulerContext& ctx) {
       s.v[i] = uint8_t(rl::bucketize(values_[int(u.attr)], range, u.buckets, info.spacing));
     }
     // Phase 1 (CTAs still waiting to be dispatched): learning and exploration decay with time.
-    double f = rl_phase_factor(ctx.gpu().ctas_waiting > 0, t, cfg.decay_cycles);
+    double f = cfg.decay == rl::Decay::None ? 1.0 : rl_phase_factor(ctx.gpu().ctas_waiting > 0, t, cfg.decay_cycles);
     double alpha = cfg.alpha * f, eps = cfg.epsilon * f;
     bool explored = false;
     int a = ag.sarsa.choose(s, possible, eps, ag.rng, &explored);
-    trace_.step(ag.sarsa, s, a, cfg.gamma, alpha);
-    held_action_ = a;
     KernelRecord& r = records_[current_kernel_];
+    if (!trace_.step(ag.sarsa, s, a, cfg.gamma, alpha)) {
+      r.weight_resets++;
+      report_divergence(now);
+    }
+    held_action_ = a;
     if (r.actions.size() != num_actions_) r.actions.assign(num_actions_, 0);
     r.actions[a]++;
     r.decisions++;
@@ -126,7 +169,36 @@ int RlScheduler::select(const SchedulerContext& ctx) {
   return held_action_ < 0 ? -1 : warp_for(ctx, held_action_, summary_, n);
 }
 
-void RlScheduler::on_issue(const SchedulerContext&, int slot, const WarpInst&) { last_issued_ = slot; }
+void RlScheduler::observe_long_latency(const SchedulerContext& ctx, int n) {
+  RlAgent& ag = *agent_;
+  uint64_t now = ctx.now();
+  for (int i = 0; i < n; ++i) {
+    RlAgent::PendingLoad& l = ag.loads[summary_[i].slot];
+    if (!l.pending || now - l.issued_at <= ag.cfg.long_latency || !ctx.waiting_on_memory(summary_[i].slot)) continue;
+    l.pending = false;
+    auto it = std::lower_bound(ag.long_latency_pcs.begin(), ag.long_latency_pcs.end(), l.pc);
+    if (it == ag.long_latency_pcs.end() || *it != l.pc) ag.long_latency_pcs.insert(it, l.pc);
+  }
+}
+
+void RlScheduler::report_divergence(uint64_t now) const {
+  // Once per process: the count of every reset is in the report.
+  static std::atomic<bool> warned{false};
+  if (warned.exchange(true)) return;
+  fmt::print(stderr,
+             "warpsim: warning: {}: the learning weights of SM {} diverged at cycle {} (a weight beyond {} or not "
+             "finite) and were reset to their initial values; scheduler_report.{}.kernels.*.weight_resets counts "
+             "every reset\n",
+             key_, sm_id_, now, agent_->sarsa.weight_limit(), key_);
+}
+
+void RlScheduler::on_issue(const SchedulerContext& ctx, int slot, const WarpInst& inst) {
+  last_issued_ = slot;
+  RlAgent& ag = *agent_;
+  if (ag.cfg.rlmi == rl::RlmiReading::Observed && pipe_class(inst) == PipeClass::GMEM && inst.op != OpClass::STORE &&
+      size_t(slot) < ag.loads.size())
+    ag.loads[slot] = {inst.pc, ctx.now(), true};
+}
 
 void RlScheduler::on_cycle_end(const SchedulerContext& ctx, bool issued, WarpStatus) {
   const rl::RlConfig& cfg = agent_->cfg;
@@ -152,6 +224,7 @@ void RlScheduler::report(nlohmann::json& out) const {
     json_add(kj, "decisions", double(r.decisions));
     json_add(kj, "reward", r.reward);
     json_add(kj, "cycles", double(r.cycles));
+    json_add(kj, "weight_resets", double(r.weight_resets));
   }
   nlohmann::json& win = j["reward_windows"];
   if (!win.is_array()) win = nlohmann::json::array();
@@ -169,6 +242,7 @@ void RlScheduler::report(nlohmann::json& out) const {
         theta[action_name(int(a))][std::string(rl::attr_info(cfg.attrs[i].attr).name)] =
             agent_->sarsa.weight(int(a), int(i));
     j["final_theta_sm0"] = theta;
+    if (cfg.rlmi == rl::RlmiReading::Observed) j["long_latency_pcs_sm0"] = agent_->long_latency_pcs;
     j["storage_registers_per_sm"] = cfg.storage_registers(num_actions_);
     j["config"] = rl::rl_config_to_toml(cfg);
   }

@@ -23,16 +23,28 @@ struct RlAgent : SmSharedState {
   rl::RlConfig cfg;
   rl::LinearSarsa sarsa;
   Rng rng;
-  RlBaseline base;
+  RlBaseline base;  // counters at the kernel's start
+  // ratio_window > 0: the ratio attributes start from ratio_prev, and every ratio_window cycles
+  // ratio_prev takes ratio_cur and ratio_cur the current counters.
+  RlBaseline ratio_prev, ratio_cur;
+  uint64_t ratio_rebased_at = 0;
   uint64_t kernel_start = 0;
   bool baseline_pending = true;
+  // rlmi = observed: the PCs of off-chip reads seen to be long-latency (sorted), and per warp
+  // slot the last such read issued and when.
+  struct PendingLoad {
+    uint32_t pc = 0;
+    uint64_t issued_at = 0;
+    bool pending = false;
+  };
+  std::vector<uint32_t> long_latency_pcs;
+  std::vector<PendingLoad> loads = std::vector<PendingLoad>(64);
   RlAgent(const rl::RlConfig& c, uint32_t actions, uint64_t seed)
       : cfg(c), sarsa(uint32_t(c.attrs.size()), actions, c), rng(seed) {}
 };
 
-// Reads `rl_config` (a TOML file) and the single-value overrides alpha, epsilon, gamma, reward,
-// penalty, decide_every, keep_theta, fixed_point, optimistic, decay_cycles, seed (every key of
-// the file but [attributes]).
+// Reads `rl_config` (a TOML file) and the single-value overrides of every key of the file but
+// [attributes] (alpha, epsilon, gamma, reward, penalty, decide_every, ..., seed).
 rl::RlConfig rl_config_from_params(const SchedulerParams& p, const rl::RlConfig& defaults);
 // The parameters rl_config_from_params reads, with `defaults`' values.
 std::vector<SchedulerParamInfo> rl_param_infos(const rl::RlConfig& defaults);
@@ -63,7 +75,7 @@ class RlScheduler : public WarpScheduler {
  private:
   struct KernelRecord {
     std::vector<uint64_t> actions;
-    uint64_t explored = 0, exploited = 0, decisions = 0, cycles = 0;
+    uint64_t explored = 0, exploited = 0, decisions = 0, cycles = 0, weight_resets = 0;
     double reward = 0;
   };
   // Shared by the SM's schedulers; a snapshot (clone within a CloneContext) gives the copied
@@ -77,6 +89,11 @@ class RlScheduler : public WarpScheduler {
   uint32_t current_kernel_ = 0;
   std::map<uint32_t, KernelRecord> records_;
   std::vector<std::pair<double, uint64_t>> reward_windows_;  // (reward sum, cycles) per 5000 cycles
+  // rlmi = observed: marks the PCs of this scheduler's warps' pending off-chip reads that have
+  // kept their warp waiting on memory for more than cfg.long_latency cycles.
+  void observe_long_latency(const SchedulerContext& ctx, int n);
+  void report_divergence(uint64_t now) const;
+
   WarpSummary summary_[64];
   rl::AttrValues values_;
 };

@@ -1,5 +1,7 @@
 #include "sched/rl_state.h"
 
+#include <algorithm>
+
 namespace warpsim {
 
 PipeClass pipe_class(const WarpInst& in) {
@@ -20,8 +22,9 @@ int summarize_warps(const SchedulerContext& ctx, WarpSummary* warps) {
   return n;
 }
 
-void compute_attributes(const SchedulerContext& ctx, const WarpSummary* warps, int n, const RlBaseline& base,
+void compute_attributes(const SchedulerContext& ctx, const WarpSummary* warps, int n, const AttrInputs& in,
                         rl::AttrValues& v) {
+  const RlBaseline& base = *in.ratios;
   using rl::Attr;
   v.fill(0);
   auto A = [&](Attr a) -> double& { return v[int(a)]; };
@@ -60,8 +63,12 @@ void compute_attributes(const SchedulerContext& ctx, const WarpSummary* warps, i
         break;
       case PipeClass::GMEM: {
         A(Attr::NRGMI) += 1;
-        // Loads from off-chip memory are the long-latency memory instructions.
-        if (ctx.next_inst(w.slot).op != OpClass::STORE) A(Attr::RLMI) = 1;
+        // Loads from off-chip memory are the long-latency memory instructions (rlmi =
+        // global_load), or those of them at a PC observed to be long-latency (observed).
+        const WarpInst& mi = ctx.next_inst(w.slot);
+        if (mi.op != OpClass::STORE && (!in.long_latency_pcs || std::binary_search(in.long_latency_pcs->begin(),
+                                                                                   in.long_latency_pcs->end(), mi.pc)))
+          A(Attr::RLMI) = 1;
         if (int32_t(info.cta_slot) == last_cta) A(Attr::STBRMI) += 1;
         break;
       }
@@ -84,7 +91,7 @@ void compute_attributes(const SchedulerContext& ctx, const WarpSummary* warps, i
     if (ci.finished > 0) A(Attr::ATBWF) = 1;
   }
   A(Attr::TBW) = gpu.ctas_waiting > 0;
-  A(Attr::NTF) = sm.ctas_finished == base.sm.ctas_finished;
+  A(Attr::NTF) = sm.ctas_finished == in.kernel->sm.ctas_finished;
   uint64_t alu = sm.alu_issued - base.sm.alu_issued, mem = sm.mem_issued - base.sm.mem_issued;
   A(Attr::NAIPMI) = mem ? double(alu) / double(mem) : double(alu);
   A(Attr::SMNMIE) = double(sm.mem_in_flight);

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -148,6 +150,108 @@ TEST(LinearSarsa, EpsilonGreedy) {
   EXPECT_EQ(agent.choose(s, 0, 0.5, rng, &explored), -1);
 }
 
+TEST(LinearSarsa, BoundedStepMovesQByAtMostTheTdError) {
+  // Two attributes in bucket 0: |phi|^2 = 2. With alpha 1 a plain step moves Q(s, a) by
+  // alpha * |phi|^2 * delta = 2 delta, past the target; the bounded step by exactly delta.
+  State s;
+  for (TdUpdate u : {TdUpdate::Fresh, TdUpdate::Bounded}) {
+    RlConfig c = two_attr_config(false);
+    c.td_update = u;
+    LinearSarsa agent(2, 2, c);
+    EXPECT_DOUBLE_EQ(agent.feature_norm2(s), 2.0);
+    ASSERT_TRUE(agent.update(s, 0, 3.0, 1.0));
+    EXPECT_DOUBLE_EQ(agent.q(s, 0), u == TdUpdate::Bounded ? 3.0 : 6.0) << td_update_name(u);
+    // Where alpha * |phi|^2 <= 1 both steps are the same: alpha 0.25 moves Q by 0.5 delta.
+    ASSERT_TRUE(agent.update(s, 1, 3.0, 0.25));
+    EXPECT_DOUBLE_EQ(agent.q(s, 1), 1.5);
+  }
+  State far;  // buckets 3 and 3: |phi|^2 = 2 / 64, no cap below alpha 32
+  far.v[0] = far.v[1] = 3;
+  RlConfig c = two_attr_config(false);
+  LinearSarsa agent(2, 1, c);
+  agent.update(far, 0, 1.0, 1.0);
+  EXPECT_DOUBLE_EQ(agent.q(far, 0), 2.0 / 64);
+}
+
+TEST(LinearSarsa, FreshTdErrorSeesTheOtherChainsUpdates) {
+  // Two chains (two schedulers) share one agent and step in turns on the same state-action
+  // pair. With the stored (stale) Q each chain corrects an error the other already corrected,
+  // and at alpha * |phi|^2 = 0.9 the weights grow without bound; with the fresh Q they settle
+  // at Q = r / (1 - gamma).
+  State s;
+  for (TdUpdate u : {TdUpdate::Stale, TdUpdate::Fresh, TdUpdate::Bounded}) {
+    RlConfig c = two_attr_config(false);
+    c.gamma = 0.5;
+    c.td_update = u;
+    c.weight_limit = 1e6;
+    LinearSarsa agent(2, 1, c);
+    SarsaTrace a, b;
+    uint64_t resets_before = agent.resets();
+    for (int i = 0; i < 400; ++i) {
+      a.reward = b.reward = 1;
+      a.step(agent, s, 0, c.gamma, 0.45);
+      b.step(agent, s, 0, c.gamma, 0.45);
+    }
+    SCOPED_TRACE(td_update_name(u));
+    if (u == TdUpdate::Stale) {
+      EXPECT_GT(agent.resets(), resets_before);  // diverged, detected, reset
+    } else {
+      EXPECT_EQ(agent.resets(), 0u);
+      EXPECT_NEAR(agent.q(s, 0), 1.0 / (1.0 - c.gamma), 1e-6);
+    }
+  }
+}
+
+TEST(LinearSarsa, DivergedWeightsAreResetAndCounted) {
+  for (bool fixed : {false, true}) {
+    SCOPED_TRACE(fixed ? "fixed point" : "floating point");
+    RlConfig c = two_attr_config(true, fixed);
+    c.weight_limit = 10;
+    LinearSarsa agent(2, 2, c);
+    State s;
+    double init = agent.weight(0, 0);
+    EXPECT_DOUBLE_EQ(agent.weight_limit(), 10.0);
+    EXPECT_TRUE(agent.update(s, 0, 4.0, 0.5));  // alpha |phi|^2 = 1: no cap; each weight + 2
+    EXPECT_DOUBLE_EQ(agent.weight(0, 0), init + 2.0);
+    EXPECT_FALSE(agent.update(s, 1, 50.0, 0.5));  // 1 + 25 > 10
+    EXPECT_EQ(agent.resets(), 1u);
+    for (int a = 0; a < 2; ++a)
+      for (int i = 0; i < 2; ++i) EXPECT_DOUBLE_EQ(agent.weight(a, i), init);  // every weight back
+    EXPECT_FALSE(agent.update(s, 0, std::nan(""), 0.5));                       // not a number
+    EXPECT_FALSE(agent.update(s, 0, std::numeric_limits<double>::infinity(), 0.5));
+    EXPECT_EQ(agent.resets(), 3u);
+    EXPECT_DOUBLE_EQ(agent.weight(0, 0), init);
+  }
+  // The automatic limit: 100 * max(|reward|, |penalty|) / (1 - gamma).
+  RlConfig d = RlConfig::rlws_defaults();
+  EXPECT_NEAR(d.effective_weight_limit(), 100.0 / 0.05, 1e-9);
+  d.penalty = -3;
+  EXPECT_NEAR(d.effective_weight_limit(), 300.0 / 0.05, 1e-9);
+}
+
+TEST(LinearSarsa, TieBreaking) {
+  // Optimistic start: every action has the same Q. Among the possible {0 (NO_INSTR), 1} of 5
+  // actions, the old rotation picks action 0 whenever the rotation starts at 2, 3, 4 or 0
+  // (4 in 5); uniform picks each half the time; lowest always picks 0.
+  State s;
+  Rng rng(11);
+  bool explored;
+  for (TieBreak t : {TieBreak::Rotate, TieBreak::Uniform, TieBreak::Lowest}) {
+    RlConfig c = two_attr_config(true);
+    c.tie_break = t;
+    LinearSarsa agent(2, 5, c);
+    int zeros = 0;
+    const int n = 20000;
+    for (int i = 0; i < n; ++i) zeros += agent.choose(s, 0b00011, 0.0, rng, &explored) == 0;
+    double share = double(zeros) / n;
+    SCOPED_TRACE(tie_break_name(t));
+    EXPECT_NEAR(share, t == TieBreak::Rotate ? 0.8 : t == TieBreak::Uniform ? 0.5 : 1.0, 0.02);
+    // A strictly better action wins whatever the rule.
+    agent.update(s, 1, 0.5, 0.1);
+    for (int i = 0; i < 100; ++i) EXPECT_EQ(agent.choose(s, 0b00011, 0.0, rng, &explored), 1);
+  }
+}
+
 WarpSummary ws(uint16_t slot, WarpStatus s, PipeClass p) { return {slot, s, p}; }
 
 TEST(RlwsActions, MaskingAndTheNoInstrRule) {
@@ -194,6 +298,51 @@ TEST(RlConfig, DefaultsParseAndErrors) {
   EXPECT_THROW(parse_rl_config("[attributes]\nFOO = 4\n", "x.toml", d), Error);
   EXPECT_THROW(parse_rl_config("alpha = 2\n", "x.toml", d), Error);
   EXPECT_THROW(parse_rl_config("alpha = = 2\n", "x.toml", d), LocatedError);
+  // The design choices, each with its alternatives, survive the round trip.
+  RlConfig alt = d;
+  alt.td_update = TdUpdate::Stale;
+  alt.tie_break = TieBreak::Rotate;
+  alt.decay = Decay::None;
+  alt.rlmi = RlmiReading::Observed;
+  alt.ratio_window = 5000;
+  alt.long_latency = 300;
+  alt.weight_limit = 77;
+  RlConfig round = parse_rl_config(rl_config_to_toml(alt), "roundtrip", d);
+  EXPECT_EQ(round.td_update, TdUpdate::Stale);
+  EXPECT_EQ(round.tie_break, TieBreak::Rotate);
+  EXPECT_EQ(round.decay, Decay::None);
+  EXPECT_EQ(round.rlmi, RlmiReading::Observed);
+  EXPECT_EQ(round.ratio_window, 5000u);
+  EXPECT_EQ(round.long_latency, 300u);
+  EXPECT_DOUBLE_EQ(round.weight_limit, 77.0);
+  EXPECT_EQ(d.td_update, TdUpdate::Bounded);  // the defaults
+  EXPECT_EQ(d.tie_break, TieBreak::Uniform);
+  EXPECT_EQ(d.decay, Decay::Harmonic);
+  EXPECT_EQ(d.rlmi, RlmiReading::GlobalLoad);
+  EXPECT_EQ(d.ratio_window, 0u);
+  EXPECT_THROW(parse_rl_config("td_update = \"sometimes\"\n", "x.toml", d), Error);
+  EXPECT_THROW(parse_rl_config("tie_break = 3\n", "x.toml", d), Error);
+  EXPECT_THROW(parse_rl_config("ratio_window = -5\n", "x.toml", d), Error);
+  EXPECT_THROW(parse_rl_config("long_latency = 0\n", "x.toml", d), Error);
+  EXPECT_THROW(parse_rl_config("weight_limit = -1\n", "x.toml", d), Error);
+  SchedulerParams p;
+  p.set("td_update", "fresh");
+  p.set("tie_break", "lowest");
+  p.set("decay", "none");
+  p.set("rlmi", "observed");
+  p.set("ratio_window", "2000");
+  RlConfig fromp = rl_config_from_params(p, d);
+  EXPECT_EQ(fromp.td_update, TdUpdate::Fresh);
+  EXPECT_EQ(fromp.tie_break, TieBreak::Lowest);
+  EXPECT_EQ(fromp.decay, Decay::None);
+  EXPECT_EQ(fromp.rlmi, RlmiReading::Observed);
+  EXPECT_EQ(fromp.ratio_window, 2000u);
+  SchedulerParams bad;
+  bad.set("decay", "exponential");
+  EXPECT_THROW(rl_config_from_params(bad, d), Error);
+  SchedulerParams quote;
+  quote.set("rlmi", "a\"b");
+  EXPECT_THROW(rl_config_from_params(quote, d), Error);
 }
 
 synth::SyntheticKernel rl_kernel() {
@@ -203,6 +352,58 @@ synth::SyntheticKernel rl_kernel() {
     l.load(MemSpace::Global, AccessPattern::coalesced(), 4, 1, true).alu(Unit::SP, 3).alu(Unit::SFU, 1);
   });
   return b.build();
+}
+
+// A long kernel: several waves of CTAs (so both learning phases occur), loads, ALU and SFU work.
+synth::SyntheticKernel long_rl_kernel() {
+  using synth::AccessPattern;
+  synth::KernelBuilder b("rllong");
+  b.grid({64, 1, 1}).block({256, 1, 1}).loop(150, [](synth::KernelBuilder& l) {
+    l.load(MemSpace::Global, AccessPattern::coalesced(), 4, 1, true).alu(Unit::SP, 4).alu(Unit::SFU, 1);
+  });
+  return b.build();
+}
+
+struct LearningOutcome {
+  double max_weight = 0;  // largest |weight| of SM 0 at the end
+  double resets = 0;      // weight resets, all SMs and schedulers
+  uint64_t cycles = 0;
+};
+
+LearningOutcome run_learning(uint32_t schedulers, const char* td_update) {
+  GpuConfig cfg = small_gpu(2, schedulers);
+  cfg.core.max_warps = 16 * schedulers;
+  SchedulerParams p;
+  p.set("alpha", "0.09");  // Table V
+  p.set("td_update", td_update);
+  Gpu g(cfg, "rlws", p);
+  g.enqueue(long_rl_kernel().source(), 0);
+  g.run_until_idle();
+  nlohmann::json r = g.scheduler_report()["rlws"];
+  LearningOutcome o;
+  for (auto& [action, ws] : r["final_theta_sm0"].items())
+    for (auto& [attr, w] : ws.items()) o.max_weight = std::max(o.max_weight, std::abs(w.get<double>()));
+  for (auto& [k, kr] : r["kernels"].items()) o.resets += kr["weight_resets"].get<double>();
+  o.cycles = g.now();
+  return o;
+}
+
+TEST(Rlws, LearningStaysBoundedWithSeveralSchedulersPerSmAtThePapersAlpha) {
+  // Table V's alpha 0.09 with 8 attributes: alpha * |phi|^2 up to 0.72 per update. Two or four
+  // schedulers update the SM's one weight vector; with the stored (stale) Q of each chain the
+  // effective step passes 1 and the weights grow far beyond any Q value (with four, past the
+  // limit: detected, reset and counted); with the default bounded update they stay bounded.
+  for (uint32_t schedulers : {2u, 4u}) {
+    SCOPED_TRACE(std::to_string(schedulers) + " schedulers");
+    LearningOutcome ok = run_learning(schedulers, "bounded");
+    EXPECT_GT(ok.cycles, 20000u);  // long enough to learn
+    EXPECT_EQ(ok.resets, 0.0);
+    EXPECT_LT(ok.max_weight, 100.0);
+    EXPECT_TRUE(std::isfinite(ok.max_weight));
+    LearningOutcome stale = run_learning(schedulers, "stale");
+    // The old update: far larger weights (2 schedulers: ~170 here), or past the limit (4: reset).
+    EXPECT_TRUE(stale.max_weight > 100.0 || stale.resets > 0) << stale.max_weight << " " << stale.resets;
+  }
 }
 
 TEST(Rlws, RunsDeterministicallyAndReportsItsActions) {

@@ -5,7 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config/config_loader.h"
 #include "core/error.h"
+#include "sched/juggler.h"
 #include "support/sim_helpers.h"
 
 namespace warpsim::test {
@@ -126,6 +128,41 @@ TEST(JugglerSim, EachModeSchedulesAsItsFixedPolicy) {
   // The TL active set size is passed through.
   JRun lhm4 = run(cfg, ks, "juggler", params({{"uth", "0"}, {"lth", kNever}, {"active", "4"}}));
   same_log(lhm4, run(cfg, ks, "tl", params({{"active", "4"}})), "LHM vs tl, active 4");
+}
+
+// LHM's two-level active set never holds every warp of a scheduler, so LHM is never FM's round
+// robin: automatic size min(8, warps per scheduler / 2) on every preset.
+TEST(JugglerSim, LhmActiveSetIsSmallerThanTheSchedulersWarps) {
+  JugglerOptions automatic = juggler_options(SchedulerParams{}, "juggler");
+  EXPECT_EQ(automatic.active, 0u);
+  EXPECT_EQ(juggler_lhm_active(automatic, 24), 8u);  // gtx480: the tl default
+  EXPECT_EQ(juggler_lhm_active(automatic, 16), 8u);  // titanv, h100
+  EXPECT_EQ(juggler_lhm_active(automatic, 8), 4u);   // rtx2060
+  EXPECT_EQ(juggler_lhm_active(automatic, 1), 1u);
+  JugglerOptions six = juggler_options(params({{"active", "6"}}), "juggler");
+  EXPECT_EQ(juggler_lhm_active(six, 8), 6u);  // given: used as is
+  EXPECT_THROW(juggler_options(params({{"active", "some"}}), "juggler"), Error);
+  EXPECT_THROW(juggler_options(params({{"active", "65"}}), "juggler"), Error);
+  for (const std::string& preset : list_presets()) {
+    GpuConfig c = load_preset(preset);
+    int warps = int(c.core.max_warps / c.core.schedulers);
+    EXPECT_LT(juggler_lhm_active(automatic, warps), uint32_t(warps)) << preset;
+  }
+  // In the timing model, with 8 warps per scheduler (rtx2060's 32 per SM over 4 schedulers):
+  // LHM schedules as tl with 4 active warps, not as lrr (= tl with all 8 active).
+  GpuConfig cfg = small_gpu(1, 2);
+  cfg.core.max_warps = 16;
+  std::vector<synth::SyntheticKernel> ks{phased_kernel()};
+  JRun lhm = run(cfg, ks, "juggler", params({{"uth", "0"}, {"lth", kNever}}));
+  auto same = [](const JRun& a, const JRun& b) {
+    if (a.log.size() != b.log.size()) return false;
+    for (size_t i = 0; i < a.log.size(); ++i)
+      if (a.log[i].cycle != b.log[i].cycle || a.log[i].slot != b.log[i].slot) return false;
+    return true;
+  };
+  EXPECT_TRUE(same(lhm, run(cfg, ks, "tl", params({{"active", "4"}}))));
+  EXPECT_FALSE(same(lhm, run(cfg, ks, "tl", params({{"active", "8"}}))));
+  EXPECT_FALSE(same(lhm, run(cfg, ks, "lrr")));
 }
 
 // Small thresholds: the modes switch, and every scheduler cycle the SM counts is in exactly

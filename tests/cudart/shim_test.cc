@@ -201,11 +201,11 @@ TEST(CudartShim, StreamsAndEventTiming) {
 TEST(CudartShim, UnimplementedEntryPointsExistAndStopTheProgram) {
   SHIM_OR_SKIP();
   // Present in CUDA 13's libcudart and in the census; not implemented by warpsim.
-  auto graph_create = shim.fn<int (*)(void**, unsigned)>("cudaGraphCreate");
+  auto ipc_handle = shim.fn<int (*)(void*, void*)>("cudaIpcGetMemHandle");
   EXPECT_NE(shim.fn<void*>("cudaGLRegisterBufferObject"), nullptr);
   EXPECT_NE(shim.fn<void*>("cudaBindTexture"), nullptr);
-  void* g = nullptr;
-  EXPECT_EXIT(graph_create(&g, 0), ::testing::ExitedWithCode(3), "cudaGraphCreate");
+  char handle[64];
+  EXPECT_EXIT(ipc_handle(handle, nullptr), ::testing::ExitedWithCode(3), "cudaIpcGetMemHandle");
 }
 
 // Managed and mapped host memory are the host's bytes, reached by kernels at the same

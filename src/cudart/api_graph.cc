@@ -84,7 +84,8 @@ void check_copy(const cudaMemcpy3DParms& p) {
 
 GraphNode& typed(State& s, void* node, cudaGraphNodeType type, const char* api) {
   GraphNode& n = s.graph_node(node, api);
-  if (n.type != type) throw ShimError(cudaErrorInvalidValue, fmt::format("node is of type {}, not {}", int(n.type), int(type)));
+  if (n.type != type)
+    throw ShimError(cudaErrorInvalidValue, fmt::format("node is of type {}, not {}", int(n.type), int(type)));
   return n;
 }
 
@@ -293,7 +294,7 @@ CUDART_API cudaError_t cudaGraphKernelNodeGetParams(GraphNode* node, cudaKernelN
   return guarded("cudaGraphKernelNodeGetParams", [&](State& s) -> cudaError_t {
     if (!p) return cudaErrorInvalidValue;
     GraphNode& n = typed(s, node, cudaGraphNodeTypeKernel, "cudaGraphKernelNodeGetParams");
-    *p = cudaKernelNodeParams{const_cast<void*>(n.function->host_fun), n.grid, n.block, n.shared,
+    *p = cudaKernelNodeParams{const_cast<void*>(n.function->host_fun),          n.grid, n.block, n.shared,
                               n.arg_ptrs.empty() ? nullptr : n.arg_ptrs.data(), nullptr};
     return cudaSuccess;
   });
@@ -366,7 +367,8 @@ cudaError_t graph_instantiate(void** out, void* g, unsigned long long flags, con
   return guarded(api, [&](State& s) -> cudaError_t {
     if (!out) return cudaErrorInvalidValue;
     Graph& gr = graph(s, g);
-    if (flags & 4) s.stop(api, "graphs launched from the device (cudaGraphInstantiateFlagDeviceLaunch) are not supported");
+    if (flags & 4)
+      s.stop(api, "graphs launched from the device (cudaGraphInstantiateFlagDeviceLaunch) are not supported");
     if (flags & ~0xfull) throw ShimError(cudaErrorInvalidValue, fmt::format("invalid flags {:#x}", flags));
     auto e = std::make_unique<GraphExec>();
     e->flags = flags;
@@ -626,8 +628,8 @@ CUDART_API cudaError_t cudaStreamEndCapture(void* stream, void** out) {
 CUDART_API cudaError_t cudaStreamIsCapturing(void* stream, int* status) {
   return guarded("cudaStreamIsCapturing", [&](State& s) -> cudaError_t {
     if (!status) return cudaErrorInvalidValue;
-    *status = s.capturing(stream, "cudaStreamIsCapturing") ? cudaStreamCaptureStatusActive
-                                                           : cudaStreamCaptureStatusNone;
+    *status =
+        s.capturing(stream, "cudaStreamIsCapturing") ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
     return cudaSuccess;
   });
 }

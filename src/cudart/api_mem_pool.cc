@@ -45,7 +45,8 @@ cudaError_t malloc_from(State& s, const char* api, void** p, size_t n, MemPool* 
 }  // namespace
 
 CUDART_API cudaError_t cudaMallocAsync(void** p, size_t n, void* stream) {
-  return guarded("cudaMallocAsync", [&](State& s) -> cudaError_t { return malloc_from(s, "cudaMallocAsync", p, n, nullptr, stream); });
+  return guarded("cudaMallocAsync",
+                 [&](State& s) -> cudaError_t { return malloc_from(s, "cudaMallocAsync", p, n, nullptr, stream); });
 }
 
 CUDART_API cudaError_t cudaMallocFromPoolAsync(void** p, size_t n, void* pool, void* stream) {

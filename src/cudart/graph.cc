@@ -74,9 +74,8 @@ std::vector<GraphNode*> topological_order(const Graph& g) {
       }
   }
   if (order.size() != g.nodes.size())
-    throw ShimError(cudaErrorInvalidValue,
-                    fmt::format("the graph's dependencies form a cycle ({} of {} nodes can run)", order.size(),
-                                g.nodes.size()));
+    throw ShimError(cudaErrorInvalidValue, fmt::format("the graph's dependencies form a cycle ({} of {} nodes can run)",
+                                                       order.size(), g.nodes.size()));
   return order;
 }
 

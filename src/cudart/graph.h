@@ -17,7 +17,7 @@ class State;
 struct GraphNode {
   cudaGraphNodeType type = cudaGraphNodeTypeEmpty;
   Graph* graph = nullptr;
-  std::vector<GraphNode*> deps;           // nodes this one follows
+  std::vector<GraphNode*> deps;            // nodes this one follows
   const GraphNode* cloned_from = nullptr;  // cudaGraphNodeFindInClone
   // kernel nodes
   Function* function = nullptr;

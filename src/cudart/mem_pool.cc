@@ -33,7 +33,8 @@ MemPool& MemPools::pool(const void* handle) {
 }
 
 void MemPools::destroy(Runtime& rt, MemPool& p) {
-  if (&p == default_.get()) throw ShimError(cudaErrorInvalidValue, "the device's default memory pool cannot be destroyed");
+  if (&p == default_.get())
+    throw ShimError(cudaErrorInvalidValue, "the device's default memory pool cannot be destroyed");
   if (current_ == &p) current_ = nullptr;
   p.destroyed = true;
   trim(rt, p, 0);

@@ -17,10 +17,14 @@ using namespace warpsim::cudart;
 
 namespace {
 
+// A graph the program holds, or one a stream capture is building (cudaStreamGetCaptureInfo
+// hands those out, and nodes may be added to them by hand).
 Graph& graph(State& s, const void* handle) {
   auto* g = static_cast<Graph*>(const_cast<void*>(handle));
-  if (!g || !s.graphs.count(g)) throw ShimError(cudaErrorInvalidValue, "unknown graph");
-  return *g;
+  if (g && s.graphs.count(g)) return *g;
+  for (Capture* c : s.captures)
+    if (g && c->graph.get() == g) return *g;
+  throw ShimError(cudaErrorInvalidValue, "unknown graph");
 }
 
 GraphExec& graph_exec(State& s, const void* handle) {
@@ -138,7 +142,9 @@ CUDART_API cudaError_t cudaGraphCreate(void** out, unsigned flags) {
 
 CUDART_API cudaError_t cudaGraphDestroy(void* g) {
   return guarded("cudaGraphDestroy", [&](State& s) -> cudaError_t {
-    destroy_graph(s, &graph(s, g));
+    Graph& gr = graph(s, g);
+    if (!s.graphs.count(&gr)) throw ShimError(cudaErrorIllegalState, "a stream capture is building the graph");
+    destroy_graph(s, &gr);
     return cudaSuccess;
   });
 }

@@ -12,8 +12,8 @@ using namespace warpsim::cudart;
 
 TEST(Arrays3D, CopiesInAndOutWithOffsets) {
   SHIM_OR_SKIP();
-  auto malloc3d_array = shim.fn<int (*)(CudaArray**, const cudaChannelFormatDesc*, cudaExtent, unsigned)>(
-      "cudaMalloc3DArray");
+  auto malloc3d_array =
+      shim.fn<int (*)(CudaArray**, const cudaChannelFormatDesc*, cudaExtent, unsigned)>("cudaMalloc3DArray");
   auto malloc3d = shim.fn<int (*)(cudaPitchedPtr*, cudaExtent)>("cudaMalloc3D");
   auto copy3d = shim.fn<int (*)(const cudaMemcpy3DParms*)>("cudaMemcpy3D");
   auto info = shim.fn<int (*)(cudaChannelFormatDesc*, cudaExtent*, unsigned*, CudaArray*)>("cudaArrayGetInfo");
@@ -75,8 +75,8 @@ TEST(Arrays3D, CopiesInAndOutWithOffsets) {
 
 TEST(Arrays3D, LayeredArraysAndTexturesOver3DArraysStop) {
   SHIM_OR_SKIP();
-  auto malloc3d_array = shim.fn<int (*)(CudaArray**, const cudaChannelFormatDesc*, cudaExtent, unsigned)>(
-      "cudaMalloc3DArray");
+  auto malloc3d_array =
+      shim.fn<int (*)(CudaArray**, const cudaChannelFormatDesc*, cudaExtent, unsigned)>("cudaMalloc3DArray");
   auto create_tex = shim.fn<int (*)(unsigned long long*, const cudaResourceDesc*, const cudaTextureDesc*, const void*)>(
       "cudaCreateTextureObject");
   cudaChannelFormatDesc desc{32, 0, 0, 0, cudaChannelFormatKindFloat};
@@ -89,7 +89,8 @@ TEST(Arrays3D, LayeredArraysAndTexturesOver3DArraysStop) {
   res.res.array.array = arr;
   cudaTextureDesc tex{};
   unsigned long long t = 0;
-  EXPECT_EXIT(create_tex(&t, &res, &tex, nullptr), ::testing::ExitedWithCode(3), "cudaCreateTextureObject: textures over 3D");
+  EXPECT_EXIT(create_tex(&t, &res, &tex, nullptr), ::testing::ExitedWithCode(3),
+              "cudaCreateTextureObject: textures over 3D");
   // A 2D array from cudaMalloc3DArray (depth 0) still makes a texture.
   CudaArray* flat = nullptr;
   ASSERT_EQ(malloc3d_array(&flat, &desc, cudaExtent{8, 8, 0}, 0), 0);

@@ -47,16 +47,19 @@ struct Buffers {
 TEST(CudaGraphs, ExplicitGraphRunsItsNodesInDependencyOrder) {
   SHIM_OR_SKIP();
   auto create = shim.fn<int (*)(void**, unsigned)>("cudaGraphCreate");
-  auto add_copy = shim.fn<int (*)(Node*, void*, const Node*, size_t, const cudaMemcpy3DParms*)>("cudaGraphAddMemcpyNode");
+  auto add_copy =
+      shim.fn<int (*)(Node*, void*, const Node*, size_t, const cudaMemcpy3DParms*)>("cudaGraphAddMemcpyNode");
   auto add_copy1d =
       shim.fn<int (*)(Node*, void*, const Node*, size_t, void*, const void*, size_t, int)>("cudaGraphAddMemcpyNode1D");
-  auto add_memset = shim.fn<int (*)(Node*, void*, const Node*, size_t, const cudaMemsetParams*)>("cudaGraphAddMemsetNode");
+  auto add_memset =
+      shim.fn<int (*)(Node*, void*, const Node*, size_t, const cudaMemsetParams*)>("cudaGraphAddMemsetNode");
   auto add_empty = shim.fn<int (*)(Node*, void*, const Node*, size_t)>("cudaGraphAddEmptyNode");
   auto add_kernel =
       shim.fn<int (*)(Node*, void*, const Node*, size_t, const cudaKernelNodeParams*)>("cudaGraphAddKernelNode");
-  auto add_host = shim.fn<int (*)(Node*, void*, const Node*, size_t, const cudaHostNodeParams*)>("cudaGraphAddHostNode");
-  auto add_deps = shim.fn<int (*)(void*, const Node*, const Node*, const cudaGraphEdgeData*, size_t)>(
-      "cudaGraphAddDependencies");
+  auto add_host =
+      shim.fn<int (*)(Node*, void*, const Node*, size_t, const cudaHostNodeParams*)>("cudaGraphAddHostNode");
+  auto add_deps =
+      shim.fn<int (*)(void*, const Node*, const Node*, const cudaGraphEdgeData*, size_t)>("cudaGraphAddDependencies");
   auto get_nodes = shim.fn<int (*)(void*, Node*, size_t*)>("cudaGraphGetNodes");
   auto root_nodes = shim.fn<int (*)(void*, Node*, size_t*)>("cudaGraphGetRootNodes");
   auto instantiate = shim.fn<int (*)(void**, void*, unsigned long long)>("cudaGraphInstantiate");
@@ -82,8 +85,8 @@ TEST(CudaGraphs, ExplicitGraphRunsItsNodesInDependencyOrder) {
   ASSERT_EQ(add_empty(&join, g, roots, 3), 0);
   int count = n;
   void* args[] = {&buf.da, &buf.db, &buf.dc, &count};
-  cudaKernelNodeParams kp{const_cast<void*>(shim.kernel()), dim3{unsigned(n + 63) / 64, 1, 1}, dim3{64, 1, 1}, 0,
-                          args, nullptr};
+  cudaKernelNodeParams kp{
+      const_cast<void*>(shim.kernel()), dim3{unsigned(n + 63) / 64, 1, 1}, dim3{64, 1, 1}, 0, args, nullptr};
   ASSERT_EQ(add_kernel(&kernel, g, &join, 1, &kp), 0);
   count = 0;  // the node copied 300 when it was made
   void* dc_later = buf.da;
@@ -135,8 +138,8 @@ TEST(CudaGraphs, KernelParametersAndCycles) {
   auto get_params = shim.fn<int (*)(Node, cudaKernelNodeParams*)>("cudaGraphKernelNodeGetParams");
   auto exec_set = shim.fn<int (*)(void*, Node, const cudaKernelNodeParams*)>("cudaGraphExecKernelNodeSetParams");
   auto add_empty = shim.fn<int (*)(Node*, void*, const Node*, size_t)>("cudaGraphAddEmptyNode");
-  auto add_deps = shim.fn<int (*)(void*, const Node*, const Node*, const cudaGraphEdgeData*, size_t)>(
-      "cudaGraphAddDependencies");
+  auto add_deps =
+      shim.fn<int (*)(void*, const Node*, const Node*, const cudaGraphEdgeData*, size_t)>("cudaGraphAddDependencies");
   auto instantiate = shim.fn<int (*)(void**, void*, unsigned long long)>("cudaGraphInstantiate");
   auto launch = shim.fn<int (*)(void*, void*)>("cudaGraphLaunch");
   auto dev_sync = shim.fn<int (*)()>("cudaDeviceSynchronize");
@@ -195,8 +198,9 @@ TEST(CudaGraphs, StreamCaptureRecordsForkedAndJoinedStreams) {
   auto begin = shim.fn<int (*)(void*, int)>("cudaStreamBeginCapture");
   auto end = shim.fn<int (*)(void*, void**)>("cudaStreamEndCapture");
   auto is_capturing = shim.fn<int (*)(void*, int*)>("cudaStreamIsCapturing");
-  auto info = shim.fn<int (*)(void*, int*, unsigned long long*, void**, Node const**, const cudaGraphEdgeData**,
-                              size_t*)>("cudaStreamGetCaptureInfo");
+  auto info =
+      shim.fn<int (*)(void*, int*, unsigned long long*, void**, Node const**, const cudaGraphEdgeData**, size_t*)>(
+          "cudaStreamGetCaptureInfo");
   auto event_create = shim.fn<int (*)(void**)>("cudaEventCreate");
   auto record = shim.fn<int (*)(void*, void*)>("cudaEventRecord");
   auto wait = shim.fn<int (*)(void*, void*, unsigned)>("cudaStreamWaitEvent");
@@ -248,6 +252,15 @@ TEST(CudaGraphs, StreamCaptureRecordsForkedAndJoinedStreams) {
   EXPECT_NE(id, 0u);
   EXPECT_NE(building, nullptr);
   EXPECT_EQ(ndeps, 2u);  // s1's copy and s2's memset
+  // A node added by hand to the graph being built, made the stream's only dependency.
+  auto add_empty = shim.fn<int (*)(Node*, void*, const Node*, size_t)>("cudaGraphAddEmptyNode");
+  auto update_deps =
+      shim.fn<int (*)(void*, Node*, const cudaGraphEdgeData*, size_t, unsigned)>("cudaStreamUpdateCaptureDependencies");
+  Node manual = nullptr;
+  ASSERT_EQ(add_empty(&manual, building, deps, ndeps), 0);
+  ASSERT_EQ(update_deps(s1, &manual, nullptr, 1, 1), 0);  // cudaStreamSetCaptureDependencies
+  EXPECT_EQ(shim.fn<int (*)(void*)>("cudaGraphDestroy")(building), cudaErrorIllegalState);
+  last();
   int count = n;
   void* args[] = {&buf.da, &buf.db, &buf.dc, &count};
   ASSERT_EQ(kernel_launch(shim.kernel(), dim3{unsigned(n + 63) / 64, 1, 1}, dim3{64, 1, 1}, args, 0, s1), 0);
@@ -265,12 +278,17 @@ TEST(CudaGraphs, StreamCaptureRecordsForkedAndJoinedStreams) {
   EXPECT_EQ(status, cudaStreamCaptureStatusNone);
   size_t nodes = 0;
   ASSERT_EQ(get_nodes(g, nullptr, &nodes), 0);
-  ASSERT_EQ(nodes, 5u);
+  ASSERT_EQ(nodes, 6u);
   std::vector<Node> all(nodes);
   ASSERT_EQ(get_nodes(g, all.data(), &nodes), 0);
   size_t kdeps = 0;
-  ASSERT_EQ(node_deps(all[3], nullptr, nullptr, &kdeps), 0);  // the kernel follows both branches
+  ASSERT_EQ(node_deps(all[3], nullptr, nullptr, &kdeps), 0);  // the empty node follows both branches
   EXPECT_EQ(kdeps, 2u);
+  Node kdep[2] = {};
+  kdeps = 2;
+  ASSERT_EQ(node_deps(all[4], kdep, nullptr, &kdeps), 0);  // the kernel follows the empty node only
+  EXPECT_EQ(kdeps, 1u);
+  EXPECT_EQ(kdep[0], manual);
   std::vector<float> c = buf.c(shim);
   EXPECT_NE(c[5], 55.0f);  // not computed yet
 
@@ -301,9 +319,11 @@ TEST(CudaGraphs, UnsupportedCornersStopTheProgram) {
   Node child;
   EXPECT_EXIT(add_child(&child, g, nullptr, 0, g), ::testing::ExitedWithCode(3), "cudaGraphAddChildGraphNode");
   ASSERT_EQ(begin(s, 0), 0);
-  EXPECT_EXIT(launch(exec, s), ::testing::ExitedWithCode(3), "cudaGraphLaunch: launching a graph into a stream capture");
+  EXPECT_EXIT(launch(exec, s), ::testing::ExitedWithCode(3),
+              "cudaGraphLaunch: launching a graph into a stream capture");
   void* p = nullptr;
-  EXPECT_EXIT(malloc_async(&p, 64, s), ::testing::ExitedWithCode(3), "cudaMallocAsync: stream-ordered allocation during");
+  EXPECT_EXIT(malloc_async(&p, 64, s), ::testing::ExitedWithCode(3),
+              "cudaMallocAsync: stream-ordered allocation during");
 }
 
 // The CUDA 11 and 12 libraries carry those versions' signatures under their own names.

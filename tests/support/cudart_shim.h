@@ -75,7 +75,6 @@ class Shim {
 
 }  // namespace warpsim::testsupport
 
-#define SHIM_OR_SKIP()                                 \
+#define SHIM_OR_SKIP()                                                  \
   warpsim::testsupport::Shim& shim = warpsim::testsupport::Shim::get(); \
   if (!shim.ok()) GTEST_SKIP() << "cannot load the shim: " << shim.error
-

@@ -365,6 +365,114 @@ CUDART_API cudaError_t cudaGraphHostNodeSetParams(GraphNode* node, const cudaHos
   });
 }
 
+// ------------------------------------------------------------------ memory nodes
+//
+// A graph's allocation gets its device memory when the node is made (cudaGraphAddMemAllocNode,
+// or cudaMallocAsync on a capturing stream) and keeps it, at the same address, until the
+// program ends: launching an allocation or free node does nothing, and freeing the memory
+// outside the graph (cudaFree, cudaFreeAsync) releases nothing, so every launch of the graph
+// finds it where the node said.
+
+namespace warpsim::cudart {
+
+uint64_t State::graph_allocation(uint64_t bytes) {
+  if (bytes == 0) throw ShimError(cudaErrorInvalidValue, "allocation of 0 bytes");
+  uint64_t a = 0;
+  try {
+    a = rt().malloc(bytes);
+  } catch (const Error& e) {
+    throw ShimError(cudaErrorMemoryAllocation, e.what());
+  }
+  graph_allocations[a] = bytes;
+  return a;
+}
+
+}  // namespace warpsim::cudart
+
+CUDART_API cudaError_t cudaGraphAddMemAllocNode(GraphNode** out, void* g, GraphNode* const* deps, size_t n,
+                                                cudaMemAllocNodeParams* p) {
+  return guarded("cudaGraphAddMemAllocNode", [&](State& s) -> cudaError_t {
+    if (!p) return cudaErrorInvalidValue;
+    if (p->poolProps.allocType != cudaMemAllocationTypePinned ||
+        p->poolProps.location.type != cudaMemLocationTypeDevice || p->poolProps.location.id != 0)
+      throw ShimError(cudaErrorInvalidValue, "graph allocations are pinned memory of device 0");
+    graph(s, g);
+    auto node = std::make_unique<GraphNode>();
+    node->type = cudaGraphNodeTypeMemAlloc;
+    node->mem_bytes = p->bytesize;
+    node->mem_addr = s.graph_allocation(p->bytesize);
+    p->dptr = reinterpret_cast<void*>(uintptr_t(node->mem_addr));
+    return add_node(s, out, g, deps, n, "cudaGraphAddMemAllocNode", std::move(node));
+  });
+}
+
+CUDART_API cudaError_t cudaGraphAddMemFreeNode(GraphNode** out, void* g, GraphNode* const* deps, size_t n, void* dptr) {
+  return guarded("cudaGraphAddMemFreeNode", [&](State& s) -> cudaError_t {
+    auto it = s.graph_allocations.find(reinterpret_cast<uintptr_t>(dptr));
+    if (it == s.graph_allocations.end())
+      throw ShimError(cudaErrorInvalidValue, fmt::format("{} is not memory allocated by a graph", dptr));
+    auto node = std::make_unique<GraphNode>();
+    node->type = cudaGraphNodeTypeMemFree;
+    node->mem_addr = it->first;
+    node->mem_bytes = it->second;
+    return add_node(s, out, g, deps, n, "cudaGraphAddMemFreeNode", std::move(node));
+  });
+}
+
+CUDART_API cudaError_t cudaGraphMemAllocNodeGetParams(GraphNode* node, cudaMemAllocNodeParams* p) {
+  return guarded("cudaGraphMemAllocNodeGetParams", [&](State& s) -> cudaError_t {
+    if (!p) return cudaErrorInvalidValue;
+    GraphNode& nd = typed(s, node, cudaGraphNodeTypeMemAlloc, "cudaGraphMemAllocNodeGetParams");
+    std::memset(p, 0, sizeof(*p));
+    p->poolProps.allocType = cudaMemAllocationTypePinned;
+    p->poolProps.location = cudaMemLocation{cudaMemLocationTypeDevice, 0};
+    p->bytesize = nd.mem_bytes;
+    p->dptr = reinterpret_cast<void*>(uintptr_t(nd.mem_addr));
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaGraphMemFreeNodeGetParams(GraphNode* node, void** dptr) {
+  return guarded("cudaGraphMemFreeNodeGetParams", [&](State& s) -> cudaError_t {
+    if (!dptr) return cudaErrorInvalidValue;
+    *dptr = reinterpret_cast<void*>(
+        uintptr_t(typed(s, node, cudaGraphNodeTypeMemFree, "cudaGraphMemFreeNodeGetParams").mem_addr));
+    return cudaSuccess;
+  });
+}
+
+// Graph memory is never given back, so the current and high, used and reserved amounts are all
+// the bytes of every graph allocation made so far.
+CUDART_API cudaError_t cudaDeviceGetGraphMemAttribute(int device, int attr, void* value) {
+  return guarded("cudaDeviceGetGraphMemAttribute", [&](State& s) -> cudaError_t {
+    if (device != 0) throw ShimError(cudaErrorInvalidDevice, "the simulator models one GPU (device 0)");
+    if (!value || attr < 0 || attr > 3) return cudaErrorInvalidValue;
+    uint64_t total = 0;
+    for (const auto& [a, bytes] : s.graph_allocations) total += bytes;
+    std::memcpy(value, &total, 8);
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaDeviceSetGraphMemAttribute(int device, int attr, void* value) {
+  return guarded("cudaDeviceSetGraphMemAttribute", [&](State& s) -> cudaError_t {
+    if (device != 0) throw ShimError(cudaErrorInvalidDevice, "the simulator models one GPU (device 0)");
+    uint64_t v = 1;
+    if (value) std::memcpy(&v, value, 8);
+    // Only the high watermarks (1, 3) can be set, and only to 0; they stay at the current amount.
+    if ((attr != 1 && attr != 3) || v != 0)
+      throw ShimError(cudaErrorInvalidValue, "only a high watermark can be reset (to 0)");
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaDeviceGraphMemTrim(int device) {
+  return guarded("cudaDeviceGraphMemTrim", [&](State& s) -> cudaError_t {
+    if (device != 0) throw ShimError(cudaErrorInvalidDevice, "the simulator models one GPU (device 0)");
+    return cudaSuccess;
+  });
+}
+
 // ------------------------------------------------------------------ instantiation and launch
 
 namespace warpsim::cudart {

@@ -34,8 +34,17 @@ void check_location(const cudaMemLocation* loc) {
 cudaError_t malloc_from(State& s, const char* api, void** p, size_t n, MemPool* pool, void* stream) {
   if (!p) return cudaErrorInvalidValue;
   s.check_sticky();
-  if (s.capturing(stream, api))
-    s.stop(api, "stream-ordered allocation during stream capture (graph memory nodes) is not supported");
+  if (Stream* st = s.capturing(stream, api)) {
+    // In a capture: a graph allocation node (its memory is the graph's; api_graph.cc).
+    if (pool) s.stop(api, "allocation from a given pool during stream capture is not supported");
+    auto node = std::make_unique<GraphNode>();
+    node->type = cudaGraphNodeTypeMemAlloc;
+    node->mem_bytes = n;
+    node->mem_addr = s.graph_allocation(n);
+    *p = host_ptr(node->mem_addr);
+    s.capture_node(st, std::move(node));
+    return cudaSuccess;
+  }
   s.stream_id(stream, api);
   MemPool& pl = pool ? s.pools.pool(pool) : *s.pools.current();
   *p = host_ptr(s.pools.allocate(s.rt(), pl, n));
@@ -60,16 +69,28 @@ CUDART_API cudaError_t cudaMallocFromPoolAsync(void** p, size_t n, void* pool, v
 CUDART_API cudaError_t cudaFreeAsync(void* p, void* stream) {
   return guarded("cudaFreeAsync", [&](State& s) -> cudaError_t {
     if (!p) return cudaSuccess;
-    if (s.capturing(stream, "cudaFreeAsync"))
-      s.stop("cudaFreeAsync", "stream-ordered allocation during stream capture (graph memory nodes) is not supported");
+    uint64_t a = reinterpret_cast<uintptr_t>(p);
+    auto graph_mem = s.graph_allocations.find(a);
+    if (Stream* st = s.capturing(stream, "cudaFreeAsync")) {
+      if (graph_mem == s.graph_allocations.end())
+        throw ShimError(cudaErrorInvalidValue, "a graph can free only memory allocated by a graph");
+      auto n = std::make_unique<GraphNode>();
+      n->type = cudaGraphNodeTypeMemFree;
+      n->mem_addr = a;
+      n->mem_bytes = graph_mem->second;
+      s.capture_node(st, std::move(n));
+      return cudaSuccess;
+    }
     uint32_t sid = s.stream_id(stream, "cudaFreeAsync");
     s.before_stream_op(sid);
-    uint64_t a = reinterpret_cast<uintptr_t>(p);
     try {
-      if (s.pools.owns(a))
+      if (graph_mem != s.graph_allocations.end()) {
+        // graph memory stays where its graph's next launch expects it
+      } else if (s.pools.owns(a)) {
         s.pools.release(s.rt(), a);
-      else
+      } else {
         s.rt().free(a);
+      }
     } catch (const warpsim::Error& e) {
       throw ShimError(cudaErrorInvalidValue, e.what());
     }

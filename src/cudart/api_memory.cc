@@ -214,10 +214,13 @@ CUDART_API cudaError_t cudaFree(void* p) {
     }
     s.sync_all();
     try {
-      if (s.pools.owns(dev(p)))
+      if (s.graph_allocations.count(dev(p))) {
+        // graph memory stays where its graph's next launch expects it (api_graph.cc)
+      } else if (s.pools.owns(dev(p))) {
         s.pools.release(s.rt(), dev(p));  // a block from cudaMallocAsync goes back to its pool
-      else
+      } else {
         s.rt().free(dev(p));
+      }
     } catch (const warpsim::Error& e) {
       throw ShimError(cudaErrorInvalidDevicePointer, e.what());
     }

@@ -38,7 +38,9 @@ CUDART_API cudaError_t cudaStreamDestroy(void* stream) {
   return guarded("cudaStreamDestroy", [&](State& s) {
     Stream* st = s.stream(stream, "cudaStreamDestroy");
     if (!st) return cudaErrorInvalidResourceHandle;
-    if (st->capture) throw ShimError(cudaErrorIllegalState, "the stream is capturing (end the capture first)");
+    // A stream that joined another stream's capture may go; the one that began it may not.
+    if (st->capture && st->capture->origin == st)
+      throw ShimError(cudaErrorIllegalState, "the stream is capturing (end the capture first)");
     // Work already queued still completes; the handle becomes invalid now.
     s.streams.erase(st);
     delete st;

@@ -209,6 +209,8 @@ enum cudaGraphNodeType : int {
   cudaGraphNodeTypeHost = 3,
   cudaGraphNodeTypeGraph = 4,
   cudaGraphNodeTypeEmpty = 5,
+  cudaGraphNodeTypeMemAlloc = 10,
+  cudaGraphNodeTypeMemFree = 11,
 };
 
 struct cudaKernelNodeParams {
@@ -284,6 +286,14 @@ struct cudaMemPoolProps {
 struct cudaMemAccessDesc {
   cudaMemLocation location;
   int flags;  // cudaMemAccessFlags
+};
+
+struct cudaMemAllocNodeParams {
+  cudaMemPoolProps poolProps;
+  const cudaMemAccessDesc* accessDescs;
+  size_t accessDescCount;
+  size_t bytesize;
+  void* dptr;  // out: the allocation's address
 };
 
 // CUDA 13 cudaDeviceProp.

@@ -24,6 +24,8 @@ void GraphNode::copy_payload(const GraphNode& o) {
   copy = o.copy;
   memset = o.memset;
   host = o.host;
+  mem_addr = o.mem_addr;
+  mem_bytes = o.mem_bytes;
   point_args();
 }
 

@@ -29,6 +29,8 @@ struct GraphNode {
   cudaMemcpy3DParms copy{};
   cudaMemsetParams memset{};
   cudaHostNodeParams host{};
+  // memory allocation and free nodes: the allocation's address and size
+  uint64_t mem_addr = 0, mem_bytes = 0;
 
   // Copies everything but the graph and the dependencies (their meaning depends on the graph).
   void copy_payload(const GraphNode& o);

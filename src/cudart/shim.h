@@ -196,6 +196,10 @@ class State {
   GraphNode* capture_node(Stream* st, std::unique_ptr<GraphNode> n);
   GraphNode& graph_node(const void* handle, const char* api);
   MemPools pools;
+  // Memory of graph allocation nodes (address -> bytes): allocated when the node is made, at
+  // a fixed address, and kept until the program ends (api_graph.cc).
+  std::map<uint64_t, uint64_t> graph_allocations;
+  uint64_t graph_allocation(uint64_t bytes);
 
   int device = 0;
   unsigned device_flags = 0;

@@ -47,7 +47,8 @@ std::string cuda_include() {
   X(cudaMemsetParams, width) X(cudaMemsetParams, height) X(cudaHostNodeParams, userData)                \
   X(cudaGraphExecUpdateResultInfo, errorNode) X(cudaGraphExecUpdateResultInfo, errorFromNode)           \
   X(cudaMemPoolProps, location) X(cudaMemPoolProps, win32SecurityAttributes) X(cudaMemPoolProps, maxSize) \
-  X(cudaMemPoolProps, usage) X(cudaMemPoolProps, reserved) X(cudaMemAccessDesc, flags)
+  X(cudaMemPoolProps, usage) X(cudaMemPoolProps, reserved) X(cudaMemAccessDesc, flags)                 \
+  X(cudaMemAllocNodeParams, accessDescs) X(cudaMemAllocNodeParams, bytesize) X(cudaMemAllocNodeParams, dptr)
 // clang-format on
 
 // clang-format off
@@ -56,7 +57,7 @@ std::string cuda_include() {
   X(cudaChannelFormatDesc) X(cudaPointerAttributes) X(cudaPitchedPtr) X(cudaExtent) X(cudaPos) \
   X(cudaMemcpy3DParms) X(cudaKernelNodeParams) X(cudaMemsetParams) X(cudaHostNodeParams) \
   X(cudaGraphEdgeData) X(cudaGraphExecUpdateResultInfo) X(cudaMemLocation) X(cudaMemPoolProps) \
-  X(cudaMemAccessDesc)
+  X(cudaMemAccessDesc) X(cudaMemAllocNodeParams)
 // clang-format on
 
 #define STR2(...) #__VA_ARGS__

@@ -309,7 +309,8 @@ TEST(CudaGraphs, UnsupportedCornersStopTheProgram) {
   auto create = shim.fn<int (*)(void**, unsigned)>("cudaGraphCreate");
   auto instantiate = shim.fn<int (*)(void**, void*, unsigned long long)>("cudaGraphInstantiate");
   auto launch = shim.fn<int (*)(void*, void*)>("cudaGraphLaunch");
-  auto malloc_async = shim.fn<int (*)(void**, size_t, void*)>("cudaMallocAsync");
+  auto from_pool = shim.fn<int (*)(void**, size_t, void*, void*)>("cudaMallocFromPoolAsync");
+  auto default_pool = shim.fn<int (*)(void**, int)>("cudaDeviceGetDefaultMemPool");
   auto add_child = shim.fn<int (*)(Node*, void*, const Node*, size_t, void*)>("cudaGraphAddChildGraphNode");
   void *s = nullptr, *g = nullptr, *exec = nullptr;
   ASSERT_EQ(stream_create(&s), 0);
@@ -321,9 +322,105 @@ TEST(CudaGraphs, UnsupportedCornersStopTheProgram) {
   ASSERT_EQ(begin(s, 0), 0);
   EXPECT_EXIT(launch(exec, s), ::testing::ExitedWithCode(3),
               "cudaGraphLaunch: launching a graph into a stream capture");
-  void* p = nullptr;
-  EXPECT_EXIT(malloc_async(&p, 64, s), ::testing::ExitedWithCode(3),
-              "cudaMallocAsync: stream-ordered allocation during");
+  void *p = nullptr, *pool = nullptr;
+  ASSERT_EQ(default_pool(&pool, 0), 0);
+  EXPECT_EXIT(from_pool(&p, 64, pool, s), ::testing::ExitedWithCode(3),
+              "cudaMallocFromPoolAsync: allocation from a given pool during stream capture");
+}
+
+// Graph allocations: an allocation node's memory has one address for every launch of the
+// graph; kernels write it, a copy node reads it, a free node ends it; freeing it outside the
+// graph releases nothing. cudaMallocAsync/cudaFreeAsync on a capturing stream make such nodes.
+TEST(CudaGraphs, MemoryNodesKeepTheirAddressAcrossLaunches) {
+  SHIM_OR_SKIP();
+  auto create = shim.fn<int (*)(void**, unsigned)>("cudaGraphCreate");
+  auto add_alloc =
+      shim.fn<int (*)(Node*, void*, const Node*, size_t, cudaMemAllocNodeParams*)>("cudaGraphAddMemAllocNode");
+  auto add_free = shim.fn<int (*)(Node*, void*, const Node*, size_t, void*)>("cudaGraphAddMemFreeNode");
+  auto add_kernel =
+      shim.fn<int (*)(Node*, void*, const Node*, size_t, const cudaKernelNodeParams*)>("cudaGraphAddKernelNode");
+  auto add_copy1d =
+      shim.fn<int (*)(Node*, void*, const Node*, size_t, void*, const void*, size_t, int)>("cudaGraphAddMemcpyNode1D");
+  auto alloc_params = shim.fn<int (*)(Node, cudaMemAllocNodeParams*)>("cudaGraphMemAllocNodeGetParams");
+  auto instantiate = shim.fn<int (*)(void**, void*, unsigned long long)>("cudaGraphInstantiate");
+  auto launch = shim.fn<int (*)(void*, void*)>("cudaGraphLaunch");
+  auto dev_sync = shim.fn<int (*)()>("cudaDeviceSynchronize");
+  auto graph_mem = shim.fn<int (*)(int, int, void*)>("cudaDeviceGetGraphMemAttribute");
+  auto cfree = shim.fn<int (*)(void*)>("cudaFree");
+  auto memcpy_fn = shim.fn<MemcpyFn>("cudaMemcpy");
+  auto stream_create = shim.fn<int (*)(void**)>("cudaStreamCreate");
+  auto begin = shim.fn<int (*)(void*, int)>("cudaStreamBeginCapture");
+  auto end = shim.fn<int (*)(void*, void**)>("cudaStreamEndCapture");
+  auto malloc_async = shim.fn<int (*)(void**, size_t, void*)>("cudaMallocAsync");
+  auto free_async = shim.fn<int (*)(void*, void*)>("cudaFreeAsync");
+  auto get_nodes = shim.fn<int (*)(void*, Node*, size_t*)>("cudaGraphGetNodes");
+  auto node_type = shim.fn<int (*)(Node, int*)>("cudaGraphNodeGetType");
+  auto last = shim.fn<int (*)()>("cudaGetLastError");
+  const int n = 200;
+  Buffers buf(shim, n);
+  ASSERT_EQ(memcpy_fn(buf.da, buf.a.data(), n * 4, cudaMemcpyHostToDevice), 0);
+  ASSERT_EQ(memcpy_fn(buf.db, buf.b.data(), n * 4, cudaMemcpyHostToDevice), 0);
+  void* g = nullptr;
+  ASSERT_EQ(create(&g, 0), 0);
+  cudaMemAllocNodeParams ap{};
+  ap.poolProps.allocType = cudaMemAllocationTypePinned;
+  ap.poolProps.location = cudaMemLocation{cudaMemLocationTypeDevice, 0};
+  ap.bytesize = n * 4;
+  Node alloc, kernel, copy, freed;
+  ASSERT_EQ(add_alloc(&alloc, g, nullptr, 0, &ap), 0);
+  void* mem = ap.dptr;
+  ASSERT_NE(mem, nullptr);
+  int count = n;
+  void* args[] = {&buf.da, &buf.db, &mem, &count};
+  cudaKernelNodeParams kp{const_cast<void*>(shim.kernel()), dim3{4, 1, 1}, dim3{64, 1, 1}, 0, args, nullptr};
+  ASSERT_EQ(add_kernel(&kernel, g, &alloc, 1, &kp), 0);
+  std::vector<float> out(n, -1.0f);
+  ASSERT_EQ(add_copy1d(&copy, g, &kernel, 1, out.data(), mem, n * 4, cudaMemcpyDeviceToHost), 0);
+  ASSERT_EQ(add_free(&freed, g, &copy, 1, mem), 0);
+  EXPECT_EQ(add_free(&freed, g, &copy, 1, buf.dc), cudaErrorInvalidValue);  // not graph memory
+  last();
+  cudaMemAllocNodeParams back{};
+  ASSERT_EQ(alloc_params(alloc, &back), 0);
+  EXPECT_EQ(back.dptr, mem);
+  EXPECT_EQ(back.bytesize, size_t(n) * 4);
+  uint64_t used = 0;
+  ASSERT_EQ(graph_mem(0, 0, &used), 0);  // cudaGraphMemAttrUsedMemCurrent
+  EXPECT_EQ(used, uint64_t(n) * 4);
+  void* exec = nullptr;
+  ASSERT_EQ(instantiate(&exec, g, 0), 0);
+  for (int rep = 0; rep < 2; ++rep) {
+    std::fill(out.begin(), out.end(), -1.0f);
+    ASSERT_EQ(launch(exec, nullptr), 0);
+    ASSERT_EQ(dev_sync(), 0);
+    for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], float(11 * i)) << rep << ": " << i;
+  }
+  EXPECT_EQ(cfree(mem), 0);  // releases nothing: the next launch still has it
+  std::fill(out.begin(), out.end(), -1.0f);
+  ASSERT_EQ(launch(exec, nullptr), 0);
+  ASSERT_EQ(dev_sync(), 0);
+  EXPECT_EQ(out[n - 1], float(11 * (n - 1)));
+
+  // Captured: cudaMallocAsync and cudaFreeAsync become allocation and free nodes.
+  void* s = nullptr;
+  ASSERT_EQ(stream_create(&s), 0);
+  ASSERT_EQ(begin(s, 0), 0);
+  void* tmp = nullptr;
+  ASSERT_EQ(malloc_async(&tmp, 64, s), 0);
+  ASSERT_NE(tmp, nullptr);
+  EXPECT_EQ(free_async(buf.da, s), cudaErrorInvalidValue);  // a graph frees only graph memory
+  last();
+  ASSERT_EQ(free_async(tmp, s), 0);
+  void* cg = nullptr;
+  ASSERT_EQ(end(s, &cg), 0);
+  Node nodes[2] = {};
+  size_t count_nodes = 2;
+  ASSERT_EQ(get_nodes(cg, nodes, &count_nodes), 0);
+  ASSERT_EQ(count_nodes, 2u);
+  int t0 = -1, t1 = -1;
+  ASSERT_EQ(node_type(nodes[0], &t0), 0);
+  ASSERT_EQ(node_type(nodes[1], &t1), 0);
+  EXPECT_EQ(t0, cudaGraphNodeTypeMemAlloc);
+  EXPECT_EQ(t1, cudaGraphNodeTypeMemFree);
 }
 
 // The CUDA 11 and 12 libraries carry those versions' signatures under their own names.

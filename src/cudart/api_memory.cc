@@ -792,7 +792,7 @@ CUDART_API cudaError_t cudaMemcpyToArray(CudaArray* dst, size_t w_off, size_t h_
     s.check_sticky();
     CudaArray& a = s.array(dst, "cudaMemcpyToArray");
     size_t start = h_off * a.pitch + w_off;
-    if (w_off > a.pitch || start > a.pitch * a.height || n > a.pitch * a.height - start)
+    if (w_off > a.pitch || start > a.pitch * a.height * a.depth || n > a.pitch * a.height * a.depth - start)
       throw ShimError(cudaErrorInvalidValue, "the copy exceeds the array");
     copy(s, host_ptr(a.data + start), src, n,
          kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDefault ? kind : cudaMemcpyDeviceToDevice, 0);
@@ -805,7 +805,7 @@ CUDART_API cudaError_t cudaMemcpyFromArray(void* dst, CudaArray* src, size_t w_o
     s.check_sticky();
     CudaArray& a = s.array(src, "cudaMemcpyFromArray");
     size_t start = h_off * a.pitch + w_off;
-    if (w_off > a.pitch || start > a.pitch * a.height || n > a.pitch * a.height - start)
+    if (w_off > a.pitch || start > a.pitch * a.height * a.depth || n > a.pitch * a.height * a.depth - start)
       throw ShimError(cudaErrorInvalidValue, "the copy exceeds the array");
     copy(s, dst, host_ptr(a.data + start), n,
          kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDefault ? kind : cudaMemcpyDeviceToDevice, 0);

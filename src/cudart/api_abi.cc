@@ -60,3 +60,109 @@ CUDART_API cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const voi
     return cudaSuccess;
   });
 }
+
+// ------------------------------------------------------------------ graphs and stream capture
+
+#if WARPSIM_CUDART_ABI >= 12
+CUDART_API cudaError_t cudaGraphInstantiate(void** out, void* g, unsigned long long flags) {
+  return graph_instantiate(out, g, flags, "cudaGraphInstantiate");
+}
+CUDART_API cudaError_t cudaGraphExecUpdate(void* exec, void* g, cudaGraphExecUpdateResultInfo* info) {
+  return graph_exec_update(exec, g, info);
+}
+#else
+// CUDA 11: an error node and a log buffer instead of flags, the update result by parts.
+CUDART_API cudaError_t cudaGraphInstantiate(void** out, void* g, GraphNode** error_node, char* log, size_t log_size) {
+  if (error_node) *error_node = nullptr;
+  if (log && log_size) log[0] = 0;
+  return graph_instantiate(out, g, 0, "cudaGraphInstantiate");
+}
+CUDART_API cudaError_t cudaGraphExecUpdate(void* exec, void* g, GraphNode** error_node, int* result) {
+  cudaGraphExecUpdateResultInfo info{};
+  cudaError_t rc = graph_exec_update(exec, g, &info);
+  if (error_node) *error_node = info.errorNode;
+  if (result) *result = info.result;
+  return rc;
+}
+#endif
+
+#if WARPSIM_CUDART_ABI >= 13
+CUDART_API cudaError_t cudaGraphAddDependencies(void* g, GraphNode* const* from, GraphNode* const* to,
+                                                const cudaGraphEdgeData*, size_t n) {
+  return graph_dependencies(g, from, to, n, false, "cudaGraphAddDependencies");
+}
+CUDART_API cudaError_t cudaGraphRemoveDependencies(void* g, GraphNode* const* from, GraphNode* const* to,
+                                                   const cudaGraphEdgeData*, size_t n) {
+  return graph_dependencies(g, from, to, n, true, "cudaGraphRemoveDependencies");
+}
+CUDART_API cudaError_t cudaGraphGetEdges(void* g, GraphNode** from, GraphNode** to, cudaGraphEdgeData* edges,
+                                         size_t* n) {
+  return graph_edges(g, from, to, edges, n);
+}
+CUDART_API cudaError_t cudaGraphNodeGetDependencies(GraphNode* node, GraphNode** out, cudaGraphEdgeData* edges,
+                                                    size_t* n) {
+  return node_neighbours(node, out, edges, n, false, "cudaGraphNodeGetDependencies");
+}
+CUDART_API cudaError_t cudaGraphNodeGetDependentNodes(GraphNode* node, GraphNode** out, cudaGraphEdgeData* edges,
+                                                      size_t* n) {
+  return node_neighbours(node, out, edges, n, true, "cudaGraphNodeGetDependentNodes");
+}
+CUDART_API cudaError_t cudaStreamGetCaptureInfo(void* st, int* status, unsigned long long* id, void** g,
+                                                GraphNode* const** deps, const cudaGraphEdgeData** edges, size_t* n) {
+  return capture_info(st, status, id, g, deps, edges, n, "cudaStreamGetCaptureInfo");
+}
+CUDART_API cudaError_t cudaStreamGetCaptureInfo_ptsz(void* st, int* status, unsigned long long* id, void** g,
+                                                     GraphNode* const** deps, const cudaGraphEdgeData** edges,
+                                                     size_t* n) {
+  return capture_info(st, status, id, g, deps, edges, n, "cudaStreamGetCaptureInfo");
+}
+CUDART_API cudaError_t cudaStreamUpdateCaptureDependencies(void* st, GraphNode** deps, const cudaGraphEdgeData*,
+                                                           size_t n, unsigned flags) {
+  return update_capture_dependencies(st, deps, n, flags, "cudaStreamUpdateCaptureDependencies");
+}
+CUDART_API cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(void* st, GraphNode** deps, const cudaGraphEdgeData*,
+                                                                size_t n, unsigned flags) {
+  return update_capture_dependencies(st, deps, n, flags, "cudaStreamUpdateCaptureDependencies");
+}
+#else
+// CUDA 11 and 12: no edge data in the plain names.
+CUDART_API cudaError_t cudaGraphAddDependencies(void* g, GraphNode* const* from, GraphNode* const* to, size_t n) {
+  return graph_dependencies(g, from, to, n, false, "cudaGraphAddDependencies");
+}
+CUDART_API cudaError_t cudaGraphRemoveDependencies(void* g, GraphNode* const* from, GraphNode* const* to, size_t n) {
+  return graph_dependencies(g, from, to, n, true, "cudaGraphRemoveDependencies");
+}
+CUDART_API cudaError_t cudaGraphGetEdges(void* g, GraphNode** from, GraphNode** to, size_t* n) {
+  return graph_edges(g, from, to, nullptr, n);
+}
+CUDART_API cudaError_t cudaGraphNodeGetDependencies(GraphNode* node, GraphNode** out, size_t* n) {
+  return node_neighbours(node, out, nullptr, n, false, "cudaGraphNodeGetDependencies");
+}
+CUDART_API cudaError_t cudaGraphNodeGetDependentNodes(GraphNode* node, GraphNode** out, size_t* n) {
+  return node_neighbours(node, out, nullptr, n, true, "cudaGraphNodeGetDependentNodes");
+}
+CUDART_API cudaError_t cudaStreamUpdateCaptureDependencies(void* st, GraphNode** deps, size_t n, unsigned flags) {
+  return update_capture_dependencies(st, deps, n, flags, "cudaStreamUpdateCaptureDependencies");
+}
+#if WARPSIM_CUDART_ABI == 12
+// CUDA 12: the capture information without edges; _v3 (12.3) with them.
+CUDART_API cudaError_t cudaStreamGetCaptureInfo(void* st, int* status, unsigned long long* id, void** g,
+                                                GraphNode* const** deps, size_t* n) {
+  return capture_info(st, status, id, g, deps, nullptr, n, "cudaStreamGetCaptureInfo");
+}
+CUDART_API cudaError_t cudaStreamGetCaptureInfo_v3(void* st, int* status, unsigned long long* id, void** g,
+                                                   GraphNode* const** deps, const cudaGraphEdgeData** edges,
+                                                   size_t* n) {
+  return capture_info(st, status, id, g, deps, edges, n, "cudaStreamGetCaptureInfo_v3");
+}
+#else
+// CUDA 11: the status and id; _v2 (11.3) adds the graph and the dependencies.
+CUDART_API cudaError_t cudaStreamGetCaptureInfo(void* st, int* status, unsigned long long* id) {
+  return capture_info(st, status, id, nullptr, nullptr, nullptr, nullptr, "cudaStreamGetCaptureInfo");
+}
+CUDART_API cudaError_t cudaStreamGetCaptureInfo_v2(void* st, int* status, unsigned long long* id, void** g,
+                                                   GraphNode* const** deps, size_t* n) {
+  return capture_info(st, status, id, g, deps, nullptr, n, "cudaStreamGetCaptureInfo_v2");
+}
+#endif
+#endif

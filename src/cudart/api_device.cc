@@ -40,6 +40,7 @@ constexpr ErrorInfo kErrors[] = {
     {209, "cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device"},
     {218, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
     {400, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {401, "cudaErrorIllegalState", "the operation cannot be performed in the present state"},
     {500, "cudaErrorSymbolNotFound", "named symbol not found"},
     {600, "cudaErrorNotReady", "device not ready"},
     {700, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
@@ -49,6 +50,15 @@ constexpr ErrorInfo kErrors[] = {
     {713, "cudaErrorHostMemoryNotRegistered", "pointer does not correspond to a registered memory region"},
     {719, "cudaErrorLaunchFailure", "unspecified launch failure"},
     {801, "cudaErrorNotSupported", "operation not supported"},
+    {900, "cudaErrorStreamCaptureUnsupported", "operation not permitted when stream is capturing"},
+    {901, "cudaErrorStreamCaptureInvalidated", "operation failed due to a previous error during capture"},
+    {903, "cudaErrorStreamCaptureUnmatched", "capture was not ended in the same stream as it began"},
+    {905, "cudaErrorStreamCaptureIsolation", "dependency created on uncaptured work in another stream"},
+    {906, "cudaErrorStreamCaptureImplicit",
+     "operation would make the legacy stream depend on a capturing blocking stream"},
+    {910, "cudaErrorGraphExecUpdateFailure",
+     "the graph update was not performed because it included changes which "
+     "violated constraints specific to instantiated graph update"},
     {999, "cudaErrorUnknown", "unknown error"},
 };
 
@@ -114,6 +124,7 @@ void fill_properties(State& s, cudaDeviceProp* p) {
   p->maxBlocksPerMultiProcessor = int(c.max_ctas);
   p->hostNumaId = -1;
   p->deviceNumaId = -1;
+  p->memoryPoolsSupported = 1;
 }
 
 }  // namespace warpsim::cudart
@@ -216,6 +227,10 @@ int attribute(State& s, int attr) {
       return int(p.sharedMemPerBlockOptin);
     case cudaDevAttrMaxBlocksPerMultiprocessor:
       return p.maxBlocksPerMultiProcessor;
+    case cudaDevAttrMemoryPoolsSupported:
+      return p.memoryPoolsSupported;  // cudaMallocAsync and memory pools
+    case cudaDevAttrMemoryPoolSupportedHandleTypes:
+      return 0;  // no IPC handles
     default:
       throw ShimError(cudaErrorNotSupported, fmt::format("device attribute {} is not modelled", attr));
   }

@@ -75,7 +75,118 @@ void copy2d(State& s, void* dst, size_t dpitch, const void* src, size_t spitch, 
     copy(s, static_cast<char*>(dst) + r * dpitch, static_cast<const char*>(src) + r * spitch, width, kind, stream);
 }
 
+// A copy of `height` rows of `width` bytes between pitched regions, as a 3D copy's parameters.
+cudaMemcpy3DParms pitched_copy(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                               int kind) {
+  cudaMemcpy3DParms p{};
+  p.srcPtr = cudaPitchedPtr{const_cast<void*>(src), spitch, width, height};
+  p.dstPtr = cudaPitchedPtr{dst, dpitch, width, height};
+  p.extent = cudaExtent{width, height, 1};
+  p.kind = cudaMemcpyKind(kind);
+  return p;
+}
+
+// When `stream` takes part in a stream capture, records the copy as a graph node (it runs when
+// the graph is launched) and returns true.
+bool captured_copy(State& s, void* stream, const char* api, const cudaMemcpy3DParms& p) {
+  Stream* st = s.capturing(stream, api);
+  if (!st) return false;
+  if (p.kind < 0 || p.kind > 4)
+    throw ShimError(cudaErrorInvalidMemcpyDirection, fmt::format("invalid copy kind {}", int(p.kind)));
+  auto n = std::make_unique<GraphNode>();
+  n->type = cudaGraphNodeTypeMemcpy;
+  n->copy = p;
+  s.capture_node(st, std::move(n));
+  return true;
+}
+
+bool captured_memset(State& s, void* stream, const char* api, void* dst, size_t pitch, int value, size_t width,
+                     size_t height) {
+  Stream* st = s.capturing(stream, api);
+  if (!st) return false;
+  auto n = std::make_unique<GraphNode>();
+  n->type = cudaGraphNodeTypeMemset;
+  n->memset = cudaMemsetParams{dst, pitch, unsigned(uint8_t(value)), 1, width, height};
+  s.capture_node(st, std::move(n));
+  return true;
+}
+
+// One side of a 3D copy: where its first byte lies, its row and slice pitches in bytes.
+struct CopySide {
+  char* base = nullptr;
+  size_t pitch = 0, slice = 0;
+};
+
+CopySide copy_side(State& s, CudaArray* array, const cudaPitchedPtr& ptr, const cudaPos& pos, size_t width_bytes,
+                   size_t height, size_t depth, const char* what) {
+  if (array && ptr.ptr)
+    throw ShimError(cudaErrorInvalidValue, fmt::format("the {} is both an array and a pointer", what));
+  CopySide c;
+  if (array) {
+    CudaArray& a = s.array(array, "cudaMemcpy3D");
+    size_t x = pos.x * a.elem_bytes;
+    if (x + width_bytes > a.pitch || pos.y + height > a.height || pos.z + depth > a.depth)
+      throw ShimError(cudaErrorInvalidValue,
+                      fmt::format("the copy ({} bytes x {} x {} at ({}, {}, {})) exceeds the {} array ({} x {} x {})",
+                                  width_bytes, height, depth, pos.x, pos.y, pos.z, what, a.width, a.height, a.depth));
+    c.pitch = a.pitch;
+    c.slice = a.pitch * a.height;
+    c.base = static_cast<char*>(host_ptr(a.data)) + pos.z * c.slice + pos.y * c.pitch + x;
+    return c;
+  }
+  if (!ptr.ptr) throw ShimError(cudaErrorInvalidValue, fmt::format("the {} has neither an array nor a pointer", what));
+  if (pos.x + width_bytes > ptr.pitch)
+    throw ShimError(cudaErrorInvalidPitchValue, fmt::format("{} bytes at x = {} exceed the {} pitch of {} bytes",
+                                                            width_bytes, pos.x, what, ptr.pitch));
+  c.pitch = ptr.pitch;
+  c.slice = ptr.pitch * std::max<size_t>(1, ptr.ysize);
+  c.base = static_cast<char*>(ptr.ptr) + pos.z * c.slice + pos.y * c.pitch + pos.x;
+  return c;
+}
+
 }  // namespace
+
+namespace warpsim::cudart {
+
+void copy_3d(State& s, const cudaMemcpy3DParms& p, uint32_t stream) {
+  size_t elem = p.srcArray ? s.array(p.srcArray, "cudaMemcpy3D").elem_bytes
+                           : (p.dstArray ? s.array(p.dstArray, "cudaMemcpy3D").elem_bytes : 1);
+  if (p.srcArray && p.dstArray && s.array(p.dstArray, "cudaMemcpy3D").elem_bytes != elem)
+    throw ShimError(cudaErrorInvalidValue, "the arrays' elements differ in size");
+  size_t width = p.extent.width * elem, height = p.extent.height, depth = p.extent.depth;
+  if (width == 0 || height == 0 || depth == 0) return;
+  CopySide src = copy_side(s, p.srcArray, p.srcPtr, p.srcPos, width, height, depth, "source");
+  CopySide dst = copy_side(s, p.dstArray, p.dstPtr, p.dstPos, width, height, depth, "destination");
+  int kind = direction(s, p.kind, dst.base, src.base);
+  for (size_t z = 0; z < depth; ++z)
+    for (size_t y = 0; y < height; ++y)
+      copy(s, dst.base + z * dst.slice + y * dst.pitch, src.base + z * src.slice + y * src.pitch, width, kind, stream);
+}
+
+void memset_2d(State& s, const cudaMemsetParams& p, uint32_t stream) {
+  unsigned e = p.elementSize;
+  if (e != 1 && e != 2 && e != 4)
+    throw ShimError(cudaErrorInvalidValue, fmt::format("memset element size {} (1, 2 or 4 bytes)", e));
+  size_t row = p.width * e;
+  if (p.height > 1 && p.pitch < row)
+    throw ShimError(cudaErrorInvalidPitchValue, fmt::format("row of {} bytes exceeds the pitch {}", row, p.pitch));
+  if (row == 0 || p.height == 0) return;
+  s.before_stream_op(stream);
+  std::vector<uint8_t> pattern;
+  if (e > 1) {
+    pattern.resize(row);
+    for (size_t i = 0; i < row; ++i) pattern[i] = uint8_t(p.value >> (8 * (i % e)));
+  }
+  for (size_t r = 0; r < p.height; ++r) {
+    DevPtr at = dev(p.dst) + r * p.pitch;
+    if (e == 1)
+      s.mem().fill(at, uint8_t(p.value), row);
+    else
+      s.mem().write(at, pattern.data(), row);
+  }
+}
+
+}  // namespace warpsim::cudart
 
 // ------------------------------------------------------------------ allocation
 
@@ -103,7 +214,13 @@ CUDART_API cudaError_t cudaFree(void* p) {
     }
     s.sync_all();
     try {
-      s.rt().free(dev(p));
+      if (s.graph_allocations.count(dev(p))) {
+        // graph memory stays where its graph's next launch expects it (api_graph.cc)
+      } else if (s.pools.owns(dev(p))) {
+        s.pools.release(s.rt(), dev(p));  // a block from cudaMallocAsync goes back to its pool
+      } else {
+        s.rt().free(dev(p));
+      }
     } catch (const warpsim::Error& e) {
       throw ShimError(cudaErrorInvalidDevicePointer, e.what());
     }
@@ -396,6 +513,7 @@ CUDART_API cudaError_t cudaMemcpy(void* dst, const void* src, size_t n, int kind
 CUDART_API cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, int kind, void* stream) {
   return guarded("cudaMemcpyAsync", [&](State& s) {
     s.check_sticky();
+    if (captured_copy(s, stream, "cudaMemcpyAsync", pitched_copy(dst, n, src, n, n, 1, kind))) return cudaSuccess;
     copy(s, dst, src, n, kind, s.stream_id(stream, "cudaMemcpyAsync"));
     return cudaSuccess;
   });
@@ -414,6 +532,11 @@ CUDART_API cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* s
                                          size_t height, int kind, void* stream) {
   return guarded("cudaMemcpy2DAsync", [&](State& s) {
     s.check_sticky();
+    if (width > dpitch || width > spitch)
+      throw ShimError(cudaErrorInvalidPitchValue,
+                      fmt::format("row width {} exceeds a pitch ({} / {})", width, dpitch, spitch));
+    if (captured_copy(s, stream, "cudaMemcpy2DAsync", pitched_copy(dst, dpitch, src, spitch, width, height, kind)))
+      return cudaSuccess;
     copy2d(s, dst, dpitch, src, spitch, width, height, kind, s.stream_id(stream, "cudaMemcpy2DAsync"));
     return cudaSuccess;
   });
@@ -432,6 +555,7 @@ CUDART_API cudaError_t cudaMemset(void* p, int value, size_t n) {
 CUDART_API cudaError_t cudaMemsetAsync(void* p, int value, size_t n, void* stream) {
   return guarded("cudaMemsetAsync", [&](State& s) {
     s.check_sticky();
+    if (captured_memset(s, stream, "cudaMemsetAsync", p, n, value, n, 1)) return cudaSuccess;
     uint32_t sid = s.stream_id(stream, "cudaMemsetAsync");
     if (n == 0) return cudaSuccess;
     s.before_stream_op(sid);
@@ -505,6 +629,8 @@ CUDART_API cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* s
     s.check_sticky();
     DevPtr a;
     symbol_range(s, symbol, n, offset, "cudaMemcpyToSymbolAsync", &a);
+    if (captured_copy(s, stream, "cudaMemcpyToSymbolAsync", pitched_copy(host_ptr(a), n, src, n, n, 1, kind)))
+      return cudaSuccess;
     copy(s, host_ptr(a), src, n, kind, s.stream_id(stream, "cudaMemcpyToSymbolAsync"), false);
     return cudaSuccess;
   });
@@ -516,6 +642,8 @@ CUDART_API cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, 
     s.check_sticky();
     DevPtr a;
     symbol_range(s, symbol, n, offset, "cudaMemcpyFromSymbolAsync", &a);
+    if (captured_copy(s, stream, "cudaMemcpyFromSymbolAsync", pitched_copy(dst, n, host_ptr(a), n, n, 1, kind)))
+      return cudaSuccess;
     copy(s, dst, host_ptr(a), n, kind, s.stream_id(stream, "cudaMemcpyFromSymbolAsync"), false);
     return cudaSuccess;
   });
@@ -546,27 +674,69 @@ CUDART_API cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int 
   return d;
 }
 
+namespace {
+
+// A CUDA array of width x height x depth elements (height and depth at least 1), rows packed.
+cudaError_t make_array(State& s, CudaArray** out, const cudaChannelFormatDesc* desc, size_t width, size_t height,
+                       size_t depth) {
+  if (!out || !desc || width == 0) return cudaErrorInvalidValue;
+  int bits = desc->x;
+  int channels = (desc->x > 0) + (desc->y > 0) + (desc->z > 0) + (desc->w > 0);
+  if ((bits != 8 && bits != 16 && bits != 32) || (channels != 1 && channels != 2 && channels != 4) ||
+      (desc->y && desc->y != bits) || (desc->z && desc->z != bits) || (desc->w && desc->w != bits))
+    throw ShimError(
+        cudaErrorInvalidChannelDescriptor,
+        fmt::format("channel format ({}, {}, {}, {}) is not supported: 1, 2 or 4 channels of 8, 16 or 32 bits", desc->x,
+                    desc->y, desc->z, desc->w));
+  auto a = std::make_unique<CudaArray>();
+  a->width = width;
+  a->height = height ? height : 1;
+  a->depth = depth ? depth : 1;
+  a->three_d = depth > 0;
+  a->elem_bytes = size_t(bits / 8) * size_t(channels);
+  a->pitch = width * a->elem_bytes;
+  a->desc = *desc;
+  a->data = s.rt().malloc(a->pitch * a->height * a->depth);
+  *out = a.get();
+  s.arrays.insert(a.release());
+  return cudaSuccess;
+}
+
+}  // namespace
+
 CUDART_API cudaError_t cudaMallocArray(CudaArray** out, const cudaChannelFormatDesc* desc, size_t width, size_t height,
                                        unsigned flags) {
-  return guarded("cudaMallocArray", [&](State& s) {
-    if (!out || !desc || width == 0) return cudaErrorInvalidValue;
-    int bits = desc->x;
-    int channels = (desc->x > 0) + (desc->y > 0) + (desc->z > 0) + (desc->w > 0);
-    if ((bits != 8 && bits != 16 && bits != 32) || (channels != 1 && channels != 2 && channels != 4) ||
-        (desc->y && desc->y != bits) || (desc->z && desc->z != bits) || (desc->w && desc->w != bits))
-      throw ShimError(
-          cudaErrorInvalidChannelDescriptor,
-          fmt::format("channel format ({}, {}, {}, {}) is not supported: 1, 2 or 4 channels of 8, 16 or 32 bits",
-                      desc->x, desc->y, desc->z, desc->w));
-    auto a = std::make_unique<CudaArray>();
-    a->width = width;
-    a->height = height ? height : 1;
-    a->elem_bytes = size_t(bits / 8) * size_t(channels);
-    a->pitch = width * a->elem_bytes;
-    a->desc = *desc;
-    a->data = s.rt().malloc(a->pitch * a->height);
-    *out = a.get();
-    s.arrays.insert(a.release());
+  return guarded("cudaMallocArray", [&](State& s) { return make_array(s, out, desc, width, height, 0); });
+}
+
+// Layered and cubemap arrays stop the program; the surface and gather flags are accepted.
+CUDART_API cudaError_t cudaMalloc3DArray(CudaArray** out, const cudaChannelFormatDesc* desc, cudaExtent extent,
+                                         unsigned flags) {
+  return guarded("cudaMalloc3DArray", [&](State& s) {
+    if (flags & (0x01 | 0x04))
+      s.stop("cudaMalloc3DArray", fmt::format("layered and cubemap arrays (flags {:#x}) are not supported", flags));
+    if (flags & ~unsigned(0x01 | 0x02 | 0x04 | 0x08 | 0x20))
+      throw ShimError(cudaErrorInvalidValue, fmt::format("invalid flags {:#x}", flags));
+    if (extent.depth && !extent.height) throw ShimError(cudaErrorInvalidValue, "a 3D array needs a height");
+    return make_array(s, out, desc, extent.width, extent.height, extent.depth);
+  });
+}
+
+CUDART_API cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
+  return guarded("cudaMemcpy3D", [&](State& s) {
+    if (!p) return cudaErrorInvalidValue;
+    s.check_sticky();
+    copy_3d(s, *p, 0);
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, void* stream) {
+  return guarded("cudaMemcpy3DAsync", [&](State& s) {
+    if (!p) return cudaErrorInvalidValue;
+    s.check_sticky();
+    if (captured_copy(s, stream, "cudaMemcpy3DAsync", *p)) return cudaSuccess;
+    copy_3d(s, *p, s.stream_id(stream, "cudaMemcpy3DAsync"));
     return cudaSuccess;
   });
 }
@@ -622,7 +792,7 @@ CUDART_API cudaError_t cudaMemcpyToArray(CudaArray* dst, size_t w_off, size_t h_
     s.check_sticky();
     CudaArray& a = s.array(dst, "cudaMemcpyToArray");
     size_t start = h_off * a.pitch + w_off;
-    if (w_off > a.pitch || start > a.pitch * a.height || n > a.pitch * a.height - start)
+    if (w_off > a.pitch || start > a.pitch * a.height * a.depth || n > a.pitch * a.height * a.depth - start)
       throw ShimError(cudaErrorInvalidValue, "the copy exceeds the array");
     copy(s, host_ptr(a.data + start), src, n,
          kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDefault ? kind : cudaMemcpyDeviceToDevice, 0);
@@ -635,7 +805,7 @@ CUDART_API cudaError_t cudaMemcpyFromArray(void* dst, CudaArray* src, size_t w_o
     s.check_sticky();
     CudaArray& a = s.array(src, "cudaMemcpyFromArray");
     size_t start = h_off * a.pitch + w_off;
-    if (w_off > a.pitch || start > a.pitch * a.height || n > a.pitch * a.height - start)
+    if (w_off > a.pitch || start > a.pitch * a.height * a.depth || n > a.pitch * a.height * a.depth - start)
       throw ShimError(cudaErrorInvalidValue, "the copy exceeds the array");
     copy(s, dst, host_ptr(a.data + start), n,
          kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDefault ? kind : cudaMemcpyDeviceToDevice, 0);
@@ -648,7 +818,7 @@ CUDART_API cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc* desc, cudaExtent*
   return guarded("cudaArrayGetInfo", [&](State& s) {
     CudaArray& a = s.array(arr, "cudaArrayGetInfo");
     if (desc) *desc = a.desc;
-    if (extent) *extent = cudaExtent{a.width, a.height > 1 ? a.height : 0, 0};
+    if (extent) *extent = cudaExtent{a.width, a.height > 1 || a.three_d ? a.height : 0, a.three_d ? a.depth : 0};
     if (flags) *flags = 0;
     return cudaSuccess;
   });

@@ -1,6 +1,7 @@
 // Streams, events and texture objects.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "cudart/shim.h"
@@ -37,6 +38,9 @@ CUDART_API cudaError_t cudaStreamDestroy(void* stream) {
   return guarded("cudaStreamDestroy", [&](State& s) {
     Stream* st = s.stream(stream, "cudaStreamDestroy");
     if (!st) return cudaErrorInvalidResourceHandle;
+    // A stream that joined another stream's capture may go; the one that began it may not.
+    if (st->capture && st->capture->origin == st)
+      throw ShimError(cudaErrorIllegalState, "the stream is capturing (end the capture first)");
     // Work already queued still completes; the handle becomes invalid now.
     s.streams.erase(st);
     delete st;
@@ -46,6 +50,8 @@ CUDART_API cudaError_t cudaStreamDestroy(void* stream) {
 
 CUDART_API cudaError_t cudaStreamSynchronize(void* stream) {
   return guarded("cudaStreamSynchronize", [&](State& s) {
+    if (s.capturing(stream, "cudaStreamSynchronize"))
+      throw ShimError(cudaErrorStreamCaptureUnsupported, "the stream is capturing");
     s.sync_stream(s.stream_id(stream, "cudaStreamSynchronize"));
     return cudaSuccess;
   });
@@ -59,9 +65,20 @@ namespace {
 using HostFn = void (*)(void*);
 using StreamCallback = void (*)(void*, cudaError_t, void*);
 
-cudaError_t run_host_function(const char* api, void* stream, bool valid, cudaError_t* status) {
+// In a stream capture, cudaLaunchHostFunc adds a host node (*captured set) instead.
+cudaError_t run_host_function(const char* api, void* stream, bool valid, cudaError_t* status, HostFn fn = nullptr,
+                              void* user_data = nullptr, bool* captured = nullptr) {
   return guarded(api, [&](State& s) {
     if (!valid) return cudaErrorInvalidValue;
+    if (Stream* st = s.capturing(stream, api)) {
+      if (!captured) throw ShimError(cudaErrorStreamCaptureUnsupported, "stream callbacks cannot be captured");
+      auto n = std::make_unique<GraphNode>();
+      n->type = cudaGraphNodeTypeHost;
+      n->host = cudaHostNodeParams{fn, user_data};
+      s.capture_node(st, std::move(n));
+      *captured = true;
+      return cudaSuccess;
+    }
     s.sync_stream(s.stream_id(stream, api));
     *status = s.sticky;
     return cudaSuccess;
@@ -71,8 +88,9 @@ cudaError_t run_host_function(const char* api, void* stream, bool valid, cudaErr
 
 CUDART_API cudaError_t cudaLaunchHostFunc(void* stream, HostFn fn, void* user_data) {
   cudaError_t status = cudaSuccess;
-  cudaError_t rc = run_host_function("cudaLaunchHostFunc", stream, fn != nullptr, &status);
-  if (rc == cudaSuccess) fn(user_data);
+  bool captured = false;
+  cudaError_t rc = run_host_function("cudaLaunchHostFunc", stream, fn != nullptr, &status, fn, user_data, &captured);
+  if (rc == cudaSuccess && !captured) fn(user_data);
   return rc;
 }
 
@@ -115,8 +133,23 @@ CUDART_API cudaError_t cudaStreamGetFlags(void* stream, unsigned* flags) {
 
 CUDART_API cudaError_t cudaStreamWaitEvent(void* stream, void* event, unsigned flags) {
   return guarded("cudaStreamWaitEvent", [&](State& s) {
-    s.stream_id(stream, "cudaStreamWaitEvent");
+    Stream* st = s.stream(stream, "cudaStreamWaitEvent");
     Event& e = s.event(event, "cudaStreamWaitEvent");
+    if (e.capture) {
+      // An event recorded in a stream capture: the stream joins the capture (a fork) or, if it
+      // takes part already, follows the event's nodes too (a join).
+      if (!st || (st->capture && st->capture != e.capture))
+        throw ShimError(cudaErrorStreamCaptureIsolation, "the event was recorded in another stream capture");
+      if (!st->capture) {
+        st->capture = e.capture;
+        st->capture_tail = e.captured;
+      } else {
+        for (GraphNode* n : e.captured)
+          if (std::find(st->capture_tail.begin(), st->capture_tail.end(), n) == st->capture_tail.end())
+            st->capture_tail.push_back(n);
+      }
+      return cudaSuccess;
+    }
     // Conservative: the event's work completes before anything later is queued.
     if (e.recorded) s.event_cycle(e);
     return cudaSuccess;
@@ -151,6 +184,12 @@ CUDART_API cudaError_t cudaEventRecord(void* event, void* stream) {
   return guarded("cudaEventRecord", [&](State& s) {
     Event& e = s.event(event, "cudaEventRecord");
     s.check_sticky();
+    if (Stream* st = s.capturing(stream, "cudaEventRecord")) {
+      e.capture = st->capture;  // stands for the stream's captured work so far
+      e.captured = st->capture_tail;
+      return cudaSuccess;
+    }
+    e.capture = nullptr;
     s.record_event(e, s.stream_id(stream, "cudaEventRecord"));
     return cudaSuccess;
   });
@@ -247,6 +286,9 @@ CUDART_API cudaError_t cudaCreateTextureObject(unsigned long long* out, const cu
       }
       case cudaResourceTypeArray: {
         CudaArray& a = s.array(res->res.array.array, "cudaCreateTextureObject");
+        if (a.depth > 1)
+          s.stop("cudaCreateTextureObject",
+                 "textures over 3D arrays (cudaMalloc3DArray with a depth) are not supported");
         channel_format(a.desc, t);
         t.data = a.data;
         t.width = uint32_t(a.width);

@@ -33,6 +33,7 @@ enum : int {
   cudaErrorNoKernelImageForDevice = 209,
   cudaErrorInvalidPtx = 218,
   cudaErrorInvalidResourceHandle = 400,
+  cudaErrorIllegalState = 401,
   cudaErrorSymbolNotFound = 500,
   cudaErrorNotReady = 600,
   cudaErrorIllegalAddress = 700,
@@ -42,6 +43,12 @@ enum : int {
   cudaErrorHostMemoryNotRegistered = 713,
   cudaErrorLaunchFailure = 719,
   cudaErrorNotSupported = 801,
+  cudaErrorStreamCaptureUnsupported = 900,
+  cudaErrorStreamCaptureInvalidated = 901,
+  cudaErrorStreamCaptureUnmatched = 903,
+  cudaErrorStreamCaptureIsolation = 905,
+  cudaErrorStreamCaptureImplicit = 906,
+  cudaErrorGraphExecUpdateFailure = 910,
   cudaErrorUnknown = 999,
 };
 
@@ -174,6 +181,119 @@ struct cudaPitchedPtr {
 };
 struct cudaExtent {
   size_t width, height, depth;
+};
+struct cudaPos {
+  size_t x, y, z;
+};
+
+// A 3D copy between pitched memory and CUDA arrays (cudaMemcpy3D, graph memcpy nodes).
+struct cudaMemcpy3DParms {
+  CudaArray* srcArray;
+  cudaPos srcPos;
+  cudaPitchedPtr srcPtr;
+  CudaArray* dstArray;
+  cudaPos dstPos;
+  cudaPitchedPtr dstPtr;
+  cudaExtent extent;
+  cudaMemcpyKind kind;
+};
+
+// ---- graphs
+
+struct GraphNode;  // what cudaGraphNode_t points to (the shim's own objects)
+
+enum cudaGraphNodeType : int {
+  cudaGraphNodeTypeKernel = 0,
+  cudaGraphNodeTypeMemcpy = 1,
+  cudaGraphNodeTypeMemset = 2,
+  cudaGraphNodeTypeHost = 3,
+  cudaGraphNodeTypeGraph = 4,
+  cudaGraphNodeTypeEmpty = 5,
+  cudaGraphNodeTypeMemAlloc = 10,
+  cudaGraphNodeTypeMemFree = 11,
+};
+
+struct cudaKernelNodeParams {
+  void* func;
+  dim3 gridDim;
+  dim3 blockDim;
+  unsigned int sharedMemBytes;
+  void** kernelParams;
+  void** extra;
+};
+
+struct cudaMemsetParams {
+  void* dst;
+  size_t pitch;
+  unsigned int value;
+  unsigned int elementSize;
+  size_t width;
+  size_t height;
+};
+
+struct cudaHostNodeParams {
+  void (*fn)(void*);
+  void* userData;
+};
+
+// cudaGraphEdgeData: ports and type of an edge; the shim keeps only default edges (all zero).
+struct cudaGraphEdgeData {
+  unsigned char from_port, to_port, type, reserved[5];
+};
+
+struct cudaGraphExecUpdateResultInfo {
+  int result;  // cudaGraphExecUpdateResult: 0 success, 1 error, 2 topology changed, 3 node type changed
+  GraphNode* errorNode;
+  GraphNode* errorFromNode;
+};
+
+enum cudaStreamCaptureStatus : int {
+  cudaStreamCaptureStatusNone = 0,
+  cudaStreamCaptureStatusActive = 1,
+  cudaStreamCaptureStatusInvalidated = 2,
+};
+
+// ---- stream-ordered allocation
+
+enum cudaMemPoolAttr : int {
+  cudaMemPoolReuseFollowEventDependencies = 1,
+  cudaMemPoolReuseAllowOpportunistic = 2,
+  cudaMemPoolReuseAllowInternalDependencies = 3,
+  cudaMemPoolAttrReleaseThreshold = 4,
+  cudaMemPoolAttrReservedMemCurrent = 5,
+  cudaMemPoolAttrReservedMemHigh = 6,
+  cudaMemPoolAttrUsedMemCurrent = 7,
+  cudaMemPoolAttrUsedMemHigh = 8,
+};
+
+enum : int { cudaMemLocationTypeDevice = 1, cudaMemAllocationTypePinned = 1, cudaMemAccessFlagsProtReadWrite = 3 };
+
+struct cudaMemLocation {
+  int type;  // cudaMemLocationType
+  int id;
+};
+
+struct cudaMemPoolProps {
+  int allocType;    // cudaMemAllocationType
+  int handleTypes;  // cudaMemAllocationHandleType
+  cudaMemLocation location;
+  void* win32SecurityAttributes;
+  size_t maxSize;
+  unsigned short usage;
+  unsigned char reserved[54];
+};
+
+struct cudaMemAccessDesc {
+  cudaMemLocation location;
+  int flags;  // cudaMemAccessFlags
+};
+
+struct cudaMemAllocNodeParams {
+  cudaMemPoolProps poolProps;
+  const cudaMemAccessDesc* accessDescs;
+  size_t accessDescCount;
+  size_t bytesize;
+  void* dptr;  // out: the allocation's address
 };
 
 // CUDA 13 cudaDeviceProp.
@@ -322,6 +442,8 @@ enum : int {
   cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
   cudaDevAttrDirectManagedMemAccessFromHost = 101,
   cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+  cudaDevAttrMemoryPoolsSupported = 115,
+  cudaDevAttrMemoryPoolSupportedHandleTypes = 119,
 };
 
 constexpr unsigned kStreamNonBlocking = 0x01;

@@ -15,6 +15,8 @@
 #include "core/config.h"
 #include "core/error.h"
 #include "cudart/cuda_abi.h"
+#include "cudart/graph.h"
+#include "cudart/mem_pool.h"
 #include "ptx/ast.h"
 #include "runtime/runtime.h"
 
@@ -73,6 +75,8 @@ struct Stream {
   uint32_t id = 0;
   unsigned flags = 0;
   int priority = 0;
+  Capture* capture = nullptr;            // the stream capture the stream takes part in
+  std::vector<GraphNode*> capture_tail;  // what the stream's next captured node depends on
 };
 
 struct Event {
@@ -80,6 +84,8 @@ struct Event {
   bool recorded = false;
   uint64_t base_cycle = 0;         // simulated time when recorded
   std::vector<uint32_t> wait_for;  // kernels (launch ids) the event completes after
+  Capture* capture = nullptr;      // recorded in a stream capture: the nodes it stands for
+  std::vector<GraphNode*> captured;
 };
 
 // Host memory the shim knows: pinned allocations (cudaMallocHost, cudaHostAlloc), registered
@@ -95,7 +101,8 @@ struct HostRange {
 
 struct CudaArray {
   DevPtr data = 0;
-  size_t width = 0, height = 0, pitch = 0, elem_bytes = 0;
+  size_t width = 0, height = 0, depth = 1, pitch = 0, elem_bytes = 0;  // height and depth 1 when unused
+  bool three_d = false;                                                // from cudaMalloc3DArray with a depth
   cudaChannelFormatDesc desc{};
 };
 
@@ -178,6 +185,21 @@ class State {
   // Forgets a host range (waits for the device first); unmaps the shim's own mapping.
   void release_host_range(uintptr_t start);
   std::map<uintptr_t, uint64_t> textures;  // texture objects the program holds
+  std::set<Graph*> graphs;
+  std::set<GraphExec*> graph_execs;
+  std::set<Capture*> captures;
+  std::set<GraphNode*> graph_nodes;  // the nodes of every graph the program holds
+  uint64_t next_capture_id = 1;
+  // The stream behind `handle` when it takes part in a stream capture (null: it does not).
+  Stream* capturing(const void* handle, const char* api);
+  // Appends `n` to the capture `st` takes part in, after the stream's captured work so far.
+  GraphNode* capture_node(Stream* st, std::unique_ptr<GraphNode> n);
+  GraphNode& graph_node(const void* handle, const char* api);
+  MemPools pools;
+  // Memory of graph allocation nodes (address -> bytes): allocated when the node is made, at
+  // a fixed address, and kept until the program ends (api_graph.cc).
+  std::map<uint64_t, uint64_t> graph_allocations;
+  uint64_t graph_allocation(uint64_t bytes);
 
   int device = 0;
   unsigned device_flags = 0;

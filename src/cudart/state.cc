@@ -528,6 +528,18 @@ void State::before_stream_op(uint32_t id) {
 void State::launch(Function& f, dim3 grid, dim3 block, void** args, size_t shared, const void* stream_handle) {
   rt();
   check_sticky();
+  if (Stream* st = capturing(stream_handle, "launch")) {
+    // Stream capture: the launch becomes a kernel node with a copy of its arguments.
+    auto n = std::make_unique<GraphNode>();
+    n->type = cudaGraphNodeTypeKernel;
+    n->function = &f;
+    n->grid = grid;
+    n->block = block;
+    n->shared = unsigned(shared);
+    capture_arguments(*this, *n, args, nullptr, "launch");
+    capture_node(st, std::move(n));
+    return;
+  }
   uint32_t sid = stream_id(stream_handle, "launch");
   Module& m = loaded(*f.module);
   const ptx::Function* fn = m.ast.find_function(f.name);

@@ -39,13 +39,25 @@ std::string cuda_include() {
   X(cudaFuncAttributes, reserved) X(cudaResourceDesc, res) X(cudaResourceDesc, flags)                   \
   X(cudaTextureDesc, filterMode) X(cudaTextureDesc, readMode) X(cudaTextureDesc, normalizedCoords)      \
   X(cudaTextureDesc, seamlessCubemap) X(cudaChannelFormatDesc, f) X(cudaPointerAttributes, hostPointer) \
-  X(cudaPitchedPtr, ysize) X(cudaExtent, depth)
+  X(cudaPitchedPtr, ysize) X(cudaExtent, depth) X(cudaPos, z) X(cudaMemcpy3DParms, srcPos)               \
+  X(cudaMemcpy3DParms, srcPtr) X(cudaMemcpy3DParms, dstArray) X(cudaMemcpy3DParms, dstPtr)               \
+  X(cudaMemcpy3DParms, extent) X(cudaMemcpy3DParms, kind) X(cudaKernelNodeParams, gridDim)              \
+  X(cudaKernelNodeParams, sharedMemBytes) X(cudaKernelNodeParams, kernelParams)                         \
+  X(cudaKernelNodeParams, extra) X(cudaMemsetParams, value) X(cudaMemsetParams, elementSize)            \
+  X(cudaMemsetParams, width) X(cudaMemsetParams, height) X(cudaHostNodeParams, userData)                \
+  X(cudaGraphExecUpdateResultInfo, errorNode) X(cudaGraphExecUpdateResultInfo, errorFromNode)           \
+  X(cudaMemPoolProps, location) X(cudaMemPoolProps, win32SecurityAttributes) X(cudaMemPoolProps, maxSize) \
+  X(cudaMemPoolProps, usage) X(cudaMemPoolProps, reserved) X(cudaMemAccessDesc, flags)                 \
+  X(cudaMemAllocNodeParams, accessDescs) X(cudaMemAllocNodeParams, bytesize) X(cudaMemAllocNodeParams, dptr)
 // clang-format on
 
 // clang-format off
 #define WARPSIM_ABI_STRUCTS(X) \
   X(cudaDeviceProp) X(cudaFuncAttributes) X(cudaResourceDesc) X(cudaTextureDesc) \
-  X(cudaChannelFormatDesc) X(cudaPointerAttributes) X(cudaPitchedPtr) X(cudaExtent)
+  X(cudaChannelFormatDesc) X(cudaPointerAttributes) X(cudaPitchedPtr) X(cudaExtent) X(cudaPos) \
+  X(cudaMemcpy3DParms) X(cudaKernelNodeParams) X(cudaMemsetParams) X(cudaHostNodeParams) \
+  X(cudaGraphEdgeData) X(cudaGraphExecUpdateResultInfo) X(cudaMemLocation) X(cudaMemPoolProps) \
+  X(cudaMemAccessDesc) X(cudaMemAllocNodeParams)
 // clang-format on
 
 #define STR2(...) #__VA_ARGS__

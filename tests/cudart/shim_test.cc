@@ -13,73 +13,15 @@
 
 #include "config/config_loader.h"
 #include "cudart/cuda_abi.h"
+#include "support/cudart_shim.h"
 #include "support/fatbin_builder.h"
 
 using namespace warpsim::cudart;
+using warpsim::testsupport::Shim;
+using warpsim::testsupport::shim_path;
+using warpsim::testsupport::Wrapper;
 
 namespace {
-
-std::string shim_path() {
-  std::string bin = WARPSIM_BINARY;
-  return bin.substr(0, bin.rfind('/')) + "/cudart/libcudart.so.13";
-}
-
-struct Wrapper {
-  int magic;
-  int version;
-  const uint8_t* data;
-  const void* unused;
-};
-
-class Shim {
- public:
-  static Shim& get() {
-    static Shim s;
-    return s;
-  }
-  template <class F>
-  F fn(const char* name) {
-    void* p = dlsym(lib_, name);
-    EXPECT_NE(p, nullptr) << name;
-    return reinterpret_cast<F>(p);
-  }
-  bool ok() const { return lib_ != nullptr; }
-  std::string error;
-  const char kernel_host_stub = 0;  // stands for the host-side stub of the kernel
-  const void* kernel() const { return &kernel_host_stub; }
-
- private:
-  Shim() {
-    setenv("WARPSIM_GPU", "gtx480", 1);
-    unsetenv("WARPSIM_SET");
-    unsetenv("WARPSIM_JSON");
-    lib_ = dlopen(shim_path().c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!lib_) {
-      error = dlerror();
-      return;
-    }
-    std::string path = std::string(WARPSIM_SOURCE_DIR) + "/tests/data/fatbin/vector_add_plain.fatbin";
-    std::ifstream in(path, std::ios::binary);
-    blob_.assign(std::istreambuf_iterator<char>(in), {});
-    // The section starts with the empty device-link container; the program's follows.
-    wrapper_ = {0x466243b1, 1, blob_.data() + 16, nullptr};
-    auto reg = fn<void** (*)(void*)>("__cudaRegisterFatBinary");
-    auto reg_fn = fn<void (*)(void**, const char*, char*, const char*, int, void*, void*, void*, void*, int*)>(
-        "__cudaRegisterFunction");
-    auto reg_end = fn<void (*)(void**)>("__cudaRegisterFatBinaryEnd");
-    void** h = reg(&wrapper_);
-    char name[] = "_Z10vector_addPKfS0_Pfi";
-    reg_fn(h, &kernel_host_stub, name, name, -1, nullptr, nullptr, nullptr, nullptr, nullptr);
-    reg_end(h);
-  }
-  void* lib_ = nullptr;
-  std::vector<uint8_t> blob_;
-  Wrapper wrapper_{};
-};
-
-#define SHIM_OR_SKIP()      \
-  Shim& shim = Shim::get(); \
-  if (!shim.ok()) GTEST_SKIP() << "cannot load the shim: " << shim.error
 
 using MallocFn = int (*)(void**, size_t);
 using MemcpyFn = int (*)(void*, const void*, size_t, int);
@@ -201,11 +143,11 @@ TEST(CudartShim, StreamsAndEventTiming) {
 TEST(CudartShim, UnimplementedEntryPointsExistAndStopTheProgram) {
   SHIM_OR_SKIP();
   // Present in CUDA 13's libcudart and in the census; not implemented by warpsim.
-  auto graph_create = shim.fn<int (*)(void**, unsigned)>("cudaGraphCreate");
+  auto ipc_handle = shim.fn<int (*)(void*, void*)>("cudaIpcGetMemHandle");
   EXPECT_NE(shim.fn<void*>("cudaGLRegisterBufferObject"), nullptr);
   EXPECT_NE(shim.fn<void*>("cudaBindTexture"), nullptr);
-  void* g = nullptr;
-  EXPECT_EXIT(graph_create(&g, 0), ::testing::ExitedWithCode(3), "cudaGraphCreate");
+  char handle[64];
+  EXPECT_EXIT(ipc_handle(handle, nullptr), ::testing::ExitedWithCode(3), "cudaIpcGetMemHandle");
 }
 
 // Managed and mapped host memory are the host's bytes, reached by kernels at the same

@@ -156,7 +156,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"reduction", "plain", 2}, Case{"constant", "zstd", 1}, Case{"constant", "plain", 1},
                       Case{"streams", "zstd", 2}, Case{"streams", "plain", 2}, Case{"texture", "zstd", 2},
                       Case{"texture", "plain", 2}, Case{"device_call", "zstd", 1}, Case{"device_call", "plain", 1},
-                      Case{"calls", "zstd", 2}, Case{"calls", "plain", 2}),
+                      Case{"calls", "zstd", 2}, Case{"calls", "plain", 2}, Case{"graphs", "zstd", 18},
+                      Case{"graphs", "plain", 18}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.program) + "_" + i.param.variant; });
 
 TEST(CudaPrograms, VectorAddGridAndStatistics) {
@@ -292,8 +293,42 @@ TEST(CudaPrograms, UnimplementedCallStopsWithItsName) {
   ASSERT_FALSE(exe.empty()) << err;
   Result r = run(exec_cmd(exe, exe + ".json"));
   EXPECT_NE(r.rc, 0);
-  EXPECT_NE(r.err.find("cudaGraphCreate"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cudaIpcGetMemHandle"), std::string::npos) << r.err;
   EXPECT_EQ(r.out.find("returned"), std::string::npos) << "the program must not continue";
+}
+
+// Stream-ordered allocation (programs/mem_pool.cu): the program checks its results and the
+// pools' counters; its two deliberate misuses (an allocation past a pool's maximum size,
+// destroying the default pool) are CUDA errors the program handles.
+TEST(CudaPrograms, StreamOrderedAllocationAndMemoryPools) {
+  NVCC_OR_SKIP();
+  std::string err;
+  std::string exe = compile("mem_pool", "zstd", kPtx, &err);
+  ASSERT_FALSE(exe.empty()) << err;
+  Result r = run(exec_cmd(exe, exe + ".json"));
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("mem_pool: ok"), std::string::npos) << r.out << r.err;
+  nlohmann::json j = load_json(exe + ".json");
+  ASSERT_EQ(j["kernels"].size(), 5u) << j.dump();
+  ASSERT_EQ(j["errors"].size(), 2u) << j["errors"].dump();
+  EXPECT_NE(j["errors"][0].get<std::string>().find("maximum size"), std::string::npos);
+  EXPECT_NE(j["errors"][1].get<std::string>().find("default memory pool"), std::string::npos);
+}
+
+// 3D arrays and 3D copies (programs/array3d.cu) between host memory, an array and pitched
+// device memory, with offsets; a copy past the array's end is an error the program expects.
+TEST(CudaPrograms, ThreeDimensionalArraysAndCopies) {
+  NVCC_OR_SKIP();
+  std::string err;
+  std::string exe = compile("array3d", "zstd", kPtx, &err);
+  ASSERT_FALSE(exe.empty()) << err;
+  Result r = run(exec_cmd(exe, exe + ".json"));
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("array3d: ok"), std::string::npos) << r.out << r.err;
+  nlohmann::json j = load_json(exe + ".json");
+  ASSERT_EQ(j["kernels"].size(), 1u) << j.dump();
+  ASSERT_EQ(j["errors"].size(), 1u) << j["errors"].dump();
+  EXPECT_NE(j["errors"][0].get<std::string>().find("exceeds the source array"), std::string::npos);
 }
 
 // Managed memory (cudaMallocManaged and a __managed__ variable) used by the host and by

@@ -1,10 +1,12 @@
-// Calls an entry point the shim does not implement (graphs): the program must stop with a
+// Calls an entry point the shim does not implement (IPC): the program must stop with a
 // message naming it, not continue with a wrong answer.
 #include "common.h"
 
 int main() {
-  cudaGraph_t g = nullptr;
-  cudaError_t e = cudaGraphCreate(&g, 0);
-  std::printf("cudaGraphCreate returned %d\n", int(e));
+  void* p = nullptr;
+  CHECK(cudaMalloc(&p, 256));
+  cudaIpcMemHandle_t h;
+  cudaError_t e = cudaIpcGetMemHandle(&h, p);
+  std::printf("cudaIpcGetMemHandle returned %d\n", int(e));
   return 0;
 }

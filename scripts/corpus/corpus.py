@@ -216,15 +216,16 @@ def tabulate(program, preset, outdir):
     if line:
         problems.append(line)
     if rc not in (0, None) and not problems:
-        problems.append(first_error_line(stdout) or f"exit status {rc}")
+        last = next((l.strip() for l in reversed(stdout.splitlines()) if l.strip()), "")
+        problems.append(first_error_line(stdout) or f"exit status {rc}" + (f": {last[:160]}" if last else ""))
     if program["check"] == "exit":  # the program reports its check through its exit status
         printed = verdict("auto", stdout + "\n" + stderr)
         row["check"] = "" if rc is None else ("passed" if rc == 0 and printed != "failed" else "failed")
     else:
         row["check"] = verdict(program["check"], stdout + "\n" + stderr)
-    clean = rc == 0 and not stats.get("stopped") and not stats.get("error") and not stats.get("errors") and kernels
+    clean = rc == 0 and not stats.get("stopped") and not stats.get("error") and not stats.get("errors")
     row["clean"] = "yes" if clean else "no"
-    if not kernels and not problems:
+    if not kernels and not problems and rc != 0:
         problems.append("no kernel ran")
     row["first_error"] = problems[0].replace("\n", " ")[:200] if problems else ""
     return row

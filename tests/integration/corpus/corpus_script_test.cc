@@ -3,6 +3,7 @@
 // present, bad lists and missing suites are refused with a located message, and the self-check
 // verdicts are read as the programs print them.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <array>
 #include <cstdio>
@@ -10,8 +11,6 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <sys/wait.h>
 
 namespace warpsim::test {
 namespace {
@@ -59,9 +58,9 @@ TEST(CorpusScript, HelpNamesTheOptions) {
   ASSERT_EQ(r.status, 0) << r.out;
   for (const char* opt : {"--rodinia", "--polybench", "--samples", "--jobs", "--only", "--timeout", "--gpu"})
     EXPECT_NE(r.out.find(opt), std::string::npos) << opt;
-  Result sh = {std::system(("bash '" + std::string(WARPSIM_SOURCE_DIR) + "/scripts/corpus/run.sh' --help >/dev/null")
-                               .c_str()),
-               ""};
+  Result sh = {
+      std::system(("bash '" + std::string(WARPSIM_SOURCE_DIR) + "/scripts/corpus/run.sh' --help >/dev/null").c_str()),
+      ""};
   EXPECT_EQ(sh.status, 0);
 }
 

@@ -46,6 +46,7 @@ constexpr ErrorInfo kErrors[] = {
     {700, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
     {701, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
     {702, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
+    {710, "cudaErrorAssert", "device-side assert triggered"},
     {712, "cudaErrorHostMemoryAlreadyRegistered", "part or all of the requested memory range is already mapped"},
     {713, "cudaErrorHostMemoryNotRegistered", "pointer does not correspond to a registered memory region"},
     {719, "cudaErrorLaunchFailure", "unspecified launch failure"},

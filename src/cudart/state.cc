@@ -94,7 +94,9 @@ void State::check_sticky() {
 void State::sim_failed(const Error& e) {
   cudaError_t code = dynamic_cast<const LimitError*>(&e) ? cudaErrorLaunchTimeout : cudaErrorLaunchFailure;
   std::string what = e.what();
-  if (what.find("address") != std::string::npos || what.find("unmapped") != std::string::npos)
+  if (what.find("device-side assertion failed") != std::string::npos)
+    code = cudaErrorAssert;  // as CUDA reports a failed assert()
+  else if (what.find("address") != std::string::npos || what.find("unmapped") != std::string::npos)
     code = cudaErrorIllegalAddress;
   sticky = code;
   sticky_message = what;

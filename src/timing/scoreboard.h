@@ -18,15 +18,17 @@ class Scoreboard {
   bool blocks(const WarpInst& inst, uint64_t now, uint64_t* until) const {
     uint64_t latest = 0;
     int n = count_;
+    int live = 0;  // entries still outstanding at `now` (the others are freed by the next reserve)
     for (int i = 0; i < n; ++i) {
       const Entry& e = entries_[i];
       if (e.ready <= now) continue;
+      ++live;
       RegId r = e.reg;
       if (r == inst.src[0] || r == inst.src[1] || r == inst.src[2] || r == inst.src[3] || r == inst.dst[0] ||
           r == inst.dst[1])
         latest = e.ready > latest ? e.ready : latest;
     }
-    if (latest == 0 && count_ >= kCapacity) latest = now + 1;  // full: retry next cycle
+    if (latest == 0 && live >= kCapacity) latest = now + 1;  // full: retry next cycle
     *until = latest;
     return latest != 0;
   }

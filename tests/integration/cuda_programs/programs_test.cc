@@ -418,7 +418,7 @@ TEST(CudaPrograms, DevicePrintfAndAssert) {
   EXPECT_NE(bad.rc, 0);
   EXPECT_NE(bad.err.find("Assertion `threadIdx.x < limit` failed."), std::string::npos) << bad.err;
   EXPECT_NE(bad.err.find("thread: [7,0,0]"), std::string::npos) << bad.err;
-  EXPECT_NE(bad.out.find("after assert kernel: cudaErrorLaunchFailure"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("after assert kernel: cudaErrorAssert"), std::string::npos) << bad.out;
 }
 
 TEST(CudaPrograms, KernelFaultFailsTheRunEvenWhenIgnored) {

@@ -31,6 +31,13 @@ void check_location(const cudaMemLocation* loc) {
                                                        loc->type, loc->id));
 }
 
+// CUDA 13's pool calls by memory location and allocation type: device 0's pinned memory only.
+void check_pinned_device(const cudaMemLocation* loc, int type) {
+  check_location(loc);
+  if (type != cudaMemAllocationTypePinned)
+    throw ShimError(cudaErrorInvalidValue, fmt::format("allocation type {} is not pinned device memory", type));
+}
+
 cudaError_t malloc_from(State& s, const char* api, void** p, size_t n, MemPool* pool, void* stream) {
   if (!p) return cudaErrorInvalidValue;
   s.check_sticky();
@@ -128,9 +135,7 @@ CUDART_API cudaError_t cudaDeviceSetMemPool(int device, void* pool) {
 CUDART_API cudaError_t cudaMemGetDefaultMemPool(void** pool, const cudaMemLocation* loc, int type) {
   return guarded("cudaMemGetDefaultMemPool", [&](State& s) -> cudaError_t {
     if (!pool) return cudaErrorInvalidValue;
-    check_location(loc);
-    if (type != cudaMemAllocationTypePinned)
-      throw ShimError(cudaErrorInvalidValue, fmt::format("allocation type {} is not pinned device memory", type));
+    check_pinned_device(loc, type);
     *pool = s.pools.default_pool();
     return cudaSuccess;
   });
@@ -139,9 +144,7 @@ CUDART_API cudaError_t cudaMemGetDefaultMemPool(void** pool, const cudaMemLocati
 CUDART_API cudaError_t cudaMemGetMemPool(void** pool, const cudaMemLocation* loc, int type) {
   return guarded("cudaMemGetMemPool", [&](State& s) -> cudaError_t {
     if (!pool) return cudaErrorInvalidValue;
-    check_location(loc);
-    if (type != cudaMemAllocationTypePinned)
-      throw ShimError(cudaErrorInvalidValue, fmt::format("allocation type {} is not pinned device memory", type));
+    check_pinned_device(loc, type);
     *pool = s.pools.current();
     return cudaSuccess;
   });
@@ -149,9 +152,7 @@ CUDART_API cudaError_t cudaMemGetMemPool(void** pool, const cudaMemLocation* loc
 
 CUDART_API cudaError_t cudaMemSetMemPool(const cudaMemLocation* loc, int type, void* pool) {
   return guarded("cudaMemSetMemPool", [&](State& s) -> cudaError_t {
-    check_location(loc);
-    if (type != cudaMemAllocationTypePinned)
-      throw ShimError(cudaErrorInvalidValue, fmt::format("allocation type {} is not pinned device memory", type));
+    check_pinned_device(loc, type);
     s.pools.set_current(&s.pools.pool(pool));
     return cudaSuccess;
   });

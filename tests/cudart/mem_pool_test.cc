@@ -138,3 +138,26 @@ TEST(MemoryPools, ProgramPoolsAndTheCurrentPool) {
   EXPECT_EQ(create(&mine, &props), cudaErrorInvalidValue);
   last();
 }
+
+// CUDA 13's pool calls by memory location: device 0's pinned memory is the default pool, and a
+// pool set as current is returned; another location or allocation type is refused.
+TEST(MemoryPools, PoolsByMemoryLocation) {
+  SHIM_OR_SKIP();
+  auto default_pool = shim.fn<int (*)(void**, int)>("cudaDeviceGetDefaultMemPool");
+  auto get_default = shim.fn<int (*)(void**, const cudaMemLocation*, int)>("cudaMemGetDefaultMemPool");
+  auto get_current = shim.fn<int (*)(void**, const cudaMemLocation*, int)>("cudaMemGetMemPool");
+  auto set_current = shim.fn<int (*)(const cudaMemLocation*, int, void*)>("cudaMemSetMemPool");
+  void* dev_default = nullptr;
+  ASSERT_EQ(default_pool(&dev_default, 0), 0);
+  const cudaMemLocation dev0{cudaMemLocationTypeDevice, 0};
+  void* p = nullptr;
+  ASSERT_EQ(get_default(&p, &dev0, cudaMemAllocationTypePinned), 0);
+  EXPECT_EQ(p, dev_default);
+  ASSERT_EQ(set_current(&dev0, cudaMemAllocationTypePinned, dev_default), 0);
+  ASSERT_EQ(get_current(&p, &dev0, cudaMemAllocationTypePinned), 0);
+  EXPECT_EQ(p, dev_default);
+  const cudaMemLocation dev1{cudaMemLocationTypeDevice, 1};
+  EXPECT_EQ(get_default(&p, &dev1, cudaMemAllocationTypePinned), cudaErrorInvalidValue);
+  EXPECT_EQ(get_current(&p, &dev0, cudaMemAllocationTypePinned + 1), cudaErrorInvalidValue);
+  EXPECT_EQ(set_current(&dev0, cudaMemAllocationTypePinned + 1, dev_default), cudaErrorInvalidValue);
+}

@@ -423,6 +423,7 @@ void Importer::map_dram() {
   auto& d = cfg_.dram;
   double dram_clk = dram_mhz_ > 0 ? dram_mhz_ : core_mhz_;
   if (Option* o = take("-gpgpu_dram_timing_opt")) {
+    d.tREFI = 0;  // GPGPU-Sim's DRAM has no refresh: a configuration that times its DRAM has none
     for (const auto& item : split(o->value, ':')) {
       if (item.empty()) continue;
       size_t eq = item.find('=');

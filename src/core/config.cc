@@ -281,6 +281,12 @@ void validate(const GpuConfig& c) {
     throw Error("config key 'dram.write_queue': a separate write queue needs dram.scheduler = \"frfcfs\"");
   check_choice("dram.bank_hash", c.dram.bank_hash, {"linear", "xor"});
   check_choice("dram.page_policy", c.dram.page_policy, {"open", "closed"});
+  check_choice("dram.refresh", c.dram.refresh, {"per_bank", "all_bank"});
+  if (c.dram.tREFI > 0 && c.dram.tRFC >= c.dram.tREFI)
+    throw Error(fmt::format("config key 'dram.tRFC': {} must be below dram.tREFI ({})", c.dram.tRFC, c.dram.tREFI));
+  if (c.dram.tREFI > 0 && c.dram.refresh_postpone >= c.dram.tREFI - c.dram.tRFC)
+    throw Error(fmt::format("config key 'dram.refresh_postpone': {} must be below dram.tREFI - dram.tRFC ({})",
+                            c.dram.refresh_postpone, c.dram.tREFI - c.dram.tRFC));
   if (c.dram.bank_hash == "xor" && !pow2(c.dram.banks))
     throw Error("config key 'dram.bank_hash': xor needs a power-of-two dram.banks");
   check_choice("dram.bank_group_select", c.dram.bank_group_select, {"low", "high"});

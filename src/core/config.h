@@ -315,6 +315,10 @@ struct DramConfig {
   uint32_t write_drain_start = 0;         // queued writes that start a drain (reads wait)
   uint32_t write_drain_stop = 0;          // a drain ends when fewer writes than this remain
   std::string page_policy = "open";       // open | closed (precharge when no queued request hits the row)
+  uint32_t tREFI = 0;                     // each bank is refreshed once per tREFI core cycles (0 = no refresh)
+  uint32_t tRFC = 0;                      // a refreshing bank takes no activate for tRFC core cycles
+  std::string refresh = "per_bank";       // per_bank (staggered over tREFI) | all_bank (every bank at once)
+  uint32_t refresh_postpone = 0;          // a bank with queued requests delays its refresh up to this long
 
   template <class V>
   void visit(V& v) {
@@ -361,6 +365,16 @@ struct DramConfig {
       "open|closed (open: a row stays open until a request for another row of its bank; closed: a row that "
       "no queued request hits after a column command is precharged without a command as soon as timing allows, "
       "so the next access to the bank activates without a precharge)");
+    v("tREFI", tREFI,
+      "refresh interval, core cycles: each bank is refreshed once per tREFI, which closes its row (0 = no "
+      "refresh)");
+    v("tRFC", tRFC, "refresh cycle time, core cycles: a bank takes no activate for tRFC after its refresh starts");
+    v("refresh", refresh,
+      "per_bank|all_bank (per_bank: the banks' refreshes are spread evenly over tREFI, one bank at a time; "
+      "all_bank: every bank of the channel refreshes at once)");
+    v("refresh_postpone", refresh_postpone,
+      "core cycles a bank with queued requests may postpone its refresh until they are served (0 = never; "
+      "below tREFI - tRFC)");
   }
 };
 

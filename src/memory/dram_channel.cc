@@ -38,6 +38,19 @@ DramChannel::DramChannel(const DramConfig& cfg) : cfg_(cfg), returns_(64) {
     closed_page_ = true;
   else if (cfg_.page_policy != "open")
     throw Error("memory: dram.page_policy '" + cfg_.page_policy + "' is not one of open|closed");
+  if (cfg_.refresh != "per_bank" && cfg_.refresh != "all_bank")
+    throw Error("memory: dram.refresh '" + cfg_.refresh + "' is not one of per_bank|all_bank");
+  if (cfg_.tREFI > 0) {
+    if (cfg_.tRFC >= cfg_.tREFI) throw Error("memory: dram.tRFC must be below dram.tREFI");
+    // The first refreshes come one interval in (per_bank: bank i at i/banks of the interval
+    // later), so a channel's first tREFI cycles run as without refresh.
+    const bool staggered = cfg_.refresh == "per_bank";
+    for (uint32_t i = 0; i < cfg_.banks; ++i)
+      banks_[i].refresh_at = cfg_.tREFI + (staggered ? uint64_t(i) * cfg_.tREFI / cfg_.banks : 0);
+    next_refresh_ = cfg_.tREFI;
+    if (cfg_.refresh_postpone >= cfg_.tREFI - cfg_.tRFC)
+      throw Error("memory: dram.refresh_postpone must be below dram.tREFI - dram.tRFC");
+  }
 }
 
 void DramChannel::issue_column(size_t i, uint64_t now, MemoryStats& st) {
@@ -81,6 +94,11 @@ void DramChannel::issue_column(size_t i, uint64_t now, MemoryStats& st) {
   }
   st.dram_bytes += r.bytes;
   if (!r.activated) ++st.dram_row_hits;
+  if (b.refresh_due != UINT64_MAX && bank_queued_[r.bank] == 0) {
+    // The postponed refresh goes once the bank's queued requests are served.
+    refresh_bank(r.bank, now, now, b.refresh_due);
+    return;
+  }
   if (closed_page_ && bank_hits_[r.bank] == 0) {
     // No queued request wants the row: it closes as soon as tRAS, write recovery and
     // read-to-precharge allow (close_rows), unless a request for it arrives before.
@@ -110,6 +128,57 @@ void DramChannel::close_rows(uint64_t now) {
   wake_ = 0;
 }
 
+// Refreshes bank `i`: `first` is the refresh that closes its row (an auto-precharge of
+// dram.page_policy = closed due before it closes the row at its own time), `last` the latest one
+// (the same, or later ones of an idle bank, which find it closed), which decides when the bank
+// may activate again. `due` is the schedule slot of `last`: the next refresh is due tREFI after.
+void DramChannel::refresh_bank(uint32_t i, uint64_t first, uint64_t last, uint64_t due) {
+  Bank& b = banks_[i];
+  if (b.open_row >= 0 && b.close_at <= first) {
+    b.act_ready = std::max(b.act_ready, b.close_at + cfg_.tRP);
+    b.open_row = -1;
+  }
+  if (b.open_row >= 0) {
+    const uint64_t start =
+        std::max({first, b.act_cycle + cfg_.tRAS, b.pre_ready, group_pre_ready_[b.group]}) + cfg_.tRP;
+    b.act_ready = std::max(b.act_ready, start + cfg_.tRFC);
+    b.open_row = -1;
+  }
+  b.act_ready = std::max(b.act_ready, last + cfg_.tRFC);
+  b.close_at = UINT64_MAX;
+  bank_hits_[i] = 0;
+  bank_whits_[i] = 0;
+  b.refresh_due = UINT64_MAX;
+  b.refresh_at = due + cfg_.tREFI;
+  next_refresh_ = std::min(next_refresh_, b.refresh_at);
+  wake_ = 0;
+}
+
+// Applies every refresh whose time has come by `now`. A bank with queued requests postpones its
+// refresh (dram.refresh_postpone) until they are served (issue_column) or the postponement runs
+// out; an idle bank refreshes at its slot, and several slots of a bank idle since are applied
+// together.
+void DramChannel::refresh_banks(uint64_t now) {
+  next_refresh_ = UINT64_MAX;
+  for (uint32_t i = 0; i < banks_.size(); ++i) {
+    Bank& b = banks_[i];
+    if (b.refresh_at <= now) {
+      if (b.refresh_due != UINT64_MAX) {  // postponed until now: refresh at the deadline
+        refresh_bank(i, b.refresh_at, b.refresh_at, b.refresh_due);
+      } else if (b.refresh_at == now && bank_queued_[i] > 0 && cfg_.refresh_postpone > 0) {
+        // (A slot already past found the channel idle: a busy channel is ticked at its slots.)
+        b.refresh_due = b.refresh_at;
+        b.refresh_at += cfg_.refresh_postpone;
+      } else {
+        const uint64_t last = b.refresh_at + (now - b.refresh_at) / cfg_.tREFI * cfg_.tREFI;
+        refresh_bank(i, b.refresh_at, last, last);
+      }
+    }
+    next_refresh_ = std::min(next_refresh_, b.refresh_at);
+  }
+  wake_ = 0;
+}
+
 void DramChannel::issue_row(DramRequest& r, uint64_t now, MemoryStats& st) {
   Bank& b = banks_[r.bank];
   uint64_t act = b.open_row < 0 ? now : now + cfg_.tRP;
@@ -130,6 +199,8 @@ void DramChannel::issue_row(DramRequest& r, uint64_t now, MemoryStats& st) {
 }
 
 bool DramChannel::tick(uint64_t now, MemoryStats& st) {
+  // An idle bank's state waits for the channel's next command or auto-precharge.
+  if (now >= next_refresh_ && (!queue_.empty() || now >= next_close_)) refresh_banks(now);
   if (now >= next_close_) close_rows(now);
   if (queue_.empty() || now < wake_) return false;
   update_mode();
@@ -172,7 +243,7 @@ bool DramChannel::tick(uint64_t now, MemoryStats& st) {
   }
   update_mode();  // the earliest command depends on the mode the next tick serves
   // Nothing changes until the next command can issue or a request arrives (enqueue resets).
-  wake_ = std::max(earliest_command(), now + 1);
+  wake_ = std::max(std::min(earliest_command(), next_refresh_), now + 1);
   return served;
 }
 

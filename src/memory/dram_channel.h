@@ -27,6 +27,15 @@
 // precharged without a command (auto-precharge) as soon as tRAS, tWR and tRTPL allow, unless a
 // request for it arrives first: the next request to that bank, whatever its row, activates tRP
 // after that precharge.
+// With dram.tREFI set, each bank is refreshed once per tREFI (dram.refresh: per_bank spreads the
+// banks' refreshes evenly over the interval, all_bank refreshes them together). A refresh closes
+// the bank's row (precharging it as soon as tRAS, tWR and tRTPL allow, even under queued hits),
+// and the bank takes no activate until tRFC after the refresh began. With dram.refresh_postpone, a
+// bank with queued requests postpones its refresh until they are served, for at most that many
+// cycles (a controller's refresh postponement; the next slot stays tREFI after the postponed
+// one). A bank's state changes only through commands, so refreshes are applied when the channel
+// next acts (the same state as applying each at its own cycle); an idle channel is not woken for
+// them.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -90,12 +99,14 @@ class DramChannel {
  private:
   struct Bank {
     int64_t open_row = -1;
-    uint64_t act_cycle = 0;          // cycle of the last activate (tRAS)
-    uint64_t col_ready = 0;          // earliest column command (tRCD after the activate)
-    uint64_t pre_ready = 0;          // earliest precharge (write recovery, read-to-precharge)
-    uint64_t act_ready = 0;          // earliest next activate (tRC)
-    uint32_t group = 0;              // bank group
-    uint64_t close_at = UINT64_MAX;  // dram.page_policy = closed: the open row's precharge
+    uint64_t act_cycle = 0;             // cycle of the last activate (tRAS)
+    uint64_t col_ready = 0;             // earliest column command (tRCD after the activate)
+    uint64_t pre_ready = 0;             // earliest precharge (write recovery, read-to-precharge)
+    uint64_t act_ready = 0;             // earliest next activate (tRC)
+    uint32_t group = 0;                 // bank group
+    uint64_t close_at = UINT64_MAX;     // dram.page_policy = closed: the open row's precharge
+    uint64_t refresh_at = UINT64_MAX;   // dram.tREFI: the bank's next refresh (or its postponement's end)
+    uint64_t refresh_due = UINT64_MAX;  // the slot of a postponed refresh (UINT64_MAX: none)
   };
   // A column command of some request could issue at `now` as far as the channel is concerned.
   bool column_possible(uint64_t now) const {
@@ -149,11 +160,14 @@ class DramChannel {
   void issue_row(DramRequest& r, uint64_t now, MemoryStats& st);
   uint64_t earliest_command() const;
   void close_rows(uint64_t now);
+  void refresh_banks(uint64_t now);
+  void refresh_bank(uint32_t i, uint64_t first, uint64_t last, uint64_t due);
 
   DramConfig cfg_;
   bool frfcfs_;
-  bool closed_page_ = false;          // dram.page_policy = closed
-  uint64_t next_close_ = UINT64_MAX;  // earliest Bank::close_at
+  bool closed_page_ = false;            // dram.page_policy = closed
+  uint64_t next_close_ = UINT64_MAX;    // earliest Bank::close_at
+  uint64_t next_refresh_ = UINT64_MAX;  // earliest Bank::refresh_at
   uint32_t capacity_;
   std::vector<Bank> banks_;
   std::vector<DramRequest> queue_;  // arrival order

@@ -359,6 +359,21 @@ TEST(GpgpusimImport, AppliesOnTopOfAPreset) {
   EXPECT_TRUE(same_config(c, ref)) << differing_keys(c, ref);
 }
 
+// GPGPU-Sim models no DRAM refresh: DRAM timing imported onto a base with refresh (h100) turns
+// it off, while options that leave the DRAM alone keep the base's.
+TEST(GpgpusimImport, DramTimingImportsNoRefresh) {
+  GpuConfig c = load_preset("h100");
+  ASSERT_GT(c.dram.tREFI, 0u);
+  import_gpgpusim_text(c, "-gpgpu_n_clusters 20\n", "x.config", nullptr);
+  EXPECT_GT(c.dram.tREFI, 0u);
+  import_gpgpusim_text(
+      c,
+      "-gpgpu_dram_timing_opt "
+      "\"nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrp=1:CCDL=0:RTPL=0\"\n",
+      "x.config", nullptr);
+  EXPECT_EQ(c.dram.tREFI, 0u);
+}
+
 TEST(GpgpusimImport, MatchesTheGtx480PresetTiming) {
   // The preset's DRAM figures were converted from GPGPU-Sim's SM2_GTX480 file; importing
   // those options must give the same numbers.

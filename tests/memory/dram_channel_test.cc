@@ -424,6 +424,130 @@ TEST(DramChannel, BadConfigThrows) {
   c = dram_cfg();
   c.page_policy = "adaptive";
   EXPECT_THROW(DramChannel{c}, Error);
+  c = dram_cfg();
+  c.tREFI = 100;
+  c.tRFC = 100;
+  EXPECT_THROW(DramChannel{c}, Error);
+  c = dram_cfg();
+  c.refresh = "same_bank";
+  EXPECT_THROW(DramChannel{c}, Error);
+  c = dram_cfg();
+  c.tREFI = 1000;
+  c.tRFC = 100;
+  c.refresh_postpone = 900;
+  EXPECT_THROW(DramChannel{c}, Error);
+}
+
+// dram.tREFI: a refresh closes the bank's row, and the bank takes no activate for tRFC after it.
+// Per bank, bank b of 16 refreshes at tREFI + b * tREFI / 16 (bank 8 at 1500 with tREFI 1000);
+// all-bank, every bank at tREFI.
+TEST(DramChannel, RefreshClosesRowsAndBlocksActivates) {
+  // Read (bank, row 0) at 0, then the same row again at `second`; returns that read's latency.
+  auto second_read = [](uint32_t refi, const char* mode, uint32_t bank, uint64_t second, MemoryStats& st,
+                        uint32_t postpone = 0) {
+    DramConfig c = dram_cfg();
+    c.tREFI = refi;
+    c.tRFC = 50;
+    c.refresh_postpone = postpone;
+    c.refresh = mode;
+    DramChannel ch(c);
+    std::vector<Served> out;
+    ch.enqueue(req(1, bank, 0));
+    run(ch, 0, second, st, out);
+    ch.enqueue(req(2, bank, 0));
+    run(ch, second, second + 400, st, out);
+    EXPECT_EQ(out.size(), 2u);
+    return out.back().cycle - second;
+  };
+  const uint64_t hit = 12 + 4 + 20, closed = 12 + 12 + 4 + 20;
+  MemoryStats none, after, blocked, staggered, together;
+  EXPECT_EQ(second_read(0, "per_bank", 0, 1500, none), hit);  // no refresh: the row stays open
+  EXPECT_EQ(second_read(1000, "per_bank", 0, 1500, after), closed);
+  MemoryStats idle_postponed;  // the bank was idle at its slot: postponement changes nothing
+  EXPECT_EQ(second_read(1000, "per_bank", 0, 1500, idle_postponed, 400), closed);
+  EXPECT_EQ(second_read(1000, "per_bank", 0, 1010, idle_postponed, 400), 52 + closed);
+  // The open row is precharged at 1000, the refresh runs from 1012 (tRP), the activate at 1062.
+  EXPECT_EQ(second_read(1000, "per_bank", 0, 1010, blocked), 52 + closed);
+  EXPECT_EQ(second_read(1000, "per_bank", 8, 1200, staggered), hit);  // bank 8 refreshes at 1500
+  EXPECT_EQ(second_read(1000, "all_bank", 8, 1200, together), closed);
+  EXPECT_EQ(none.dram_row_hits, 1u);
+  EXPECT_EQ(after.dram_row_hits, 0u);
+  EXPECT_EQ(after.dram_activates, 2u);
+}
+
+// dram.refresh_postpone: a bank whose open row has queued hits at its refresh slot (1000) serves
+// them first, as hits, and refreshes after the last one, so a later read of the row activates.
+// Without postponement the refresh closes the row under them at 1000: the rest wait for an
+// activate after tRFC (one of them pays it), and that row stays open for the later read.
+TEST(DramChannel, RefreshWaitsForQueuedRequestsWhenPostponed) {
+  auto hits_at_slot = [](uint32_t postpone, MemoryStats& queued, MemoryStats& later) {
+    DramConfig c = dram_cfg();
+    c.tREFI = 1000;
+    c.tRFC = 50;
+    c.refresh_postpone = postpone;
+    DramChannel ch(c);
+    std::vector<Served> out;
+    ch.enqueue(req(1, 0, 0));
+    run(ch, 0, 999, later, out);
+    for (uint64_t i = 0; i < 8; ++i) ch.enqueue(req(10 + i, 0, 0));  // row 0 hits, queued at the slot
+    run(ch, 999, 1400, queued, out);
+    ch.enqueue(req(99, 0, 0));
+    run(ch, 1400, 1600, later, out);
+    EXPECT_EQ(out.size(), 10u);
+    return out.back().cycle - 1400;
+  };
+  MemoryStats q0, l0, q400, l400;
+  EXPECT_EQ(hits_at_slot(0, q0, l0), 12u + 4 + 20);             // a hit: the row reopened at 1062
+  EXPECT_EQ(hits_at_slot(400, q400, l400), 12u + 12 + 4 + 20);  // closed by the postponed refresh
+  EXPECT_EQ(q400.dram_row_hits, 8u);
+  EXPECT_EQ(q400.dram_activates, 0u);
+  EXPECT_EQ(q0.dram_row_hits, 7u);
+  EXPECT_EQ(q0.dram_activates, 1u);
+}
+
+// With refresh on, ticking only at next_event() and after each arrival (as the memory system
+// does) serves a bursty request stream at exactly the cycles that ticking every cycle does.
+// (That a refresh applied late equals one applied at its cycle is checked by the hand-computed
+// cases above: the second reads arrive after a refresh of an idle channel.)
+TEST(DramChannel, RefreshByEventsMatchesEveryCycle) {
+  for (const char* mode : {"per_bank", "all_bank"})
+    for (const char* policy : {"open", "closed"})
+      for (uint32_t postpone : {0u, 300u}) {
+        auto serve = [&](bool every_cycle) {
+          DramConfig c = dram_cfg();
+          c.tREFI = 700;
+          c.tRFC = 60;
+          c.refresh_postpone = postpone;
+          c.refresh = mode;
+          c.page_policy = policy;
+          DramChannel ch(c);
+          MemoryStats st;
+          std::vector<Served> out;
+          uint64_t seed = 12345, next_arrival = 0, tag = 0;
+          for (uint64_t t = 0; t < 60000; ++t) {
+            bool arrived = false;
+            if (t >= next_arrival && ch.has_room(1)) {
+              seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+              ch.enqueue(req(++tag, uint32_t(seed >> 33) % 16, uint32_t(seed >> 40) % 3, (seed >> 50) % 4 == 0));
+              next_arrival =
+                  t + 1 + (seed % 7 == 0 ? 300 + (seed >> 24) % 1500 : (seed >> 20) % 9);  // bursts and idle gaps
+              arrived = true;
+            }
+            DramReturn r;
+            while (ch.pop_return(t, r)) out.push_back({t, r.addr});
+            if (every_cycle || arrived || ch.next_event() <= t) ch.tick(t, st);
+          }
+          EXPECT_GT(out.size(), 100u);
+          EXPECT_GT(st.dram_activates, 0u);
+          return out;
+        };
+        std::vector<Served> a = serve(true), b = serve(false);
+        ASSERT_EQ(a.size(), b.size()) << mode << " " << policy;
+        for (size_t i = 0; i < a.size(); ++i) {
+          EXPECT_EQ(a[i].cycle, b[i].cycle) << mode << " " << policy << " return " << i;
+          EXPECT_EQ(a[i].tag, b[i].tag) << mode << " " << policy << " return " << i;
+        }
+      }
 }
 
 }  // namespace

@@ -588,9 +588,8 @@ void check_h100_figures(const std::vector<std::string>& only) {
   for (const auto& [name, fig] : sim) {
     ASSERT_TRUE(hw.count(name)) << name;
     const bool rate = fig.kind != "latency";
-    // The one figure outside 10 %: a 1 MB .cg chase hits open DRAM rows more often in the
-    // model (597 cycles) than on the H100 (681).
-    const double tol = rate || name == "chase_cg_1024KB_stride128" ? 0.15 : 0.10;
+    // The tolerances: latencies within 10 %, bandwidths and throughputs within 15 %.
+    const double tol = rate ? 0.15 : 0.10;
     EXPECT_NEAR(fig.value / hw[name].value, 1.0, tol)
         << name << ": warpsim " << fig.value << ", H100 " << hw[name].value;
   }

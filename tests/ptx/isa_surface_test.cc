@@ -44,7 +44,9 @@ struct SurfaceRun {
   }
 };
 
-uint32_t word_at(uint32_t off) { return (off & 0xff) | ((off + 1) & 0xff) << 8 | ((off + 2) & 0xff) << 16 | ((off + 3) & 0xff) << 24; }
+uint32_t word_at(uint32_t off) {
+  return (off & 0xff) | ((off + 1) & 0xff) << 8 | ((off + 2) & 0xff) << 16 | ((off + 3) & 0xff) << 24;
+}
 
 // 4 elements of 4 bytes per row (16 bytes), 3 rows, 2 slices.
 SurfaceDesc volume() {
@@ -277,12 +279,12 @@ TEST(IsaTexture, CubemapFacesFollowTheProgrammingGuideTable) {
   };
   // (face, s, t) per the table; u = (s/m + 1)/2, v = (t/m + 1)/2 on the 2 x 2 face.
   const Dir dirs[] = {
-      {1, 0.5f, -0.5f, 1},      // +x: s = -z = 0.5, t = -y = -0.5: texel (1, 0)
-      {-1, -0.5f, 0.5f, 13},    // -x: s = z = 0.5, t = -y = 0.5: (1, 1)
-      {0.5f, 1, 0.5f, 23},      // +y: s = x, t = z: (1, 1)
-      {0.2f, -1, 0.6f, 31},     // -y: s = x = 0.2, t = -z = -0.6: (1, 0)
-      {-0.5f, -0.5f, 1, 42},    // +z: s = x = -0.5, t = -y = 0.5: (0, 1)
-      {-0.5f, 0.5f, -1, 51},    // -z: s = -x = 0.5, t = -y = -0.5: (1, 0)
+      {1, 0.5f, -0.5f, 1},    // +x: s = -z = 0.5, t = -y = -0.5: texel (1, 0)
+      {-1, -0.5f, 0.5f, 13},  // -x: s = z = 0.5, t = -y = 0.5: (1, 1)
+      {0.5f, 1, 0.5f, 23},    // +y: s = x, t = z: (1, 1)
+      {0.2f, -1, 0.6f, 31},   // -y: s = x = 0.2, t = -z = -0.6: (1, 0)
+      {-0.5f, -0.5f, 1, 42},  // +z: s = x = -0.5, t = -y = 0.5: (0, 1)
+      {-0.5f, 0.5f, -1, 51},  // -z: s = -x = 0.5, t = -y = -0.5: (1, 0)
   };
   std::string body = tex_prefix(h);
   for (int i = 0; i < 6; ++i) {
@@ -326,9 +328,9 @@ TEST(IsaTexture, LayeredCubemapsAndGeometryMismatch) {
   EXPECT_NE(load_error(wrap_kernel("tex.cube.v4.f32.s32 {%f5, %f6, %f7, %f8}, [%rd1, {%r1, %r1, %r1, %r1}];"))
                 .find("cubemap textures take .f32 coordinates"),
             std::string::npos);
-  EXPECT_NE(load_error(wrap_kernel("tex.2dms.v4.f32.s32 {%f5, %f6, %f7, %f8}, [%rd1, {%r1, %r1, %r1, %r1}];"))
-                .find("2dms"),
-            std::string::npos);
+  EXPECT_NE(
+      load_error(wrap_kernel("tex.2dms.v4.f32.s32 {%f5, %f6, %f7, %f8}, [%rd1, {%r1, %r1, %r1, %r1}];")).find("2dms"),
+      std::string::npos);
 }
 
 // ------------------------------------------------------------------ video instructions, lop3
@@ -373,8 +375,8 @@ TEST(IsaLop3, LookUpTables) {
   EXPECT_EQ(lop3(0xf0), a);
   EXPECT_EQ(lop3(0xcc), b);
   EXPECT_EQ(lop3(0xaa), c);
-  EXPECT_EQ(lop3(0x96), 0xe23ba677u);                        // a ^ b ^ c
-  EXPECT_EQ(lop3(0xe8), (a & b) | (a & c) | (b & c));        // majority
+  EXPECT_EQ(lop3(0x96), 0xe23ba677u);                  // a ^ b ^ c
+  EXPECT_EQ(lop3(0xe8), (a & b) | (a & c) | (b & c));  // majority
   EXPECT_EQ(lop3(0x80), a & b & c);
   EXPECT_EQ(lop3(0x00), 0u);
 }

@@ -678,7 +678,7 @@ namespace {
 
 // A CUDA array of width x height x depth elements (height and depth at least 1), rows packed.
 cudaError_t make_array(State& s, CudaArray** out, const cudaChannelFormatDesc* desc, size_t width, size_t height,
-                       size_t depth) {
+                       size_t depth, unsigned flags) {
   if (!out || !desc || width == 0) return cudaErrorInvalidValue;
   int bits = desc->x;
   int channels = (desc->x > 0) + (desc->y > 0) + (desc->z > 0) + (desc->w > 0);
@@ -693,6 +693,8 @@ cudaError_t make_array(State& s, CudaArray** out, const cudaChannelFormatDesc* d
   a->height = height ? height : 1;
   a->depth = depth ? depth : 1;
   a->three_d = depth > 0;
+  a->one_d_layered = (flags & kArrayLayered) && height == 0;
+  a->flags = flags;
   a->elem_bytes = size_t(bits / 8) * size_t(channels);
   a->pitch = width * a->elem_bytes;
   a->desc = *desc;
@@ -706,19 +708,34 @@ cudaError_t make_array(State& s, CudaArray** out, const cudaChannelFormatDesc* d
 
 CUDART_API cudaError_t cudaMallocArray(CudaArray** out, const cudaChannelFormatDesc* desc, size_t width, size_t height,
                                        unsigned flags) {
-  return guarded("cudaMallocArray", [&](State& s) { return make_array(s, out, desc, width, height, 0); });
+  return guarded("cudaMallocArray", [&](State& s) {
+    if (flags & ~unsigned(kArraySurfaceLoadStore | kArrayTextureGather | kArrayColorAttachment))
+      throw ShimError(cudaErrorInvalidValue, fmt::format("invalid flags {:#x}", flags));
+    return make_array(s, out, desc, width, height, 0, flags);
+  });
 }
 
-// Layered and cubemap arrays stop the program; the surface and gather flags are accepted.
+// Layered arrays (extent.depth layers of width x height, or of width elements when the height
+// is 0), cubemaps (extent width x width x 6) and layered cubemaps (width x width x 6 x layers).
 CUDART_API cudaError_t cudaMalloc3DArray(CudaArray** out, const cudaChannelFormatDesc* desc, cudaExtent extent,
                                          unsigned flags) {
   return guarded("cudaMalloc3DArray", [&](State& s) {
-    if (flags & (0x01 | 0x04))
-      s.stop("cudaMalloc3DArray", fmt::format("layered and cubemap arrays (flags {:#x}) are not supported", flags));
-    if (flags & ~unsigned(0x01 | 0x02 | 0x04 | 0x08 | 0x20))
+    if (flags &
+        ~unsigned(kArrayLayered | kArraySurfaceLoadStore | kArrayCubemap | kArrayTextureGather | kArrayColorAttachment))
       throw ShimError(cudaErrorInvalidValue, fmt::format("invalid flags {:#x}", flags));
-    if (extent.depth && !extent.height) throw ShimError(cudaErrorInvalidValue, "a 3D array needs a height");
-    return make_array(s, out, desc, extent.width, extent.height, extent.depth);
+    if (flags & kArrayCubemap) {
+      if (extent.width != extent.height)
+        throw ShimError(cudaErrorInvalidValue, "a cubemap array needs width == height");
+      if ((flags & kArrayLayered) ? (extent.depth == 0 || extent.depth % 6) : extent.depth != 6)
+        throw ShimError(cudaErrorInvalidValue, (flags & kArrayLayered)
+                                                   ? "a layered cubemap array needs a depth that is a multiple of 6"
+                                                   : "a cubemap array needs a depth of 6");
+    } else if (flags & kArrayLayered) {
+      if (extent.depth == 0) throw ShimError(cudaErrorInvalidValue, "a layered array needs a depth (its layers)");
+    } else if (extent.depth && !extent.height) {
+      throw ShimError(cudaErrorInvalidValue, "a 3D array needs a height");
+    }
+    return make_array(s, out, desc, extent.width, extent.height, extent.depth, flags);
   });
 }
 
@@ -818,8 +835,10 @@ CUDART_API cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc* desc, cudaExtent*
   return guarded("cudaArrayGetInfo", [&](State& s) {
     CudaArray& a = s.array(arr, "cudaArrayGetInfo");
     if (desc) *desc = a.desc;
-    if (extent) *extent = cudaExtent{a.width, a.height > 1 || a.three_d ? a.height : 0, a.three_d ? a.depth : 0};
-    if (flags) *flags = 0;
+    if (extent)
+      *extent =
+          cudaExtent{a.width, (a.height > 1 || a.three_d) && !a.one_d_layered ? a.height : 0, a.three_d ? a.depth : 0};
+    if (flags) *flags = a.flags;
     return cudaSuccess;
   });
 }

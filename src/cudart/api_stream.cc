@@ -286,14 +286,21 @@ CUDART_API cudaError_t cudaCreateTextureObject(unsigned long long* out, const cu
       }
       case cudaResourceTypeArray: {
         CudaArray& a = s.array(res->res.array.array, "cudaCreateTextureObject");
-        if (a.depth > 1)
-          s.stop("cudaCreateTextureObject",
-                 "textures over 3D arrays (cudaMalloc3DArray with a depth) are not supported");
         channel_format(a.desc, t);
         t.data = a.data;
         t.width = uint32_t(a.width);
         t.height = uint32_t(a.height);
         t.pitch = uint32_t(a.pitch);
+        if (a.flags & kArrayCubemap) {
+          t.cubemap = true;
+          t.layered = a.flags & kArrayLayered;
+          t.layers = uint32_t(a.depth / 6);
+        } else if (a.flags & kArrayLayered) {
+          t.layered = true;
+          t.layers = uint32_t(a.depth);
+        } else {
+          t.depth = uint32_t(a.depth);  // 1 but for 3D arrays
+        }
         break;
       }
       default:
@@ -306,6 +313,40 @@ CUDART_API cudaError_t cudaCreateTextureObject(unsigned long long* out, const cu
     uint64_t h = s.rt().create_texture(t);
     s.textures[uintptr_t(h)] = h;
     *out = h;
+    return cudaSuccess;
+  });
+}
+
+// Surface objects over CUDA arrays made with cudaArraySurfaceLoadStore (suld.b/sust.b).
+CUDART_API cudaError_t cudaCreateSurfaceObject(unsigned long long* out, const cudaResourceDesc* res) {
+  return guarded("cudaCreateSurfaceObject", [&](State& s) {
+    if (!out || !res) return cudaErrorInvalidValue;
+    if (res->resType != cudaResourceTypeArray)
+      throw ShimError(cudaErrorInvalidValue, "a surface object needs a CUDA array (cudaResourceTypeArray)");
+    CudaArray& a = s.array(res->res.array.array, "cudaCreateSurfaceObject");
+    if (!(a.flags & kArraySurfaceLoadStore))
+      throw ShimError(cudaErrorInvalidValue, "the array was not created with cudaArraySurfaceLoadStore");
+    warpsim::SurfaceDesc d;
+    d.data = a.data;
+    d.width = uint32_t(a.width);
+    d.height = uint32_t(a.height);
+    d.slices = uint32_t(a.depth);
+    d.pitch = uint32_t(a.pitch);
+    d.elem_bytes = uint32_t(a.elem_bytes);
+    d.layered = a.flags & (kArrayLayered | kArrayCubemap);  // cubemap faces are layers to suld/sust
+    uint64_t h = s.rt().create_surface(d);
+    s.surfaces.insert(h);
+    *out = h;
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaDestroySurfaceObject(unsigned long long surf) {
+  return guarded("cudaDestroySurfaceObject", [&](State& s) {
+    if (surf == 0) return cudaSuccess;
+    if (!s.surfaces.erase(surf)) throw ShimError(cudaErrorInvalidValue, "unknown surface object");
+    s.sync_all();
+    s.rt().destroy_surface(surf);
     return cudaSuccess;
   });
 }

@@ -99,12 +99,19 @@ struct HostRange {
   size_t mapped = 0;    // bytes of the shim's own host mapping (0: the program owns the memory)
 };
 
+// A CUDA array: `depth` slices of `height` rows of `pitch` bytes, packed. The slices are the
+// depth of a 3D array, the layers of a layered array, or the faces of a cubemap array (6 per
+// cubemap, 6 x layers for a layered cubemap).
 struct CudaArray {
   DevPtr data = 0;
   size_t width = 0, height = 0, depth = 1, pitch = 0, elem_bytes = 0;  // height and depth 1 when unused
   bool three_d = false;                                                // from cudaMalloc3DArray with a depth
+  bool one_d_layered = false;                                          // a layered array made with no height
+  unsigned flags = 0;                                                  // cudaArrayLayered, cudaArrayCubemap, ...
   cudaChannelFormatDesc desc{};
 };
+inline constexpr unsigned kArrayLayered = 0x01, kArraySurfaceLoadStore = 0x02, kArrayCubemap = 0x04,
+                          kArrayTextureGather = 0x08, kArrayColorAttachment = 0x20;
 
 class State {
  public:
@@ -185,6 +192,7 @@ class State {
   // Forgets a host range (waits for the device first); unmaps the shim's own mapping.
   void release_host_range(uintptr_t start);
   std::map<uintptr_t, uint64_t> textures;  // texture objects the program holds
+  std::set<uint64_t> surfaces;             // surface objects the program holds
   std::set<Graph*> graphs;
   std::set<GraphExec*> graph_execs;
   std::set<Capture*> captures;

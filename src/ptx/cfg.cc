@@ -43,6 +43,7 @@ uint32_t peak_live_registers(const Program& prog, const FuncInfo& f) {
   for (uint32_t i = 0; i < n; ++i) {
     const Inst& in = prog.insts[f.first + i];
     for (uint32_t r : in.s) set(use, i, r);
+    for (uint32_t r : in.coord) set(use, i, r);
     set(use, i, in.addr_reg);
     if (in.guard == kNone)
       for (uint32_t r : in.d) set(def, i, r);

@@ -742,6 +742,9 @@ class Decoder {
       case Op::Match:
       case Op::Builtin:
       case Op::Tex:
+      case Op::Suld:
+      case Op::Sust:
+      case Op::Suq:
       case Op::Trap:
       case Op::Activemask:
       case Op::Clock:
@@ -1459,15 +1462,19 @@ class Decoder {
     set_dsts(in, {dst(s.ops[0], Type::B32)});
   }
 
+  // tex.{1d,2d,3d,a1d,a2d,cube,acube}.v4.dtype.ctype d, [tex, {coordinates}]: the layer of
+  // .a1d/.a2d/.acube comes first (an integer), then the coordinates; .3d, .a2d and .cube take
+  // a 4-element vector whose unused last element is ignored.
   void decode_tex(const Instr& s, Inst& in, Mods& m) {
     const auto& o = s.ops;
     in.op = Op::Tex;
-    if (m.has("1d"))
-      in.sub = 1;
-    else if (m.has("2d"))
-      in.sub = 2;
-    else
-      fail(s.loc, "only tex.1d and tex.2d are supported");
+    static const std::pair<const char*, TexGeom> kGeoms[] = {
+        {"1d", TexGeom::D1},   {"2d", TexGeom::D2},     {"3d", TexGeom::D3},      {"a1d", TexGeom::A1D},
+        {"a2d", TexGeom::A2D}, {"cube", TexGeom::Cube}, {"acube", TexGeom::ACube}};
+    for (auto& [n, g] : kGeoms)
+      if (m.has(n)) in.sub = uint8_t(g);
+    if (in.sub == 0)
+      fail(s.loc, "tex needs a geometry (.1d, .2d, .3d, .a1d, .a2d, .cube, .acube; 2D multisample is not supported)");
     if (!m.has("v4")) fail(s.loc, "tex needs .v4");
     in.vec = 4;
     if (m.types.size() != 2) fail(s.loc, "tex needs a destination and a coordinate type");
@@ -1476,6 +1483,9 @@ class Decoder {
     if (in.type != Type::F32 && in.type != Type::S32 && in.type != Type::U32)
       fail(s.loc, "tex destination type must be .f32, .s32 or .u32");
     if (in.type2 != Type::F32 && in.type2 != Type::S32) fail(s.loc, "tex coordinate type must be .f32 or .s32");
+    const TexGeom g = TexGeom(in.sub);
+    if ((g == TexGeom::Cube || g == TexGeom::ACube) && in.type2 != Type::F32)
+      fail(s.loc, "cubemap textures take .f32 coordinates");
     need_ops(s, 2);
     if (o[0].kind != Operand::Vec || o[0].elems.size() != 4) fail(o[0].loc, "tex needs a 4-element destination");
     for (int i = 0; i < 4; ++i)
@@ -1488,10 +1498,163 @@ class Decoder {
     Operand t = a;
     t.kind = Operand::Reg;
     in.addr_reg = reg(t, Type::B64);
-    size_t need = in.sub == 1 ? 1 : 2;
-    if (a.elems.size() < need) fail(a.loc, "not enough texture coordinates");
-    for (size_t i = 0; i < need; ++i) in.s[i] = src(a.elems[i], in.type2);
+    const bool layered = g == TexGeom::A1D || g == TexGeom::A2D || g == TexGeom::ACube;
+    const size_t dims = g == TexGeom::D1 || g == TexGeom::A1D ? 1 : g == TexGeom::D2 || g == TexGeom::A2D ? 2 : 3;
+    const size_t need = dims + (layered ? 1 : 0);
+    if (a.elems.size() < need)
+      fail(a.loc, "tex." + std::string(tex_geom_name(g)) + " needs " + std::to_string(need) + " coordinates");
+    for (size_t i = 0; i < need; ++i)
+      in.s[i] = src(a.elems[i], layered && i == 0 ? Type::B32 : in.type2, layered && i == 0);
     in.nsrc = uint8_t(need);
+  }
+
+  static const char* tex_geom_name(TexGeom g) {
+    static const char* kNames[] = {"?", "1d", "2d", "3d", "a1d", "a2d", "cube", "acube"};
+    return kNames[size_t(g)];
+  }
+
+  // The surface object and coordinates of suld/sust: [surf, {x, y, z}] with x in bytes; a
+  // layer first for .a1d/.a2d; .3d and .a2d take a 4-element vector (the last is ignored).
+  void surface_operand(const Operand& a, Inst& in) {
+    if (a.kind != Operand::Addr || a.name.empty() || a.name[0] != '%' || a.elems.empty())
+      fail(a.loc, "expected [surface-object register, {coordinates}] (surface references are not supported)");
+    if (!a.name2.empty()) fail(a.loc, "unexpected second name in a surface operand");
+    Operand t = a;
+    t.kind = Operand::Reg;
+    t.elems.clear();
+    in.addr_reg = reg(t, Type::B64);
+    const SurfGeom g = SurfGeom(in.sub);
+    const size_t need = g == SurfGeom::D1 ? 1 : g == SurfGeom::D2 || g == SurfGeom::A1D ? 2 : 3;
+    if (a.elems.size() < need) fail(a.loc, "surface access needs " + std::to_string(need) + " coordinates");
+    for (size_t i = 0; i < need; ++i) in.coord[i] = src(a.elems[i], Type::B32, true);
+  }
+
+  // suld.b.geom{.v2,.v4}.{b8,b16,b32,b64}{.trap,.clamp,.zero} d, [surf, {coords}]
+  // sust.b.geom{.v2,.v4}.{b8,b16,b32,b64}{.trap,.clamp,.zero} [surf, {coords}], data
+  void decode_surface(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    const bool store = m.root == "sust";
+    in.op = store ? Op::Sust : Op::Suld;
+    if (m.has("p")) fail(s.loc, std::string(m.root) + ".p (formatted surface access) is not supported; use .b");
+    if (!m.has("b")) fail(s.loc, std::string(m.root) + " needs .b");
+    static const std::pair<const char*, SurfGeom> kGeoms[] = {{"1d", SurfGeom::D1},
+                                                              {"2d", SurfGeom::D2},
+                                                              {"3d", SurfGeom::D3},
+                                                              {"a1d", SurfGeom::A1D},
+                                                              {"a2d", SurfGeom::A2D}};
+    for (auto& [n, g] : kGeoms)
+      if (m.has(n)) in.sub = uint8_t(g);
+    if (in.sub == 0) fail(s.loc, std::string(m.root) + " needs a geometry (.1d, .2d, .3d, .a1d, .a2d)");
+    if (m.has("v2"))
+      in.vec = 2;
+    else if (m.has("v4"))
+      in.vec = 4;
+    if (m.has("clamp"))
+      in.clamp = SurfClamp::Clamp;
+    else if (m.has("zero"))
+      in.clamp = SurfClamp::Zero;
+    else
+      m.has("trap");  // the default
+    Type t = in.type = one_type(s, m);
+    if (t != Type::B8 && t != Type::B16 && t != Type::B32 && t != Type::B64)
+      fail(s.loc, std::string(m.root) + ".b needs .b8, .b16, .b32 or .b64");
+    if (t == Type::B64 && in.vec == 4) fail(s.loc, ".v4.b64 is not a valid surface access");
+    need_ops(s, 2);
+    const Operand& data = store ? o[1] : o[0];
+    surface_operand(store ? o[0] : o[1], in);
+    auto ev = elems(data);
+    if (ev.size() != in.vec) fail(data.loc, "expected a " + std::to_string(in.vec) + "-element operand");
+    for (size_t i = 0; i < ev.size(); ++i) {
+      if (store)
+        in.s[i] = src(*ev[i], t, true);
+      else
+        in.d[i] = ev[i]->kind == Operand::Sink ? kNone : dst(*ev[i], t, true);
+    }
+    if (store)
+      in.nsrc = in.vec;
+    else
+      in.ndst = in.vec;
+    in.space = Space::Global;  // the array's memory, accessed as global memory (docs/ptx.md)
+  }
+
+  // suq.{width,height,depth,array_size}.b32 d, [surf]
+  void decode_suq(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    in.op = Op::Suq;
+    static const std::pair<const char*, SurfQuery> kQ[] = {{"width", SurfQuery::Width},
+                                                           {"height", SurfQuery::Height},
+                                                           {"depth", SurfQuery::Depth},
+                                                           {"array_size", SurfQuery::ArraySize}};
+    bool found = false;
+    for (auto& [n, q] : kQ)
+      if (m.has(n)) {
+        in.sub = uint8_t(q);
+        found = true;
+      }
+    if (!found) fail(s.loc, "suq supports .width, .height, .depth and .array_size only ('" + s.opcode + "')");
+    in.type = one_type(s, m);
+    if (in.type != Type::B32) fail(s.loc, "suq needs .b32");
+    need_ops(s, 2);
+    set_dsts(in, {dst(o[0], Type::B32)});
+    const Operand& a = o[1];
+    if (a.kind != Operand::Addr || a.name.empty() || a.name[0] != '%' || !a.elems.empty() || a.ival != 0)
+      fail(a.loc, "expected [surface-object register] (surface references are not supported)");
+    Operand r = a;
+    r.kind = Operand::Reg;
+    in.addr_reg = reg(r, Type::B64);
+  }
+
+  // vadd4/vsub4/vavrg4/vabsdiff4/vmin4/vmax4 and their 2-lane forms:
+  // vop.dtype.atype.btype{.sat|.add} d, a, b, c, with the default byte/halfword selections
+  // and mask (operand selectors such as a.b3210 are not supported).
+  void decode_video(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    in.op = Op::Video;
+    const std::string& r = m.root;
+    const char lanes = r.back();
+    in.vec = lanes == '4' ? 4 : 2;
+    static const std::pair<const char*, VideoOp> kOps[] = {{"vadd", VideoOp::Add},   {"vsub", VideoOp::Sub},
+                                                           {"vavrg", VideoOp::Avrg}, {"vabsdiff", VideoOp::Absdiff},
+                                                           {"vmin", VideoOp::Min},   {"vmax", VideoOp::Max}};
+    bool found = false;
+    for (auto& [n, v] : kOps)
+      if (r == std::string(n) + lanes) {
+        in.sub = uint8_t(v);
+        found = true;
+      }
+    if (!found) fail(s.loc, "unknown video instruction '" + s.opcode + "'");
+    if (m.types.size() != 3) fail(s.loc, r + " needs three types (.dtype.atype.btype)");
+    for (Type t : m.types)
+      if (t != Type::U32 && t != Type::S32) fail(s.loc, r + " types must be .u32 or .s32");
+    in.type = m.types[0];
+    in.type2 = m.types[1];
+    int64_t bits = 0;
+    if (m.types[0] == Type::S32) bits |= kVideoDSigned;
+    if (m.types[1] == Type::S32) bits |= kVideoASigned;
+    if (m.types[2] == Type::S32) bits |= kVideoBSigned;
+    if (m.has("add")) bits |= kVideoAccumulate;
+    if (m.has("sat")) {
+      if (bits & kVideoAccumulate) fail(s.loc, r + ": .sat cannot be used with .add");
+      in.mods |= kModSat;
+    }
+    in.offset = bits;
+    need_ops(s, 4);
+    set_dsts(in, {dst(o[0], Type::B32)});
+    set_srcs(in, {src(o[1], Type::B32), src(o[2], Type::B32), src(o[3], Type::B32)});
+  }
+
+  // lop3.b32 d, a, b, c, immLut
+  void decode_lop3(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    in.op = Op::Lop3;
+    in.type = one_type(s, m);
+    if (in.type != Type::B32) fail(s.loc, "lop3 needs .b32");
+    need_ops(s, 5);
+    if (o[4].kind != Operand::Int || o[4].ival < 0 || o[4].ival > 255)
+      fail(o[4].loc, "lop3 needs an immediate look-up table from 0 to 255");
+    in.sub = uint8_t(o[4].ival);
+    set_dsts(in, {dst(o[0], Type::B32)});
+    set_srcs(in, {src(o[1], Type::B32), src(o[2], Type::B32), src(o[3], Type::B32)});
   }
 
   // nanosleep, pmevent: no effect on the simulated program.
@@ -1521,6 +1684,7 @@ class Decoder {
       w.src[ns++] = id;
     };
     add_src(in.addr_reg);
+    for (int i = 0; i < 3; ++i) add_src(in.coord[i]);
     for (int i = 0; i < 4; ++i) add_src(in.s[i]);
     add_src(in.guard);
     // The unit, operation class and latency class were set when the instruction was decoded
@@ -1557,6 +1721,11 @@ class Decoder {
         w.width = uint8_t(std::min(255, type_bytes(in.type) * in.vec));
         break;
       }
+      case Op::Suld:
+      case Op::Sust:
+        w.space = MemSpace::Global;  // the array's memory (docs/ptx.md, "Surfaces")
+        w.width = uint8_t(type_bytes(in.type) * in.vec);
+        break;
       case Op::Bar:
         w.barrier_id = in.sub;
         if (in.mods & kModArrive) w.flags |= kFlagBarrierArrive;
@@ -1626,6 +1795,7 @@ constexpr InstructionRow kInstructions[] = {
     row("ld",         &D::decode_ld_st,        Unit::MEM,    OpClass::LOAD,    kLatDefault),
     row("ldu",        &D::decode_ld_st,        Unit::MEM,    OpClass::LOAD,    kLatDefault),
     row("lg2",        &D::decode_unary,        Unit::SFU,    OpClass::ALU,     kLatTrans),
+    row("lop3",       &D::decode_lop3,         Unit::INT,    OpClass::ALU,     kLatAlu),
     row("mad",        &D::decode_mul_mad,      Unit::INT,    OpClass::ALU,     kLatMad,     UR::ByType),
     row("mad24",      &D::decode_mul24_mad24,  Unit::INT,    OpClass::ALU,     kLatMad),
     row("madc",       &D::decode_mul_mad,      Unit::INT,    OpClass::ALU,     kLatMad,     UR::ByType),
@@ -1661,12 +1831,27 @@ constexpr InstructionRow kInstructions[] = {
     row("st",         &D::decode_ld_st,        Unit::MEM,    OpClass::STORE,   kLatDefault),
     row("sub",        &D::decode_add_sub,      Unit::INT,    OpClass::ALU,     kLatDefault, UR::ByType),
     row("subc",       &D::decode_addc_subc,    Unit::INT,    OpClass::ALU,     kLatDefault, UR::ByType),
+    row("suld",       &D::decode_surface,      Unit::MEM,    OpClass::LOAD,    kLatDefault),
+    row("suq",        &D::decode_suq,          Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("sust",       &D::decode_surface,      Unit::MEM,    OpClass::STORE,   kLatDefault),
     row("szext",      &D::decode_bmsk_szext,   Unit::INT,    OpClass::ALU,     kLatAlu),
     row("tanh",       &D::decode_unary,        Unit::INT,    OpClass::ALU,     kLatAlu),
     row("testp",      &D::decode_testp,        Unit::INT,    OpClass::ALU,     kLatAlu),
     row("tex",        &D::decode_tex,          Unit::MEM,    OpClass::LOAD,    kLatDefault),
     row("trap",       &D::decode_trap,         Unit::BRANCH, OpClass::EXIT,    kLatAlu),
+    row("vabsdiff2",  &D::decode_video,        Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("vabsdiff4",  &D::decode_video,        Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("vadd2",      &D::decode_video,        Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("vadd4",      &D::decode_video,        Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("vavrg2",     &D::decode_video,        Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("vavrg4",     &D::decode_video,        Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("vmax2",      &D::decode_video,        Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("vmax4",      &D::decode_video,        Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("vmin2",      &D::decode_video,        Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("vmin4",      &D::decode_video,        Unit::INT,    OpClass::ALU,     kLatAlu),
     row("vote",       &D::decode_vote,         Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("vsub2",      &D::decode_video,        Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("vsub4",      &D::decode_video,        Unit::INT,    OpClass::ALU,     kLatAlu),
     row("xor",        &D::decode_binary,       Unit::INT,    OpClass::ALU,     kLatAlu),
 };
 // clang-format on
@@ -1714,14 +1899,16 @@ void Decoder::decode(const Instr& s, Inst& in) {
     in.guard_neg = s.guard_neg;
   }
   static const std::set<std::string> kVocabulary = {
-      "rn",     "rz",     "rm",     "rp",       "rni",    "rzi",      "rmi",    "rpi",        "ftz",    "sat",
-      "approx", "cc",     "hi",     "lo",       "wide",   "eq",       "ne",     "lt",         "le",     "gt",
-      "ge",     "ls",     "hs",     "equ",      "neu",    "ltu",      "leu",    "gtu",        "geu",    "num",
-      "nan",    "and",    "or",     "xor",      "add",    "min",      "max",    "inc",        "dec",    "exch",
-      "cas",    "global", "shared", "local",    "const",  "param",    "to",     "v2",         "v4",     "uni",
-      "arrive", "red",    "warp",   "gl",       "up",     "down",     "bfly",   "idx",        "all",    "any",
-      "ballot", "1d",     "2d",     "shiftamt", "f4e",    "b4e",      "rc8",    "ecl",        "ecr",    "rc16",
-      "l",      "r",      "wrap",   "clamp",    "finite", "infinite", "number", "notanumber", "normal", "subnormal"};
+      "rn",     "rz",     "rm",        "rp",       "rni",    "rzi",      "rmi",    "rpi",        "ftz",    "sat",
+      "approx", "cc",     "hi",        "lo",       "wide",   "eq",       "ne",     "lt",         "le",     "gt",
+      "ge",     "ls",     "hs",        "equ",      "neu",    "ltu",      "leu",    "gtu",        "geu",    "num",
+      "nan",    "and",    "or",        "xor",      "add",    "min",      "max",    "inc",        "dec",    "exch",
+      "cas",    "global", "shared",    "local",    "const",  "param",    "to",     "v2",         "v4",     "uni",
+      "arrive", "red",    "warp",      "gl",       "up",     "down",     "bfly",   "idx",        "all",    "any",
+      "ballot", "1d",     "2d",        "shiftamt", "f4e",    "b4e",      "rc8",    "ecl",        "ecr",    "rc16",
+      "l",      "r",      "wrap",      "clamp",    "finite", "infinite", "number", "notanumber", "normal", "subnormal",
+      "3d",     "a1d",    "a2d",       "cube",     "acube",  "b",        "p",      "trap",       "zero",   "width",
+      "height", "depth",  "array_size"};
   for (const auto& w : m.words) {
     bool ok = kVocabulary.count(w) != 0;
     for (const char* i : kIgnored) ok = ok || w == i;
@@ -1760,6 +1947,8 @@ void regs_of(const Inst& in, std::vector<uint32_t>& reads, std::vector<uint32_t>
   for (int i = 0; i < in.nsrc && i < 4; ++i)
     if (in.s[i] != kNone) reads.push_back(in.s[i]);
   if (in.addr_reg != kNone) reads.push_back(in.addr_reg);
+  for (uint32_t c : in.coord)
+    if (c != kNone) reads.push_back(c);
   if (in.guard != kNone) reads.push_back(in.guard);
   for (int i = 0; i < in.ndst && i < 4; ++i)
     if (in.d[i] != kNone) writes.push_back(in.d[i]);
@@ -1783,6 +1972,9 @@ bool passable(const Inst& in) {
     case Op::Atom:
     case Op::Red:
     case Op::Tex:
+    case Op::Suld:
+    case Op::Sust:
+    case Op::Suq:
     case Op::Trap:
     case Op::Clock:
     case Op::Builtin:

@@ -764,6 +764,29 @@ void CtaExecutor::exec_atomic(Warp& w, const Inst& in, uint32_t exec, uint32_t s
   thread_insts_ += popc32(uint32_t(exec));
 }
 
+// The face of a cubemap a direction (x, y, z) points at, and the face coordinates (u, v) in
+// [0, 1]: the CUDA programming guide's cubemap table (the component of largest magnitude picks
+// the face; ties go to x, then y).
+static int cube_face(double x, double y, double z, double& u, double& v) {
+  const double ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
+  int face;
+  double m, sc, tc;
+  if (ax >= ay && ax >= az) {
+    face = x >= 0 ? 0 : 1;
+    m = ax, sc = x >= 0 ? -z : z, tc = -y;
+  } else if (ay >= az) {
+    face = y >= 0 ? 2 : 3;
+    m = ay, sc = x, tc = y >= 0 ? z : -z;
+  } else {
+    face = z >= 0 ? 4 : 5;
+    m = az, sc = z >= 0 ? x : -x, tc = -y;
+  }
+  if (m == 0) m = 1;  // the zero vector: the centre of face 0
+  u = (sc / m + 1) / 2;
+  v = (tc / m + 1) / 2;
+  return face;
+}
+
 void CtaExecutor::exec_tex(Warp& w, const Inst& in, uint32_t exec, uint32_t simt_mask) {
   WarpStream& out = *w.out;
   uint32_t ai = uint32_t(out.addrs.size());
@@ -771,6 +794,11 @@ void CtaExecutor::exec_tex(Warp& w, const Inst& in, uint32_t exec, uint32_t simt
   uint64_t* taddrs = out.addrs.data() + ai;
   uint64_t* R = w.regs;
   const uint64_t* handle = R + size_t(in.addr_reg) * 32;
+  const TexGeom geom = TexGeom(in.sub);
+  const bool layered = geom == TexGeom::A1D || geom == TexGeom::A2D || geom == TexGeom::ACube;
+  const bool cube = geom == TexGeom::Cube || geom == TexGeom::ACube;
+  // Dimensions filtered and addressed: 1 (x), 2 (x, y) or 3 (x, y, z of a 3D texture).
+  const int dims = geom == TexGeom::D1 || geom == TexGeom::A1D ? 1 : geom == TexGeom::D3 ? 3 : 2;
   for_lanes(exec, [&](int l) {
     uint64_t h = handle[l];
     if (!last_tex_ || h != last_tex_handle_) {
@@ -781,14 +809,23 @@ void CtaExecutor::exec_tex(Warp& w, const Inst& in, uint32_t exec, uint32_t simt
       last_tex_handle_ = h;
     }
     const TextureDesc& d = *last_tex_;
+    if (layered != d.layered || cube != d.cubemap || (dims < 3 && !layered && !cube && d.depth > 1)) {
+      static const char* kGeom[] = {"?", "1d", "2d", "3d", "a1d", "a2d", "cube", "acube"};
+      const char* kind = d.cubemap     ? (d.layered ? "a layered cubemap" : "a cubemap")
+                         : d.layered   ? "a layered"
+                         : d.depth > 1 ? "a 3D"
+                                       : "a 1D or 2D";
+      throw Error(where(w, in, l) + ": tex." + kGeom[size_t(geom)] + " does not match the texture object " + hex(h) +
+                  " (" + kind + " texture)");
+    }
     const uint32_t cbytes = d.channel_bits / 8;
     const uint32_t ebytes = cbytes * d.channels;
     const uint64_t pitch = d.pitch ? d.pitch : uint64_t(d.width) * ebytes;
-    const int dims = in.sub;
+    const uint64_t slice_bytes = pitch * d.height;
     // Texel lookup with the address mode; returns false for border texels.
     auto texel_index = [&](int64_t i, uint32_t n, int64_t& out_i) {
       if (n == 0) return false;
-      switch (d.address) {
+      switch (cube ? TextureDesc::Clamp : d.address) {
         case TextureDesc::Clamp:
           out_i = std::clamp<int64_t>(i, 0, int64_t(n) - 1);
           return true;
@@ -806,12 +843,15 @@ void CtaExecutor::exec_tex(Warp& w, const Inst& in, uint32_t exec, uint32_t simt
       }
       return false;
     };
-    auto fetch = [&](int64_t x, int64_t y, double outv[4], bool record) {
+    // `slice`: the layer, or the face of a cubemap (layer * 6 + face); z: the depth of a 3D texture.
+    uint64_t slice = 0;
+    auto fetch = [&](int64_t x, int64_t y, int64_t z, double outv[4], bool record) {
       for (int c = 0; c < 4; ++c) outv[c] = 0;
-      int64_t xi = 0, yi = 0;
+      int64_t xi = 0, yi = 0, zi = 0;
       if (!texel_index(x, d.width, xi)) return;
-      if (dims == 2 && !texel_index(y, d.height, yi)) return;
-      uint64_t addr = d.data + uint64_t(yi) * pitch + uint64_t(xi) * ebytes;
+      if (dims >= 2 && !texel_index(y, d.height, yi)) return;
+      if (dims == 3 && !texel_index(z, d.depth, zi)) return;
+      uint64_t addr = d.data + (slice + uint64_t(zi)) * slice_bytes + uint64_t(yi) * pitch + uint64_t(xi) * ebytes;
       if (record) taddrs[l] = addr;
       for (uint32_t c = 0; c < d.channels && c < 4; ++c) {
         uint64_t a = addr + c * cbytes;
@@ -830,34 +870,53 @@ void CtaExecutor::exec_tex(Warp& w, const Inst& in, uint32_t exec, uint32_t simt
                                                        : double(raw);
       }
     };
+    int k = 0;  // the next coordinate register
+    if (layered) {
+      // The layer: an integer, clamped to the texture's layers.
+      uint32_t layer = std::min<uint32_t>(uint32_t(R[size_t(in.s[0]) * 32 + l]), d.layers - 1);
+      slice = cube ? uint64_t(layer) * 6 : layer;
+      k = 1;
+    }
     double res[4] = {0, 0, 0, 0};
     if (in.type2 == Type::S32) {
-      int64_t x = int32_t(R[size_t(in.s[0]) * 32 + l]);
-      int64_t y = dims == 2 ? int32_t(R[size_t(in.s[1]) * 32 + l]) : 0;
-      fetch(x, y, res, true);
+      int64_t c[3] = {0, 0, 0};
+      for (int i = 0; i < dims; ++i) c[i] = int32_t(R[size_t(in.s[k + i]) * 32 + l]);
+      fetch(c[0], c[1], c[2], res, true);
     } else {
-      double u = as_f32(R[size_t(in.s[0]) * 32 + l]);
-      double v = dims == 2 ? as_f32(R[size_t(in.s[1]) * 32 + l]) : 0.0;
-      if (d.normalized_coords) u *= d.width, v *= d.height;
+      double c[3] = {0, 0, 0};
+      for (int i = 0; i < (cube ? 3 : dims); ++i) c[i] = as_f32(R[size_t(in.s[k + i]) * 32 + l]);
+      if (cube) {
+        // The direction picks a face; its coordinates are normalized ones on that face.
+        double u, v;
+        slice += uint64_t(cube_face(c[0], c[1], c[2], u, v));
+        c[0] = u * d.width, c[1] = v * d.height, c[2] = 0;
+      } else if (d.normalized_coords) {
+        c[0] *= d.width, c[1] *= d.height, c[2] *= d.depth;
+      }
       if (!d.linear_filter) {
-        fetch(int64_t(std::floor(u)), int64_t(std::floor(v)), res, true);
+        fetch(int64_t(std::floor(c[0])), int64_t(std::floor(c[1])), int64_t(std::floor(c[2])), res, true);
       } else {
-        double fu = u - 0.5, fv = v - 0.5;
-        int64_t x0 = int64_t(std::floor(fu)), y0 = int64_t(std::floor(fv));
-        double a = fu - double(x0), b = fv - double(y0);
-        if (dims == 1) b = 0;
-        double t00[4], t10[4], t01[4], t11[4];
-        fetch(x0, y0, t00, true);
-        fetch(x0 + 1, y0, t10, false);
-        if (dims == 2) {
-          fetch(x0, y0 + 1, t01, false);
-          fetch(x0 + 1, y0 + 1, t11, false);
-        } else {
-          std::copy(t00, t00 + 4, t01);
-          std::copy(t10, t10 + 4, t11);
+        // Linear filtering: weights of the 2, 4 or 8 nearest texels (linear, bilinear,
+        // trilinear) in the dimensions filtered; layers and faces are not filtered across.
+        int64_t b0[3] = {0, 0, 0};
+        double f[3] = {0, 0, 0};
+        for (int i = 0; i < dims; ++i) {
+          double t = c[i] - 0.5;
+          b0[i] = int64_t(std::floor(t));
+          f[i] = t - double(b0[i]);
         }
-        for (int c = 0; c < 4; ++c)
-          res[c] = (1 - a) * (1 - b) * t00[c] + a * (1 - b) * t10[c] + (1 - a) * b * t01[c] + a * b * t11[c];
+        const int corners = 1 << dims;
+        for (int corner = 0; corner < corners; ++corner) {
+          double t[4], wgt = 1;
+          int64_t p[3] = {b0[0], b0[1], b0[2]};
+          for (int i = 0; i < dims; ++i) {
+            bool up = corner >> i & 1;
+            p[i] += up;
+            wgt *= up ? f[i] : 1 - f[i];
+          }
+          fetch(p[0], p[1], p[2], t, corner == 0);
+          for (int ch = 0; ch < 4; ++ch) res[ch] += wgt * t[ch];
+        }
       }
     }
     for (int c = 0; c < 4; ++c) {
@@ -871,6 +930,132 @@ void CtaExecutor::exec_tex(Warp& w, const Inst& in, uint32_t exec, uint32_t simt
         v = uint32_t(res[c]);
       if (in.type == Type::F32 && !(d.is_float || d.read_normalized_float)) v = uint32_t(int64_t(res[c]));
       R[size_t(in.d[c]) * 32 + l] = v;
+    }
+  });
+  WarpInst wi = in.tmpl;
+  wi.active_mask = exec;
+  wi.addr_index = ai;
+  if (simt_mask != w.live) wi.flags |= kFlagDiverged;
+  out.insts.push_back(wi);
+  thread_insts_ += popc32(uint32_t(exec));
+}
+
+const SurfaceDesc& CtaExecutor::surface(Warp& w, const Inst& in, int lane, uint64_t h) {
+  if (!last_surf_ || h != last_surf_handle_) {
+    auto it = launch_->surfaces ? launch_->surfaces->find(h) : SurfaceTable::const_iterator();
+    if (!launch_->surfaces || it == launch_->surfaces->end())
+      throw Error(where(w, in, lane) + ": invalid surface object " + hex(h));
+    last_surf_ = &it->second;
+    last_surf_handle_ = h;
+  }
+  return *last_surf_;
+}
+
+// suld.b / sust.b / suq. The x coordinate is a byte offset into the row; an access outside
+// the surface traps (.trap), moves to the nearest location inside it (.clamp: x to the last
+// whole access in the row, the others to the last row/slice) or reads zeros and writes
+// nothing (.zero). Accesses are global-memory accesses to the array's memory.
+void CtaExecutor::exec_surface(Warp& w, const Inst& in, uint32_t exec, uint32_t simt_mask) {
+  uint64_t* R = w.regs;
+  const uint64_t* handle = R + size_t(in.addr_reg) * 32;
+  if (in.op == Op::Suq) {
+    for_lanes(exec, [&](int l) {
+      const SurfaceDesc& d = surface(w, in, l, handle[l]);
+      uint32_t v = 0;
+      switch (SurfQuery(in.sub)) {
+        case SurfQuery::Width:
+          v = d.width;
+          break;
+        case SurfQuery::Height:
+          v = d.height;
+          break;
+        case SurfQuery::Depth:
+          v = d.layered ? 1 : d.slices;
+          break;
+        case SurfQuery::ArraySize:
+          v = d.layered ? d.slices : 0;
+          break;
+      }
+      R[size_t(in.d[0]) * 32 + l] = v;
+    });
+    emit(w, in, exec, simt_mask);
+    return;
+  }
+  WarpStream& out = *w.out;
+  uint32_t ai = uint32_t(out.addrs.size());
+  out.addrs.resize(ai + 32, 0);
+  uint64_t* saddrs = out.addrs.data() + ai;
+  const SurfGeom geom = SurfGeom(in.sub);
+  const bool layered = geom == SurfGeom::A1D || geom == SurfGeom::A2D;
+  const uint32_t esize = in.esize, bytes = esize * in.vec;
+  const bool store = in.op == Op::Sust;
+  static const char* kGeom[] = {"?", "1d", "2d", "3d", "a1d", "a2d"};
+  for_lanes(exec, [&](int l) {
+    const SurfaceDesc& d = surface(w, in, l, handle[l]);
+    if (layered != d.layered)
+      throw Error(where(w, in, l) + ": " + (store ? "sust" : "suld") + ".b." + kGeom[size_t(geom)] +
+                  " does not match the surface object " + hex(handle[l]) +
+                  (d.layered ? " (a layered surface)" : " (not a layered surface)"));
+    // Coordinates: x (bytes), y (rows), z (slices: depth or layer).
+    int64_t x = 0, y = 0, z = 0;
+    auto c = [&](int i) { return int64_t(int32_t(R[size_t(in.coord[i]) * 32 + l])); };
+    switch (geom) {
+      case SurfGeom::D1:
+        x = c(0);
+        break;
+      case SurfGeom::D2:
+        x = c(0), y = c(1);
+        break;
+      case SurfGeom::D3:
+        x = c(0), y = c(1), z = c(2);
+        break;
+      case SurfGeom::A1D:
+        z = int64_t(uint32_t(R[size_t(in.coord[0]) * 32 + l])), x = c(1);
+        break;
+      case SurfGeom::A2D:
+        z = int64_t(uint32_t(R[size_t(in.coord[0]) * 32 + l])), x = c(1), y = c(2);
+        break;
+    }
+    const int64_t row_bytes = int64_t(d.width) * d.elem_bytes;
+    const bool inside =
+        x >= 0 && x + bytes <= row_bytes && y >= 0 && y < int64_t(d.height) && z >= 0 && z < int64_t(d.slices);
+    bool zero = false;
+    if (!inside) {
+      if (in.clamp == SurfClamp::Trap)
+        throw Error(where(w, in, l) + ": " + (store ? "sust" : "suld") + " outside the surface (x " +
+                    std::to_string(x) + " bytes, y " + std::to_string(y) + ", " + (layered ? "layer " : "z ") +
+                    std::to_string(z) + "; surface of " + std::to_string(row_bytes) + " bytes x " +
+                    std::to_string(d.height) + " x " + std::to_string(d.slices) + ")");
+      zero = in.clamp == SurfClamp::Zero;
+      int64_t last_x = row_bytes >= int64_t(bytes) ? (row_bytes - bytes) / bytes * bytes : 0;
+      x = std::clamp<int64_t>(x, 0, last_x);
+      y = std::clamp<int64_t>(y, 0, int64_t(d.height) - 1);
+      z = std::clamp<int64_t>(z, 0, int64_t(d.slices) - 1);
+    }
+    const uint64_t pitch = d.pitch ? d.pitch : uint64_t(d.width) * d.elem_bytes;
+    const uint64_t addr = d.data + (uint64_t(z) * d.height + uint64_t(y)) * pitch + uint64_t(x);
+    saddrs[l] = addr;
+    // Byte by byte: an x that is no multiple of the access size may cross a page.
+    for (uint32_t i = 0; i < in.vec; ++i) {
+      const uint64_t a = addr + uint64_t(i) * esize;
+      if (store) {
+        if (zero) continue;
+        const uint64_t v = R[size_t(in.s[i]) * 32 + l];
+        for (uint32_t b = 0; b < esize; ++b) {
+          uint8_t* p = launch_->memory->write_ptr(a + b);
+          if (!p) throw Error(where(w, in, l) + ": surface store outside device memory at " + hex(a + b));
+          *p = uint8_t(v >> (8 * b));
+        }
+      } else {
+        if (in.d[i] == kNone) continue;
+        uint64_t v = 0;
+        for (uint32_t b = 0; b < esize && !zero; ++b) {
+          const uint8_t* p = launch_->memory->read_ptr(a + b);
+          if (!p) throw Error(where(w, in, l) + ": surface load outside device memory at " + hex(a + b));
+          v |= uint64_t(*p) << (8 * b);
+        }
+        R[size_t(in.d[i]) * 32 + l] = v;
+      }
     }
   });
   WarpInst wi = in.tmpl;
@@ -1181,6 +1366,12 @@ void CtaExecutor::run_warp(Warp& w) {
         break;
       case Op::Tex:
         exec_tex(w, in, exec, m);
+        e.pc = pc + 1;
+        break;
+      case Op::Suld:
+      case Op::Sust:
+      case Op::Suq:
+        exec_surface(w, in, exec, m);
         e.pc = pc + 1;
         break;
       case Op::Shfl:

@@ -18,6 +18,7 @@
 namespace warpsim::ptx {
 
 using TextureTable = std::unordered_map<uint64_t, TextureDesc>;
+using SurfaceTable = std::unordered_map<uint64_t, SurfaceDesc>;
 
 // Invalid global accesses of one kernel found by memcheck: one entry per distinct kind (pc,
 // read or write, out of bounds or use after free, allocation), with its first occurrence.
@@ -44,6 +45,7 @@ struct Launch {
   uint64_t inst_limit = 50'000'000;  // per-thread instruction limit (runaway loops)
   DeviceMemory* memory = nullptr;
   const TextureTable* textures = nullptr;
+  const SurfaceTable* surfaces = nullptr;
   // Exact checking of global accesses against the live allocations (null: off).
   std::shared_ptr<MemcheckLog> memcheck;
 };
@@ -107,6 +109,8 @@ class CtaExecutor {
   }
   void exec_atomic(Warp& w, const Inst& in, uint32_t exec, uint32_t simt_mask);
   void exec_tex(Warp& w, const Inst& in, uint32_t exec, uint32_t simt_mask);
+  void exec_surface(Warp& w, const Inst& in, uint32_t exec, uint32_t simt_mask);
+  const SurfaceDesc& surface(Warp& w, const Inst& in, int lane, uint64_t handle);
   void exec_shfl(Warp& w, const Inst& in, uint32_t exec);
   void exec_vote(Warp& w, const Inst& in, uint32_t exec);
   void exec_match(Warp& w, const Inst& in, uint32_t exec);
@@ -146,6 +150,8 @@ class CtaExecutor {
   std::vector<uint64_t> pf_last_;
   uint64_t last_tex_handle_ = 0;
   const TextureDesc* last_tex_ = nullptr;
+  uint64_t last_surf_handle_ = 0;
+  const SurfaceDesc* last_surf_ = nullptr;
   std::vector<uint8_t> ret_buf_;  // return values in flight while a frame is restored
 };
 

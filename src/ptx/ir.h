@@ -89,6 +89,11 @@ enum class Op : uint8_t {
   Szext,
   Match,
   Builtin,
+  Suld,   // surface load (suld.b)
+  Sust,   // surface store (sust.b)
+  Suq,    // surface query
+  Video,  // SIMD video instructions (vadd4, vabsdiff2, ...): VideoOp in Inst::sub
+  Lop3,
   kCount
 };
 const char* op_name(Op op);
@@ -100,6 +105,17 @@ enum class AtomOp : uint8_t { Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas }
 enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
 enum class VoteMode : uint8_t { All, Any, Uni, Ballot };
 enum class MulMode : uint8_t { Lo, Hi, Wide };
+// Texture geometry of tex (Inst::sub): its coordinates and how they pick a texel.
+enum class TexGeom : uint8_t { D1 = 1, D2, D3, A1D, A2D, Cube, ACube };
+// Surface geometry of suld/sust/suq (Inst::sub), the boundary mode of suld/sust
+// (Inst::clamp) and the query of suq (Inst::sub).
+enum class SurfGeom : uint8_t { D1 = 1, D2, D3, A1D, A2D };
+enum class SurfClamp : uint8_t { Trap, Clamp, Zero };
+enum class SurfQuery : uint8_t { Width, Height, Depth, ArraySize };
+// SIMD video instructions: the operation, in Inst::sub; Inst::vec is the lane count (4 bytes
+// or 2 halfwords); Inst::offset packs the rest (kVideo* bits).
+enum class VideoOp : uint8_t { Add, Sub, Avrg, Absdiff, Min, Max };
+inline constexpr int64_t kVideoASigned = 1, kVideoBSigned = 2, kVideoDSigned = 4, kVideoAccumulate = 8;
 enum class TestpMode : uint8_t { Finite, Infinite, Number, NotANumber, Normal, Subnormal };
 
 enum InstMod : uint16_t {
@@ -142,7 +158,7 @@ struct Inst {
   Cmp cmp = Cmp::EQ;
   BoolOp boolop = BoolOp::None;
   Rnd rnd = Rnd::None;
-  uint8_t sub = 0;  // MulMode / AtomOp / ShflMode / VoteMode / tex dimension
+  uint8_t sub = 0;  // MulMode / AtomOp / ShflMode / VoteMode / TexGeom / SurfGeom / SurfQuery / VideoOp
   uint8_t vec = 1;  // vector width for ld/st/tex
   uint8_t ndst = 0, nsrc = 0;
   uint8_t esize = 0;  // bytes of `type` (element size of ld/st), precomputed
@@ -152,6 +168,10 @@ struct Inst {
   bool guard_neg = false;
   uint32_t d[4] = {kNone, kNone, kNone, kNone};
   uint32_t s[4] = {kNone, kNone, kNone, kNone};
+  // suld/sust/suq: the surface coordinates (x in bytes; a layer first for .a1d/.a2d) and
+  // the boundary mode; the surface object is addr_reg.
+  uint32_t coord[3] = {kNone, kNone, kNone};
+  SurfClamp clamp = SurfClamp::Trap;
   // Memory operand: address = reg(addr_reg) + offset (addr_reg == kNone: absolute).
   uint32_t addr_reg = kNone;
   int64_t offset = 0;

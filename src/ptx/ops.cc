@@ -591,6 +591,75 @@ void h_bfi(uint64_t* R, const Inst& in, uint32_t m) {
     d[l] = put<T>(T(r));
   });
 }
+// SIMD video instructions (vadd4, vabsdiff2, ...), PTX ISA semantics with the default
+// selections: lane i of a and of b (bytes for 4 lanes, halfwords for 2), sign- or
+// zero-extended by their types; t[i] = op(a[i], b[i]), clamped to the lane range of the
+// destination type with .sat. With .add, d = c + the sum of the t[i]; otherwise d is the
+// t[i] packed back into lanes (the default mask takes every lane from t).
+void h_video(uint64_t* R, const Inst& in, uint32_t m) {
+  uint64_t* d = dst(R, in);
+  const uint64_t *a = src(R, in, 0), *b = src(R, in, 1), *c = src(R, in, 2);
+  const int lanes = in.vec, bits = 32 / lanes;
+  const uint32_t lane_mask = lanes == 4 ? 0xffu : 0xffffu;
+  const bool as = in.offset & kVideoASigned, bs = in.offset & kVideoBSigned, ds = in.offset & kVideoDSigned;
+  const bool acc = in.offset & kVideoAccumulate, sat = in.mods & kModSat;
+  const VideoOp op = VideoOp(in.sub);
+  auto lane = [&](uint32_t v, int i, bool sgn) -> int64_t {
+    uint32_t x = (v >> (bits * i)) & lane_mask;
+    if (sgn && (x >> (bits - 1) & 1)) return int64_t(x) - (int64_t(1) << bits);
+    return int64_t(x);
+  };
+  const int64_t lo = ds ? -(int64_t(1) << (bits - 1)) : 0;
+  const int64_t hi = ds ? (int64_t(1) << (bits - 1)) - 1 : (int64_t(1) << bits) - 1;
+  for_lanes(m, [&](int l) {
+    const uint32_t av = uint32_t(a[l]), bv = uint32_t(b[l]), cv = uint32_t(c[l]);
+    int64_t sum = 0;
+    uint32_t packed = 0;
+    for (int i = 0; i < lanes; ++i) {
+      const int64_t x = lane(av, i, as), y = lane(bv, i, bs);
+      int64_t t = 0;
+      switch (op) {
+        case VideoOp::Add:
+          t = x + y;
+          break;
+        case VideoOp::Sub:
+          t = x - y;
+          break;
+        case VideoOp::Avrg:
+          t = x + y >= 0 ? (x + y + 1) >> 1 : (x + y) >> 1;
+          break;
+        case VideoOp::Absdiff:
+          t = x > y ? x - y : y - x;
+          break;
+        case VideoOp::Min:
+          t = std::min(x, y);
+          break;
+        case VideoOp::Max:
+          t = std::max(x, y);
+          break;
+      }
+      if (sat) t = std::clamp(t, lo, hi);
+      sum += t;
+      packed |= (uint32_t(t) & lane_mask) << (bits * i);
+    }
+    d[l] = acc ? uint32_t(int64_t(cv) + sum) : packed;
+  });
+}
+
+// lop3: each result bit is bit (a << 2 | b << 1 | c) of the look-up table (Inst::sub).
+void h_lop3(uint64_t* R, const Inst& in, uint32_t m) {
+  uint64_t* d = dst(R, in);
+  const uint64_t *a = src(R, in, 0), *b = src(R, in, 1), *c = src(R, in, 2);
+  const uint32_t lut = in.sub;
+  for_lanes(m, [&](int l) {
+    const uint32_t x = uint32_t(a[l]), y = uint32_t(b[l]), z = uint32_t(c[l]);
+    uint32_t r = 0;
+    for (int k = 0; k < 8; ++k)
+      if (lut >> k & 1) r |= (k & 4 ? x : ~x) & (k & 2 ? y : ~y) & (k & 1 ? z : ~z);
+    d[l] = r;
+  });
+}
+
 void h_prmt(uint64_t* R, const Inst& in, uint32_t m) {
   uint64_t* d = dst(R, in);
   const uint64_t *a = src(R, in, 0), *b = src(R, in, 1), *c = src(R, in, 2);
@@ -1416,6 +1485,10 @@ Handler select_alu_handler(const Inst& in) {
       return pick_int<WBfi>(t);
     case Op::Prmt:
       return &h_prmt;
+    case Op::Video:
+      return &h_video;
+    case Op::Lop3:
+      return &h_lop3;
     case Op::Shf:
       return &h_shf;
     case Op::Bmsk:

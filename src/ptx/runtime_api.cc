@@ -31,6 +31,7 @@ struct Runtime::Impl {
   DeviceMemory memory;
   std::vector<std::unique_ptr<Module>> modules;
   ptx::TextureTable textures;
+  ptx::SurfaceTable surfaces;
   uint64_t next_texture = 1;
   uint32_t streams = 1;
   uint64_t inst_limit = 50'000'000;
@@ -216,7 +217,11 @@ uint64_t Runtime::create_texture(const TextureDesc& d) {
   uint64_t ebytes = uint64_t(d.channels) * d.channel_bits / 8;
   uint64_t pitch = d.pitch ? d.pitch : d.width * ebytes;
   if (pitch < d.width * ebytes) throw Error("texture: pitch smaller than a row");
-  if (!impl_->memory.is_mapped(d.data, pitch * (d.height - 1) + d.width * ebytes))
+  if (d.depth == 0 || d.layers == 0) throw Error("texture: depth and layers must be non-zero");
+  if (d.cubemap && d.width != d.height) throw Error("texture: cubemap faces must be square");
+  if (d.depth > 1 && (d.layered || d.cubemap)) throw Error("texture: a 3D texture cannot be layered or a cubemap");
+  uint64_t slices = uint64_t(d.depth) * d.layers * (d.cubemap ? 6 : 1);
+  if (!impl_->memory.is_mapped(d.data, pitch * (d.height * slices - 1) + d.width * ebytes))
     throw Error("texture: data range is not inside a device allocation");
   uint64_t h = impl_->next_texture++;
   impl_->textures[h] = d;
@@ -226,6 +231,23 @@ uint64_t Runtime::create_texture(const TextureDesc& d) {
 void Runtime::destroy_texture(uint64_t tex) {
   target_->run_until_idle();
   if (!impl_->textures.erase(tex)) throw Error("destroy_texture: unknown texture object " + std::to_string(tex));
+}
+
+uint64_t Runtime::create_surface(const SurfaceDesc& d) {
+  if (d.elem_bytes == 0 || d.elem_bytes > 16) throw Error("surface: element size must be 1 to 16 bytes");
+  if (d.width == 0 || d.height == 0 || d.slices == 0) throw Error("surface: width, height and slices must be non-zero");
+  uint64_t pitch = d.pitch ? d.pitch : uint64_t(d.width) * d.elem_bytes;
+  if (pitch < uint64_t(d.width) * d.elem_bytes) throw Error("surface: pitch smaller than a row");
+  if (!impl_->memory.is_mapped(d.data, pitch * (uint64_t(d.height) * d.slices - 1) + uint64_t(d.width) * d.elem_bytes))
+    throw Error("surface: data range is not inside a device allocation");
+  uint64_t h = impl_->next_texture++;  // one numbering for texture and surface objects
+  impl_->surfaces[h] = d;
+  return h;
+}
+
+void Runtime::destroy_surface(uint64_t surf) {
+  target_->run_until_idle();
+  if (!impl_->surfaces.erase(surf)) throw Error("destroy_surface: unknown surface object " + std::to_string(surf));
 }
 
 uint32_t Runtime::create_stream() { return impl_->streams++; }
@@ -264,6 +286,7 @@ void Runtime::launch(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& ar
   if (impl_->memcheck) l.memcheck = std::make_shared<ptx::MemcheckLog>();
   l.memory = &impl_->memory;
   l.textures = &impl_->textures;
+  l.surfaces = &impl_->surfaces;
   l.params.assign(prog->param_bytes, 0);
   for (size_t i = 0; i < offs.size(); ++i) {
     size_t end = i + 1 < offs.size() ? offs[i + 1] : args.bytes().size();

@@ -46,10 +46,17 @@ class KernelArgs {
   std::vector<size_t> offsets_;
 };
 
+// A texture object. Its texels are rows of `pitch` bytes, `height` rows to a slice; slices
+// follow each other: the depth slices of a 3D texture, the layers of a layered texture, the
+// faces of a cubemap (6 per cubemap layer). `depth` and `layers` are 1 otherwise.
 struct TextureDesc {
   DevPtr data = 0;
   uint32_t width = 0, height = 1;  // elements
   uint32_t pitch = 0;              // bytes per row (0 = width * element size)
+  uint32_t depth = 1;              // 3D textures: slices (tex.3d)
+  uint32_t layers = 1;             // layered textures: layers (tex.a1d/a2d); cubemaps: cubemap layers
+  bool layered = false;            // a layered array (tex.a1d, tex.a2d, tex.acube)
+  bool cubemap = false;            // 6 square faces of width x width per layer (tex.cube, tex.acube)
   uint32_t channels = 1;           // 1, 2 or 4
   uint32_t channel_bits = 32;      // 8, 16 or 32
   bool is_float = true;            // float channels (else integer)
@@ -57,6 +64,17 @@ struct TextureDesc {
   bool read_normalized_float = false;
   enum Address { Clamp, Wrap, Border, Mirror } address = Clamp;
   bool linear_filter = false;
+};
+
+// A surface object over a CUDA array (suld/sust): rows of `pitch` bytes, `height` rows to a
+// slice, `slices` slices (the depth of a 3D array, the layers of a layered array, 6 faces per
+// layer of a cubemap array) one after another.
+struct SurfaceDesc {
+  DevPtr data = 0;
+  uint32_t width = 0, height = 1, slices = 1;  // elements, rows, slices
+  uint32_t pitch = 0;                          // bytes per row (0 = width * elem_bytes)
+  uint32_t elem_bytes = 4;                     // bytes per element (1 to 16)
+  bool layered = false;                        // slices are layers (suld.b.a1d/a2d), not depth
 };
 
 class Runtime {
@@ -88,6 +106,8 @@ class Runtime {
 
   uint64_t create_texture(const TextureDesc& desc);  // a texture object handle for kernels
   void destroy_texture(uint64_t tex);
+  uint64_t create_surface(const SurfaceDesc& desc);  // a surface object handle for kernels
+  void destroy_surface(uint64_t surf);
 
   uint32_t create_stream();  // stream 0 is the default stream
   void launch(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& args, uint32_t dynamic_shared = 0,

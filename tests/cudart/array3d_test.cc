@@ -73,27 +73,67 @@ TEST(Arrays3D, CopiesInAndOutWithOffsets) {
   EXPECT_EQ(free_array(arr), 0);
 }
 
-TEST(Arrays3D, LayeredArraysAndTexturesOver3DArraysStop) {
+// Layered and cubemap arrays, their extents and flags, textures over them and over 3D arrays,
+// and surface objects (which need cudaArraySurfaceLoadStore).
+TEST(Arrays3D, LayeredCubemapArraysTexturesAndSurfaces) {
   SHIM_OR_SKIP();
   auto malloc3d_array =
       shim.fn<int (*)(CudaArray**, const cudaChannelFormatDesc*, cudaExtent, unsigned)>("cudaMalloc3DArray");
   auto create_tex = shim.fn<int (*)(unsigned long long*, const cudaResourceDesc*, const cudaTextureDesc*, const void*)>(
       "cudaCreateTextureObject");
+  auto create_surf = shim.fn<int (*)(unsigned long long*, const cudaResourceDesc*)>("cudaCreateSurfaceObject");
+  auto destroy_surf = shim.fn<int (*)(unsigned long long)>("cudaDestroySurfaceObject");
+  auto info = shim.fn<int (*)(cudaChannelFormatDesc*, cudaExtent*, unsigned*, CudaArray*)>("cudaArrayGetInfo");
+  auto last_error = shim.fn<int (*)()>("cudaGetLastError");
   cudaChannelFormatDesc desc{32, 0, 0, 0, cudaChannelFormatKindFloat};
-  CudaArray* arr = nullptr;
-  EXPECT_EXIT(malloc3d_array(&arr, &desc, cudaExtent{8, 8, 4}, 0x01), ::testing::ExitedWithCode(3),
-              "cudaMalloc3DArray: layered");
-  ASSERT_EQ(malloc3d_array(&arr, &desc, cudaExtent{8, 8, 4}, 0), 0);
   cudaResourceDesc res{};
   res.resType = cudaResourceTypeArray;
-  res.res.array.array = arr;
   cudaTextureDesc tex{};
   unsigned long long t = 0;
-  EXPECT_EXIT(create_tex(&t, &res, &tex, nullptr), ::testing::ExitedWithCode(3),
-              "cudaCreateTextureObject: textures over 3D");
-  // A 2D array from cudaMalloc3DArray (depth 0) still makes a texture.
-  CudaArray* flat = nullptr;
-  ASSERT_EQ(malloc3d_array(&flat, &desc, cudaExtent{8, 8, 0}, 0), 0);
-  res.res.array.array = flat;
+  // A 1D layered array (no height): its extent reads back with height 0.
+  CudaArray* l1 = nullptr;
+  ASSERT_EQ(malloc3d_array(&l1, &desc, cudaExtent{16, 0, 5}, 0x01), 0);
+  cudaExtent e{};
+  unsigned flags = 99;
+  ASSERT_EQ(info(nullptr, &e, &flags, l1), 0);
+  EXPECT_EQ(e.width, 16u);
+  EXPECT_EQ(e.height, 0u);
+  EXPECT_EQ(e.depth, 5u);
+  EXPECT_EQ(flags, 0x01u);
+  res.res.array.array = l1;
   EXPECT_EQ(create_tex(&t, &res, &tex, nullptr), 0);
+  // Surfaces need the surface flag.
+  unsigned long long surf = 0;
+  EXPECT_EQ(create_surf(&surf, &res), cudaErrorInvalidValue);
+  last_error();
+  CudaArray* l2 = nullptr;
+  ASSERT_EQ(malloc3d_array(&l2, &desc, cudaExtent{8, 8, 4}, 0x01 | 0x02), 0);
+  res.res.array.array = l2;
+  ASSERT_EQ(create_surf(&surf, &res), 0);
+  EXPECT_NE(surf, 0u);
+  EXPECT_EQ(create_tex(&t, &res, &tex, nullptr), 0);
+  EXPECT_EQ(destroy_surf(surf), 0);
+  EXPECT_EQ(destroy_surf(surf), cudaErrorInvalidValue);  // destroyed already
+  last_error();
+  // Cubemaps: square faces, 6 of them (a multiple of 6 when layered).
+  CudaArray* cube = nullptr;
+  EXPECT_EQ(malloc3d_array(&cube, &desc, cudaExtent{8, 4, 6}, 0x04), cudaErrorInvalidValue);
+  EXPECT_EQ(malloc3d_array(&cube, &desc, cudaExtent{8, 8, 5}, 0x04), cudaErrorInvalidValue);
+  EXPECT_EQ(malloc3d_array(&cube, &desc, cudaExtent{8, 8, 9}, 0x05), cudaErrorInvalidValue);
+  last_error();
+  ASSERT_EQ(malloc3d_array(&cube, &desc, cudaExtent{8, 8, 12}, 0x05), 0);
+  res.res.array.array = cube;
+  EXPECT_EQ(create_tex(&t, &res, &tex, nullptr), 0);
+  // A 3D array makes a texture too; unknown flags are refused.
+  CudaArray* vol = nullptr;
+  ASSERT_EQ(malloc3d_array(&vol, &desc, cudaExtent{8, 8, 4}, 0), 0);
+  res.res.array.array = vol;
+  EXPECT_EQ(create_tex(&t, &res, &tex, nullptr), 0);
+  EXPECT_EQ(malloc3d_array(&vol, &desc, cudaExtent{8, 8, 4}, 0x40), cudaErrorInvalidValue);
+  last_error();
+  // A surface over linear memory is refused.
+  cudaResourceDesc lin{};
+  lin.resType = cudaResourceTypeLinear;
+  EXPECT_EQ(create_surf(&surf, &lin), cudaErrorInvalidValue);
+  last_error();
 }

@@ -331,6 +331,22 @@ TEST(CudaPrograms, ThreeDimensionalArraysAndCopies) {
   EXPECT_NE(j["errors"][0].get<std::string>().find("exceeds the source array"), std::string::npos);
 }
 
+// Surfaces (2D with the clamp and zero boundary modes, layered), layered, cubemap and 3D
+// textures filled by kernels and by cudaMemcpy3D, and vabsdiff4 (programs/surfaces.cu); the
+// program checks every value on the host.
+TEST(CudaPrograms, SurfacesLayeredCubemapAnd3DTexturesAndVideoInstructions) {
+  NVCC_OR_SKIP();
+  std::string err;
+  std::string exe = compile("surfaces", "zstd", kPtx, &err);
+  ASSERT_FALSE(exe.empty()) << err;
+  Result r = run(exec_cmd(exe, exe + ".json"));
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("surfaces: ok"), std::string::npos) << r.out << r.err;
+  nlohmann::json j = load_json(exe + ".json");
+  ASSERT_EQ(j["kernels"].size(), 8u) << j.dump();
+  EXPECT_EQ(j["errors"].size(), 0u) << j["errors"].dump();
+}
+
 // Managed memory (cudaMallocManaged and a __managed__ variable) used by the host and by
 // kernels without copies, and mapped host memory (cudaHostAlloc, cudaHostRegister) that
 // kernels reach through cudaHostGetDevicePointer; the programs check every result.

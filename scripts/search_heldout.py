@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Searched RLWS configurations against GTO and LRR on training and held-out workloads.
+"""Searched RLWS or RLWS_MS configurations against GTO and LRR on training and held-out workloads.
 
 usage: python3 scripts/search_heldout.py SEARCH_DIR COMPARE_DIR
 
@@ -38,10 +38,11 @@ def launches_of(result):
 def main():
     search, compare = sys.argv[1], sys.argv[2]
     state = json.load(open(os.path.join(search, "state.json")))
+    scheduler = state["identity"].split("scheduler ", 1)[1].split("\n", 1)[0].strip()
     runs = collections.defaultdict(dict)  # rl_config path -> launches
     for f in glob.glob(os.path.join(search, "cache", "*.json")):
         d = json.load(open(f))
-        if d["harness"]["scheduler"] != "rlws":
+        if d["harness"]["scheduler"] != scheduler:
             continue
         runs[d["harness"]["params"].get("rl_config", "defaults")].update(launches_of(d))
     base = collections.defaultdict(dict)  # scheduler -> launches
@@ -61,7 +62,7 @@ def main():
     items = []
     for r in rows:
         text = normal(r["configuration"])
-        label = "rank %s" % r["rank"] if r["rank"] != "defaults" else "defaults (Table V)"
+        label = "rank %s" % r["rank"] if r["rank"] != "defaults" else "defaults"
         if text == best:
             label += ", best.toml"
         if text in by_text:

@@ -4,26 +4,11 @@
 usage: python3 scripts/juggler_tables.py results/juggler
 """
 import collections
-import json
-import math
 import os
 import sys
 
-
-def load(path):
-    """(workload, kernel_id) -> scheduler -> row (results.jsonl: the rows with the schedulers' counters)"""
-    table = collections.defaultdict(dict)
-    with open(os.path.join(path, "results.jsonl")) as f:
-        for line in f:
-            if line.strip():
-                r = json.loads(line)
-                table[(r["workload"], r["kernel_id"])][r["scheduler"]] = r
-    return table
-
-
-def geomean(xs):
-    xs = list(xs)
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results_io import geomean, load_launches  # noqa: E402
 
 
 def speedup(table, x, base):
@@ -57,14 +42,14 @@ def pct(x):
 
 def main():
     root = sys.argv[1]
-    main_t = load(os.path.join(root, "main"))
+    main_t = load_launches(os.path.join(root, "main"))
     n = sum(1 for v in main_t.values() if "juggler" in v)
     print("Kernels with results: %d\n" % n)
     print("| scheduler | over GTO | over LRR | over TL | UM / LHM / FM (active cycles) |")
     print("|---|---|---|---|---|")
     rows = [("Juggler", main_t, "juggler"), ("R-Juggler", main_t, "r-juggler")]
     if os.path.isdir(os.path.join(root, "twobit")):
-        rows.append(("2-bit Juggler", load(os.path.join(root, "twobit")), "juggler"))
+        rows.append(("2-bit Juggler", load_launches(os.path.join(root, "twobit")), "juggler"))
     for label, t, x in rows:
         res = residency(t, x)
         merged = {k: dict(main_t.get(k, {}), **{"x": v[x]}) for k, v in t.items() if x in v}
@@ -72,7 +57,7 @@ def main():
         rs = "%.1f / %.1f / %.1f %%" % (res["UM"], res["LHM"], res["FM"]) if res else "-"
         print("| %s | %s | %s | %s | %s |" % (label, cells[0], cells[1], cells[2], rs))
     if os.path.isdir(os.path.join(root, "tl4")):
-        t4 = load(os.path.join(root, "tl4"))
+        t4 = load_launches(os.path.join(root, "tl4"))
         print("\nTL with active=4 over LRR: %s; over GTO: %s" %
               (pct(speedup(t4, "tl", "lrr")), pct(speedup(t4, "tl", "gto"))))
     print("\nPer workload (geometric mean over its kernels), speedup of Juggler:\n")
@@ -100,7 +85,7 @@ def main():
             if default:
                 t = main_t
             elif os.path.isdir(d) and os.path.exists(os.path.join(d, "results.jsonl")):
-                t = load(d)
+                t = load_launches(d)
             else:
                 continue
             head.append(("**%d**" if default else "%d") % v)

@@ -11,14 +11,11 @@ geometric-mean ANTT, and QAWS's K2 speedup with one budget for every pair.
 """
 import collections
 import csv
-import math
 import os
 import sys
 
-
-def geomean(xs):
-    xs = list(xs)
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results_io import geomean  # noqa: E402
 
 
 def main():

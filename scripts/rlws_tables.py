@@ -10,28 +10,13 @@ of X is 1 + the number of {lrr, gto, tl} with strictly fewer cycles than X (ties
 as in the paper's Table VI, which ranks RLWS among the four schedulers.
 """
 import collections
-import json
-import math
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results_io import geomean, load_launches  # noqa: E402
+
 ORDER = ["lrr", "gto", "tl", "ipaws", "ipaws_oracle", "rlws", "rlws_ms"]
-
-
-def geomean(xs):
-    xs = list(xs)
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
-
-
-def load(path):
-    """launches: (workload, kernel_id) -> scheduler -> row"""
-    launches = collections.defaultdict(dict)
-    with open(os.path.join(path, "results.jsonl")) as f:
-        for line in f:
-            if line.strip():
-                r = json.loads(line)
-                launches[(r["workload"], r["kernel_id"])][r["scheduler"]] = r
-    return launches
 
 
 def per_kernel(launches):
@@ -113,7 +98,7 @@ def weights(launches, x):
 
 def main():
     path = sys.argv[1]
-    launches = load(path)
+    launches = load_launches(path)
     scheds = [s for s in ORDER if any(s in v for v in launches.values())]
     for label, tab in (("kernel launches", cycles_table(launches)), ("kernels", per_kernel(launches))):
         print("## Per %s (%d)\n" % (label, len(tab)))

@@ -14,14 +14,11 @@ import collections
 import csv
 import glob
 import json
-import math
 import os
 import sys
 
-
-def geomean(xs):
-    xs = list(xs)
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results_io import geomean  # noqa: E402
 
 
 def same_config(a, b):

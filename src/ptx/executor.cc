@@ -324,8 +324,15 @@ uint8_t* CtaExecutor::resolve(Warp& w, const Inst& in, int lane, Space sp, uint6
 }
 
 void CtaExecutor::emit(Warp& w, const Inst& in, uint32_t mask, uint32_t simt_mask) {
+  emit_access(w, in, mask, simt_mask, in.tmpl.addr_index, in.tmpl.space);
+}
+
+void CtaExecutor::emit_access(Warp& w, const Inst& in, uint32_t mask, uint32_t simt_mask, uint32_t addr_index,
+                              MemSpace space) {
   WarpInst wi = in.tmpl;
   wi.active_mask = mask;
+  wi.addr_index = addr_index;
+  wi.space = space;
   if (simt_mask != w.live) wi.flags |= kFlagDiverged;
   w.out->insts.push_back(wi);
   thread_insts_ += popc32(uint32_t(mask));
@@ -623,12 +630,7 @@ void CtaExecutor::exec_mem(Warp& w, const Inst& in, uint32_t exec, uint32_t simt
       for_lanes(exec, [&](int l) { d[l] = x; });
     }
     for_lanes(exec, [&](int l) { taddrs[l] = a; });
-    WarpInst wi = in.tmpl;
-    wi.active_mask = exec;
-    wi.addr_index = ai;
-    if (simt_mask != w.live) wi.flags |= kFlagDiverged;
-    out.insts.push_back(wi);
-    thread_insts_ += popc32(exec);
+    emit_access(w, in, exec, simt_mask, ai, in.tmpl.space);
     return;
   }
   if (in.space == Space::Global || in.space == Space::Const || in.space == Space::Shared) {
@@ -636,12 +638,7 @@ void CtaExecutor::exec_mem(Warp& w, const Inst& in, uint32_t exec, uint32_t simt
       mem_dispatch<Space::Shared>(w, in, exec, taddrs);
     else
       mem_dispatch<Space::Global>(w, in, exec, taddrs);
-    WarpInst wi = in.tmpl;
-    wi.active_mask = exec;
-    wi.addr_index = ai;
-    if (simt_mask != w.live) wi.flags |= kFlagDiverged;
-    out.insts.push_back(wi);
-    thread_insts_ += popc32(exec);
+    emit_access(w, in, exec, simt_mask, ai, in.tmpl.space);
     return;
   }
   const uint32_t esize = in.esize;
@@ -674,13 +671,7 @@ void CtaExecutor::exec_mem(Warp& w, const Inst& in, uint32_t exec, uint32_t simt
       }
     }
   });
-  WarpInst wi = in.tmpl;
-  wi.active_mask = exec;
-  wi.addr_index = ai;
-  wi.space = tspace;
-  if (simt_mask != w.live) wi.flags |= kFlagDiverged;
-  out.insts.push_back(wi);
-  thread_insts_ += popc32(uint32_t(exec));
+  emit_access(w, in, exec, simt_mask, ai, tspace);
 }
 
 void CtaExecutor::exec_atomic(Warp& w, const Inst& in, uint32_t exec, uint32_t simt_mask) {
@@ -755,13 +746,7 @@ void CtaExecutor::exec_atomic(Warp& w, const Inst& in, uint32_t exec, uint32_t s
     std::memcpy(p, &nv, size);
     if (in.op == Op::Atom) R[size_t(in.d[0]) * 32 + l] = zx(old);
   });
-  WarpInst wi = in.tmpl;
-  wi.active_mask = exec;
-  wi.addr_index = ai;
-  wi.space = tspace;
-  if (simt_mask != w.live) wi.flags |= kFlagDiverged;
-  out.insts.push_back(wi);
-  thread_insts_ += popc32(uint32_t(exec));
+  emit_access(w, in, exec, simt_mask, ai, tspace);
 }
 
 // The face of a cubemap a direction (x, y, z) points at, and the face coordinates (u, v) in
@@ -932,12 +917,7 @@ void CtaExecutor::exec_tex(Warp& w, const Inst& in, uint32_t exec, uint32_t simt
       R[size_t(in.d[c]) * 32 + l] = v;
     }
   });
-  WarpInst wi = in.tmpl;
-  wi.active_mask = exec;
-  wi.addr_index = ai;
-  if (simt_mask != w.live) wi.flags |= kFlagDiverged;
-  out.insts.push_back(wi);
-  thread_insts_ += popc32(uint32_t(exec));
+  emit_access(w, in, exec, simt_mask, ai, in.tmpl.space);
 }
 
 const SurfaceDesc& CtaExecutor::surface(Warp& w, const Inst& in, int lane, uint64_t h) {
@@ -1058,12 +1038,7 @@ void CtaExecutor::exec_surface(Warp& w, const Inst& in, uint32_t exec, uint32_t 
       }
     }
   });
-  WarpInst wi = in.tmpl;
-  wi.active_mask = exec;
-  wi.addr_index = ai;
-  if (simt_mask != w.live) wi.flags |= kFlagDiverged;
-  out.insts.push_back(wi);
-  thread_insts_ += popc32(uint32_t(exec));
+  emit_access(w, in, exec, simt_mask, ai, in.tmpl.space);
 }
 
 void CtaExecutor::exec_shfl(Warp& w, const Inst& in, uint32_t exec) {

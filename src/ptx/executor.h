@@ -91,6 +91,9 @@ class CtaExecutor {
   void run_warp(Warp& w);
   void remove_lanes(Warp& w, uint32_t lanes);
   void emit(Warp& w, const Inst& in, uint32_t mask, uint32_t simt_mask);
+  // A memory access: `emit` with the lanes' addresses at WarpStream::addrs[addr_index, +32) and
+  // the space the timing model sends it to.
+  void emit_access(Warp& w, const Inst& in, uint32_t mask, uint32_t simt_mask, uint32_t addr_index, MemSpace space);
   void exec_mem(Warp& w, const Inst& in, uint32_t exec, uint32_t simt_mask);
   template <uint32_t ES, bool LOAD, Space SP>
   void mem_fast(Warp& w, const Inst& in, uint32_t exec, uint64_t* taddrs);

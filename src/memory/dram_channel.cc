@@ -102,7 +102,7 @@ void DramChannel::issue_column(size_t i, uint64_t now, MemoryStats& st) {
   if (closed_page_ && bank_hits_[r.bank] == 0) {
     // No queued request wants the row: it closes as soon as tRAS, write recovery and
     // read-to-precharge allow (close_rows), unless a request for it arrives before.
-    b.close_at = std::max({now, b.act_cycle + cfg_.tRAS, b.pre_ready, group_pre_ready_[b.group]});
+    b.close_at = std::max(now, precharge_ready(b));
     next_close_ = std::min(next_close_, b.close_at);
   }
 }
@@ -139,8 +139,7 @@ void DramChannel::refresh_bank(uint32_t i, uint64_t first, uint64_t last, uint64
     b.open_row = -1;
   }
   if (b.open_row >= 0) {
-    const uint64_t start =
-        std::max({first, b.act_cycle + cfg_.tRAS, b.pre_ready, group_pre_ready_[b.group]}) + cfg_.tRP;
+    const uint64_t start = std::max(first, precharge_ready(b)) + cfg_.tRP;
     b.act_ready = std::max(b.act_ready, start + cfg_.tRFC);
     b.open_row = -1;
   }

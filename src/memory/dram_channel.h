@@ -124,11 +124,16 @@ class DramChannel {
            (r.write ? bus_free_ < double(now + cfg_.tWL + 1)
                     : now >= read_ready_ && bus_free_ < double(now + cfg_.tCL + 1));
   }
+  // Earliest precharge of bank `b`'s open row: tRAS after its activate, write recovery and the
+  // end of its last read burst, tRTPL after its group's last read.
+  uint64_t precharge_ready(const Bank& b) const {
+    return std::max({b.act_cycle + cfg_.tRAS, b.pre_ready, group_pre_ready_[b.group]});
+  }
   // Earliest cycle of a row command for bank `b` (precharge if a row is open, then activate).
   uint64_t row_time(const Bank& b) const {
     uint64_t act = std::max(act_next_, b.act_ready);
     if (b.open_row < 0) return act;
-    uint64_t t = std::max({b.act_cycle + cfg_.tRAS, b.pre_ready, group_pre_ready_[b.group]});
+    uint64_t t = precharge_ready(b);
     return std::max(t, act > cfg_.tRP ? act - cfg_.tRP : 0);
   }
   bool row_possible(const Bank& b, uint64_t now) const { return now >= row_time(b) && slot_free(row_bus(), now); }

@@ -108,6 +108,7 @@ struct CoreConfig {
   uint32_t sfu_issue_per_sm = 1;           // SFU instructions the whole SM may issue per cycle (0: no limit)
   uint32_t cta_dispatch_latency = 0;       // per CTA of the grid, added to the kernel launch latency
   uint32_t kernel_launch_latency = 0;      // cycles from a kernel's start to its first CTA
+  uint32_t kernel_submit_interval = 0;     // fewest cycles between two launches' submissions by the host
   uint32_t barrier_latency = 0;            // cycles from a barrier's last arrival to its warps issuing again
   bool hoist_global_loads = false;         // PTX: global loads move up their basic block, as ptxas schedules them
   bool result_slot_conflicts = false;      // a unit takes no instruction whose result cycle is taken
@@ -155,6 +156,10 @@ struct CoreConfig {
       "-gpgpu_TB_launch_latency)");
     v("kernel_launch_latency", kernel_launch_latency,
       "cycles after a kernel starts before its first CTA is dispatched (counted in its cycles)");
+    v("kernel_submit_interval", kernel_submit_interval,
+      "fewest cycles between the submissions of two consecutive kernel launches (the host and driver's launch rate): "
+      "a launch may start no earlier than this after the launch before it was submitted; it paces back-to-back "
+      "launches of short kernels and is not counted in any kernel's cycles (0: the host submits at once)");
     v("hoist_global_loads", hoist_global_loads,
       "PTX kernels: each global load moves up within its basic block past instructions independent of it, as "
       "ptxas schedules loads ahead of their uses in SASS, so a warp issues independent loads back to back "

@@ -40,6 +40,7 @@ Gpu::Gpu(const Gpu& o, CloneTag)
       counters_(o.counters_),
       queue_(o.queue_),
       ctas_waiting_(o.ctas_waiting_),
+      last_submit_cycle_(o.last_submit_cycle_),
       results_(o.results_),
       kernel_stats_(o.kernel_stats_),
       ipc_(o.ipc_),
@@ -135,6 +136,10 @@ uint32_t Gpu::enqueue(std::unique_ptr<KernelSource> kernel, uint32_t stream, uin
   k->id = uint32_t(kernels_.size());
   k->stream = stream;
   k->launch_cycle = now_ + delay;
+  // The host submits one launch per core.kernel_submit_interval at most.
+  if (c.kernel_submit_interval && !kernels_.empty())
+    k->launch_cycle = std::max(k->launch_cycle, last_submit_cycle_ + c.kernel_submit_interval);
+  last_submit_cycle_ = k->launch_cycle;
   queue_.push(k->id, k->stream, k->launch_cycle);
   ctas_waiting_ += k->info.num_ctas();
   kernels_.push_back(std::move(k));

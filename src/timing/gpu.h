@@ -123,6 +123,7 @@ class Gpu final : public LaunchTarget {
   std::vector<std::unique_ptr<Kernel>> kernels_;  // every launch, by id
   LaunchQueue queue_;                             // the unfinished ones
   uint64_t ctas_waiting_ = 0;                     // CTAs of unfinished launches not dispatched
+  uint64_t last_submit_cycle_ = 0;                // launch cycle of the latest launch (core.kernel_submit_interval)
   std::vector<KernelResult> results_;
   std::vector<KernelStats> kernel_stats_;
   std::vector<IpcSample> ipc_;

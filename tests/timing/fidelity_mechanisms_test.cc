@@ -32,6 +32,33 @@ TEST(Fidelity, KernelLaunchLatencyAddsExactlyItsCyclesToTheKernel) {
   EXPECT_EQ(kernel_cycles(simulate(cfg, alu_grid(4))), base + 5000 + 4 * 3);
 }
 
+// The host submits one launch per core.kernel_submit_interval: launches of short kernels start
+// that far apart, a kernel longer than the interval is not delayed, and no kernel's own cycles
+// change.
+TEST(Fidelity, KernelSubmitIntervalPacesLaunchesOfShortKernels) {
+  GpuConfig cfg = small_gpu(2, 1);
+  std::vector<synth::SyntheticKernel> ks;
+  for (int i = 0; i < 4; ++i) ks.push_back(alu_grid(1));
+  RunResult base = simulate(cfg, ks);
+  const uint64_t len = kernel_cycles(base);
+  ASSERT_GT(len, 10u);
+  for (size_t i = 1; i < base.kernels.size(); ++i)  // back to back without a submission limit
+    EXPECT_LE(base.kernels[i].start_cycle, base.kernels[i - 1].end_cycle + 1);
+  cfg.core.kernel_submit_interval = uint32_t(len * 3);
+  RunResult paced = simulate(cfg, ks);
+  ASSERT_EQ(paced.kernels.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(paced.kernels[i].start_cycle, paced.kernels[0].start_cycle + i * len * 3) << i;
+    EXPECT_EQ(paced.kernels[i].end_cycle - paced.kernels[i].start_cycle,
+              base.kernels[i].end_cycle - base.kernels[i].start_cycle)
+        << i;
+  }
+  // An interval shorter than the kernels changes nothing.
+  cfg.core.kernel_submit_interval = uint32_t(len / 2);
+  RunResult shorter = simulate(cfg, ks);
+  for (size_t i = 0; i < 4; ++i) EXPECT_EQ(shorter.kernels[i].end_cycle, base.kernels[i].end_cycle) << i;
+}
+
 // One warp issuing n pairs of independent instructions on one SP unit (initiation 1): a
 // multiply-add (latency 5) then an add (latency 4). Issued back to back the add's result would
 // land in the same cycle as the multiply-add's.

@@ -621,4 +621,35 @@ TEST(H100Microbench, BandwidthsMatchTheMeasuredH100) {
   check_h100_figures({"copy_"});
 }
 
+// The event-timed interval between back-to-back empty launches (the host's submission rate,
+// core.kernel_submit_interval) against the same program's figure on the H100
+// (data/reference/h100/microbench_hw.tsv), within 15 %.
+TEST(H100Microbench, EmptyLaunchIntervalMatchesTheMeasuredH100) {
+  NVCC_OR_SKIP();
+  std::string err;
+  std::string exe = compile_source(std::string(WARPSIM_SOURCE_DIR) + "/bench/gpu/microbench.cu", "microbench", "h100",
+                                   "-O2 -gencode arch=compute_90,code=compute_90", &err);
+  ASSERT_FALSE(exe.empty()) << err;
+  auto figure = [](const std::string& text, const std::string& name) {
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line))
+      if (line.rfind(name + "\t", 0) == 0) return std::stod(line.substr(name.size() + 1));
+    return -1.0;
+  };
+  Result r = run(exec_cmd(exe + " --only empty_kernel", exe + "-launch.json", "--gpu h100"));
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  const double sim = figure(r.out, "empty_kernel_launch_interval");
+  const double hw = figure(read_file(std::string(WARPSIM_SOURCE_DIR) + "/data/reference/h100/microbench_hw.tsv"),
+                           "empty_kernel_launch_interval");
+  ASSERT_GT(hw, 0) << "no measured figure";
+  ASSERT_GT(sim, 0) << r.out;
+  EXPECT_NEAR(sim / hw, 1.0, 0.15) << "warpsim " << sim << " us, H100 " << hw << " us";
+  // Without the submission interval the launches follow each other as fast as the GPU runs them.
+  Result fast = run(
+      exec_cmd(exe + " --only empty_kernel", exe + "-launch0.json", "--gpu h100 --set core.kernel_submit_interval=0"));
+  ASSERT_EQ(fast.rc, 0) << fast.err;
+  EXPECT_LT(figure(fast.out, "empty_kernel_launch_interval"), 0.7 * hw);
+}
+
 }  // namespace

@@ -73,6 +73,11 @@ const ErrorInfo* find_error(int code) {
 
 namespace warpsim::cudart {
 
+std::string describe_error(cudaError_t code) {
+  const ErrorInfo* e = find_error(code);
+  return e ? fmt::format("{} ({})", e->name, e->text) : fmt::format("error {}", int(code));
+}
+
 void fill_properties(State& s, cudaDeviceProp* p) {
   const warpsim::GpuConfig& cfg = s.config();
   const auto& c = cfg.core;

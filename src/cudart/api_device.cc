@@ -73,6 +73,11 @@ const ErrorInfo* find_error(int code) {
 
 namespace warpsim::cudart {
 
+std::string describe_error(cudaError_t code) {
+  const ErrorInfo* e = find_error(code);
+  return e ? fmt::format("{} ({})", e->name, e->text) : fmt::format("error {}", int(code));
+}
+
 void fill_properties(State& s, cudaDeviceProp* p) {
   const warpsim::GpuConfig& cfg = s.config();
   const auto& c = cfg.core;
@@ -336,15 +341,20 @@ CUDART_API cudaError_t cudaGetDeviceFlags(unsigned* flags) {
 
 CUDART_API cudaError_t cudaDeviceSetCacheConfig(int) { return cudaSuccess; }
 CUDART_API cudaError_t cudaDeviceGetCacheConfig(int* c) {
-  if (c) *c = 0;
-  return c ? cudaSuccess : cudaErrorInvalidValue;
+  return guarded("cudaDeviceGetCacheConfig", [&](State&) {
+    if (!c) return cudaErrorInvalidValue;
+    *c = 0;
+    return cudaSuccess;
+  });
 }
 CUDART_API cudaError_t cudaDeviceSetSharedMemConfig(int) { return cudaSuccess; }
 CUDART_API cudaError_t cudaDeviceSetLimit(int, size_t) { return cudaSuccess; }
 CUDART_API cudaError_t cudaDeviceGetLimit(size_t* v, int limit) {
-  if (!v) return cudaErrorInvalidValue;
-  *v = limit == 0 ? 1024 : limit == 1 ? (1u << 20) : limit == 2 ? (8u << 20) : 0;  // stack, printf fifo, heap
-  return cudaSuccess;
+  return guarded("cudaDeviceGetLimit", [&](State&) {
+    if (!v) return cudaErrorInvalidValue;
+    *v = limit == 0 ? 1024 : limit == 1 ? (1u << 20) : limit == 2 ? (8u << 20) : 0;  // stack, printf fifo, heap
+    return cudaSuccess;
+  });
 }
 
 CUDART_API cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
@@ -373,17 +383,18 @@ CUDART_API cudaError_t cudaDeviceReset() {
 
 CUDART_API cudaError_t cudaThreadExit() { return cudaDeviceReset(); }
 
-CUDART_API cudaError_t cudaDriverGetVersion(int* v) {
-  if (!v) return cudaErrorInvalidValue;
-  *v = 13000;
-  return cudaSuccess;
+namespace {
+cudaError_t version(const char* api, int* v) {
+  return guarded(api, [&](State&) {
+    if (!v) return cudaErrorInvalidValue;
+    *v = 13000;
+    return cudaSuccess;
+  });
 }
+}  // namespace
 
-CUDART_API cudaError_t cudaRuntimeGetVersion(int* v) {
-  if (!v) return cudaErrorInvalidValue;
-  *v = 13000;
-  return cudaSuccess;
-}
+CUDART_API cudaError_t cudaDriverGetVersion(int* v) { return version("cudaDriverGetVersion", v); }
+CUDART_API cudaError_t cudaRuntimeGetVersion(int* v) { return version("cudaRuntimeGetVersion", v); }
 
 CUDART_API cudaError_t cudaProfilerStart() { return cudaSuccess; }
 CUDART_API cudaError_t cudaProfilerStop() { return cudaSuccess; }

@@ -750,7 +750,9 @@ CUDART_API cudaError_t cudaStreamIsCapturing(void* stream, int* status) {
 
 // The mode is kept per thread and exchanged; the shim does not check calls against it.
 CUDART_API cudaError_t cudaThreadExchangeStreamCaptureMode(int* mode) {
-  if (!mode || *mode < 0 || *mode > 2) return cudaErrorInvalidValue;
-  std::swap(*mode, capture_mode);
-  return cudaSuccess;
+  return guarded("cudaThreadExchangeStreamCaptureMode", [&](State&) {
+    if (!mode || *mode < 0 || *mode > 2) return cudaErrorInvalidValue;
+    std::swap(*mode, capture_mode);
+    return cudaSuccess;
+  });
 }

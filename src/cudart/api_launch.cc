@@ -126,7 +126,56 @@ CUDART_API cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 grid, dim3 b
   return cudaLaunchKernel(func, grid, block, args, shared, stream);
 }
 
+// Launch attributes change nothing warpsim models, or are refused: programmatic stream
+// serialization (programmatic dependent launch, which Thrust and CUB ask for) only permits the
+// kernel to start before the previous one in its stream ends, so running it after that kernel
+// is correct; priorities, cache access windows and memory synchronisation domains are hints.
+// Cooperative and cluster launches and programmatic events stop the program.
+CUDART_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
+  return guarded("cudaLaunchKernelExC", [&](State& s) {
+    if (!config || (config->numAttrs && !config->attrs)) return cudaErrorInvalidValue;
+    for (unsigned i = 0; i < config->numAttrs; ++i) {
+      const cudaLaunchAttribute& a = config->attrs[i];
+      switch (a.id) {
+        case cudaLaunchAttributeIgnore:
+        case cudaLaunchAttributeAccessPolicyWindow:
+        case cudaLaunchAttributeProgrammaticStreamSerialization:
+        case cudaLaunchAttributePriority:
+        case cudaLaunchAttributeMemSyncDomainMap:
+        case cudaLaunchAttributeMemSyncDomain:
+          break;
+        case cudaLaunchAttributeCooperative:
+          if (a.val.cooperative) s.stop("cudaLaunchKernelExC", "cooperative launches are not supported");
+          break;
+        case cudaLaunchAttributeClusterDimension:
+          if (uint64_t(a.val.clusterDim.x) * a.val.clusterDim.y * a.val.clusterDim.z > 1)
+            s.stop("cudaLaunchKernelExC", "thread block clusters are not supported");
+          break;
+        default:
+          s.stop("cudaLaunchKernelExC", fmt::format("launch attribute {} is not supported", a.id));
+      }
+    }
+    s.launch(s.function(func, "cudaLaunchKernelExC"), config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+             config->stream);
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* config, const void* func, void** args) {
+  return cudaLaunchKernelExC(config, func, args);
+}
+
 namespace warpsim::cudart {
+
+uint32_t ptx_target_arch(const Module& m) {
+  const std::string& t = m.ast.target;  // "sm_75", "sm_90a"
+  if (t.rfind("sm_", 0) == 0) {
+    uint32_t arch = 0;
+    for (size_t i = 3; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i) arch = arch * 10 + uint32_t(t[i] - '0');
+    if (arch) return arch;
+  }
+  return m.ptx_arch;
+}
 
 void func_attributes(State& s, const void* func, cudaFuncAttributes* attr) {
   {
@@ -152,8 +201,12 @@ void func_attributes(State& s, const void* func, cudaFuncAttributes* attr) {
     if (p.reqntid[0]) max_threads = p.reqntid[0] * std::max(1u, p.reqntid[1]) * std::max(1u, p.reqntid[2]);
     attr->maxThreadsPerBlock = int(max_threads);
     attr->numRegs = int(regs);
-    attr->ptxVersion = m.ast.version_major * 10 + m.ast.version_minor;
-    attr->binaryVersion = attr->ptxVersion;
+    // Architectures as major * 10 + minor, not the PTX ISA version: the virtual architecture
+    // the PTX was written for (CUB's PtxVersion picks its tuning policy by it and fails with
+    // cudaErrorInvalidDeviceFunction when it is none the program was built for), and the
+    // architecture the PTX is compiled for on this device.
+    attr->ptxVersion = int(ptx_target_arch(m));
+    attr->binaryVersion = int(s.reported_capability());
     attr->maxDynamicSharedSizeBytes = f.max_dynamic_shared >= 0
                                           ? f.max_dynamic_shared
                                           : int(std::min<uint64_t>(48 * 1024, c.shared_mem) - p.static_shared);

@@ -214,6 +214,45 @@ enum cudaGraphNodeType : int {
   cudaGraphNodeTypeMemFree = 11,
 };
 
+// cudaLaunchKernelExC: a launch configuration with a list of attributes.
+enum cudaLaunchAttributeID : int {
+  cudaLaunchAttributeIgnore = 0,
+  cudaLaunchAttributeAccessPolicyWindow = 1,
+  cudaLaunchAttributeCooperative = 2,
+  cudaLaunchAttributeSynchronizationPolicy = 3,
+  cudaLaunchAttributeClusterDimension = 4,
+  cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
+  cudaLaunchAttributeProgrammaticStreamSerialization = 6,
+  cudaLaunchAttributeProgrammaticEvent = 7,
+  cudaLaunchAttributePriority = 8,
+  cudaLaunchAttributeMemSyncDomainMap = 9,
+  cudaLaunchAttributeMemSyncDomain = 10,
+};
+
+struct cudaLaunchAttribute {
+  int id;  // cudaLaunchAttributeID
+  char pad[4];
+  union {
+    char bytes[64];
+    void* align;  // the toolkit's union holds pointers (cudaAccessPolicyWindow)
+    int cooperative;
+    struct {
+      unsigned int x, y, z;
+    } clusterDim;
+    int programmaticStreamSerializationAllowed;
+    int priority;
+  } val;
+};
+
+struct cudaLaunchConfig_t {
+  dim3 gridDim;
+  dim3 blockDim;
+  size_t dynamicSmemBytes;
+  void* stream;
+  cudaLaunchAttribute* attrs;
+  unsigned int numAttrs;
+};
+
 struct cudaKernelNodeParams {
   void* func;
   dim3 gridDim;

@@ -242,6 +242,8 @@ class State {
 
 // Prints "warpsim: <api>: <message>" on stderr.
 void report(const char* api, const std::string& message);
+// "cudaErrorInvalidValue (invalid argument)": what a failed call without a message of its own says.
+std::string describe_error(cudaError_t code);
 // The entry point exists but warpsim does not implement it: says so and exits non-zero.
 [[noreturn]] void unsupported(const char* api);
 
@@ -252,7 +254,11 @@ cudaError_t guarded(const char* api, F&& body) {
   std::lock_guard<std::recursive_mutex> lock(s.mu);
   try {
     cudaError_t rc = body(s);
-    if (rc != cudaSuccess) s.last_error = rc;
+    if (rc == cudaErrorGraphExecUpdateFailure) {
+      s.last_error = rc;  // an outcome the program acts on (it instantiates the graph again)
+      return rc;
+    }
+    if (rc != cudaSuccess) return s.fail(api, rc, describe_error(rc));
     return rc;
   } catch (const ShimError& e) {
     return s.fail(api, e.code(), e.what());
@@ -271,4 +277,6 @@ namespace warpsim::cudart {
 // CUDA 13 layouts; api_abi.cc adapts them to the ABI generation a library variant serves.
 void fill_properties(State& s, cudaDeviceProp* p);
 void func_attributes(State& s, const void* func, cudaFuncAttributes* attr);
+// The virtual architecture a loaded module's PTX targets (75 for `.target sm_75`).
+uint32_t ptx_target_arch(const Module& m);
 }  // namespace warpsim::cudart

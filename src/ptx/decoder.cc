@@ -1344,23 +1344,59 @@ class Decoder {
   }
 
   void decode_bar(const Instr& s, Inst& in, Mods& m) {
-    const auto& o = s.ops;
     in.op = Op::Bar;
+    if (m.has("red")) return decode_bar_red(s, in, m);
+    const auto& o = s.ops;
     if (m.has("arrive"))
       in.mods |= kModArrive;
-    else if (m.has("red"))
-      fail(s.loc, "bar.red is not supported");
     else
       m.has("sync");
     if (o.empty() || o.size() > 2) fail(s.loc, "'" + s.opcode + "' expects a barrier id and an optional thread count");
-    if (o[0].kind != Operand::Int) fail(o[0].loc, "barrier ids must be immediates");
-    if (o[0].ival < 0 || o[0].ival > 15) fail(o[0].loc, "barrier id must be 0..15");
-    in.sub = uint8_t(o[0].ival);
+    barrier_id(o[0], in);
     if (o.size() == 2) {
       in.mods |= kModHasCount;
       set_srcs(in, {src(o[1], Type::U32)});
     }
     if ((in.mods & kModArrive) && o.size() != 2) fail(s.loc, "bar.arrive needs a thread count");
+  }
+
+  void barrier_id(const Operand& o, Inst& in) {
+    if (o.kind != Operand::Int) fail(o.loc, "barrier ids must be immediates");
+    if (o.ival < 0 || o.ival > 15) fail(o.loc, "barrier id must be 0..15");
+    in.sub = uint8_t(o.ival);
+  }
+
+  // bar.red.popc.u32 d, a{, b}, {!}c; bar.red.{and,or}.pred p, a{, b}, {!}c: a barrier that
+  // also reduces predicate c over the threads that arrive (__syncthreads_count/_and/_or).
+  // Sources: s[0] the thread count (kModHasCount), s[1] the predicate (negated: kModNegSrc0).
+  void decode_bar_red(const Instr& s, Inst& in, Mods& m) {
+    const auto& o = s.ops;
+    in.mods |= kModRed;
+    if (m.has("popc"))
+      in.boolop = BoolOp::None;
+    else if (m.has("and"))
+      in.boolop = BoolOp::And;
+    else if (m.has("or"))
+      in.boolop = BoolOp::Or;
+    else
+      fail(s.loc, "bar.red needs an operation (.popc, .and, .or)");
+    in.type = one_type(s, m);
+    bool popc = in.boolop == BoolOp::None;
+    if (in.type != (popc ? Type::U32 : Type::Pred))
+      fail(s.loc, popc ? "bar.red.popc needs .u32" : "bar.red.and/.or need .pred");
+    if (o.size() != 3 && o.size() != 4)
+      fail(s.loc, "'" + s.opcode + "' expects a destination, a barrier id, an optional thread count and a predicate");
+    set_dsts(in, {dst(o[0], in.type)});
+    barrier_id(o[1], in);
+    uint32_t count = kNone;
+    if (o.size() == 4) {
+      in.mods |= kModHasCount;
+      count = src(o[2], Type::U32);
+    }
+    Operand c = o.back();
+    if (c.neg) in.mods |= kModNegSrc0;
+    c.neg = false;
+    set_srcs(in, {count, src(c, Type::Pred)});
   }
 
   void decode_bar_warp(const Instr& s, Inst& in, Mods& m) {
@@ -1899,16 +1935,16 @@ void Decoder::decode(const Instr& s, Inst& in) {
     in.guard_neg = s.guard_neg;
   }
   static const std::set<std::string> kVocabulary = {
-      "rn",     "rz",     "rm",        "rp",       "rni",    "rzi",      "rmi",    "rpi",        "ftz",    "sat",
-      "approx", "cc",     "hi",        "lo",       "wide",   "eq",       "ne",     "lt",         "le",     "gt",
-      "ge",     "ls",     "hs",        "equ",      "neu",    "ltu",      "leu",    "gtu",        "geu",    "num",
-      "nan",    "and",    "or",        "xor",      "add",    "min",      "max",    "inc",        "dec",    "exch",
-      "cas",    "global", "shared",    "local",    "const",  "param",    "to",     "v2",         "v4",     "uni",
-      "arrive", "red",    "warp",      "gl",       "up",     "down",     "bfly",   "idx",        "all",    "any",
-      "ballot", "1d",     "2d",        "shiftamt", "f4e",    "b4e",      "rc8",    "ecl",        "ecr",    "rc16",
-      "l",      "r",      "wrap",      "clamp",    "finite", "infinite", "number", "notanumber", "normal", "subnormal",
-      "3d",     "a1d",    "a2d",       "cube",     "acube",  "b",        "p",      "trap",       "zero",   "width",
-      "height", "depth",  "array_size"};
+      "rn",     "rz",     "rm",         "rp",       "rni",    "rzi",      "rmi",    "rpi",        "ftz",    "sat",
+      "approx", "cc",     "hi",         "lo",       "wide",   "eq",       "ne",     "lt",         "le",     "gt",
+      "ge",     "ls",     "hs",         "equ",      "neu",    "ltu",      "leu",    "gtu",        "geu",    "num",
+      "nan",    "and",    "or",         "xor",      "add",    "min",      "max",    "inc",        "dec",    "exch",
+      "cas",    "global", "shared",     "local",    "const",  "param",    "to",     "v2",         "v4",     "uni",
+      "arrive", "red",    "warp",       "gl",       "up",     "down",     "bfly",   "idx",        "all",    "any",
+      "ballot", "1d",     "2d",         "shiftamt", "f4e",    "b4e",      "rc8",    "ecl",        "ecr",    "rc16",
+      "l",      "r",      "wrap",       "clamp",    "finite", "infinite", "number", "notanumber", "normal", "subnormal",
+      "3d",     "a1d",    "a2d",        "cube",     "acube",  "b",        "p",      "trap",       "zero",   "width",
+      "height", "depth",  "array_size", "popc"};
   for (const auto& w : m.words) {
     bool ok = kVocabulary.count(w) != 0;
     for (const char* i : kIgnored) ok = ok || w == i;

@@ -169,6 +169,7 @@ void CtaExecutor::run(uint32_t cta_id, uint32_t sm_id, CtaStreams& out) {
   }
   std::fill(std::begin(bar_waiting_), std::end(bar_waiting_), 0);
   std::fill(std::begin(bar_arrived_), std::end(bar_arrived_), 0);
+  std::fill(std::begin(bar_red_), std::end(bar_red_), BarrierReduction{});
   cache_page_ = ~uint64_t(0);
   for (;;) {
     for (auto& w : warps_)
@@ -182,8 +183,13 @@ void CtaExecutor::run(uint32_t cta_id, uint32_t sm_id, CtaStreams& out) {
       uint32_t expected = bar_count_[b] ? (bar_count_[b] + 31) / 32 : not_done;
       if (bar_waiting_[b] + bar_arrived_[b] >= expected) {
         for (auto& w : warps_)
-          if (w.state == Warp::AtBarrier && w.barrier == b) w.state = Warp::Running;
+          if (w.state == Warp::AtBarrier && w.barrier == b) {
+            w.state = Warp::Running;
+            const Inst& bar = prog_->insts[w.barrier_inst];
+            if (bar.mods & kModRed) bar_red_[b].write(bar, w.regs + size_t(bar.d[0]) * 32, w.barrier_lanes);
+          }
         bar_waiting_[b] = bar_arrived_[b] = bar_count_[b] = 0;
+        bar_red_[b] = BarrierReduction{};
         released = true;
       }
     }
@@ -1041,10 +1047,16 @@ void CtaExecutor::exec_surface(Warp& w, const Inst& in, uint32_t exec, uint32_t 
   emit_access(w, in, exec, simt_mask, ai, in.tmpl.space);
 }
 
+// The PTX ISA leaves the value read from a lane that does not execute the shuffle (inactive
+// or predicated off) unpredictable. GPUs are observed to return 0, and code relies on it: the
+// CUDA sample reduction's reduce7 ends with a shfl.down whose member mask is the lanes of a
+// __ballot_sync (0-7 of a 256-thread CTA), so lane 0 adds what lanes 16 and 8, which branched
+// away, give it. Such a lane contributes 0 here, not whatever its register last held.
 void CtaExecutor::exec_shfl(Warp& w, const Inst& in, uint32_t exec) {
   uint64_t* R = w.regs;
-  uint64_t src[32];
-  std::memcpy(src, R + size_t(in.s[0]) * 32, sizeof src);
+  uint64_t src[32] = {};
+  const uint64_t* a = R + size_t(in.s[0]) * 32;
+  for_lanes(exec, [&](int lane) { src[lane] = a[lane]; });
   const uint64_t *b = R + size_t(in.s[1]) * 32, *c = R + size_t(in.s[2]) * 32;
   uint64_t* d = R + size_t(in.d[0]) * 32;
   uint64_t* p = in.d[1] != kNone ? R + size_t(in.d[1]) * 32 : nullptr;
@@ -1323,10 +1335,12 @@ void CtaExecutor::run_warp(Warp& w) {
           ++bar_arrived_[b];
           break;
         }
+        if (in.mods & kModRed) bar_red_[b].add(R + size_t(in.s[1]) * 32, exec, in.mods & kModNegSrc0);
         ++bar_waiting_[b];
         w.state = Warp::AtBarrier;
         w.barrier = uint8_t(b);
         w.barrier_inst = pc;
+        w.barrier_lanes = exec;
         return;
       }
       case Op::Ld:

@@ -2,6 +2,7 @@
 // post-dominator reconvergence, warps advancing together between barriers, and a WarpStream
 // per warp for the timing model.
 #pragma once
+#include <bit>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -84,7 +85,8 @@ class CtaExecutor {
     uint64_t count = 0;
     enum State : uint8_t { Running, AtBarrier, Done } state = Running;
     uint8_t barrier = 0;
-    uint32_t barrier_inst = 0;  // index of the bar instruction the warp waits at
+    uint32_t barrier_inst = 0;   // index of the bar instruction the warp waits at
+    uint32_t barrier_lanes = 0;  // the lanes that executed it (bar.red writes their results)
     bool last_exit = false;
   };
 
@@ -144,6 +146,25 @@ class CtaExecutor {
   uint32_t bar_waiting_[16] = {};
   uint32_t bar_arrived_[16] = {};
   uint32_t bar_count_[16] = {};
+  // What bar.red has reduced so far at each barrier: the count of true predicates (.popc) and
+  // whether all (.and) or any (.or) of the arriving threads' predicates are true.
+  struct BarrierReduction {
+    uint32_t count = 0;
+    bool all = true, any = false;
+    void add(const uint64_t* pred, uint32_t lanes, bool negate) {
+      for (uint32_t l = lanes; l; l &= l - 1) {
+        bool v = ((pred[std::countr_zero(l)] & 1) != 0) != negate;
+        count += v;
+        all = all && v;
+        any = any || v;
+      }
+    }
+    void write(const Inst& bar, uint64_t* d, uint32_t lanes) const {
+      uint64_t v = bar.boolop == BoolOp::And ? uint64_t(all) : bar.boolop == BoolOp::Or ? uint64_t(any) : count;
+      for (uint32_t l = lanes; l; l &= l - 1) d[std::countr_zero(l)] = v;
+    }
+  };
+  BarrierReduction bar_red_[16];
   uint64_t thread_insts_ = 0, warp_insts_ = 0;
   uint64_t cache_page_ = ~uint64_t(0);
   uint8_t* cache_base_ = nullptr;

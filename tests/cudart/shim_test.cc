@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -27,10 +28,17 @@ using MallocFn = int (*)(void**, size_t);
 using MemcpyFn = int (*)(void*, const void*, size_t, int);
 using LaunchFn = int (*)(const void*, dim3, dim3, void**, size_t, void*);
 
-std::vector<float> run_vector_add(Shim& shim, int n, void* stream, int* rc_launch) {
+// Launches the kernel over `grid` x `block` threads with its arguments (cudaLaunchKernel unless
+// the test passes another way).
+using Launcher = std::function<int(dim3 grid, dim3 block, void** args, void* stream)>;
+
+std::vector<float> run_vector_add(Shim& shim, int n, void* stream, int* rc_launch, Launcher launch = {}) {
   auto cmalloc = shim.fn<MallocFn>("cudaMalloc");
   auto cmemcpy = shim.fn<MemcpyFn>("cudaMemcpy");
-  auto launch = shim.fn<LaunchFn>("cudaLaunchKernel");
+  if (!launch) {
+    auto plain = shim.fn<LaunchFn>("cudaLaunchKernel");
+    launch = [&shim, plain](dim3 g, dim3 b, void** args, void* st) { return plain(shim.kernel(), g, b, args, 0, st); };
+  }
   auto cfree = shim.fn<int (*)(void*)>("cudaFree");
   std::vector<float> a(n), b(n), c(n, 0.0f);
   for (int i = 0; i < n; ++i) {
@@ -44,7 +52,7 @@ std::vector<float> run_vector_add(Shim& shim, int n, void* stream, int* rc_launc
   EXPECT_EQ(cmemcpy(da, a.data(), n * 4, cudaMemcpyHostToDevice), 0);
   EXPECT_EQ(cmemcpy(db, b.data(), n * 4, cudaMemcpyHostToDevice), 0);
   void* args[] = {&da, &db, &dc, &n};
-  *rc_launch = launch(shim.kernel(), dim3{unsigned(n + 63) / 64, 1, 1}, dim3{64, 1, 1}, args, 0, stream);
+  *rc_launch = launch(dim3{unsigned(n + 63) / 64, 1, 1}, dim3{64, 1, 1}, args, stream);
   EXPECT_EQ(cmemcpy(c.data(), dc, n * 4, cudaMemcpyDefault), 0);
   cfree(da);
   cfree(db);
@@ -109,6 +117,57 @@ TEST(CudartShim, ErrorsAreReportedAndCleared) {
   void* args[] = {&d, &d, &d, &n};
   EXPECT_EQ(launch(shim.kernel(), dim3{1, 1, 1}, dim3{2048, 1, 1}, args, 0, nullptr), cudaErrorInvalidConfiguration);
   EXPECT_EQ(last(), cudaErrorInvalidConfiguration);
+}
+
+// ptxVersion is the virtual architecture of the kernel's PTX (75 for compute_75), not the PTX
+// ISA version (9.0): CUB chooses its tuning policy by it and refuses to run
+// (cudaErrorInvalidDeviceFunction) when it is none the program was built for.
+TEST(CudartShim, FunctionAttributesGiveTheArchitectures) {
+  SHIM_OR_SKIP();
+  cudaFuncAttributes a{};
+  ASSERT_EQ(shim.fn<int (*)(cudaFuncAttributes*, const void*)>("cudaFuncGetAttributes")(&a, shim.kernel()), 0);
+  EXPECT_EQ(a.ptxVersion, 75);
+  EXPECT_EQ(a.binaryVersion, 75);  // what the device reports (gtx480's 2.0 raised to the PTX's 7.5)
+  EXPECT_GT(a.maxThreadsPerBlock, 0);
+}
+
+// A call that fails on its own arguments, without a message of its own, still says so on
+// stderr ("warpsim: <call>: ...") and sets the last error.
+TEST(CudartShim, EveryFailedCallIsReported) {
+  SHIM_OR_SKIP();
+  auto last = shim.fn<int (*)()>("cudaGetLastError");
+  last();
+  testing::internal::CaptureStderr();
+  int rc = shim.fn<int (*)(int*)>("cudaGetDevice")(nullptr);
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(rc, cudaErrorInvalidValue);
+  EXPECT_NE(err.find("warpsim: cudaGetDevice: cudaErrorInvalidValue"), std::string::npos) << err;
+  EXPECT_EQ(last(), cudaErrorInvalidValue);
+}
+
+// cudaLaunchKernelExC with the programmatic-stream-serialization attribute Thrust and CUB set
+// launches as cudaLaunchKernel does; a cooperative launch stops the program.
+TEST(CudartShim, LaunchWithAttributes) {
+  SHIM_OR_SKIP();
+  auto launch_ex = shim.fn<int (*)(const cudaLaunchConfig_t*, const void*, void**)>("cudaLaunchKernelExC");
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  auto with = [&](cudaLaunchAttribute a) {
+    return [&shim, launch_ex, a](dim3 g, dim3 b, void** args, void* st) mutable {
+      cudaLaunchConfig_t c{g, b, 0, st, &a, 1};
+      return launch_ex(&c, shim.kernel(), args);
+    };
+  };
+  int rc = -1;
+  std::vector<float> c = run_vector_add(shim, 300, nullptr, &rc, with(attr));
+  ASSERT_EQ(rc, 0);
+  for (int i = 0; i < 300; ++i) ASSERT_EQ(c[i], float(i) + float(3 * i + 1)) << i;
+  cudaLaunchAttribute coop{};
+  coop.id = cudaLaunchAttributeCooperative;
+  coop.val.cooperative = 1;
+  EXPECT_EXIT(run_vector_add(shim, 64, nullptr, &rc, with(coop)), ::testing::ExitedWithCode(3),
+              "cudaLaunchKernelExC: cooperative launches are not supported.*stopping");
 }
 
 TEST(CudartShim, StreamsAndEventTiming) {

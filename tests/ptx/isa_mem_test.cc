@@ -183,6 +183,32 @@ TEST(IsaMem, ShuffleClamping) {
   }
 }
 
+// A lane that does not execute the shuffle gives 0 (the PTX ISA: unpredictable; GPUs: 0), not
+// its register: the CUDA sample reduction's reduce7 sums lanes 16 and 8 into lane 0 after they
+// branched away. The source index and the predicate still follow the clamp.
+TEST(IsaMem, ShuffleFromALaneThatDoesNotTakePartGivesZero) {
+  SnippetRun r;
+  auto& out = r.run(
+      "mov.u32 %r3, %laneid; add.s32 %r2, %r3, 100;"  // every lane holds 100 + lane
+      "setp.ge.u32 %p2, %r3, 8; @%p2 bra SKIP;"       // lanes 8-31 leave
+      "shfl.sync.down.b32 %r1|%p1, %r2, 16, 31, 0xff; st.global.u32 [%rd99], %r1;"
+      "selp.u32 %r4, 1, 0, %p1; st.global.u32 [%rd99+8], %r4;"
+      "shfl.sync.down.b32 %r1, %r2, 4, 31, 0xff; st.global.u32 [%rd99+16], %r1;"
+      "setp.lt.u32 %p3, %r3, 4;"  // lanes 4-7 are predicated off: lanes 0-3 read lane 6
+      "@%p3 shfl.sync.idx.b32 %r1, %r2, 6, 31, 0xf; @%p3 st.global.u32 [%rd99+24], %r1;"
+      "@%p3 shfl.sync.idx.b32 %r1, %r2, 2, 31, 0xf; @%p3 st.global.u32 [%rd99+32], %r1;"
+      "SKIP: ",
+      32);
+  for (uint32_t l = 0; l < 8; ++l) {
+    const uint64_t* o = out.data() + l * 16;
+    EXPECT_EQ(o[0], 0u) << l;  // lane l + 16 branched away
+    EXPECT_EQ(o[1], 1u) << l;  // but lies within the clamp
+    EXPECT_EQ(o[2], l + 4 < 8 ? 100 + l + 4 : 0u) << l;
+    EXPECT_EQ(o[3], 0u) << l;                 // lane 6 was predicated off
+    EXPECT_EQ(o[4], l < 4 ? 102u : 0u) << l;  // lane 2 took part
+  }
+}
+
 // match.any / match.all (cooperative groups' labeled partitions and coalesced groups).
 TEST(IsaMem, MatchGroupsLanesByValue) {
   SnippetRun r;
@@ -274,6 +300,35 @@ TEST(IsaMem, RunawayLoopHitsInstructionLimit) {
     FAIL() << "expected an error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("instruction limit of 10000"), std::string::npos) << e.what();
+  }
+}
+
+// bar.red (__syncthreads_count/_and/_or): a barrier whose result is the reduction of a
+// predicate over every thread of the CTA, the same in every thread.
+TEST(IsaMem, BarrierReductionsCombineEveryThread) {
+  SnippetRun r;
+  auto& out = r.run(
+      "rem.u32 %r4, %r99, 3; setp.eq.s32 %p1, %r4, 0;"  // tid % 3 == 0
+      "bar.red.popc.u32 %r1, 0, %p1; st.global.u32 [%rd99], %r1;"
+      "bar.red.popc.u32 %r1, 1, 64, !%p1; st.global.u32 [%rd99+8], %r1;"
+      "bar.red.and.pred %p2, 0, %p1; selp.u32 %r5, 1, 0, %p2; st.global.u32 [%rd99+16], %r5;"
+      "setp.lt.u32 %p3, %r99, 64; barrier.red.and.aligned.pred %p2, 2, %p3;"
+      "selp.u32 %r5, 1, 0, %p2; st.global.u32 [%rd99+24], %r5;"
+      "setp.eq.u32 %p3, %r99, 37; bar.red.or.pred %p2, 3, %p3; selp.u32 %r5, 1, 0, %p2; st.global.u32 [%rd99+32], %r5;"
+      "setp.eq.u32 %p3, %r99, 99; bar.red.or.pred %p2, 3, %p3; selp.u32 %r5, 1, 0, %p2; st.global.u32 [%rd99+40], %r5;"
+      "setp.lt.u32 %p3, %r99, 40; @%p3 bra SKIP;"  // lanes 8-31 of warp 1 take part, 0-7 branch away
+      "bar.red.popc.u32 %r1, 4, %p1; st.global.u32 [%rd99+48], %r1; SKIP:",
+      64);
+  for (uint32_t t = 0; t < 64; ++t) {
+    const uint64_t* o = out.data() + t * 16;
+    EXPECT_EQ(o[0], 22u) << t;  // 0, 3, ..., 63
+    EXPECT_EQ(o[1], 42u) << t;
+    EXPECT_EQ(o[2], 0u) << t;
+    EXPECT_EQ(o[3], 1u) << t;
+    EXPECT_EQ(o[4], 1u) << t;
+    EXPECT_EQ(o[5], 0u) << t;
+    // Warp 0 never reaches barrier 4 (it has exited), so warp 1's lanes 40-63 complete it alone.
+    EXPECT_EQ(o[6], t >= 40 ? 8u : 0u) << t;  // 42, 45, ..., 63
   }
 }
 

@@ -1,14 +1,19 @@
-// A kernel using __syncthreads_count (bar.red.popc in the PTX, which warpsim's PTX front end
-// does not support). The program ignores every error, as many do: it must not end as if it had
-// succeeded.
+// A kernel using device-side malloc (a call to the external function malloc in the PTX, which
+// warpsim's PTX front end does not provide). The program ignores every error, as many do: it
+// must not end as if it had succeeded.
 #include "common.h"
 
-__global__ void count_odd(int* out) { out[threadIdx.x] = __syncthreads_count(threadIdx.x & 1); }
+__global__ void scratch(int* out) {
+  int* p = static_cast<int*>(malloc(sizeof(int)));
+  *p = int(threadIdx.x) * 2;
+  out[threadIdx.x] = *p;
+  free(p);
+}
 
 int main() {
   int* d = nullptr;
   cudaMalloc(&d, 32 * sizeof(int));
-  count_odd<<<1, 32>>>(d);
+  scratch<<<1, 32>>>(d);
   cudaDeviceSynchronize();
   int h[32] = {0};
   cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost);

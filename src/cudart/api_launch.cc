@@ -5,10 +5,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "core/occupancy.h"
 #include "cudart/shim.h"
 #include "ptx/ir.h"
-#include "ptx/ptx_kernel.h"
 
 using namespace warpsim::cudart;
 using warpsim::cudart::dim3;
@@ -126,6 +124,55 @@ CUDART_API cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 grid, dim3 b
   return cudaLaunchKernel(func, grid, block, args, shared, stream);
 }
 
+// Every CTA of a cooperative launch is resident at once and may wait for the others
+// (cooperative_groups::this_grid().sync()); a grid that does not fit is refused
+// (State::check_co_resident).
+CUDART_API cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args, size_t shared,
+                                                   void* stream) {
+  return guarded("cudaLaunchCooperativeKernel", [&](State& s) {
+    s.launch(s.function(func, "cudaLaunchCooperativeKernel"), grid, block, args, shared, stream, true);
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 grid, dim3 block, void** args,
+                                                        size_t shared, void* stream) {
+  return cudaLaunchCooperativeKernel(func, grid, block, args, shared, stream);
+}
+
+// cudaLaunchKernelEx (a template in the CUDA headers) calls this. The attributes that only
+// tune performance on hardware (an access policy window, a synchronisation policy, a priority)
+// have no effect here; cooperative launches are supported; any other attribute is refused.
+CUDART_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
+  return guarded("cudaLaunchKernelExC", [&](State& s) {
+    if (!config || (config->numAttrs && !config->attrs)) return cudaErrorInvalidValue;
+    bool cooperative = false;
+    for (unsigned i = 0; i < config->numAttrs; ++i) {
+      const cudaLaunchAttribute& a = config->attrs[i];
+      switch (a.id) {
+        case cudaLaunchAttributeIgnore:
+        case cudaLaunchAttributeAccessPolicyWindow:
+        case cudaLaunchAttributeSynchronizationPolicy:
+        case cudaLaunchAttributePriority:
+          break;
+        case cudaLaunchAttributeCooperative:
+          cooperative = a.val.cooperative != 0;
+          break;
+        default:
+          throw ShimError(cudaErrorNotSupported,
+                          fmt::format("launch attribute {} (cudaLaunchAttributeID) is not supported by warpsim", a.id));
+      }
+    }
+    s.launch(s.function(func, "cudaLaunchKernelExC"), config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+             config->stream, cooperative);
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* config, const void* func, void** args) {
+  return cudaLaunchKernelExC(config, func, args);
+}
+
 namespace warpsim::cudart {
 
 void func_attributes(State& s, const void* func, cudaFuncAttributes* attr) {
@@ -195,8 +242,7 @@ namespace {
 // CTAs of `f` with `block` threads and `dyn` dynamic shared bytes that fit one SM at once.
 int occupancy(State& s, Function& f, int block, size_t dyn) {
   if (block <= 0) throw ShimError(cudaErrorInvalidValue, "block size must be positive");
-  const warpsim::ptx::Program& p = s.program(f);
-  return int(warpsim::ctas_per_sm(s.config().core, warpsim::ptx::cta_demand(p, uint32_t(block), dyn)));
+  return int(s.resident_ctas(f, uint32_t(block), dyn));
 }
 
 }  // namespace

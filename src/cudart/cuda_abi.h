@@ -43,6 +43,7 @@ enum : int {
   cudaErrorHostMemoryAlreadyRegistered = 712,
   cudaErrorHostMemoryNotRegistered = 713,
   cudaErrorLaunchFailure = 719,
+  cudaErrorCooperativeLaunchTooLarge = 720,
   cudaErrorNotSupported = 801,
   cudaErrorStreamCaptureUnsupported = 900,
   cudaErrorStreamCaptureInvalidated = 901,
@@ -212,6 +213,33 @@ enum cudaGraphNodeType : int {
   cudaGraphNodeTypeEmpty = 5,
   cudaGraphNodeTypeMemAlloc = 10,
   cudaGraphNodeTypeMemFree = 11,
+};
+
+// cudaLaunchKernelEx: the launch and its attributes.
+enum cudaLaunchAttributeID : int {
+  cudaLaunchAttributeIgnore = 0,
+  cudaLaunchAttributeAccessPolicyWindow = 1,
+  cudaLaunchAttributeCooperative = 2,
+  cudaLaunchAttributeSynchronizationPolicy = 3,
+  cudaLaunchAttributePriority = 8,
+};
+
+struct cudaLaunchAttribute {
+  int id;  // cudaLaunchAttributeID
+  char pad[4];
+  union alignas(8) {
+    char pad[64];
+    int cooperative;  // cudaLaunchAttributeCooperative
+  } val;
+};
+
+struct cudaLaunchConfig_t {
+  dim3 gridDim;
+  dim3 blockDim;
+  size_t dynamicSmemBytes;
+  void* stream;
+  cudaLaunchAttribute* attrs;
+  unsigned int numAttrs;
 };
 
 struct cudaKernelNodeParams {

@@ -48,7 +48,9 @@ std::string cuda_include() {
   X(cudaGraphExecUpdateResultInfo, errorNode) X(cudaGraphExecUpdateResultInfo, errorFromNode)           \
   X(cudaMemPoolProps, location) X(cudaMemPoolProps, win32SecurityAttributes) X(cudaMemPoolProps, maxSize) \
   X(cudaMemPoolProps, usage) X(cudaMemPoolProps, reserved) X(cudaMemAccessDesc, flags)                 \
-  X(cudaMemAllocNodeParams, accessDescs) X(cudaMemAllocNodeParams, bytesize) X(cudaMemAllocNodeParams, dptr)
+  X(cudaMemAllocNodeParams, accessDescs) X(cudaMemAllocNodeParams, bytesize) X(cudaMemAllocNodeParams, dptr) \
+  X(cudaLaunchAttribute, val) X(cudaLaunchConfig_t, dynamicSmemBytes) X(cudaLaunchConfig_t, stream)     \
+  X(cudaLaunchConfig_t, attrs) X(cudaLaunchConfig_t, numAttrs)
 // clang-format on
 
 // clang-format off
@@ -57,7 +59,7 @@ std::string cuda_include() {
   X(cudaChannelFormatDesc) X(cudaPointerAttributes) X(cudaPitchedPtr) X(cudaExtent) X(cudaPos) \
   X(cudaMemcpy3DParms) X(cudaKernelNodeParams) X(cudaMemsetParams) X(cudaHostNodeParams) \
   X(cudaGraphEdgeData) X(cudaGraphExecUpdateResultInfo) X(cudaMemLocation) X(cudaMemPoolProps) \
-  X(cudaMemAccessDesc) X(cudaMemAllocNodeParams)
+  X(cudaMemAccessDesc) X(cudaMemAllocNodeParams) X(cudaLaunchAttribute) X(cudaLaunchConfig_t)
 // clang-format on
 
 #define STR2(...) #__VA_ARGS__

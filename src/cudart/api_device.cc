@@ -50,6 +50,7 @@ constexpr ErrorInfo kErrors[] = {
     {712, "cudaErrorHostMemoryAlreadyRegistered", "part or all of the requested memory range is already mapped"},
     {713, "cudaErrorHostMemoryNotRegistered", "pointer does not correspond to a registered memory region"},
     {719, "cudaErrorLaunchFailure", "unspecified launch failure"},
+    {720, "cudaErrorCooperativeLaunchTooLarge", "too many blocks in cooperative launch"},
     {801, "cudaErrorNotSupported", "operation not supported"},
     {900, "cudaErrorStreamCaptureUnsupported", "operation not permitted when stream is capturing"},
     {901, "cudaErrorStreamCaptureInvalidated", "operation failed due to a previous error during capture"},
@@ -131,6 +132,7 @@ void fill_properties(State& s, cudaDeviceProp* p) {
   p->hostNumaId = -1;
   p->deviceNumaId = -1;
   p->memoryPoolsSupported = 1;
+  p->cooperativeLaunch = cc >= kCooperativeLaunchCapability ? 1 : 0;
 }
 
 }  // namespace warpsim::cudart
@@ -228,7 +230,7 @@ int attribute(State& s, int attr) {
     case cudaDevAttrDirectManagedMemAccessFromHost:
       return 0;
     case cudaDevAttrCooperativeLaunch:
-      return 0;
+      return p.cooperativeLaunch;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin:
       return int(p.sharedMemPerBlockOptin);
     case cudaDevAttrMaxBlocksPerMultiprocessor:

@@ -5,10 +5,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "core/occupancy.h"
 #include "cudart/shim.h"
 #include "ptx/ir.h"
-#include "ptx/ptx_kernel.h"
 
 using namespace warpsim::cudart;
 using warpsim::cudart::dim3;
@@ -126,26 +124,45 @@ CUDART_API cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 grid, dim3 b
   return cudaLaunchKernel(func, grid, block, args, shared, stream);
 }
 
-// Launch attributes change nothing warpsim models, or are refused: programmatic stream
+// Every CTA of a cooperative launch is resident at once and may wait for the others
+// (cooperative_groups::this_grid().sync()); a grid that does not fit is refused
+// (State::check_co_resident).
+CUDART_API cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args, size_t shared,
+                                                   void* stream) {
+  return guarded("cudaLaunchCooperativeKernel", [&](State& s) {
+    s.launch(s.function(func, "cudaLaunchCooperativeKernel"), grid, block, args, shared, stream, true);
+    return cudaSuccess;
+  });
+}
+
+CUDART_API cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 grid, dim3 block, void** args,
+                                                        size_t shared, void* stream) {
+  return cudaLaunchCooperativeKernel(func, grid, block, args, shared, stream);
+}
+
+// cudaLaunchKernelEx (a template in the CUDA headers) calls this. Launch attributes change
+// nothing warpsim models, make a cooperative launch, or are refused: programmatic stream
 // serialization (programmatic dependent launch, which Thrust and CUB ask for) only permits the
 // kernel to start before the previous one in its stream ends, so running it after that kernel
-// is correct; priorities, cache access windows and memory synchronisation domains are hints.
-// Cooperative and cluster launches and programmatic events stop the program.
+// is correct; priorities, cache access windows, synchronisation policies and memory
+// synchronisation domains are hints. Cluster launches and programmatic events stop the program.
 CUDART_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
   return guarded("cudaLaunchKernelExC", [&](State& s) {
     if (!config || (config->numAttrs && !config->attrs)) return cudaErrorInvalidValue;
+    bool cooperative = false;
     for (unsigned i = 0; i < config->numAttrs; ++i) {
       const cudaLaunchAttribute& a = config->attrs[i];
       switch (a.id) {
         case cudaLaunchAttributeIgnore:
         case cudaLaunchAttributeAccessPolicyWindow:
+        case cudaLaunchAttributeSynchronizationPolicy:
         case cudaLaunchAttributeProgrammaticStreamSerialization:
         case cudaLaunchAttributePriority:
         case cudaLaunchAttributeMemSyncDomainMap:
         case cudaLaunchAttributeMemSyncDomain:
           break;
         case cudaLaunchAttributeCooperative:
-          if (a.val.cooperative) s.stop("cudaLaunchKernelExC", "cooperative launches are not supported");
+          cooperative = a.val.cooperative != 0;
           break;
         case cudaLaunchAttributeClusterDimension:
           if (uint64_t(a.val.clusterDim.x) * a.val.clusterDim.y * a.val.clusterDim.z > 1)
@@ -156,7 +173,7 @@ CUDART_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, con
       }
     }
     s.launch(s.function(func, "cudaLaunchKernelExC"), config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
-             config->stream);
+             config->stream, cooperative);
     return cudaSuccess;
   });
 }
@@ -248,8 +265,7 @@ namespace {
 // CTAs of `f` with `block` threads and `dyn` dynamic shared bytes that fit one SM at once.
 int occupancy(State& s, Function& f, int block, size_t dyn) {
   if (block <= 0) throw ShimError(cudaErrorInvalidValue, "block size must be positive");
-  const warpsim::ptx::Program& p = s.program(f);
-  return int(warpsim::ctas_per_sm(s.config().core, warpsim::ptx::cta_demand(p, uint32_t(block), dyn)));
+  return int(s.resident_ctas(f, uint32_t(block), dyn));
 }
 
 }  // namespace

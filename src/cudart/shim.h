@@ -29,6 +29,11 @@ struct Program;
 
 namespace warpsim::cudart {
 
+// Cooperative launches (cudaLaunchCooperativeKernel, cudaDevAttrCooperativeLaunch) need this
+// compute capability, as on NVIDIA's GPUs (Pascal and later); the capability is the one the
+// program is told (State::reported_capability).
+inline constexpr uint32_t kCooperativeLaunchCapability = 60;
+
 // An error with the CUDA error code the failing call returns.
 class ShimError : public Error {
  public:
@@ -151,14 +156,18 @@ class State {
   // The preset's compute capability, or the highest PTX target of the registered fatbinaries
   // when that is higher: what the program needs to be told to run.
   uint32_t reported_capability();
-  const ptx::Program& program(Function& f);             // decodes the kernel; stop()s when it cannot
+  const ptx::Program& program(Function& f);  // decodes the kernel; stop()s when it cannot
+  // CTAs of `f` with `threads` threads and `dynamic_shared` bytes that fit one SM at once
+  // (the occupancy API, cooperative launches).
+  uint32_t resident_ctas(Function& f, uint32_t threads, size_t dynamic_shared);
   Stream* stream(const void* handle, const char* api);  // null = the legacy default stream
   uint32_t stream_id(const void* handle, const char* api);
   Event& event(const void* handle, const char* api);
   CudaArray& array(const void* handle, const char* api);
 
   // --- execution ---
-  void launch(Function& f, dim3 grid, dim3 block, void** args, size_t shared, const void* stream);
+  void launch(Function& f, dim3 grid, dim3 block, void** args, size_t shared, const void* stream,
+              bool cooperative = false);
   void sync_all();
   void sync_stream(uint32_t id);
   // Before a host-side copy on stream `id`: wait for what the copy must follow.
@@ -217,6 +226,9 @@ class State {
  private:
   State() = default;
   void init_simulator();
+  // A cooperative launch's CTAs must all be resident at once: throws ShimError
+  // (cudaErrorCooperativeLaunchTooLarge, or cudaErrorNotSupported below compute capability 6.0).
+  void check_co_resident(Function& f, dim3 grid, dim3 block, size_t shared);
   void bind_managed(Module& m);
   void refresh_done();
   void sim_failed(const Error& e);

@@ -11,12 +11,14 @@
 
 #include "config/config_loader.h"
 #include "core/json_file.h"
+#include "core/occupancy.h"
 #include "core/strings.h"
 #include "cudart/shim.h"
 #include "fatbin/fatbin.h"
 #include "ptx/decoder.h"
 #include "ptx/ir.h"
 #include "ptx/parser.h"
+#include "ptx/ptx_kernel.h"
 #include "runtime/device_memory.h"
 #include "sched/scheduler.h"
 #include "timing/gpu.h"
@@ -527,10 +529,14 @@ void State::before_stream_op(uint32_t id) {
   if (blocking && last_kernel_[0] && !kernel_done(last_kernel_[0] - 1)) sync_all();
 }
 
-void State::launch(Function& f, dim3 grid, dim3 block, void** args, size_t shared, const void* stream_handle) {
+void State::launch(Function& f, dim3 grid, dim3 block, void** args, size_t shared, const void* stream_handle,
+                   bool cooperative) {
   rt();
   check_sticky();
   if (Stream* st = capturing(stream_handle, "launch")) {
+    if (cooperative)
+      throw ShimError(cudaErrorStreamCaptureUnsupported,
+                      fmt::format("cooperative launch of '{}': warpsim cannot capture cooperative launches", f.name));
     // Stream capture: the launch becomes a kernel node with a copy of its arguments.
     auto n = std::make_unique<GraphNode>();
     n->type = cudaGraphNodeTypeKernel;
@@ -547,6 +553,7 @@ void State::launch(Function& f, dim3 grid, dim3 block, void** args, size_t share
   const ptx::Function* fn = m.ast.find_function(f.name);
   if (!fn || !fn->is_entry) stop("launch", fmt::format("{}: no kernel '{}' in the PTX", m.label, f.name));
   program(f);  // a kernel the front end cannot decode stops here, not as a launch error
+  if (cooperative) check_co_resident(f, grid, block, shared);
   if (!fn->params.empty() && !args)
     throw ShimError(cudaErrorInvalidValue, fmt::format("launch of '{}': null argument array", f.name));
   KernelArgs ka;
@@ -617,8 +624,12 @@ void State::launch(Function& f, dim3 grid, dim3 block, void** args, size_t share
     sync_stream(0);
   }
   try {
-    rt_->launch(rt_->get_kernel(m.handle, f.name), Dim3{grid.x, grid.y, grid.z}, Dim3{block.x, block.y, block.z}, ka,
-                uint32_t(shared), sid);
+    const KernelHandle k = rt_->get_kernel(m.handle, f.name);
+    const Dim3 g{grid.x, grid.y, grid.z}, b{block.x, block.y, block.z};
+    if (cooperative)
+      rt_->launch_cooperative(k, g, b, ka, uint32_t(shared), sid, config().core.num_sms);
+    else
+      rt_->launch(k, g, b, ka, uint32_t(shared), sid);
   } catch (const Error& e) {
     std::string what = e.what();
     bool resources = what.find("does not fit") != std::string::npos;
@@ -627,6 +638,32 @@ void State::launch(Function& f, dim3 grid, dim3 block, void** args, size_t share
   uint32_t id = launches_++;
   if (sid >= last_kernel_.size()) last_kernel_.resize(sid + 1, 0);
   last_kernel_[sid] = id + 1;
+}
+
+void State::check_co_resident(Function& f, dim3 grid, dim3 block, size_t shared) {
+  const uint32_t cc = reported_capability();
+  if (cc < kCooperativeLaunchCapability)
+    throw ShimError(
+        cudaErrorNotSupported,
+        fmt::format("cooperative launch of '{}': the device (compute capability {}.{}) does not support "
+                    "cooperative launches, which need {}.{} (cudaDevAttrCooperativeLaunch is 0)",
+                    f.name, cc / 10, cc % 10, kCooperativeLaunchCapability / 10, kCooperativeLaunchCapability % 10));
+  const uint64_t threads = uint64_t(block.x) * block.y * block.z;
+  if (threads == 0 || threads > 1024) return;  // the launch itself refuses it
+  const uint32_t sms = config().core.num_sms;
+  const uint32_t per_sm = resident_ctas(f, uint32_t(threads), shared);
+  const uint64_t fit = uint64_t(per_sm) * sms;
+  const uint64_t ctas = uint64_t(grid.x) * grid.y * grid.z;
+  if (ctas > fit)
+    throw ShimError(cudaErrorCooperativeLaunchTooLarge,
+                    fmt::format("cooperative launch of '{}': a grid of {} CTAs exceeds the {} that can be resident at "
+                                "once ({} per SM of {} threads, {} bytes of dynamic shared memory, x {} SMs; see "
+                                "cudaOccupancyMaxActiveBlocksPerMultiprocessor)",
+                                f.name, ctas, fit, per_sm, threads, shared, sms));
+}
+
+uint32_t State::resident_ctas(Function& f, uint32_t threads, size_t dynamic_shared) {
+  return ctas_per_sm(config().core, ptx::cta_demand(program(f), threads, dynamic_shared));
 }
 
 void State::record_event(Event& e, uint32_t sid) {

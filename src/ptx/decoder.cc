@@ -48,6 +48,19 @@ constexpr SpecialName kSpecials[] = {
     {"%lanemask_ge", Special::LanemaskGe},
 };
 
+// N of %envregN (0..31), or -1.
+int envreg_number(const std::string& name) {
+  static const std::string kPrefix = "%envreg";
+  if (name.size() <= kPrefix.size() || name.size() > kPrefix.size() + 2 || name.compare(0, kPrefix.size(), kPrefix))
+    return -1;
+  int n = 0;
+  for (size_t i = kPrefix.size(); i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9') return -1;
+    n = n * 10 + (name[i] - '0');
+  }
+  return n <= 31 ? n : -1;
+}
+
 uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 std::string count(size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
 
@@ -509,6 +522,10 @@ class Decoder {
           if (is_dst) fail(o.loc, "special register " + o.name + " is read-only");
           return special_slot(s.which, s.name);
         }
+      if (int n = envreg_number(o.name); n >= 0) {
+        if (is_dst) fail(o.loc, "special register " + o.name + " is read-only");
+        return special_slot(Special(int(Special::EnvReg0) + n), o.name.c_str());
+      }
       if (o.name == "%clock" || o.name == "%clock64" || o.name == "%globaltimer")
         fail(o.loc, o.name + " may only be read with mov");
       fail(o.loc, "undeclared register '" + o.name + "'");
@@ -1182,6 +1199,10 @@ class Decoder {
       in.ndst = in.vec;
     else
       in.nsrc = in.vec;
+    // A strong load of memory other CTAs may write: what a spin-wait polls.
+    if (in.op == Op::Ld && (in.space == Space::Global || in.space == Space::Generic) &&
+        (m.has("volatile") || m.has("relaxed") || m.has("acquire")))
+      in.mods |= kModPoll;
   }
 
   void decode_atom_red(const Instr& s, Inst& in, Mods& m) {

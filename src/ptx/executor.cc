@@ -148,12 +148,35 @@ void CtaExecutor::init_warp(Warp& w, uint32_t idx, uint32_t sm_id) {
         fill([](uint32_t, uint32_t l) { return uint64_t(~((1u << l) - 1)); });
         break;
       default:
+        if (s.which >= Special::EnvReg0 && s.which <= Special::EnvRegLast) {
+          const uint32_t n = uint32_t(s.which) - uint32_t(Special::EnvReg0);
+          const DevPtr ws = launch_->grid_workspace;
+          uniform(n == 1 ? ws >> 32 : n == 2 ? ws & 0xffffffffu : 0);
+        }
         break;
     }
   }
 }
 
 void CtaExecutor::run(uint32_t cta_id, uint32_t sm_id, CtaStreams& out) {
+  begin(cta_id, sm_id, out);
+  uint64_t last = 0;
+  uint32_t stuck = 0;
+  while (!resume()) {
+    const uint64_t now = poll_state();
+    stuck = now == last ? stuck + 1 : 0;
+    last = now;
+    if (stuck >= kStuckRounds)
+      throw Error("kernel '" + launch_->kernel + "': CTA (" + std::to_string(ctaid_[0]) + "," +
+                  std::to_string(ctaid_[1]) + "," + std::to_string(ctaid_[2]) +
+                  ") waits for a write none of its warps makes (" + std::to_string(kStuckRounds) +
+                  " rounds without change): " + describe_waits() +
+                  ". The CTAs of an ordinary launch run one after another here, so that one cannot wait for "
+                  "another; a grid-wide barrier needs cudaLaunchCooperativeKernel");
+  }
+}
+
+void CtaExecutor::begin(uint32_t cta_id, uint32_t sm_id, CtaStreams& out) {
   const Dim3& g = launch_->grid;
   ctaid_[0] = cta_id % g.x;
   ctaid_[1] = (cta_id / g.x) % g.y;
@@ -171,11 +194,19 @@ void CtaExecutor::run(uint32_t cta_id, uint32_t sm_id, CtaStreams& out) {
   std::fill(std::begin(bar_arrived_), std::end(bar_arrived_), 0);
   std::fill(std::begin(bar_red_), std::end(bar_red_), BarrierReduction{});
   cache_page_ = ~uint64_t(0);
+}
+
+bool CtaExecutor::resume() {
+  for (auto& w : warps_)
+    if (w.state == Warp::Polling) w.state = Warp::Running;
   for (;;) {
     for (auto& w : warps_)
       if (w.state == Warp::Running) run_warp(w);
-    uint32_t not_done = 0;
-    for (auto& w : warps_) not_done += w.state != Warp::Done;
+    uint32_t not_done = 0, polling = 0;
+    for (auto& w : warps_) {
+      not_done += w.state != Warp::Done;
+      polling += w.state == Warp::Polling;
+    }
     if (not_done == 0) break;
     bool released = false;
     for (int b = 0; b < 16; ++b) {
@@ -193,27 +224,63 @@ void CtaExecutor::run(uint32_t cta_id, uint32_t sm_id, CtaStreams& out) {
         released = true;
       }
     }
-    if (!released) {
-      std::string msg = "kernel '" + launch_->kernel + "': barrier deadlock in CTA (" + std::to_string(ctaid_[0]) +
-                        "," + std::to_string(ctaid_[1]) + "," + std::to_string(ctaid_[2]) + "): ";
-      uint32_t exited = 0;
-      for (auto& w : warps_) {
-        if (w.state == Warp::AtBarrier) {
-          const Inst& bar = prog_->insts[w.barrier_inst];
-          char where_bar[160];
-          std::snprintf(where_bar, sizeof where_bar, " (pc 0x%x, %s:%d)", bar.tmpl.pc, prog_->file.c_str(), bar.line);
-          msg += "warp " + std::to_string(w.id) + " waits at barrier " + std::to_string(w.barrier) + where_bar + "; ";
-        }
-        exited += w.state == Warp::Done;
+    if (released) continue;
+    if (polling) return false;  // the CTA waits for another CTA's write
+    std::string msg = "kernel '" + launch_->kernel + "': barrier deadlock in CTA (" + std::to_string(ctaid_[0]) + "," +
+                      std::to_string(ctaid_[1]) + "," + std::to_string(ctaid_[2]) + "): ";
+    uint32_t exited = 0;
+    for (auto& w : warps_) {
+      if (w.state == Warp::AtBarrier) {
+        const Inst& bar = prog_->insts[w.barrier_inst];
+        char where_bar[160];
+        std::snprintf(where_bar, sizeof where_bar, " (pc 0x%x, %s:%d)", bar.tmpl.pc, prog_->file.c_str(), bar.line);
+        msg += "warp " + std::to_string(w.id) + " waits at barrier " + std::to_string(w.barrier) + where_bar + "; ";
       }
-      msg += std::to_string(exited) + " of " + std::to_string(nwarps_) + " warps have exited; no barrier can complete";
-      throw Error(msg);
+      exited += w.state == Warp::Done;
     }
+    msg += std::to_string(exited) + " of " + std::to_string(nwarps_) + " warps have exited; no barrier can complete";
+    throw Error(msg);
   }
   for (auto& w : warps_) warp_insts_ += w.out->insts.size();
+  return true;
 }
 
-std::string CtaExecutor::where(Warp& w, const Inst& in, int lane) const {
+uint64_t CtaExecutor::poll_state() const {
+  uint64_t h = 0xcbf29ce484222325ull;
+  auto mix = [&](uint64_t v) { h = (h ^ v) * 0x100000001b3ull; };
+  const size_t words = size_t(prog_->num_regs) * 32;
+  for (const auto& w : warps_) {
+    mix(w.state);
+    if (w.state != Warp::Polling) continue;  // barriers and exited warps do not change
+    for (const Entry& e : w.stack) mix((uint64_t(e.pc) << 32 | e.rpc) ^ (uint64_t(e.mask) << 16));
+    for (size_t i = 0; i < words; ++i) mix(w.regs[i]);
+  }
+  return h;
+}
+
+std::string CtaExecutor::describe_waits() const {
+  std::string s;
+  for (const auto& w : warps_) {
+    if (w.state != Warp::Polling && w.state != Warp::AtBarrier) continue;
+    const bool poll = w.state == Warp::Polling;
+    const Inst& in = prog_->insts[poll ? w.poll_inst : w.barrier_inst];
+    if (!s.empty()) s += "; ";
+    s += where(w, in, std::countr_zero(w.live)) + (poll ? ": polls global memory" : ": waits at a barrier");
+  }
+  return s;
+}
+
+std::string CtaExecutor::trap_hint() const {
+  bool reads_workspace = false;
+  for (const auto& sp : prog_->specials)
+    reads_workspace |= sp.which == Special(int(Special::EnvReg0) + 1) || sp.which == Special(int(Special::EnvReg0) + 2);
+  if (!reads_workspace || launch_->cooperative()) return "";
+  return " (the kernel reads the grid workspace of cooperative launches, %envreg1/%envreg2, which is null because "
+         "it was not launched with cudaLaunchCooperativeKernel: cooperative_groups::this_grid().sync() traps "
+         "here)";
+}
+
+std::string CtaExecutor::where(const Warp& w, const Inst& in, int lane) const {
   uint32_t t = w.id * 32 + uint32_t(lane);
   const Dim3& b = launch_->block;
   char buf[256];
@@ -1315,7 +1382,7 @@ void CtaExecutor::run_warp(Warp& w) {
         e.pc = pc + 1;
         break;
       case Op::Trap:
-        if (exec) throw Error(where(w, in, std::countr_zero(exec)) + ": trap instruction executed");
+        if (exec) throw Error(where(w, in, std::countr_zero(exec)) + ": trap instruction executed" + trap_hint());
         emit(w, in, exec, m);
         e.pc = pc + 1;
         break;
@@ -1347,6 +1414,13 @@ void CtaExecutor::run_warp(Warp& w) {
       case Op::St:
         exec_mem(w, in, exec, m);
         e.pc = pc + 1;
+        if ((in.mods & kModPoll) && exec) {
+          // Another warp, or in a cooperative launch another CTA, may have to run before what
+          // this warp waits for is written.
+          w.state = Warp::Polling;
+          w.poll_inst = pc;
+          return;
+        }
         break;
       case Op::Atom:
       case Op::Red:

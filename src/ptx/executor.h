@@ -49,6 +49,11 @@ struct Launch {
   const SurfaceTable* surfaces = nullptr;
   // Exact checking of global accesses against the live allocations (null: off).
   std::shared_ptr<MemcheckLog> memcheck;
+  // A cooperative launch: the address of its zeroed grid workspace, which the kernel reads in
+  // %envreg1/%envreg2 (cooperative_groups::this_grid()). 0: not a cooperative launch.
+  DevPtr grid_workspace = 0;
+  uint32_t num_sms = 1;  // cooperative launches: the GPU's SMs (the %smid of CTAs executed ahead of dispatch)
+  bool cooperative() const { return grid_workspace != 0; }
 };
 
 class CtaExecutor {
@@ -57,6 +62,21 @@ class CtaExecutor {
   ~CtaExecutor();
   // Executes CTA `cta_id` completely and fills `out` (one stream per warp).
   void run(uint32_t cta_id, uint32_t sm_id, CtaStreams& out);
+  // The same in steps, for cooperative launches whose CTAs wait for each other: begin(), then
+  // resume() until it returns true. A warp stops after each polling load (kModPoll), so that
+  // the warps it may wait for run; resume() returns false once every warp that has not exited
+  // waits at such a load or at a barrier: the CTA waits for a write, perhaps another CTA's.
+  void begin(uint32_t cta_id, uint32_t sm_id, CtaStreams& out);
+  bool resume();
+  // Consecutive resume() rounds that leave a CTA's polling warps exactly as they were (SIMT
+  // stack and every register: a loop that counts its polls, or reads a clock, changes them)
+  // before the CTA is declared stuck.
+  static constexpr uint32_t kStuckRounds = 100;
+  // A hash of the polling warps' state (SIMT stack, registers): unchanged from one resume() to
+  // the next while the CTA waits for a write no warp makes.
+  uint64_t poll_state() const;
+  // Where the CTA's warps wait (a grid deadlock report).
+  std::string describe_waits() const;
   uint64_t thread_insts() const { return thread_insts_; }
   uint64_t warp_insts() const { return warp_insts_; }
 
@@ -83,11 +103,12 @@ class CtaExecutor {
     uint32_t live = 0;
     uint32_t id = 0;
     uint64_t count = 0;
-    enum State : uint8_t { Running, AtBarrier, Done } state = Running;
+    enum State : uint8_t { Running, AtBarrier, Polling, Done } state = Running;
     uint8_t barrier = 0;
     uint32_t barrier_inst = 0;   // index of the bar instruction the warp waits at
     uint32_t barrier_lanes = 0;  // the lanes that executed it (bar.red writes their results)
     bool last_exit = false;
+    uint32_t poll_inst = 0;  // Polling: index of the load
   };
 
   void run_warp(Warp& w);
@@ -130,7 +151,9 @@ class CtaExecutor {
                    MemSpace& tspace, uint64_t& taddr);
   [[noreturn]] void mem_error(Warp& w, const Inst& in, int lane, const char* what, Space sp, uint64_t addr,
                               uint32_t bytes, bool write);
-  std::string where(Warp& w, const Inst& in, int lane) const;
+  std::string where(const Warp& w, const Inst& in, int lane) const;
+  // Why a trap instruction may have executed, when the kernel tells: "" or "; ..." to append.
+  std::string trap_hint() const;
   void memcheck_access(Warp& w, const Inst& in, int lane, Space sp, uint64_t addr, uint64_t a, uint32_t bytes,
                        bool write);
   void init_warp(Warp& w, uint32_t idx, uint32_t sm_id);

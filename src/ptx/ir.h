@@ -130,6 +130,7 @@ enum InstMod : uint16_t {
   kModRed = 1 << 8,      // bar.red
   kModNegSrc0 = 1 << 9,  // !%p as first vote/selp source
   kModHasCount = 1 << 10,
+  kModPoll = 1 << 11,  // ld.volatile / .relaxed / .acquire of global or generic memory: may poll another CTA's write
 };
 
 inline constexpr uint32_t kNone = 0xffffffffu;
@@ -253,6 +254,11 @@ enum class Special : uint8_t {
   LanemaskLe,
   LanemaskGt,
   LanemaskGe,
+  // %envreg0..%envreg31: what the driver hands the kernel. %envreg1 (high) and %envreg2 (low
+  // word) hold the address of a cooperative launch's grid workspace (cooperative_groups'
+  // this_grid()); every other one, and both outside cooperative launches, read 0.
+  EnvReg0,
+  EnvRegLast = EnvReg0 + 31,
   kCount
 };
 struct SpecialReg {

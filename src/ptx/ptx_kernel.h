@@ -1,6 +1,10 @@
 // A launched PTX kernel as a KernelSource: each produce_cta() executes one CTA functionally.
+// A cooperative launch (Launch::grid_workspace) executes its whole grid at the first
+// produce_cta(), the CTAs interleaved wherever one polls memory (grid-wide barriers), and hands
+// out the recorded CTAs as they are asked for.
 #pragma once
 #include <memory>
+#include <vector>
 
 #include "core/kernel_source.h"
 #include "core/occupancy.h"
@@ -31,7 +35,13 @@ class PtxKernel : public KernelSource {
   std::shared_ptr<const Program> prog_;
   Launch launch_;
   KernelInfo info_;
+  // Executes every CTA of a cooperative launch; CTA `first` on SM `first_sm`, CTA c on the SM
+  // the dispatcher's first round would give it when all of them fit at once.
+  void run_grid(uint32_t first, uint32_t first_sm);
+
   std::unique_ptr<CtaExecutor> exec_;
+  std::vector<CtaStreams> grid_;  // cooperative launches: the CTAs not handed out yet
+  bool grid_done_ = false;
   uint64_t thread_insts_ = 0;
 };
 

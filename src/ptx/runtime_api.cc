@@ -12,6 +12,10 @@
 
 namespace warpsim {
 
+namespace {
+constexpr uint64_t kGridWorkspaceBytes = 16;
+}  // namespace
+
 struct Runtime::Impl {
   struct Module {
     std::string file;
@@ -36,6 +40,7 @@ struct Runtime::Impl {
   uint32_t streams = 1;
   uint64_t inst_limit = 50'000'000;
   bool memcheck = false;
+  std::map<uint32_t, DevPtr> grid_workspaces;  // cooperative launches: per stream
 
   Module& module(ModuleHandle m) {
     if (m.id >= modules.size() || !modules[m.id]) throw Error("invalid module handle " + std::to_string(m.id));
@@ -254,6 +259,23 @@ uint32_t Runtime::create_stream() { return impl_->streams++; }
 
 void Runtime::launch(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& args, uint32_t dynamic_shared,
                      uint32_t stream) {
+  enqueue_launch(k, grid, block, args, dynamic_shared, stream, 0, 1);
+}
+
+void Runtime::launch_cooperative(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& args, uint32_t dynamic_shared,
+                                 uint32_t stream, uint32_t num_sms) {
+  if (stream >= impl_->streams) throw Error("cooperative launch: unknown stream " + std::to_string(stream));
+  DevPtr& ws = impl_->grid_workspaces[stream];
+  if (!ws) {
+    // struct grid_workspace { unsigned wsSize, barrier; } of cooperative_groups, zeroed.
+    ws = impl_->memory.allocate(kGridWorkspaceBytes);
+    impl_->memory.fill(ws, 0, kGridWorkspaceBytes);
+  }
+  enqueue_launch(k, grid, block, args, dynamic_shared, stream, ws, num_sms);
+}
+
+void Runtime::enqueue_launch(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& args, uint32_t dynamic_shared,
+                             uint32_t stream, DevPtr grid_workspace, uint32_t num_sms) {
   auto& mod = impl_->module(ModuleHandle{k.module});
   mod.program(k.index);  // throws for a kernel that could not be decoded
   const auto& prog = mod.programs[k.index];
@@ -287,6 +309,8 @@ void Runtime::launch(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& ar
   l.memory = &impl_->memory;
   l.textures = &impl_->textures;
   l.surfaces = &impl_->surfaces;
+  l.grid_workspace = grid_workspace;
+  l.num_sms = num_sms;
   l.params.assign(prog->param_bytes, 0);
   for (size_t i = 0; i < offs.size(); ++i) {
     size_t end = i + 1 < offs.size() ? offs[i + 1] : args.bytes().size();

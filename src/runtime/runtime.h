@@ -112,6 +112,13 @@ class Runtime {
   uint32_t create_stream();  // stream 0 is the default stream
   void launch(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& args, uint32_t dynamic_shared = 0,
               uint32_t stream = 0);
+  // A cooperative launch (cudaLaunchCooperativeKernel): the kernel reads the address of a
+  // zeroed grid workspace in %envreg1/%envreg2 (one per stream, reused: a completed grid
+  // barrier leaves it as it found it) and its CTAs execute interleaved, so that they can wait
+  // for each other (ptx::PtxKernel). The caller checked that every CTA fits the GPU's `num_sms`
+  // SMs at once.
+  void launch_cooperative(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& args, uint32_t dynamic_shared,
+                          uint32_t stream, uint32_t num_sms);
   void synchronize();  // all streams
   void stream_synchronize(uint32_t stream);
 
@@ -127,6 +134,8 @@ class Runtime {
 
  private:
   struct Impl;
+  void enqueue_launch(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& args, uint32_t dynamic_shared,
+                      uint32_t stream, DevPtr grid_workspace, uint32_t num_sms);
   std::unique_ptr<Impl> impl_;
   LaunchTarget* target_;
 };

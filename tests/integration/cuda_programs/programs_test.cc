@@ -492,6 +492,65 @@ TEST(CudaPrograms, ReadBeforeTheBufferSucceedsUnlessMemcheck) {
   EXPECT_NE(env.err.find("memcheck: kernel"), std::string::npos) << env.err;
 }
 
+// Cooperative launches (programs/coop_grid_sync.cu): the largest grid that fits at once runs
+// phases separated by grid.sync() in which every thread reads what another CTA wrote, through
+// cudaLaunchCooperativeKernel and cudaLaunchKernelEx; one CTA more is refused. gtx480 predates
+// cooperative launches, but a program built for compute_75 is told compute capability 7.5.
+class CooperativeLaunch : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(CooperativeLaunch, GridSyncPhasesAndTooLargeGrid) {
+  NVCC_OR_SKIP();
+  std::string err;
+  std::string exe = compile("coop_grid_sync", "zstd", kPtx, &err);
+  ASSERT_FALSE(exe.empty()) << err;
+  const std::string gpu = GetParam(), json = exe + "." + gpu + ".json";
+  Result r = run(exec_cmd(exe, json, "--gpu " + gpu));
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("cooperative launch: 1,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cudaLaunchCooperativeKernel: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("too large: cudaErrorCooperativeLaunchTooLarge"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("coop_grid_sync: ok"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.err.find("warpsim: cudaLaunchCooperativeKernel: cooperative launch of '_Z6phasesPiiP8GridInfo': a grid "
+                       "of "),
+            std::string::npos)
+      << r.err;
+  nlohmann::json j = load_json(json);
+  ASSERT_EQ(j["kernels"].size(), 2u) << j.dump();
+  for (const auto& k : j["kernels"]) {
+    EXPECT_EQ(k["grid"][1], 2);
+    EXPECT_GT(k["kernel_cycles"].get<uint64_t>(), 0u);
+  }
+  ASSERT_EQ(j["errors"].size(), 1u) << j["errors"].dump();
+}
+
+INSTANTIATE_TEST_SUITE_P(Presets, CooperativeLaunch, ::testing::Values("gtx480", "rtx2060"));
+
+// grid.sync() in an ordinary launch traps (its grid workspace is null), as on a GPU; the
+// message says why. A grid.sync() that one CTA never reaches is a reported deadlock, not a hang.
+TEST(CudaPrograms, MisusedGridSyncFailsWithAClearMessage) {
+  NVCC_OR_SKIP();
+  std::string err;
+  std::string exe = compile("coop_grid_sync", "zstd", kPtx, &err);
+  ASSERT_FALSE(exe.empty()) << err;
+  Result plain = run(exec_cmd(exe + " plain", exe + ".plain.json"));
+  EXPECT_NE(plain.rc, 0);
+  EXPECT_NE(plain.out.find("is_valid() in an ordinary launch: 0"), std::string::npos) << plain.out;
+  EXPECT_NE(plain.out.find("grid.sync() in an ordinary launch: cudaErrorLaunchFailure"), std::string::npos)
+      << plain.out << plain.err;
+  EXPECT_NE(plain.err.find("trap instruction executed (the kernel reads the grid workspace of cooperative launches"),
+            std::string::npos)
+      << plain.err;
+  EXPECT_NE(plain.err.find("not launched with cudaLaunchCooperativeKernel"), std::string::npos) << plain.err;
+  Result dl = run(exec_cmd(exe + " deadlock", exe + ".deadlock.json"));
+  EXPECT_NE(dl.rc, 0);
+  EXPECT_NE(dl.out.find("grid.sync() not reached by CTA 0: cudaErrorLaunchFailure"), std::string::npos)
+      << dl.out << dl.err;
+  EXPECT_NE(dl.err.find("kernel '_Z12partial_syncPi': grid deadlock in a cooperative launch: 3 of 4 CTAs wait"),
+            std::string::npos)
+      << dl.err;
+  EXPECT_NE(dl.err.find(": polls global memory"), std::string::npos) << dl.err;
+}
+
 TEST(CudaPrograms, BinaryWithoutPtxSaysWhichFlagsAddIt) {
   NVCC_OR_SKIP();
   std::string err;

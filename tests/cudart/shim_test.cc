@@ -146,7 +146,8 @@ TEST(CudartShim, EveryFailedCallIsReported) {
 }
 
 // cudaLaunchKernelExC with the programmatic-stream-serialization attribute Thrust and CUB set
-// launches as cudaLaunchKernel does; a cooperative launch stops the program.
+// launches as cudaLaunchKernel does, and so does a cooperative launch; a cluster launch stops
+// the program.
 TEST(CudartShim, LaunchWithAttributes) {
   SHIM_OR_SKIP();
   auto launch_ex = shim.fn<int (*)(const cudaLaunchConfig_t*, const void*, void**)>("cudaLaunchKernelExC");
@@ -163,11 +164,18 @@ TEST(CudartShim, LaunchWithAttributes) {
   std::vector<float> c = run_vector_add(shim, 300, nullptr, &rc, with(attr));
   ASSERT_EQ(rc, 0);
   for (int i = 0; i < 300; ++i) ASSERT_EQ(c[i], float(i) + float(3 * i + 1)) << i;
+  // The cooperative attribute makes a cooperative launch, which runs the kernel as well.
   cudaLaunchAttribute coop{};
   coop.id = cudaLaunchAttributeCooperative;
   coop.val.cooperative = 1;
-  EXPECT_EXIT(run_vector_add(shim, 64, nullptr, &rc, with(coop)), ::testing::ExitedWithCode(3),
-              "cudaLaunchKernelExC: cooperative launches are not supported.*stopping");
+  c = run_vector_add(shim, 64, nullptr, &rc, with(coop));
+  ASSERT_EQ(rc, 0);
+  for (int i = 0; i < 64; ++i) ASSERT_EQ(c[i], float(i) + float(3 * i + 1)) << i;
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim = {2, 1, 1};
+  EXPECT_EXIT(run_vector_add(shim, 64, nullptr, &rc, with(cluster)), ::testing::ExitedWithCode(3),
+              "cudaLaunchKernelExC: thread block clusters are not supported.*stopping");
 }
 
 TEST(CudartShim, StreamsAndEventTiming) {

@@ -5,9 +5,9 @@
 namespace warpsim {
 
 const std::vector<GpgpusimCounter>& gpgpusim_counters() {
-  // GPGPU-Sim's L1D counters count stores (write-evict or write-back) with the loads, and keep
-  // accesses merged into a pending miss (HIT_RESERVED) out of the misses; its L2 counts
-  // sectors, as warpsim's does.
+  // GPGPU-Sim's L1D counters count stores (write-evict or write-back) with the loads, per sector
+  // of a sectored L1 (one per line otherwise), and keep accesses merged into a pending miss
+  // (HIT_RESERVED) out of the misses; its L2 counts sectors, as warpsim's does.
   static const std::vector<GpgpusimCounter> counters = {
       {"gpu_sim_insn",
        "thread_insts",
@@ -20,7 +20,7 @@ const std::vector<GpgpusimCounter>& gpgpusim_counters() {
       {"L1D_total_cache_accesses",
        "l1d_accesses",
        true,
-       {{+1, "l1d.hits"}, {+1, "l1d.misses"}, {+1, "l1d.writes"}},
+       {{+1, "l1d.sector_accesses"}},
        "\t",
        nullptr,
        nullptr,
@@ -28,7 +28,7 @@ const std::vector<GpgpusimCounter>& gpgpusim_counters() {
       {"L1D_total_cache_misses",
        "l1d_misses",
        true,
-       {{+1, "l1d.misses"}, {+1, "l1d.write_misses"}, {-1, "l1d.pending_hits"}},
+       {{+1, "l1d.sector_misses"}},
        "\t",
        "L1D_total_cache_miss_rate",
        "l1d_accesses",

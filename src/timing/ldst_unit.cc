@@ -320,11 +320,14 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
     req.sectors = a.sectors;
     if (op.op == OpClass::LOAD) {
       if (use_l1) {
-        Cache::Result r = l1d_.read(a.line, to_cache_sectors(l1d_, a.sectors), idx, now);
+        const uint32_t sectors = to_cache_sectors(l1d_, a.sectors);
+        Cache::Result r = l1d_.read(a.line, sectors, idx, now);
         if (r.outcome == Cache::Outcome::Fail) {
           stats.l1d_fails++;
           break;
         }
+        stats.l1d_sector_accesses += std::popcount(sectors);
+        if (r.outcome == Cache::Outcome::Miss) stats.l1d_sector_misses += std::popcount(r.fetch_mask);
         if (r.outcome == Cache::Outcome::Hit) {
           stats.l1d_hits++;
           sm.counters_.l1d_hits++;
@@ -363,10 +366,15 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
       // L1 absorbed it.
       bool forward = true;
       if (op.op == OpClass::STORE && cfg_.l1d.enabled && !past_l1) {
-        const bool hit = l1d_.write(a.line, to_cache_sectors(l1d_, a.sectors), now, op.space == MemSpace::Local);
+        const uint32_t sectors = to_cache_sectors(l1d_, a.sectors);
+        const bool hit = l1d_.write(a.line, sectors, now, op.space == MemSpace::Local);
         forward = l1d_.write_forwarded();
         stats.l1d_writes++;
-        if (!hit) stats.l1d_write_misses++;
+        stats.l1d_sector_accesses += std::popcount(sectors);
+        if (!hit) {
+          stats.l1d_write_misses++;
+          stats.l1d_sector_misses += std::popcount(sectors);
+        }
       }
       if (forward) {
         req.kind = op.op == OpClass::ATOMIC ? MemKind::Atomic : MemKind::Write;

@@ -35,8 +35,9 @@ struct CoreStats {
   uint64_t issued_by_unit[kNumUnits] = {};
   uint64_t l1d_hits = 0, l1d_misses = 0, l1d_pending_hits = 0, l1d_fails = 0;
   uint64_t l1d_writes = 0, l1d_write_misses = 0;  // store line accesses through the L1D, and those that missed
-  uint64_t l1d_bank_conflicts = 0;                // cycles an access waited because its L1 bank was taken
-  uint64_t reg_bank_conflicts = 0;                // operand reads that found their register bank taken (oc.*)
+  uint64_t l1d_sector_accesses = 0, l1d_sector_misses = 0;  // the same in the L1D's sectors (GPGPU-Sim's count)
+  uint64_t l1d_bank_conflicts = 0;                          // cycles an access waited because its L1 bank was taken
+  uint64_t reg_bank_conflicts = 0;                          // operand reads that found their register bank taken (oc.*)
   uint64_t icache_hits = 0, icache_misses = 0;
   uint64_t const_accesses = 0, const_misses = 0;
   uint64_t shared_insts = 0, shared_cycles = 0;  // shared_cycles - shared_insts = conflict cycles
@@ -62,6 +63,12 @@ struct CoreStats {
       "L1D load accesses the cache refused (reservation failure: no MSHR entry or merge slot free) and retried");
     v("l1d.writes", &CoreStats::l1d_writes, "store line accesses through the L1D");
     v("l1d.write_misses", &CoreStats::l1d_write_misses, "store line accesses that missed in the L1D");
+    v("l1d.sector_accesses", &CoreStats::l1d_sector_accesses,
+      "L1D load and store accesses counted per L1D sector they touch (l1d.sector; = line accesses when the L1D is "
+      "not sectored), as GPGPU-Sim counts L1D_total_cache_accesses");
+    v("l1d.sector_misses", &CoreStats::l1d_sector_misses,
+      "L1D sectors a load fetched below the L1 or a store missed (loads merged into a pending miss excluded), as "
+      "GPGPU-Sim counts L1D_total_cache_misses");
     v("l1d.bank_conflicts", &CoreStats::l1d_bank_conflicts,
       "cycles an L1D access waited because its data bank was taken (l1d.banks)");
     v("operand_collector.bank_conflicts", &CoreStats::reg_bank_conflicts,

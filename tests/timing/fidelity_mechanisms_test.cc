@@ -504,3 +504,40 @@ TEST(Fidelity, StoresAreCountedAsL1Writes) {
 
 }  // namespace
 }  // namespace warpsim::test
+
+namespace warpsim::test {
+namespace {
+
+// GPGPU-Sim counts L1D accesses and misses per sector of a sectored L1 and per line otherwise:
+// a warp whose 32 lanes read 4 bytes 64 bytes apart touches 16 lines, two 32-byte sectors of
+// each; a warp storing to 32 lines 1 KB apart touches one sector of each.
+TEST(Fidelity, L1SectorCountsFollowTheL1Sectors) {
+  auto run = [](uint32_t sector, bool store) {
+    GpuConfig cfg = small_gpu(1, 1);
+    cfg.l1d.line = 128;
+    cfg.l1d.sector = sector;
+    cfg.l1d.write_policy = "write_through";
+    cfg.l1d.write_allocate = "no_allocate";
+    KernelBuilder b("sectors");
+    b.grid({1, 1, 1}).block({32, 1, 1});
+    if (store)
+      b.store(MemSpace::Global, AccessPattern::strided(1024), 4, 1);
+    else
+      b.load(MemSpace::Global, AccessPattern::strided(64), 4, 1, true);
+    return simulate(cfg, b.build()).stats.core;
+  };
+  CoreStats sectored = run(32, false);
+  EXPECT_EQ(sectored.l1d_hits + sectored.l1d_misses, 16u);
+  EXPECT_EQ(sectored.l1d_sector_accesses, 32u);
+  EXPECT_EQ(sectored.l1d_sector_misses, 32u);
+  CoreStats lines = run(128, false);
+  EXPECT_EQ(lines.l1d_sector_accesses, 16u);
+  EXPECT_EQ(lines.l1d_sector_misses, 16u);
+  CoreStats stores = run(32, true);
+  EXPECT_EQ(stores.l1d_writes, 32u);
+  EXPECT_EQ(stores.l1d_sector_accesses, 32u);
+  EXPECT_EQ(stores.l1d_sector_misses, 32u);
+}
+
+}  // namespace
+}  // namespace warpsim::test

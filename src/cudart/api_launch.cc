@@ -9,6 +9,7 @@
 #include "cudart/shim.h"
 #include "ptx/ir.h"
 #include "ptx/ptx_kernel.h"
+#include "ptx/register_allocation.h"
 
 using namespace warpsim::cudart;
 using warpsim::cudart::dim3;
@@ -188,16 +189,12 @@ void func_attributes(State& s, const void* func, cudaFuncAttributes* attr) {
     for (const auto& v : m.ast.globals)
       if (v.space == warpsim::ptx::Space::Const) attr->constSizeBytes += v.size_bytes();
     attr->localSizeBytes = p.local_bytes;
-    uint32_t max_threads = std::min<uint32_t>(1024, s.config().core.max_threads);
-    uint32_t regs = std::clamp<uint32_t>(p.est_regs, 16, 255);
-    // The largest block whose registers fit the SM.
     const auto& c = s.config().core;
-    while (max_threads > 32) {
-      uint32_t warps = (max_threads + 31) / 32;
-      uint32_t per_warp = (regs * 32 + c.reg_alloc_granularity - 1) / c.reg_alloc_granularity * c.reg_alloc_granularity;
-      if (per_warp * warps <= c.registers) break;
-      max_threads -= 32;
-    }
+    uint32_t max_threads = std::min<uint32_t>(1024, c.max_threads);
+    if (p.maxntid_threads) max_threads = std::min(max_threads, p.maxntid_threads);
+    uint32_t regs = warpsim::ptx::allocated_regs_per_thread(p, &c);
+    // The largest block whose registers fit the SM.
+    while (max_threads > 32 && warpsim::regs_per_cta(c, regs, (max_threads + 31) / 32) > c.registers) max_threads -= 32;
     if (p.reqntid[0]) max_threads = p.reqntid[0] * std::max(1u, p.reqntid[1]) * std::max(1u, p.reqntid[2]);
     attr->maxThreadsPerBlock = int(max_threads);
     attr->numRegs = int(regs);
@@ -249,7 +246,8 @@ namespace {
 int occupancy(State& s, Function& f, int block, size_t dyn) {
   if (block <= 0) throw ShimError(cudaErrorInvalidValue, "block size must be positive");
   const warpsim::ptx::Program& p = s.program(f);
-  return int(warpsim::ctas_per_sm(s.config().core, warpsim::ptx::cta_demand(p, uint32_t(block), dyn)));
+  const auto& c = s.config().core;
+  return int(warpsim::ctas_per_sm(c, warpsim::ptx::cta_demand(p, &c, uint32_t(block), dyn)));
 }
 
 }  // namespace

@@ -89,6 +89,7 @@ struct CoreConfig {
   uint32_t max_ctas = 8;
   uint32_t registers = 32768;
   uint32_t reg_alloc_granularity = 64;  // registers allocated per warp in multiples of this
+  uint32_t max_regs_per_thread = 255;   // most registers the compiler gives one thread
   uint32_t shared_mem = 48 * 1024;
   uint32_t unified_l1_shared = 0;      // bytes of one L1D + shared SRAM; 0 = the L1D has a fixed size
   std::string shared_carveouts = "0";  // KB the shared memory may take of it, comma-separated
@@ -131,6 +132,9 @@ struct CoreConfig {
     v("max_ctas", max_ctas, "resident CTAs per SM");
     v("registers", registers, "32-bit registers per SM");
     v("reg_alloc_granularity", reg_alloc_granularity, "register allocation unit per warp");
+    v("max_regs_per_thread", max_regs_per_thread,
+      "most registers per thread the architecture allows (63 on compute capability 2.x, 255 from 3.x); a PTX "
+      "kernel's register estimate is capped at it and at its launch bounds, as ptxas allocates (docs/ptx.md)");
     v("shared_mem", shared_mem, "shared memory bytes per SM");
     v("unified_l1_shared", unified_l1_shared,
       "bytes of the SRAM the L1D and shared memory share; each kernel's L1D gets what its shared-memory carve-out "

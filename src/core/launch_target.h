@@ -10,6 +10,8 @@
 
 namespace warpsim {
 
+struct CoreConfig;
+
 // Figures of one finished kernel launch.
 struct KernelResult {
   std::string name;
@@ -36,6 +38,8 @@ class LaunchTarget {
   virtual uint64_t device_memory_limit() const { return 0; }
   // PTX kernels for this target are decoded with their global loads hoisted (core.hoist_global_loads).
   virtual bool hoists_global_loads() const { return false; }
+  // The SM this target models (registers per thread of PTX kernels, occupancy); null: none.
+  virtual const CoreConfig* core_config() const { return nullptr; }
   // The runtime copied `bytes` at device address `addr` to the device (`to_device`) or from it
   // (a copy engine touched them; l2.fill_on_copy). Targets that wrap another pass it on.
   virtual void copied(uint64_t addr, uint64_t bytes, bool to_device) {}

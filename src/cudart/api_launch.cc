@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/occupancy.h"
 #include "cudart/shim.h"
 #include "ptx/ir.h"
+#include "ptx/register_allocation.h"
 
 using namespace warpsim::cudart;
 using warpsim::cudart::dim3;
@@ -205,16 +207,12 @@ void func_attributes(State& s, const void* func, cudaFuncAttributes* attr) {
     for (const auto& v : m.ast.globals)
       if (v.space == warpsim::ptx::Space::Const) attr->constSizeBytes += v.size_bytes();
     attr->localSizeBytes = p.local_bytes;
-    uint32_t max_threads = std::min<uint32_t>(1024, s.config().core.max_threads);
-    uint32_t regs = std::clamp<uint32_t>(p.est_regs, 16, 255);
-    // The largest block whose registers fit the SM.
     const auto& c = s.config().core;
-    while (max_threads > 32) {
-      uint32_t warps = (max_threads + 31) / 32;
-      uint32_t per_warp = (regs * 32 + c.reg_alloc_granularity - 1) / c.reg_alloc_granularity * c.reg_alloc_granularity;
-      if (per_warp * warps <= c.registers) break;
-      max_threads -= 32;
-    }
+    uint32_t max_threads = std::min<uint32_t>(1024, c.max_threads);
+    if (p.maxntid_threads) max_threads = std::min(max_threads, p.maxntid_threads);
+    uint32_t regs = warpsim::ptx::allocated_regs_per_thread(p, &c);
+    // The largest block whose registers fit the SM.
+    while (max_threads > 32 && warpsim::regs_per_cta(c, regs, (max_threads + 31) / 32) > c.registers) max_threads -= 32;
     if (p.reqntid[0]) max_threads = p.reqntid[0] * std::max(1u, p.reqntid[1]) * std::max(1u, p.reqntid[2]);
     attr->maxThreadsPerBlock = int(max_threads);
     attr->numRegs = int(regs);

@@ -663,7 +663,8 @@ void State::check_co_resident(Function& f, dim3 grid, dim3 block, size_t shared)
 }
 
 uint32_t State::resident_ctas(Function& f, uint32_t threads, size_t dynamic_shared) {
-  return ctas_per_sm(config().core, ptx::cta_demand(program(f), threads, dynamic_shared));
+  const CoreConfig& c = config().core;
+  return ctas_per_sm(c, ptx::cta_demand(program(f), &c, threads, dynamic_shared));
 }
 
 void State::record_event(Event& e, uint32_t sid) {

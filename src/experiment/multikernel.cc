@@ -54,6 +54,7 @@ class SideTarget final : public LaunchTarget {
   void copied(uint64_t addr, uint64_t bytes, bool to_device) override;
   const std::vector<KernelResult>& results() const override;
   bool hoists_global_loads() const override;
+  const CoreConfig* core_config() const override;
 
  private:
   Coordinator* coord_;
@@ -191,6 +192,7 @@ void SideTarget::run_until_idle() {
 }
 
 bool SideTarget::hoists_global_loads() const { return coord_->gpu && coord_->gpu->hoists_global_loads(); }
+const CoreConfig* SideTarget::core_config() const { return coord_->gpu ? coord_->gpu->core_config() : nullptr; }
 
 uint64_t SideTarget::now() const { return coord_->gpu->now(); }
 void SideTarget::copied(uint64_t addr, uint64_t bytes, bool to_device) { coord_->gpu->copied(addr, bytes, to_device); }

@@ -122,6 +122,7 @@ struct Function {
   std::vector<VarDecl> rets;    // .func return values
   std::vector<Statement> body;
   uint32_t maxntid[3] = {0, 0, 0}, reqntid[3] = {0, 0, 0};
+  uint32_t minnctapersm = 0, maxnreg = 0;  // launch bounds (0: not given)
   SrcLoc loc;
 };
 

@@ -105,6 +105,10 @@ class Decoder {
     prog_->name = kernel;
     prog_->file = m_.file;
     for (int i = 0; i < 3; ++i) prog_->reqntid[i] = entry->reqntid[i];
+    if (entry->maxntid[0])
+      prog_->maxntid_threads = entry->maxntid[0] * std::max(1u, entry->maxntid[1]) * std::max(1u, entry->maxntid[2]);
+    prog_->minnctapersm = entry->minnctapersm;
+    prog_->maxnreg = entry->maxnreg;
     collect_functions(entry);
     layout_shared();
     for (auto& fc : funcs_) pass1(fc);

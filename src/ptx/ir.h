@@ -294,6 +294,9 @@ struct Program {
   uint32_t dyn_shared_offset = 0;  // where extern .shared arrays start
   uint32_t local_bytes = 0;        // per thread (all frames)
   uint32_t reqntid[3] = {0, 0, 0};
+  // Launch bounds: .maxntid (threads per CTA, its dimensions multiplied), .minnctapersm and
+  // .maxnreg; 0 where the kernel gives none.
+  uint32_t maxntid_threads = 0, minnctapersm = 0, maxnreg = 0;
 };
 
 }  // namespace warpsim::ptx

@@ -350,7 +350,11 @@ class Parser {
           dst[i] = uint32_t(expect_int());
           if (!accept_punct(',')) break;
         }
-      } else if (d == ".minnctapersm" || d == ".maxnctapersm" || d == ".maxnreg" || d == ".maxclusterrank") {
+      } else if (d == ".minnctapersm") {
+        f.minnctapersm = uint32_t(expect_int());
+      } else if (d == ".maxnreg") {
+        f.maxnreg = uint32_t(expect_int());
+      } else if (d == ".maxnctapersm" || d == ".maxclusterrank") {
         expect_int();
       } else if (d == ".reqnctapercluster" || d == ".explicitcluster") {
         while (cur().kind == Tok::Int) {

@@ -4,20 +4,21 @@
 #include <string>
 
 #include "core/error.h"
+#include "ptx/register_allocation.h"
 
 namespace warpsim::ptx {
 
-CtaDemand cta_demand(const Program& prog, uint32_t block_threads, uint64_t dynamic_shared) {
+CtaDemand cta_demand(const Program& prog, const CoreConfig* core, uint32_t block_threads, uint64_t dynamic_shared) {
   uint64_t shared = dynamic_shared ? uint64_t(prog.dyn_shared_offset) + dynamic_shared : prog.static_shared;
-  return CtaDemand{block_threads, std::clamp<uint32_t>(prog.est_regs, 16, 255), shared};
+  return CtaDemand{block_threads, allocated_regs_per_thread(prog, core), shared};
 }
 
-PtxKernel::PtxKernel(std::shared_ptr<const Program> prog, Launch launch)
+PtxKernel::PtxKernel(std::shared_ptr<const Program> prog, Launch launch, const CoreConfig* core)
     : prog_(std::move(prog)), launch_(std::move(launch)) {
   info_.name = launch_.kernel;
   info_.grid = launch_.grid;
   info_.block = launch_.block;
-  CtaDemand d = cta_demand(*prog_, info_.threads_per_cta(), launch_.dynamic_shared);
+  CtaDemand d = cta_demand(*prog_, core, info_.threads_per_cta(), launch_.dynamic_shared);
   info_.regs_per_thread = d.regs_per_thread;
   info_.shared_bytes_per_cta = uint32_t(d.shared_bytes);
   info_.local_bytes_per_thread = prog_->local_bytes;

@@ -13,16 +13,16 @@
 
 namespace warpsim::ptx {
 
-// What one CTA of a kernel takes from an SM: `block_threads` threads, the estimated registers
-// per thread (PTX virtual registers overstate what an allocator uses: the peak number of live
-// values plus a margin, clamped to 16..255), static shared memory, or the dynamic shared
-// memory after the static part when the launch asks for some. The timing model, the runtime
-// and the CUDA shim's occupancy API all read it from here.
-CtaDemand cta_demand(const Program& prog, uint32_t block_threads, uint64_t dynamic_shared);
+// What one CTA of a kernel takes from an SM `core` (null: none is modelled): `block_threads`
+// threads, the registers per thread it is allocated (register_allocation.h), static shared
+// memory, or the dynamic shared memory after the static part when the launch asks for some.
+// The timing model, the runtime and the CUDA shim's occupancy API all read it from here.
+CtaDemand cta_demand(const Program& prog, const CoreConfig* core, uint32_t block_threads, uint64_t dynamic_shared);
 
 class PtxKernel : public KernelSource {
  public:
-  PtxKernel(std::shared_ptr<const Program> prog, Launch launch);
+  // `core`: the SM the kernel is launched for (null: none), for its registers per thread.
+  PtxKernel(std::shared_ptr<const Program> prog, Launch launch, const CoreConfig* core);
   ~PtxKernel() override;
   const KernelInfo& info() const override { return info_; }
   void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaStreams& out) override;

@@ -185,7 +185,8 @@ std::vector<std::pair<std::string, uint32_t>> Runtime::kernel_params(KernelHandl
 
 CtaDemand Runtime::kernel_demand(KernelHandle k, uint32_t block_threads, uint32_t dynamic_shared) {
   auto& mod = impl_->module(ModuleHandle{k.module});
-  return ptx::cta_demand(mod.program(k.index), block_threads, dynamic_shared);
+  return ptx::cta_demand(mod.program(k.index), target_ ? target_->core_config() : nullptr, block_threads,
+                         dynamic_shared);
 }
 
 DevPtr Runtime::symbol_address(ModuleHandle m, const std::string& name, uint64_t* size) {
@@ -292,6 +293,9 @@ void Runtime::enqueue_launch(KernelHandle k, Dim3 grid, Dim3 block, const Kernel
     if (prog->reqntid[i] && prog->reqntid[i] != b)
       throw Error("launch of '" + name + "': block size does not match .reqntid");
   }
+  if (prog->maxntid_threads && block.count() > prog->maxntid_threads)
+    throw Error("launch of '" + name + "': block of " + std::to_string(block.count()) + " threads exceeds .maxntid (" +
+                std::to_string(prog->maxntid_threads) + ")");
   uint64_t shared = uint64_t(prog->dyn_shared_offset) + dynamic_shared;
   if (shared > 228 * 1024)
     throw Error("launch of '" + name + "': " + std::to_string(shared) + " bytes of shared memory exceed 228 KiB");
@@ -321,7 +325,7 @@ void Runtime::enqueue_launch(KernelHandle k, Dim3 grid, Dim3 block, const Kernel
                   " bytes, parameter '" + p.name + "' needs " + std::to_string(p.size));
     std::memcpy(l.params.data() + p.offset, args.bytes().data() + offs[i], p.size);
   }
-  target_->enqueue(std::make_unique<ptx::PtxKernel>(prog, std::move(l)), stream);
+  target_->enqueue(std::make_unique<ptx::PtxKernel>(prog, std::move(l), target_->core_config()), stream);
 }
 
 void Runtime::synchronize() { target_->run_until_idle(); }

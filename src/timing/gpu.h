@@ -40,6 +40,7 @@ class Gpu final : public LaunchTarget {
   uint64_t now() const override { return now_; }
   uint64_t device_memory_limit() const override { return cfg_.global_memory; }
   bool hoists_global_loads() const override { return cfg_.core.hoist_global_loads; }
+  const CoreConfig* core_config() const override { return &cfg_.core; }
   void copied(uint64_t addr, uint64_t bytes, bool /*to_device*/) override {
     if (cfg_.l2.fill_on_copy) mem_->copy_fill(addr, bytes);
   }

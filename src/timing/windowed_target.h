@@ -28,6 +28,7 @@ class WindowedTarget final : public LaunchTarget {
   uint64_t now() const override { return gpu_->now(); }
   uint64_t device_memory_limit() const override { return gpu_->device_memory_limit(); }
   bool hoists_global_loads() const override { return gpu_->hoists_global_loads(); }
+  const CoreConfig* core_config() const override { return gpu_->core_config(); }
   void copied(uint64_t addr, uint64_t bytes, bool to_device) override { gpu_->copied(addr, bytes, to_device); }
   // The current GPU's results: the reference is valid until a step replaces the GPU.
   const std::vector<KernelResult>& results() const override { return gpu_->results(); }

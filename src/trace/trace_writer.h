@@ -93,6 +93,7 @@ class RecordingLaunchTarget : public LaunchTarget {
   uint64_t now() const override { return inner_.now(); }
   uint64_t device_memory_limit() const override { return inner_.device_memory_limit(); }
   bool hoists_global_loads() const override { return inner_.hoists_global_loads(); }
+  const CoreConfig* core_config() const override { return inner_.core_config(); }
   // Host-to-device copies go into the trace as MemcpyHtoD lines (the Accel-Sim format has no
   // line for the other direction: a replay does not see device-to-host copies).
   void copied(uint64_t addr, uint64_t bytes, bool to_device) override {

@@ -179,6 +179,28 @@ TEST(CudaPrograms, VectorAddGridAndStatistics) {
   EXPECT_EQ(k["end_cycle"].get<uint64_t>() - k["start_cycle"].get<uint64_t>(), k["kernel_cycles"].get<uint64_t>());
 }
 
+// A __launch_bounds__(512, 1) kernel with more live values than a Fermi thread has registers:
+// its registers are capped at 63 (what ptxas would allocate), so 512 threads fit the gtx480's
+// SM, the program's runtime queries report that count and the kernel runs.
+TEST(CudaPrograms, LaunchBoundsKernelFitsFermi) {
+  NVCC_OR_SKIP();
+  std::string err;
+  std::string exe = compile("launch_bounds", "zstd", kPtx, &err);
+  ASSERT_FALSE(exe.empty()) << err;
+  Result r = run(exec_cmd(exe, exe + ".gtx480.json", "--gpu gtx480"));
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("launch_bounds: ok"), std::string::npos) << r.out;
+  size_t at = r.out.find("numRegs ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  int regs = std::atoi(r.out.c_str() + at + 8);
+  EXPECT_GT(regs, 0);
+  EXPECT_LE(regs, 63);
+  nlohmann::json j = load_json(exe + ".gtx480.json");
+  ASSERT_EQ(j["kernels"].size(), 1u);
+  EXPECT_GT(j["kernels"][0]["kernel_cycles"].get<uint64_t>(), 0u);
+  EXPECT_TRUE(j["errors"].empty()) << j["errors"].dump();
+}
+
 TEST(CudaPrograms, StreamsRunConcurrently) {
   NVCC_OR_SKIP();
   std::string err;

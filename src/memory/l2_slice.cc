@@ -109,6 +109,10 @@ void L2Slice::lookup(uint64_t now, SlicePorts& p) {
       } else {
         free_waiters_.pop_back();
         waiters_[w] = {e.req, e.slice_addr, e.sectors};
+        // Of the n accesses, those a Miss does not fetch were merged into fetches in flight.
+        const uint32_t fetched =
+            r.outcome == Cache::Outcome::Miss ? (sector_lookups_ ? uint32_t(std::popcount(r.fetch_mask)) : 1u) : 0u;
+        p.stats.l2_read_pending_hits += n - std::min(n, fetched);
         if (r.outcome == Cache::Outcome::Miss) {
           DramRequest d;
           d.addr = p.map.partition_addr_of_slice(local_, cache_.mshr_line(r.mshr));

@@ -16,6 +16,7 @@ class Cache;
 // Additive counters of the memory system, each declared once in visit() (core/statistic.h).
 struct MemoryStats {
   uint64_t l2_reads = 0, l2_read_hits = 0, l2_writes = 0, l2_write_hits = 0;
+  uint64_t l2_read_pending_hits = 0;  // read sectors merged into a fetch in flight
   uint64_t dram_reads = 0, dram_writes = 0, dram_row_hits = 0, dram_activates = 0;
   uint64_t dram_bytes = 0;        // bytes moved on DRAM data buses
   uint64_t dram_busy_cycles = 0;  // sum over channels of cycles the data bus was busy
@@ -26,6 +27,10 @@ struct MemoryStats {
   static constexpr void visit(V& v) {
     v("l2.reads", &MemoryStats::l2_reads, "L2 read accesses (one per sector)");
     v("l2.read_hits", &MemoryStats::l2_read_hits, "L2 read accesses that hit");
+    v("l2.read_pending_hits", &MemoryStats::l2_read_pending_hits,
+      "L2 read accesses neither counted in read_hits nor fetched from DRAM: merged into a fetch already in flight "
+      "(GPGPU-Sim's HIT_RESERVED, an access but not a miss), or present sectors of a read whose other sectors "
+      "missed");
     v("l2.writes", &MemoryStats::l2_writes, "L2 write accesses (one per sector)");
     v("l2.write_hits", &MemoryStats::l2_write_hits, "L2 write accesses that hit");
     v("dram.reads", &MemoryStats::dram_reads, "DRAM read requests");

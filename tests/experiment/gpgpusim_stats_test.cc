@@ -52,13 +52,14 @@ TEST(GpgpusimStats, GpgpusimsParserReadsBackEveryLaunch) {
 // order with launch uids in launch order, cache and DRAM lines as running totals.
 TEST(GpgpusimStats, PrintsGpgpusimsLinesAndFormats) {
   auto kernel = [](const char* name, uint64_t end, uint64_t cycles, uint64_t insn, uint64_t l1_hits) {
-    return nlohmann::json{{"name", name},
-                          {"end_cycle", end},
-                          {"kernel_cycles", cycles},
-                          {"thread_insts", insn},
-                          {"l1d", {{"hits", l1_hits}, {"sector_accesses", l1_hits + 6}, {"sector_misses", 5}}},
-                          {"l2", {{"reads", 8}, {"writes", 2}, {"read_hits", 5}, {"write_hits", 1}}},
-                          {"dram", {{"reads", 3}, {"writes", 1}}}};
+    return nlohmann::json{
+        {"name", name},
+        {"end_cycle", end},
+        {"kernel_cycles", cycles},
+        {"thread_insts", insn},
+        {"l1d", {{"hits", l1_hits}, {"sector_accesses", l1_hits + 6}, {"sector_misses", 5}}},
+        {"l2", {{"reads", 8}, {"writes", 2}, {"read_hits", 4}, {"write_hits", 1}, {"read_pending_hits", 1}}},
+        {"dram", {{"reads", 3}, {"writes", 1}}}};
   };
   const nlohmann::json run = {{"kernels", {kernel("late", 900, 800, 6400, 10), kernel("early", 300, 200, 1000, 4)}}};
   EXPECT_EQ(gpgpusim_stats_text(run),

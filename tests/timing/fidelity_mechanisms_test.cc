@@ -541,3 +541,24 @@ TEST(Fidelity, L1SectorCountsFollowTheL1Sectors) {
 
 }  // namespace
 }  // namespace warpsim::test
+
+namespace warpsim::test {
+namespace {
+
+// GPGPU-Sim counts an L2 read merged into a fetch already in flight as a pending hit, not a
+// miss: two SMs reading the same line at once make one DRAM read, and the second SM's reads
+// are pending hits.
+TEST(Fidelity, L2ReadsMergedIntoAFetchAreCountedApart) {
+  GpuConfig cfg = small_gpu(2, 1);
+  KernelBuilder b("same_line");
+  b.grid({2, 1, 1}).block({32, 1, 1}).load(MemSpace::Global, AccessPattern::broadcast(), 4, 1, true);
+  RunResult r = simulate(cfg, b.build());
+  const MemoryStats& m = r.stats.mem;
+  ASSERT_EQ(m.l2_read_hits, 0u);
+  EXPECT_EQ(m.dram_reads, 1u);
+  EXPECT_GT(m.l2_read_pending_hits, 0u);
+  EXPECT_EQ(2 * m.l2_read_pending_hits, m.l2_reads);  // the second SM's half
+}
+
+}  // namespace
+}  // namespace warpsim::test

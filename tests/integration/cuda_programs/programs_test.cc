@@ -684,10 +684,15 @@ std::map<std::string, warpsim::experiment::MicrobenchFigure> h100_measured() {
   return warpsim::experiment::microbench_figures(launches, cycles, hz / double(t.rows.size()) / 1e9);
 }
 
+// bench/gpu/microbench.cu built for compute_90, as it ran on the H100.
+std::string compile_microbench(std::string* err) {
+  return compile_source(std::string(WARPSIM_SOURCE_DIR) + "/bench/gpu/microbench.cu", "microbench", "h100",
+                        "-O2 -gencode arch=compute_90,code=compute_90", err);
+}
+
 void check_h100_figures(const std::vector<std::string>& only) {
   std::string err;
-  std::string exe = compile_source(std::string(WARPSIM_SOURCE_DIR) + "/bench/gpu/microbench.cu", "microbench", "h100",
-                                   "-O2 -gencode arch=compute_90,code=compute_90", &err);
+  std::string exe = compile_microbench(&err);
   ASSERT_FALSE(exe.empty()) << err;
   std::string args;
   for (const auto& o : only) args += " --only " + o;
@@ -727,8 +732,7 @@ TEST(H100Microbench, BandwidthsMatchTheMeasuredH100) {
 TEST(H100Microbench, EmptyLaunchIntervalMatchesTheMeasuredH100) {
   NVCC_OR_SKIP();
   std::string err;
-  std::string exe = compile_source(std::string(WARPSIM_SOURCE_DIR) + "/bench/gpu/microbench.cu", "microbench", "h100",
-                                   "-O2 -gencode arch=compute_90,code=compute_90", &err);
+  std::string exe = compile_microbench(&err);
   ASSERT_FALSE(exe.empty()) << err;
   auto figure = [](const std::string& text, const std::string& name) {
     std::istringstream in(text);

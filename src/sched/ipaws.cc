@@ -72,6 +72,9 @@ class Ipaws final : public WarpScheduler {
     if (opts_.sample_insts && ++sample_issued_ >= opts_.sample_insts) finish_sample(ctx.now());
   }
 
+  // Its mode cycles and cycle-bounded samples count every cycle.
+  bool replays_skipped_cycles() const override { return true; }
+
   void on_cycle_end(const SchedulerContext& ctx, bool, WarpStatus) override {
     uint64_t now = ctx.now();
     if (mark_pending_) begin_sample(ctx);

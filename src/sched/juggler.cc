@@ -129,6 +129,8 @@ class Juggler final : public WarpScheduler {
   }
 
   bool needs_every_cycle() const override { return opts_.every_cycle; }
+  // Its two-level mode reorders once per cycle and its predictor counts every cycle.
+  bool replays_skipped_cycles() const override { return true; }
 
   void report(nlohmann::json& out) const override {
     const JugglerPredictorConfig& c = pred_.config();

@@ -87,7 +87,8 @@ RlScheduler::RlScheduler(std::shared_ptr<RlAgent> agent, int sm_id, int sched_id
 
 void RlScheduler::on_kernel_start(uint32_t kernel) {
   current_kernel_ = kernel;
-  records_[kernel].actions.assign(num_actions_, 0);
+  record_ = nullptr;
+  record().actions.assign(num_actions_, 0);
   if (sched_id_ == 0) {
     if (!agent_->cfg.keep_theta) agent_->sarsa.reset();
     agent_->baseline_pending = true;
@@ -114,7 +115,14 @@ int RlScheduler::select(const SchedulerContext& ctx) {
     ag.long_latency_pcs.clear();
   }
   const rl::RlConfig& cfg = ag.cfg;
-  int n = summarize_warps(ctx, summary_);
+  int n;
+  if (ctx.replaying() && replay_summary_) {
+    n = replay_n_;
+  } else {
+    n = summarize_warps(ctx, summary_);
+    replay_n_ = n;
+    replay_summary_ = ctx.replaying();
+  }
   uint64_t t = now - ag.kernel_start;
   bool decide = cfg.decide_every <= 1 || held_action_ < 0 || t % cfg.decide_every == 0;
   // A held action without a ready warp would leave the cycle unissued: decide afresh instead.
@@ -131,30 +139,22 @@ int RlScheduler::select(const SchedulerContext& ctx) {
       ag.ratio_prev = ag.ratio_cur;
       ag.ratio_cur = {ctx.sm(), ctx.gpu()};
       ag.ratio_rebased_at = now;
+      replay_state_ = false;
     }
-    AttrInputs in{&ag.base, cfg.ratio_window > 0 ? &ag.ratio_prev : &ag.base};
-    if (cfg.rlmi == rl::RlmiReading::Observed) {
-      observe_long_latency(ctx, n);
-      in.long_latency_pcs = &ag.long_latency_pcs;
-    }
-    compute_attributes(ctx, summary_, n, in, values_);
     rl::State s;
-    for (size_t i = 0; i < cfg.attrs.size(); ++i) {
-      const rl::AttrUse& u = cfg.attrs[i];
-      const rl::AttrInfo& info = rl::attr_info(u.attr);
-      // Warp counts range over the scheduler's warp slots (24 on Fermi); GNMIE over 40 memory
-      // instructions per SM of the GPU (600 on a 15-SM Fermi).
-      double range = info.range == 0  ? double(ctx.warps_per_scheduler())
-                     : info.range < 0 ? 40.0 * double(ctx.num_sms())
-                                      : info.range;
-      s.v[i] = uint8_t(rl::bucketize(values_[int(u.attr)], range, u.buckets, info.spacing));
+    if (ctx.replaying() && replay_state_) {
+      s = replay_s_;
+    } else {
+      s = compute_state(ctx, n);
+      replay_s_ = s;
+      replay_state_ = ctx.replaying() && cfg.rlmi != rl::RlmiReading::Observed;
     }
     // Phase 1 (CTAs still waiting to be dispatched): learning and exploration decay with time.
     double f = cfg.decay == rl::Decay::None ? 1.0 : rl_phase_factor(ctx.gpu().ctas_waiting > 0, t, cfg.decay_cycles);
     double alpha = cfg.alpha * f, eps = cfg.epsilon * f;
     bool explored = false;
     int a = ag.sarsa.choose(s, possible, eps, ag.rng, &explored);
-    KernelRecord& r = records_[current_kernel_];
+    KernelRecord& r = record();
     if (!trace_.step(ag.sarsa, s, a, cfg.gamma, alpha)) {
       r.weight_resets++;
       report_divergence(now);
@@ -167,6 +167,29 @@ int RlScheduler::select(const SchedulerContext& ctx) {
   }
   last_action_ = held_action_;
   return held_action_ < 0 ? -1 : warp_for(ctx, held_action_, summary_, n);
+}
+
+rl::State RlScheduler::compute_state(const SchedulerContext& ctx, int n) {
+  RlAgent& ag = *agent_;
+  const rl::RlConfig& cfg = ag.cfg;
+  AttrInputs in{&ag.base, cfg.ratio_window > 0 ? &ag.ratio_prev : &ag.base};
+  if (cfg.rlmi == rl::RlmiReading::Observed) {
+    observe_long_latency(ctx, n);
+    in.long_latency_pcs = &ag.long_latency_pcs;
+  }
+  compute_attributes(ctx, summary_, n, in, values_);
+  rl::State s;
+  for (size_t i = 0; i < cfg.attrs.size(); ++i) {
+    const rl::AttrUse& u = cfg.attrs[i];
+    const rl::AttrInfo& info = rl::attr_info(u.attr);
+    // Warp counts range over the scheduler's warp slots (24 on Fermi); GNMIE over 40 memory
+    // instructions per SM of the GPU (600 on a 15-SM Fermi).
+    double range = info.range == 0  ? double(ctx.warps_per_scheduler())
+                   : info.range < 0 ? 40.0 * double(ctx.num_sms())
+                                    : info.range;
+    s.v[i] = uint8_t(rl::bucketize(values_[int(u.attr)], range, u.buckets, info.spacing));
+  }
+  return s;
 }
 
 void RlScheduler::observe_long_latency(const SchedulerContext& ctx, int n) {
@@ -204,7 +227,7 @@ void RlScheduler::on_cycle_end(const SchedulerContext& ctx, bool issued, WarpSta
   const rl::RlConfig& cfg = agent_->cfg;
   double r = issued ? cfg.reward : cfg.penalty;
   trace_.reward += r;
-  KernelRecord& rec = records_[current_kernel_];
+  KernelRecord& rec = record();
   rec.reward += r;
   rec.cycles++;
   size_t w = size_t(ctx.now() / kRewardWindow);

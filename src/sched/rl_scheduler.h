@@ -57,7 +57,9 @@ class RlScheduler : public WarpScheduler {
   void on_cycle_end(const SchedulerContext& ctx, bool issued, WarpStatus stall) final;
   void on_warp_removed(int slot) final;
   void on_kernel_start(uint32_t kernel) final;
-  bool needs_every_cycle() const final { return true; }
+  // A learning step every cycle: the GPU may skip idle cycles, the SM replays them.
+  bool replays_skipped_cycles() const final { return true; }
+  void on_replay_start() final { replay_summary_ = replay_state_ = false; }
   void report(nlohmann::json& out) const final;
 
  protected:
@@ -94,8 +96,28 @@ class RlScheduler : public WarpScheduler {
   void observe_long_latency(const SchedulerContext& ctx, int n);
   void report_divergence(uint64_t now) const;
 
+  // The state this cycle: the warps' summary (n warps) and the bucketed attributes.
+  rl::State compute_state(const SchedulerContext& ctx, int n);
+
   WarpSummary summary_[64];
   rl::AttrValues values_;
+  // While replaying skipped cycles nothing the state is made of changes: the summary and the
+  // state of the first replayed cycle serve the rest (not with rlmi = observed, whose marks
+  // age with time, nor across a rebase of the ratio window).
+  bool replay_summary_ = false, replay_state_ = false;
+  int replay_n_ = 0;
+  rl::State replay_s_;
+  // records_[current_kernel_], looked up once per kernel (a copy of the scheduler, whose
+  // pointer still names the original's record, looks it up again).
+  KernelRecord& record() {
+    if (!record_ || record_owner_ != this) {
+      record_ = &records_[current_kernel_];
+      record_owner_ = this;
+    }
+    return *record_;
+  }
+  KernelRecord* record_ = nullptr;
+  const RlScheduler* record_owner_ = nullptr;
 };
 
 }  // namespace warpsim

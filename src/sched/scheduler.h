@@ -50,6 +50,9 @@ class SchedulerContext {
   // Schedulers of the SM (slot i belongs to scheduler i mod this).
   int num_schedulers() const { return num_schedulers_; }
   int num_sms() const { return num_sms_; }
+  // True while the SM replays a cycle the GPU skipped (WarpScheduler::replays_skipped_cycles):
+  // nothing in the SM or the memory system changed since the previous cycle the policy saw.
+  bool replaying() const { return replaying_; }
 
   virtual WarpStatus status(int slot) const = 0;
   // True when the warp waits on a long-latency memory operation: its next instruction reads a
@@ -80,6 +83,7 @@ class SchedulerContext {
   int warps_per_scheduler_ = 0;
   int num_schedulers_ = 1;
   int num_sms_ = 1;
+  bool replaying_ = false;
 };
 
 // Parameters of a scheduler, from `--sched-param key=value` or a TOML table. Reading a key
@@ -131,6 +135,19 @@ class WarpScheduler {
   // True when the policy needs on_cycle_end every cycle, even when the GPU would otherwise
   // skip idle cycles; learning schedulers that count stalls say true.
   virtual bool needs_every_cycle() const { return false; }
+  // True when the policy acts in every cycle, even one in which nothing can change for it (a
+  // learning step per cycle), but lets the GPU skip idle cycles: the SM then replays each
+  // skipped cycle through select() and on_cycle_end(), in cycle order and scheduler order, with
+  // a context whose replaying() is true. In a skipped cycle no warp of the scheduler is ready
+  // (a ready warp passed over keeps the GPU ticking), so select() must return -1 there; the
+  // policy gets exactly the calls it would get if every cycle were ticked.
+  virtual bool replays_skipped_cycles() const { return false; }
+  // A run of replayed cycles begins (the SM's state is the same for all of them).
+  virtual void on_replay_start() {}
+  // False when the policy, asked only in the last cycle of a run of skipped cycles, does by
+  // itself what each of them would have done (it catches up from ctx.now() with the state
+  // that held in all of them): the SM then replays that last cycle alone.
+  virtual bool replays_each_skipped_cycle() const { return true; }
   // Scheduler-specific counters for the run's JSON (actions, modes, budgets, ...). Called for
   // every scheduler of every SM on the same object: add to what is there (json_add in
   // sched/report_util.h) so the result is GPU-wide.

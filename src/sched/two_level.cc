@@ -15,6 +15,10 @@ class TwoLevel final : public WarpScheduler {
 
   int select(const SchedulerContext& ctx) override { return state_.select(ctx); }
   void on_issue(const SchedulerContext&, int slot, const WarpInst&) override { state_.on_issue(slot); }
+  // The active set is reordered once per cycle, with that cycle's warp states.
+  bool replays_skipped_cycles() const override { return true; }
+  // The reorderings of skipped cycles are caught up at the next select (TwoLevelState).
+  bool replays_each_skipped_cycle() const override { return false; }
   std::unique_ptr<WarpScheduler> clone() const override { return std::make_unique<TwoLevel>(*this); }
 
  private:

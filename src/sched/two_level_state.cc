@@ -41,7 +41,7 @@ bool TwoLevelState::order_once(const SchedulerContext& ctx) {
     active_.insert(active_.end(), pending_.begin(), pending_.begin() + ptrdiff_t(take));
     pending_.erase(pending_.begin(), pending_.begin() + ptrdiff_t(take));
   }
-  return demoted;
+  return demoted || take > 0;
 }
 
 int TwoLevelState::select(const SchedulerContext& ctx) {
@@ -50,8 +50,10 @@ int TwoLevelState::select(const SchedulerContext& ctx) {
     order_once(ctx);
   } else if (ctx.now() > ordered_at_) {
     // One reordering per cycle. While the SM skipped cycles no warp changed state, so the
-    // skipped reorderings only cycle waiting warps (empty slots among them) through the FIFO.
-    uint64_t steps = std::min<uint64_t>(ctx.now() - ordered_at_, 2 * (active_.size() + pending_.size()) + 1);
+    // skipped reorderings only cycle waiting warps (empty slots among them) through the FIFO,
+    // until a reordering moves no warp (the next ones would not either); warps that all wait
+    // keep cycling, so every skipped cycle counts.
+    uint64_t steps = ctx.now() - ordered_at_;
     for (uint64_t k = 0; k < steps; ++k)
       if (!order_once(ctx)) break;
     ordered_at_ = ctx.now();

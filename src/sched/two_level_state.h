@@ -35,7 +35,7 @@ class TwoLevelState {
 
  private:
   void start(const SchedulerContext& ctx);
-  bool order_once(const SchedulerContext& ctx);  // true when a warp was demoted
+  bool order_once(const SchedulerContext& ctx);  // true when a warp was demoted or promoted
 
   size_t capacity_;
   bool started_ = false;

@@ -196,9 +196,13 @@ bool Gpu::dispatch() {
     if (k->next_cta < k->info.num_ctas() && k->first_cta_cycle <= now_) running.push_back(k);
   }
   if (running.empty()) return false;
+  // The SMs are visited from the one after the last SM that received a CTA (GPGPU-Sim's
+  // m_last_cluster_issue): the order moves only when a CTA is placed, so cycles in which
+  // nothing can be placed (and the GPU may skip) leave it alone.
   uint32_t n = uint32_t(sms_.size());
+  uint32_t start = dispatch_rr_;
   for (uint32_t i = 0; i < n; ++i) {
-    uint32_t smi = (dispatch_rr_ + i) % n;
+    uint32_t smi = (start + i) % n;
     Sm& sm = *sms_[smi];
     size_t nk = running.size();
     size_t first = cfg_.dispatch == "fifo" ? 0 : sm_kernel_rr_[smi] % nk;
@@ -213,11 +217,11 @@ bool Gpu::dispatch() {
       cta_buf_.cta_id = cta;
       sm.launch_cta(k.id, k.info, cta_buf_, now_);
       sm_kernel_rr_[smi] = uint32_t((first + j + 1) % nk);
+      dispatch_rr_ = (smi + 1) % n;
       any = true;
       break;
     }
   }
-  dispatch_rr_ = (dispatch_rr_ + 1) % n;
   return any;
 }
 
@@ -341,7 +345,7 @@ bool Gpu::step_until(uint32_t wait_for, uint64_t until) {
     if (now_ - last_progress > cfg_.watchdog_cycles) deadlock();
     check_limits();
     uint64_t next = now_ + 1;
-    if (!active && !every_cycle_) {
+    if (!active && !every_cycle_ && cfg_.skip_idle_cycles) {
       // Nothing changed this cycle: jump to the next cycle at which something can.
       uint64_t t = mem_->next_event(now_);
       for (auto& sm : sms_) t = std::min(t, sm->next_event(now_));
@@ -362,7 +366,7 @@ bool Gpu::step_until(uint32_t wait_for, uint64_t until) {
       if (cfg_.max_cycles) t = std::min(t, std::max(next, cfg_.max_cycles));
       if (t > next) {
         for (auto& sm : sms_)
-          if (!sm->dormant()) sm->skip_cycles(t - next);
+          if (!sm->dormant()) sm->skip_cycles(next, t - next);
         sm_counted_until_ = t;
         next = t;
       }

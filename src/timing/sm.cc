@@ -43,7 +43,19 @@ Sm::Sm(int id, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu,
   sched_dirty_.assign(m, 1);
   sched_wake_.assign(m, 0);
   wake_heap_.reserve(256);
-  for (auto& s : schedulers_) needs_every_cycle_ |= s->needs_every_cycle();
+  read_scheduler_needs();
+}
+
+void Sm::read_scheduler_needs() {
+  needs_every_cycle_ = !cfg_.skip_idle_cycles;  // every scheduler asked every cycle, no SM sleeps
+  replays_ = false;
+  sched_replays_.assign(schedulers_.size(), 0);
+  for (size_t s = 0; s < schedulers_.size(); ++s) {
+    needs_every_cycle_ |= schedulers_[s]->needs_every_cycle();
+    if (schedulers_[s]->replays_skipped_cycles())
+      sched_replays_[s] = schedulers_[s]->replays_each_skipped_cycle() ? kReplayEach : kReplayLast;
+    replays_ |= sched_replays_[s] != 0;
+  }
 }
 
 Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu)
@@ -90,6 +102,8 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       sleep_from_(o.sleep_from_),
       sleep_until_(o.sleep_until_),
       needs_every_cycle_(o.needs_every_cycle_),
+      replays_(o.replays_),
+      sched_replays_(o.sched_replays_),
       issue_log_(nullptr),
       ifills_(o.ifills_),
       ifetches_out_(o.ifetches_out_),
@@ -110,10 +124,9 @@ void Sm::replace_schedulers(std::vector<std::unique_ptr<WarpScheduler>> schedule
     throw Error(fmt::format("internal: {} schedulers for an SM with {}", schedulers.size(), schedulers_.size()));
   schedulers_ = std::move(schedulers);
   for (const KernelLaunch& k : running) notify_kernel_start(k);
-  needs_every_cycle_ = false;
+  read_scheduler_needs();
   for (size_t s = 0; s < schedulers_.size(); ++s) {
     for (uint16_t slot : sched_age_[s]) schedulers_[s]->on_warp_added(slot);
-    needs_every_cycle_ |= schedulers_[s]->needs_every_cycle();
     sched_dirty_[s] = 1;
     sched_wake_[s] = 0;
   }
@@ -806,6 +819,7 @@ bool Sm::cycle(uint64_t now) {
         !ports_reset) {
       stats_.sched_cycles[int(last_class_[s])]++;
       if (last_class_[s] == CycleClass::UnitBusy) stats_.unit_busy[int(last_busy_unit_[s])]++;
+      if (sched_replays_[s]) idle_cycle(s, false);
       continue;
     }
     sched_dirty_[s] = 0;
@@ -863,7 +877,7 @@ void Sm::maybe_sleep(uint64_t now) {
 
 void Sm::count_sleep(uint64_t upto) {
   if (sleep_from_ == kAwake || upto <= sleep_from_) return;
-  skip_cycles(upto - sleep_from_);
+  skip_cycles(sleep_from_, upto - sleep_from_);
   sleep_from_ = upto;
 }
 
@@ -908,11 +922,36 @@ uint64_t Sm::next_event(uint64_t now) {
   return t;
 }
 
-void Sm::skip_cycles(uint64_t n) {
+void Sm::skip_cycles(uint64_t first, uint64_t n) {
   for (size_t s = 0; s < last_class_.size(); ++s) {
     stats_.sched_cycles[int(last_class_[s])] += n;
     if (last_class_[s] == CycleClass::UnitBusy) stats_.unit_busy[int(last_busy_unit_[s])] += n;
   }
+  if (!replays_) return;
+  // The policies that act every cycle get the skipped cycles, in cycle order and scheduler
+  // order, as cycle() would have given them.
+  for (size_t s = 0; s < schedulers_.size(); ++s)
+    if (sched_replays_[s]) schedulers_[s]->on_replay_start();
+  for (uint64_t c = first; c < first + n; ++c) {
+    now_ = c;
+    for (uint32_t s = 0; s < uint32_t(schedulers_.size()); ++s)
+      if (sched_replays_[s] == kReplayEach || (sched_replays_[s] == kReplayLast && c + 1 == first + n))
+        idle_cycle(s, true);
+  }
+}
+
+// What cycle() does for scheduler `s` in a cycle in which none of its warps can issue (none is
+// ready: a ready warp passed over keeps the scheduler awake the next cycle): it is asked, it
+// chooses nothing, and the cycle ends with the class of its last decided cycle.
+void Sm::idle_cycle(uint32_t s, bool frozen) {
+  SmSchedulerContext ctx(*this, int(s), frozen);
+  WarpScheduler& policy = *schedulers_[s];
+  const bool had_warps = !sched_slot_[s].empty();
+  if (had_warps && policy.select(ctx) >= 0)
+    throw Error(
+        fmt::format("internal: scheduler {} of SM {} chose a warp in cycle {}, in which none can issue", s, id_, now_));
+  if (issue_log_ && had_warps) issue_log_->push_back({now_, uint16_t(s), int16_t(-1), 0});
+  policy.on_cycle_end(ctx, false, status_of_class(last_class_[s]));
 }
 
 std::string Sm::describe_warps(uint64_t now, const std::vector<std::string>& kernel_names) const {

@@ -51,7 +51,8 @@ class Sm {
   // unit availability), or ~0. Memory responses are the memory system's events.
   uint64_t next_event(uint64_t now);
   // Account `n` skipped cycles in which nothing changed: repeat the last cycle's stall classes.
-  void skip_cycles(uint64_t n);
+  // Counts cycles first .. first+n-1, in which nothing changed, as the last ticked one.
+  void skip_cycles(uint64_t first, uint64_t n);
   // An SM that holds no CTA and has nothing in flight sleeps after its cycle: the GPU does not
   // tick it until `asleep(now)` turns false (its schedulers' own next decision) or a CTA is
   // launched on it. Ticking it would only count each scheduler's last cycle class again, so the
@@ -112,6 +113,11 @@ class Sm {
   int num_sms() const { return int(cfg_.core.num_sms); }
 
  private:
+  // needs_every_cycle_ and replays_ from the schedulers.
+  void read_scheduler_needs();
+  // Cycle now_ for scheduler `s`, which replays skipped cycles and cannot issue in it; `frozen`:
+  // a cycle the GPU skipped (nothing changed anywhere since the previous one).
+  void idle_cycle(uint32_t s, bool frozen);
   friend class LdstUnit;
   enum class NeedsUnit : uint8_t { None, Mem, Sfu, Alu };
   struct Warp {
@@ -242,6 +248,11 @@ class Sm {
   uint32_t fetch_rr_ = 0;
   uint64_t last_progress_ = 0;
   bool needs_every_cycle_ = false;
+  // Schedulers that act every cycle (WarpScheduler::replays_skipped_cycles): cycle() asks them
+  // in the cycles it lets the others idle, and skip_cycles replays the cycles the GPU skipped.
+  bool replays_ = false;
+  enum : uint8_t { kNoReplay, kReplayEach, kReplayLast };
+  std::vector<uint8_t> sched_replays_;  // per scheduler: which skipped cycles it is given
   std::vector<IssueRecord>* issue_log_ = nullptr;
   struct IFill {
     int mshr;

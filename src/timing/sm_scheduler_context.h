@@ -10,8 +10,9 @@ namespace warpsim {
 class SmSchedulerContext final : public SchedulerContext {
  public:
   // The view of scheduler `sched_id` of `sm` at the SM's current cycle.
-  SmSchedulerContext(Sm& sm, int sched_id) : sm_(sm) {
+  SmSchedulerContext(Sm& sm, int sched_id, bool replaying = false) : sm_(sm) {
     now_ = sm.now();
+    replaying_ = replaying;
     sched_id_ = sched_id;
     age_order_ = &sm.sched_warps(sched_id);
     slot_order_ = &sm.sched_slots(sched_id);

@@ -24,8 +24,8 @@ const char* kGoldenFile = WARPSIM_SOURCE_DIR "/tests/data/golden/cycles_small.ts
 // learning and mode-switching schedulers included, as they replay skipped cycles), the
 // baseline on each other preset, and Juggler on the GPU its paper used.
 const std::pair<const char*, const char*> kConfigs[] = {
-    {"gtx480", "lrr"},     {"gtx480", "gto"},     {"gtx480", "tl"},      {"gtx480", "rlws"},
-    {"gtx480", "rlws_ms"}, {"gtx480", "juggler"}, {"gtx480", "ipaws"},   {"titanv", "gto"},
+    {"gtx480", "lrr"},     {"gtx480", "gto"},      {"gtx480", "tl"},    {"gtx480", "rlws"},
+    {"gtx480", "rlws_ms"}, {"gtx480", "juggler"},  {"gtx480", "ipaws"}, {"titanv", "gto"},
     {"rtx2060", "gto"},    {"rtx2060", "juggler"}, {"h100", "gto"}};
 
 struct Outcome {

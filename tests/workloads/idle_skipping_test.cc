@@ -1,0 +1,66 @@
+// Skipping idle cycles is an optimisation only: with skip_idle_cycles = false (every cycle
+// ticked, every scheduler asked every cycle, no SM asleep) every registered scheduler must give
+// the same statistics, cycle for cycle, as with the skipping on. Policies that act in every
+// cycle (learning steps, two-level reordering, Juggler's predictor) get the skipped cycles
+// replayed (WarpScheduler::replays_skipped_cycles); the others must not depend on being asked.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "config/config_loader.h"
+#include "sched/scheduler.h"
+#include "timing/gpu.h"
+#include "workloads/bundled.h"
+
+namespace warpsim::test {
+namespace {
+
+struct Case {
+  std::string workload, gpu, sched;
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  // A barrier-heavy, a memory-bound, an irregular and a multi-launch workload, on a GPU with two
+  // schedulers per SM and one with four.
+  for (const char* w : {"reduction", "bptree", "kmeans", "srad"})
+    for (const char* gpu : {"gtx480", "rtx2060"})
+      for (const auto& f : scheduler_registry()) out.push_back({w, gpu, f.name});
+  return out;
+}
+
+nlohmann::json simulate(const Case& c, bool skip) {
+  GpuConfig cfg = load_preset(c.gpu);
+  cfg.skip_idle_cycles = skip;
+  Gpu gpu(cfg, c.sched);
+  WorkloadOptions opts;
+  opts.size = "small";
+  WorkloadOutcome o = make_bundled_workload(c.workload)->run(gpu, opts);
+  EXPECT_TRUE(o.verified) << o.message;
+  nlohmann::json j = gpu.to_json();
+  j.erase("gpu");  // the configuration, which differs in skip_idle_cycles
+  return j;
+}
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.workload << " on " << c.gpu << " with " << c.sched; }
+
+class IdleSkipping : public ::testing::TestWithParam<Case> {};
+
+TEST_P(IdleSkipping, ChangesNoStatistic) {
+  nlohmann::json skipped = simulate(GetParam(), true), ticked = simulate(GetParam(), false);
+  EXPECT_EQ(skipped["total"], ticked["total"]);
+  EXPECT_EQ(skipped["kernels"], ticked["kernels"]);
+  EXPECT_EQ(skipped["scheduler_report"], ticked["scheduler_report"]);
+  EXPECT_EQ(skipped, ticked);
+}
+
+INSTANTIATE_TEST_SUITE_P(Schedulers, IdleSkipping, ::testing::ValuesIn(cases()),
+                         [](const ::testing::TestParamInfo<Case>& i) {
+                           std::string n = i.param.workload + "_" + i.param.gpu + "_" + i.param.sched;
+                           for (char& ch : n)
+                             if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return n;
+                         });
+
+}  // namespace
+}  // namespace warpsim::test

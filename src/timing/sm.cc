@@ -950,7 +950,7 @@ void Sm::idle_cycle(uint32_t s, bool frozen) {
   if (had_warps && policy.select(ctx) >= 0)
     throw Error(
         fmt::format("internal: scheduler {} of SM {} chose a warp in cycle {}, in which none can issue", s, id_, now_));
-  if (issue_log_ && had_warps) issue_log_->push_back({now_, uint16_t(s), int16_t(-1), 0});
+  // The issue log has no entry for it, as for any scheduler's idle cycle.
   policy.on_cycle_end(ctx, false, status_of_class(last_class_[s]));
 }
 

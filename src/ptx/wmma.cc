@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cmath>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -94,9 +93,10 @@ void wmma_mma(uint64_t* regs, const WmmaInfo& w, uint32_t lanes) {
         d[i * w.n + j] = uint32_t(acc);
         continue;
       }
-      // f16 products are exact in f32; the sum is formed in f32, in k order, after C.
+      // The sum is formed in f32, in k order, after C. A product of two halves is exact in f32,
+      // so each step rounds once, as a fused multiply-add does (without the cost of std::fma).
       float acc = float(c[i * w.n + j]);
-      for (uint32_t p = 0; p < w.k; ++p) acc = std::fma(float(a[i * w.k + p]), float(b[p * w.n + j]), acc);
+      for (uint32_t p = 0; p < w.k; ++p) acc += float(a[i * w.k + p]) * float(b[p * w.n + j]);
       d[i * w.n + j] = w.d.type == Type::F16 ? f32_to_f16(acc) : std::bit_cast<uint32_t>(acc);
     }
   for (uint32_t m = lanes; m; m &= m - 1) {

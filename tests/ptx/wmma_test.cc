@@ -179,9 +179,50 @@ TEST(Wmma, S8AndU8ProductsWithS32AccumulatorMatchTheCpu) {
   integer_gemm<uint8_t>(16, 16, "u8");
 }
 
-TEST(Wmma, M32N8K16AndM8N32K16Shapes) {
+TEST(Wmma, IntegerProductsOfShapesM32N8K16AndM8N32K16) {
   integer_gemm<int8_t>(32, 8, "s8");
   integer_gemm<uint8_t>(8, 32, "u8");
+}
+
+// f16 A (row-major) and B (column-major), f32 C and D (row-major) of shape m x n x 16.
+void f16_gemm(int M, int N) {
+  const int K = 16;
+  std::vector<uint16_t> a(M * K), b(K * N);
+  std::vector<float> c(M * N);
+  auto av = [](int i, int k) { return float((i * 5 + k) % 9 - 4) * 0.25f; };
+  auto bv = [](int k, int j) { return float((k * 3 + j) % 7 - 3); };
+  for (int i = 0; i < M; ++i)
+    for (int k = 0; k < K; ++k) a[i * K + k] = ptx::f32_to_f16(av(i, k));
+  for (int k = 0; k < K; ++k)
+    for (int j = 0; j < N; ++j) b[j * K + k] = ptx::f32_to_f16(bv(k, j));
+  for (int i = 0; i < M * N; ++i) c[i] = float(i % 11) - 5.0f;
+  const std::string shape = "m" + std::to_string(M) + "n" + std::to_string(N) + "k16";
+  const std::string body = "wmma.load.a.sync.aligned.row." + shape + ".global.f16 " + regs("%r", 0, 8) +
+                           ", [%rd1];\n"
+                           "wmma.load.b.sync.aligned.col." +
+                           shape + ".global.f16 " + regs("%r", 8, 8) +
+                           ", [%rd2];\n"
+                           "wmma.load.c.sync.aligned.row." +
+                           shape + ".global.f32 " + regs("%f", 0, 8) +
+                           ", [%rd3];\n"
+                           "wmma.mma.sync.aligned.row.col." +
+                           shape + ".f32.f32 " + regs("%f", 8, 8) + ", " + regs("%r", 0, 8) + ", " + regs("%r", 8, 8) +
+                           ", " + regs("%f", 0, 8) +
+                           ";\n"
+                           "wmma.store.d.sync.aligned.row." +
+                           shape + ".global.f32 [%rd4], " + regs("%f", 8, 8) + ";\n";
+  auto d = run_gemm<uint16_t, uint16_t, float, float>(body, a, b, c, M * N);
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float want = c[i * N + j];
+      for (int k = 0; k < K; ++k) want += av(i, k) * bv(k, j);
+      EXPECT_EQ(d[i * N + j], want) << shape << " D[" << i << "][" << j << "]";
+    }
+}
+
+TEST(Wmma, F16ProductsOfShapesM32N8K16AndM8N32K16) {
+  f16_gemm(32, 8);
+  f16_gemm(8, 32);
 }
 
 TEST(Wmma, DecoderChecksFragmentsShapesAndTypes) {

@@ -12,14 +12,14 @@ namespace warpsim {
 
 GpuConfig::GpuConfig() {
   // Fermi-like defaults; presets in configs/gpus override them.
-  // Latencies by class: add, mul, div, trans, alu, max, mad, shfl.
-  units[int(Unit::SP)] = {2, {4, 4, 20, 20, 1, 4, 4, 4}, {2, 2, 2, 2, 1, 2, 2, 2}};
-  units[int(Unit::INT)] = {0, {4, 4, 20, 20, 1, 4, 4, 4}, {2, 2, 2, 2, 1, 2, 2, 2}};  // count 0: on SP
-  units[int(Unit::DP)] = {1, {8, 8, 40, 40, 1, 8, 8, 8}, {8, 8, 8, 8, 1, 8, 8, 8}};
-  units[int(Unit::SFU)] = {1, {20, 20, 40, 20, 1, 20, 20, 20}, {8, 8, 8, 8, 1, 8, 8, 8}};
-  units[int(Unit::MEM)] = {1, {1, 1, 1, 1, 1, 1, 1, 1}, {1, 1, 1, 1, 1, 1, 1, 1}};
+  // Latencies by class: add, mul, div, trans, alu, max, mad, shfl, mma (only wmma.mma, on SP).
+  units[int(Unit::SP)] = {2, {4, 4, 20, 20, 1, 4, 4, 4, 64}, {2, 2, 2, 2, 1, 2, 2, 2, 32}};
+  units[int(Unit::INT)] = {0, {4, 4, 20, 20, 1, 4, 4, 4, 64}, {2, 2, 2, 2, 1, 2, 2, 2, 32}};  // count 0: on SP
+  units[int(Unit::DP)] = {1, {8, 8, 40, 40, 1, 8, 8, 8, 64}, {8, 8, 8, 8, 1, 8, 8, 8, 32}};
+  units[int(Unit::SFU)] = {1, {20, 20, 40, 20, 1, 20, 20, 20, 64}, {8, 8, 8, 8, 1, 8, 8, 8, 32}};
+  units[int(Unit::MEM)] = {1, {1, 1, 1, 1, 1, 1, 1, 1, 64}, {1, 1, 1, 1, 1, 1, 1, 1, 32}};
   // count 0: branches go to the INT unit (SP without one)
-  units[int(Unit::BRANCH)] = {0, {2, 2, 2, 2, 2, 2, 2, 2}, {1, 1, 1, 1, 1, 1, 1, 1}};
+  units[int(Unit::BRANCH)] = {0, {2, 2, 2, 2, 2, 2, 2, 2, 64}, {1, 1, 1, 1, 1, 1, 1, 1, 32}};
 }
 
 namespace {
@@ -197,7 +197,8 @@ void validate(const GpuConfig& c) {
   for (int u = 0; u < kNumUnits; ++u) {
     if ((u == int(Unit::SP) || u == int(Unit::MEM)) && c.units[u].count == 0)
       throw Error(fmt::format("config key '{}.count': must be at least 1", unit_keys[u]));
-    static const char* suffix[] = {"", "_mul", "_div", "_trans", "_alu", "_max", "_mad", "_shfl"};
+    static const char* suffix[] = {"", "_mul", "_div", "_trans", "_alu", "_max", "_mad", "_shfl", "_mma"};
+    static_assert(std::size(suffix) == kNumLatencyClasses);
     if (c.units[u].count > 0)
       for (int k = 0; k < kNumLatencyClasses; ++k)
         check_pos(fmt::format("{}.initiation{}", unit_keys[u], suffix[k]), c.units[u].initiation[k]);

@@ -54,8 +54,8 @@ struct CacheConfig {
 // transcendental figure and the one-cycle class of simple operations.
 struct UnitConfig {
   uint32_t count = 1;  // units of this kind per SM (shared) or per scheduler (subcore)
-  uint32_t latency[kNumLatencyClasses] = {4, 4, 20, 20, 1, 4, 4, 4};   // result latency per class
-  uint32_t initiation[kNumLatencyClasses] = {1, 1, 1, 1, 1, 1, 1, 1};  // cycles before the next issue
+  uint32_t latency[kNumLatencyClasses] = {4, 4, 20, 20, 1, 4, 4, 4, 64};   // result latency per class
+  uint32_t initiation[kNumLatencyClasses] = {1, 1, 1, 1, 1, 1, 1, 1, 32};  // cycles before the next issue
 
   template <class V>
   void visit(V& v) {
@@ -69,6 +69,7 @@ struct UnitConfig {
     v("latency_alu", latency[kLatAlu],
       "result latency of simple operations (move, compare, select, logic, shift, convert)");
     v("latency_shfl", latency[kLatShfl], "result latency of warp shuffles");
+    v("latency_mma", latency[kLatMma], "result latency of a warp matrix multiply-accumulate (wmma.mma, on sp)");
     v("initiation", initiation[kLatDefault], "initiation interval of add / subtract, core cycles");
     v("initiation_max", initiation[kLatMax], "initiation interval of min / max");
     v("initiation_mul", initiation[kLatMul], "initiation interval of multiply");
@@ -77,6 +78,7 @@ struct UnitConfig {
     v("initiation_trans", initiation[kLatTrans], "initiation interval of transcendental operations");
     v("initiation_alu", initiation[kLatAlu], "initiation interval of simple operations");
     v("initiation_shfl", initiation[kLatShfl], "initiation interval of warp shuffles");
+    v("initiation_mma", initiation[kLatMma], "initiation interval of a warp matrix multiply-accumulate (wmma.mma)");
   }
 };
 

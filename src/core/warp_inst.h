@@ -79,7 +79,8 @@ enum LatencyClass : uint8_t {
   kLatMax = 5,      // min / max
   kLatMad = 6,      // multiply-add, fma
   kLatShfl = 7,     // warp shuffle
-  kNumLatencyClasses = 8,
+  kLatMma = 8,      // warp matrix multiply-accumulate (wmma.mma)
+  kNumLatencyClasses = 9,
 };
 
 }  // namespace warpsim

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "cudart/shim.h"
+#include "runtime/device_heap.h"
 #include "runtime/device_memory.h"
 
 using namespace warpsim::cudart;
@@ -350,11 +351,23 @@ CUDART_API cudaError_t cudaDeviceGetCacheConfig(int* c) {
   });
 }
 CUDART_API cudaError_t cudaDeviceSetSharedMemConfig(int) { return cudaSuccess; }
-CUDART_API cudaError_t cudaDeviceSetLimit(int, size_t) { return cudaSuccess; }
+namespace {
+constexpr int kLimitMallocHeapSize = 2;  // cudaLimitMallocHeapSize
+}  // namespace
+
+// cudaLimitMallocHeapSize sizes the heap of device-side malloc/new (refused, as CUDA refuses
+// it, once a kernel has allocated from the heap); the other limits are accepted and not modelled.
+CUDART_API cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
+  return guarded("cudaDeviceSetLimit", [&](State& s) {
+    if (limit == kLimitMallocHeapSize && !s.rt().device_heap().set_size(value)) return cudaErrorInvalidValue;
+    return cudaSuccess;
+  });
+}
 CUDART_API cudaError_t cudaDeviceGetLimit(size_t* v, int limit) {
-  return guarded("cudaDeviceGetLimit", [&](State&) {
+  return guarded("cudaDeviceGetLimit", [&](State& s) {
     if (!v) return cudaErrorInvalidValue;
-    *v = limit == 0 ? 1024 : limit == 1 ? (1u << 20) : limit == 2 ? (8u << 20) : 0;  // stack, printf fifo, heap
+    // stack, printf fifo, heap
+    *v = limit == 0 ? 1024 : limit == 1 ? (1u << 20) : limit == kLimitMallocHeapSize ? s.rt().device_heap().size() : 0;
     return cudaSuccess;
   });
 }

@@ -47,6 +47,19 @@ uint32_t peak_live_registers(const Program& prog, const FuncInfo& f) {
     set(use, i, in.addr_reg);
     if (in.guard == kNone)
       for (uint32_t r : in.d) set(def, i, r);
+    if (in.op == Op::Wmma) {  // every register of the fragments, not only the trace's first and last
+      const WmmaInfo& w = prog.wmma[in.wmma];
+      const bool load = WmmaOp(in.sub) != WmmaOp::StoreD && WmmaOp(in.sub) != WmmaOp::Mma;
+      for (uint32_t r : w.frag.regs)
+        if (!load)
+          set(use, i, r);
+        else if (in.guard == kNone)
+          set(def, i, r);
+      for (const WmmaFragment* f : {&w.a, &w.b, &w.c})
+        for (uint32_t r : f->regs) set(use, i, r);
+      if (in.guard == kNone)
+        for (uint32_t r : w.d.regs) set(def, i, r);
+    }
   }
   std::vector<uint64_t> out(words);
   bool changed = true;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -13,6 +14,7 @@
 #include "ptx/cfg.h"
 #include "ptx/instruction_class.h"
 #include "ptx/ops.h"
+#include "ptx/wmma.h"
 
 namespace warpsim::ptx {
 
@@ -67,8 +69,8 @@ std::string count(size_t n, const char* what) { return std::to_string(n) + " " +
 constexpr uint64_t kMaxShared = 228 * 1024;  // per CTA, static
 constexpr uint64_t kMaxLocal = 512 * 1024;   // per thread, all frames
 
-// A call of a function the runtime provides (vprintf, __assertfail) is one ALU instruction for
-// the timing model, not a branch.
+// A call of a function the runtime provides (vprintf, __assertfail, malloc, free) is one ALU
+// instruction for the timing model, not a branch.
 constexpr InstrClass kBuiltinClass{OpcodeInfo{Unit::INT, OpClass::ALU, MemSpace::None, false, kLatAlu}};
 
 const InstrClass& function_exit_class();
@@ -741,6 +743,8 @@ class Decoder {
   static std::optional<BuiltinFn> builtin(const std::string& name) {
     if (name == "vprintf") return BuiltinFn::Vprintf;
     if (name == "__assertfail") return BuiltinFn::AssertFail;
+    if (name == "malloc") return BuiltinFn::Malloc;
+    if (name == "free") return BuiltinFn::Free;
     return std::nullopt;
   }
 
@@ -762,6 +766,7 @@ class Decoder {
       case Op::Vote:
       case Op::Match:
       case Op::Builtin:
+      case Op::Wmma:
       case Op::Tex:
       case Op::Suld:
       case Op::Sust:
@@ -1322,7 +1327,8 @@ class Decoder {
       return;
     }
     if (!func_index_.count(callee.name)) {
-      // vprintf / __assertfail: the executor reads the arguments from the caller's frame.
+      // vprintf / __assertfail / malloc / free: the executor reads the arguments from the
+      // caller's frame.
       const Function* f = m_.find_function(callee.name);
       auto which = f ? builtin(f->name) : std::nullopt;
       if (!which) fail(callee.loc, "call to undeclared function '" + callee.name + "'");
@@ -1721,6 +1727,102 @@ class Decoder {
   // nanosleep, pmevent: no effect on the simulated program.
   void decode_nop(const Instr&, Inst& in, Mods&) { in.op = Op::Nop; }
 
+  // wmma.load.{a,b,c} / wmma.store.d / wmma.mma (ir.h, WmmaInfo): the shape, the layouts and
+  // the types from the modifiers, each fragment's register list checked against its shape.
+  void decode_wmma(const Instr& s, Inst& in, Mods& m) {
+    in.op = Op::Wmma;
+    WmmaInfo w;
+    for (size_t i = 0; i < m.words.size(); ++i) {
+      unsigned mm = 0, nn = 0, kk = 0;
+      char tail = 0;
+      if (std::sscanf(m.words[i].c_str(), "m%un%uk%u%c", &mm, &nn, &kk, &tail) == 3) {
+        w.m = mm, w.n = nn, w.k = kk;
+        m.used[i] = 1;
+      }
+    }
+    const bool shape_ok = w.k == 16 && ((w.m == 16 && w.n == 16) || (w.m == 32 && w.n == 8) || (w.m == 8 && w.n == 32));
+    if (!shape_ok) fail(s.loc, "'" + s.opcode + "': supported shapes are .m16n16k16, .m32n8k16 and .m8n32k16");
+    auto fragment = [&](const Operand& o, WmmaOp kind, Type t, bool write) {
+      WmmaFragment f;
+      f.type = t;
+      f.rows = kind == WmmaOp::LoadB ? w.k : w.m;
+      f.cols = kind == WmmaOp::LoadA ? w.k : w.n;
+      if (o.kind != Operand::Vec) fail(o.loc, "'" + s.opcode + "': a fragment is a register list '{...}'");
+      const uint32_t want = wmma_fragment_regs(kind, f);
+      if (o.elems.size() != want)
+        fail(o.loc, "'" + s.opcode + "': the fragment takes " + std::to_string(want) + " registers, found " +
+                        std::to_string(o.elems.size()));
+      const Type rt = t == Type::F32 ? Type::F32 : t == Type::S32 ? Type::S32 : Type::B32;
+      for (const auto& e : o.elems) f.regs.push_back(write ? dst(e, rt, true) : src(e, rt, true));
+      return f;
+    };
+    auto need_type = [&](Type t, std::initializer_list<Type> ok, const char* what) {
+      for (Type x : ok)
+        if (x == t) return;
+      fail(s.loc, "'" + s.opcode + "': unsupported " + what + " type");
+    };
+    if (m.has("mma")) {
+      in.sub = uint8_t(WmmaOp::Mma);
+      need_ops(s, 4);
+      for (size_t i = 0; i < m.words.size(); ++i)  // the layouts of A and B do not change the fragments
+        if (m.words[i] == "row" || m.words[i] == "col") m.used[i] = 1;
+      w.satfinite = m.has("satfinite");
+      Type ta = Type::F16, tb = Type::F16, tc, td;
+      if (m.types.size() == 2) {
+        td = m.types[0], tc = m.types[1];
+        need_type(td, {Type::F16, Type::F32}, "accumulator");
+        need_type(tc, {Type::F16, Type::F32}, "accumulator");
+      } else if (m.types.size() == 4) {
+        td = m.types[0], ta = m.types[1], tb = m.types[2], tc = m.types[3];
+        need_type(td, {Type::S32}, "accumulator");
+        need_type(tc, {Type::S32}, "accumulator");
+        need_type(ta, {Type::S8, Type::U8}, "multiplicand");
+        need_type(tb, {Type::S8, Type::U8}, "multiplicand");
+      } else {
+        fail(s.loc, "'" + s.opcode + "': expected .dtype.ctype (f16/f32) or .s32.atype.btype.s32");
+      }
+      w.a = fragment(s.ops[1], WmmaOp::LoadA, ta, false);
+      w.b = fragment(s.ops[2], WmmaOp::LoadB, tb, false);
+      w.c = fragment(s.ops[3], WmmaOp::LoadC, tc, false);
+      w.d = fragment(s.ops[0], WmmaOp::StoreD, td, true);
+      set_srcs(in, {w.a.regs.front(), w.b.regs.front(), w.c.regs.front(), w.c.regs.back()});
+      set_dsts(in, {w.d.regs.front(), w.d.regs.back()});
+    } else {
+      const bool load = m.has("load");
+      if (!load && !m.has("store")) fail(s.loc, "'" + s.opcode + "': expected wmma.load, wmma.store or wmma.mma");
+      WmmaOp kind = WmmaOp::StoreD;
+      if (load)
+        kind = m.has("a") ? WmmaOp::LoadA : m.has("b") ? WmmaOp::LoadB : m.has("c") ? WmmaOp::LoadC : WmmaOp::Mma;
+      else if (!m.has("d"))
+        kind = WmmaOp::Mma;
+      if (kind == WmmaOp::Mma) fail(s.loc, "'" + s.opcode + "': expected the fragment (.a, .b, .c; .d for a store)");
+      in.sub = uint8_t(kind);
+      w.col_major = m.has("col");
+      if (!w.col_major && !m.has("row")) fail(s.loc, "'" + s.opcode + "': expected the layout .row or .col");
+      in.space = parse_space_mod(m);
+      if (in.space != Space::Global && in.space != Space::Shared && in.space != Space::Generic)
+        fail(s.loc, "'" + s.opcode + "': only .global, .shared and generic addresses are supported");
+      Type t = in.type = one_type(s, m);
+      if (kind == WmmaOp::LoadA || kind == WmmaOp::LoadB)
+        need_type(t, {Type::F16, Type::S8, Type::U8}, "element");
+      else
+        need_type(t, {Type::F16, Type::F32, Type::S32}, "element");
+      if (s.ops.size() != 2 && s.ops.size() != 3)
+        fail(s.loc, "'" + s.opcode + "' expects 2 or 3 operands, found " + std::to_string(s.ops.size()));
+      const Operand& frag = load ? s.ops[0] : s.ops[1];
+      decode_address(load ? s.ops[1] : s.ops[0], in, in.space);
+      w.frag = fragment(frag, kind, t, load);
+      if (s.ops.size() == 3) w.stride_reg = src(s.ops[2], Type::U32, true);
+      if (load)
+        set_dsts(in, {w.frag.regs.front(), w.frag.regs.back()});
+      else
+        set_srcs(in, {w.frag.regs.front(), w.frag.regs.back()});
+      if (w.stride_reg != kNone) in.s[in.nsrc++] = w.stride_reg;
+    }
+    in.wmma = uint32_t(prog_->wmma.size());
+    prog_->wmma.push_back(std::move(w));
+  }
+
  private:
   // ------------------------------------------------------------------ trace templates
   void make_template(Inst& in, uint32_t idx) {
@@ -1780,6 +1882,15 @@ class Decoder {
         if (in.op == Op::Tex) w.space = MemSpace::Tex;
         if (in.cache_global) w.flags |= kFlagCacheGlobal;
         w.width = uint8_t(std::min(255, type_bytes(in.type) * in.vec));
+        break;
+      }
+      case Op::Wmma: {
+        if (WmmaOp(in.sub) == WmmaOp::Mma) break;
+        // A fragment load or store: lane l accesses the l-th run of a tile's elements in memory
+        // (as the hardware's 16-byte loads do); generic addresses are refined per execution.
+        const WmmaFragment& f = prog_->wmma[in.wmma].frag;
+        w.space = in.space == Space::Shared ? MemSpace::Shared : MemSpace::Global;
+        w.width = uint8_t(f.per_lane() * wmma_element_bits(f.type) / 8);
         break;
       }
       case Op::Suld:
@@ -1913,6 +2024,9 @@ constexpr InstructionRow kInstructions[] = {
     row("vote",       &D::decode_vote,         Unit::INT,    OpClass::ALU,     kLatAlu),
     row("vsub2",      &D::decode_video,        Unit::INT,    OpClass::ALU,     kLatAlu),
     row("vsub4",      &D::decode_video,        Unit::INT,    OpClass::ALU,     kLatAlu),
+    row("wmma.load",  &D::decode_wmma,         Unit::MEM,    OpClass::LOAD,    kLatDefault),
+    row("wmma.mma",   &D::decode_wmma,         Unit::SP,     OpClass::ALU,     kLatMma),
+    row("wmma.store", &D::decode_wmma,         Unit::MEM,    OpClass::STORE,   kLatDefault),
     row("xor",        &D::decode_binary,       Unit::INT,    OpClass::ALU,     kLatAlu),
 };
 // clang-format on
@@ -1960,16 +2074,18 @@ void Decoder::decode(const Instr& s, Inst& in) {
     in.guard_neg = s.guard_neg;
   }
   static const std::set<std::string> kVocabulary = {
-      "rn",     "rz",     "rm",         "rp",       "rni",    "rzi",      "rmi",    "rpi",        "ftz",    "sat",
-      "approx", "cc",     "hi",         "lo",       "wide",   "eq",       "ne",     "lt",         "le",     "gt",
-      "ge",     "ls",     "hs",         "equ",      "neu",    "ltu",      "leu",    "gtu",        "geu",    "num",
-      "nan",    "and",    "or",         "xor",      "add",    "min",      "max",    "inc",        "dec",    "exch",
-      "cas",    "global", "shared",     "local",    "const",  "param",    "to",     "v2",         "v4",     "uni",
-      "arrive", "red",    "warp",       "gl",       "up",     "down",     "bfly",   "idx",        "all",    "any",
-      "ballot", "1d",     "2d",         "shiftamt", "f4e",    "b4e",      "rc8",    "ecl",        "ecr",    "rc16",
-      "l",      "r",      "wrap",       "clamp",    "finite", "infinite", "number", "notanumber", "normal", "subnormal",
-      "3d",     "a1d",    "a2d",        "cube",     "acube",  "b",        "p",      "trap",       "zero",   "width",
-      "height", "depth",  "array_size", "popc"};
+      "rn",       "rz",     "rm",         "rp",        "rni",       "rzi",        "rmi",     "rpi",       "ftz",
+      "sat",      "approx", "cc",         "hi",        "lo",        "wide",       "eq",      "ne",        "lt",
+      "le",       "gt",     "ge",         "ls",        "hs",        "equ",        "neu",     "ltu",       "leu",
+      "gtu",      "geu",    "num",        "nan",       "and",       "or",         "xor",     "add",       "min",
+      "max",      "inc",    "dec",        "exch",      "cas",       "global",     "shared",  "local",     "const",
+      "param",    "to",     "v2",         "v4",        "uni",       "arrive",     "red",     "warp",      "gl",
+      "up",       "down",   "bfly",       "idx",       "all",       "any",        "ballot",  "1d",        "2d",
+      "shiftamt", "f4e",    "b4e",        "rc8",       "ecl",       "ecr",        "rc16",    "l",         "r",
+      "wrap",     "clamp",  "finite",     "infinite",  "number",    "notanumber", "normal",  "subnormal", "3d",
+      "a1d",      "a2d",    "cube",       "acube",     "b",         "p",          "trap",    "zero",      "width",
+      "height",   "depth",  "array_size", "popc",      "load",      "store",      "mma",     "a",         "c",
+      "d",        "row",    "col",        "satfinite", "m16n16k16", "m32n8k16",   "m8n32k16"};
   for (const auto& w : m.words) {
     bool ok = kVocabulary.count(w) != 0;
     for (const char* i : kIgnored) ok = ok || w == i;
@@ -2043,6 +2159,7 @@ bool passable(const Inst& in) {
     case Op::Vote:
     case Op::Match:
     case Op::Activemask:
+    case Op::Wmma:
       return false;
     case Op::Ld:
       return !in.param_frame;

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "ptx/device_printf.h"
 #include "ptx/ops.h"
+#include "ptx/wmma.h"
 
 namespace warpsim::ptx {
 
@@ -1214,7 +1215,8 @@ void CtaExecutor::exec_match(Warp& w, const Inst& in, uint32_t exec) {
   });
 }
 
-// vprintf and __assertfail, lane by lane in lane order. Their arguments are in each thread's
+// vprintf, __assertfail, malloc and free, lane by lane in lane order (the heap's blocks go to
+// the lanes in that order). Their arguments are in each thread's
 // call frame (local memory), as a call would pass them.
 void CtaExecutor::exec_builtin(Warp& w, const Inst& in, uint32_t exec) {
   const CallInfo& ci = prog_->calls[in.call_index];
@@ -1230,6 +1232,20 @@ void CtaExecutor::exec_builtin(Warp& w, const Inst& in, uint32_t exec) {
       uint64_t ta;
       std::memcpy(out, resolve(w, in, l, Space::Generic, addr, bytes, false, ts, ta), bytes);
     };
+    auto set_ret = [&](uint64_t v) {
+      for (const auto& r : ci.rets) std::memcpy(frame + r.to, &v, std::min<uint32_t>(8, r.bytes));
+    };
+    if (BuiltinFn(in.sub) == BuiltinFn::Malloc || BuiltinFn(in.sub) == BuiltinFn::Free) {
+      if (!launch_->heap) throw Error(where(w, in, l) + ": device-side malloc/free: this launch has no device heap");
+      if (BuiltinFn(in.sub) == BuiltinFn::Malloc) {
+        set_ret(launch_->heap->allocate(arg(0)));
+        return;
+      }
+      if (launch_->heap->release(arg(0)) == DeviceHeap::FreeResult::NotAllocated)
+        throw Error(where(w, in, l) + ": device-side free of " + hex(arg(0)) +
+                    ", which is not a block that device-side malloc returned (or was freed already)");
+      return;
+    }
     if (BuiltinFn(in.sub) == BuiltinFn::Vprintf) {
       int count = 0;
       std::string text = format_device_printf(read_device_string(arg(0), read), arg(1), read, &count);
@@ -1253,6 +1269,54 @@ void CtaExecutor::exec_builtin(Warp& w, const Inst& in, uint32_t exec) {
     std::fprintf(stderr, "%s\n", msg.c_str());
     throw Error(where(w, in, l) + ": device-side assertion failed: " + msg);
   });
+}
+
+// wmma.load / wmma.store / wmma.mma (ptx/wmma.h). A load or store takes its address and stride
+// from the first executing lane (the warp executes it together) and moves each lane's
+// fragment elements one by one; for the timing model lane l accesses the l-th run of the
+// tile's elements in memory order.
+void CtaExecutor::exec_wmma(Warp& w, const Inst& in, uint32_t exec, uint32_t simt_mask) {
+  const WmmaInfo& info = prog_->wmma[in.wmma];
+  uint64_t* R = w.regs;
+  if (WmmaOp(in.sub) == WmmaOp::Mma) {
+    if (exec) wmma_mma(R, info, exec);
+    emit(w, in, exec, simt_mask);
+    return;
+  }
+  WarpStream& out = *w.out;
+  const uint32_t ai = uint32_t(out.addrs.size());
+  out.addrs.resize(ai + 32, 0);
+  MemSpace tspace = in.tmpl.space;
+  if (exec) {
+    const int l0 = std::countr_zero(exec);
+    const WmmaFragment& f = info.frag;
+    const uint64_t base = (in.addr_reg != kNone ? R[size_t(in.addr_reg) * 32 + l0] : 0) + uint64_t(in.offset);
+    const uint64_t stride =
+        info.stride_reg != kNone ? uint32_t(R[size_t(info.stride_reg) * 32 + l0]) : (info.col_major ? f.rows : f.cols);
+    const uint32_t es = in.esize, n = f.per_lane(), slots = fragment_slots(f);
+    const bool load = WmmaOp(in.sub) != WmmaOp::StoreD;
+    const uint32_t inner = info.col_major ? f.rows : f.cols;
+    for_lanes(exec, [&](int l) {
+      MemSpace ts;
+      uint64_t ta;
+      const uint32_t run = uint32_t(l) * n;  // the lane's run in memory order
+      const uint64_t run_addr = base + (uint64_t(run / inner) * stride + run % inner) * es;
+      resolve(w, in, l, in.space, run_addr, es, !load, tspace, out.addrs[ai + uint32_t(l)]);
+      for (uint32_t e = 0; e < (load ? slots : n); ++e) {
+        const uint64_t a = base + fragment_offset(f, info.col_major, fragment_element(f, l, e), stride) * es;
+        uint8_t* p = resolve(w, in, l, in.space, a, es, !load, ts, ta);
+        uint32_t raw = 0;
+        if (load) {
+          std::memcpy(&raw, p, es);
+          fragment_set(R, f, l, e, raw);
+        } else {
+          raw = fragment_get(R, f, l, e);
+          std::memcpy(p, &raw, es);
+        }
+      }
+    });
+  }
+  emit_access(w, in, exec, simt_mask, ai, tspace);
 }
 
 void CtaExecutor::run_warp(Warp& w) {
@@ -1379,6 +1443,10 @@ void CtaExecutor::run_warp(Warp& w) {
       case Op::Builtin:
         emit(w, in, exec, m);
         exec_builtin(w, in, exec);
+        e.pc = pc + 1;
+        break;
+      case Op::Wmma:
+        exec_wmma(w, in, exec, m);
         e.pc = pc + 1;
         break;
       case Op::Trap:

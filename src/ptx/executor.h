@@ -13,6 +13,7 @@
 
 #include "core/kernel_source.h"
 #include "ptx/ir.h"
+#include "runtime/device_heap.h"
 #include "runtime/device_memory.h"
 #include "runtime/runtime.h"
 
@@ -45,6 +46,7 @@ struct Launch {
   std::vector<uint8_t> params;       // kernel .param buffer
   uint64_t inst_limit = 50'000'000;  // per-thread instruction limit (runaway loops)
   DeviceMemory* memory = nullptr;
+  DeviceHeap* heap = nullptr;  // device-side malloc/free (null: a kernel that calls them fails)
   const TextureTable* textures = nullptr;
   const SurfaceTable* surfaces = nullptr;
   // Exact checking of global accesses against the live allocations (null: off).
@@ -141,6 +143,7 @@ class CtaExecutor {
   void exec_vote(Warp& w, const Inst& in, uint32_t exec);
   void exec_match(Warp& w, const Inst& in, uint32_t exec);
   void exec_builtin(Warp& w, const Inst& in, uint32_t exec);
+  void exec_wmma(Warp& w, const Inst& in, uint32_t exec, uint32_t simt_mask);
   void do_call_copies(Warp& w, const CallInfo& ci, bool rets, uint32_t lanes);
   void exec_call(Warp& w, const Inst& in, uint32_t exec);
   uint32_t indirect_callee(Warp& w, const Inst& in, int lane, uint32_t& call);

@@ -94,6 +94,7 @@ enum class Op : uint8_t {
   Suq,    // surface query
   Video,  // SIMD video instructions (vadd4, vabsdiff2, ...): VideoOp in Inst::sub
   Lop3,
+  Wmma,  // warp matrix load / store / multiply-accumulate: WmmaOp in Inst::sub, Program::wmma[Inst::wmma]
   kCount
 };
 const char* op_name(Op op);
@@ -180,8 +181,9 @@ struct Inst {
   bool cache_global = false;  // the .cg cache operator
   uint32_t target = kNone;    // branch target / callee entry (kNone: indirect call) / function exit instruction
   uint32_t call_index =
-      kNone;          // Program::calls (Program::indirect for an indirect call, whose s[0] is the target register)
-  uint32_t func = 0;  // function the instruction belongs to
+      kNone;              // Program::calls (Program::indirect for an indirect call, whose s[0] is the target register)
+  uint32_t wmma = kNone;  // Op::Wmma: Program::wmma index
+  uint32_t func = 0;      // function the instruction belongs to
   uint32_t reconv = kNone;  // branch: immediate post-dominator instruction
   int line = 0;             // PTX source line
   WarpInst tmpl;            // trace template (pc, unit, op class, registers, width)
@@ -190,7 +192,34 @@ struct Inst {
 // Copies performed by a call: caller frame bytes -> callee frame bytes (args), and back (ret).
 // Functions the runtime provides instead of the module (Op::Builtin, Inst::sub): device-side
 // printf and assert.
-enum class BuiltinFn : uint8_t { Vprintf, AssertFail };
+// printf, assert and the device heap (malloc, free; also what C++ new and delete become).
+enum class BuiltinFn : uint8_t { Vprintf, AssertFail, Malloc, Free };
+
+// Warp matrix instructions (wmma). A fragment is a list of registers that together hold a
+// tile of rows x cols elements spread over the warp's lanes: lane l holds the tile's elements
+// l * U .. l * U + U - 1 (U = rows * cols / 32, the tile in row-major order), and a register
+// list with room for more than U elements per lane repeats them (f16 A and B fragments of
+// m16n16k16 hold 16 halves per lane for 8 elements). PTX leaves the layout to the
+// implementation; a program that uses fragments only through wmma and element-wise arithmetic
+// gets the same results as on a GPU.
+enum class WmmaOp : uint8_t { LoadA, LoadB, LoadC, StoreD, Mma };
+struct WmmaFragment {
+  std::vector<uint32_t> regs;
+  Type type = Type::None;  // element type: F16, F32, S8, U8, S32
+  uint32_t rows = 0, cols = 0;
+  uint32_t per_lane() const { return rows * cols / 32; }
+};
+struct WmmaInfo {
+  // load/store: the fragment, the memory layout (.row/.col) and the stride register (kNone:
+  // the tile's own row or column length), in elements.
+  WmmaFragment frag;
+  bool col_major = false;
+  uint32_t stride_reg = kNone;
+  // mma: D = A * B + C.
+  WmmaFragment a, b, c, d;
+  bool satfinite = false;
+  uint32_t m = 0, n = 0, k = 0;
+};
 
 struct CallInfo {
   struct Copy {
@@ -275,6 +304,7 @@ struct Program {
   std::vector<FuncInfo> funcs;  // funcs[0] is the entry
   std::vector<CallInfo> calls;
   std::vector<IndirectCall> indirect;  // indirect call sites
+  std::vector<WmmaInfo> wmma;          // warp matrix instructions (Inst::wmma)
   std::vector<FuncTarget> targets;     // by address; filled when the program has indirect calls
   std::vector<std::string> reg_names;  // per register index (for diagnostics)
   std::vector<uint8_t> reg_bytes;      // per register index: 4 or 8 (0: predicate, constant, special)

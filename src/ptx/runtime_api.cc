@@ -7,6 +7,7 @@
 #include "ptx/decoder.h"
 #include "ptx/parser.h"
 #include "ptx/ptx_kernel.h"
+#include "runtime/device_heap.h"
 #include "runtime/device_memory.h"
 #include "runtime/runtime.h"
 
@@ -33,6 +34,7 @@ struct Runtime::Impl {
     }
   };
   DeviceMemory memory;
+  DeviceHeap heap{memory};
   std::vector<std::unique_ptr<Module>> modules;
   ptx::TextureTable textures;
   ptx::SurfaceTable surfaces;
@@ -311,6 +313,7 @@ void Runtime::enqueue_launch(KernelHandle k, Dim3 grid, Dim3 block, const Kernel
   l.inst_limit = impl_->inst_limit;
   if (impl_->memcheck) l.memcheck = std::make_shared<ptx::MemcheckLog>();
   l.memory = &impl_->memory;
+  l.heap = &impl_->heap;
   l.textures = &impl_->textures;
   l.surfaces = &impl_->surfaces;
   l.grid_workspace = grid_workspace;
@@ -335,5 +338,6 @@ void Runtime::set_instruction_limit(uint64_t per_thread) { impl_->inst_limit = p
 void Runtime::set_memcheck(bool on) { impl_->memcheck = on; }
 bool Runtime::memcheck() const { return impl_->memcheck; }
 DeviceMemory& Runtime::device_memory() { return impl_->memory; }
+DeviceHeap& Runtime::device_heap() { return impl_->heap; }
 
 }  // namespace warpsim

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <stdexcept>
 
 namespace warpsim::rl {
 
@@ -132,6 +133,41 @@ bool LinearSarsa::update(const State& s, int action, double delta, double alpha)
     reset();
   }
   return ok;
+}
+
+bool LinearSarsa::update_traced(const State& s, int action, const std::vector<double>& e, double delta, double alpha) {
+  if (td_update_ == TdUpdate::Bounded) {
+    // Q(s, a) moves by alpha * <phi(s, a), e> * delta: at most delta, as update() bounds it.
+    size_t base = size_t(action) * n_;
+    double dot = 0;
+    for (uint32_t i = 0; i < n_; ++i) dot += feature(s.v[i]) * e[base + i];
+    if (alpha * dot > 1.0) alpha = 1.0 / dot;
+  }
+  double step = alpha * delta;
+  bool ok = true;
+  for (size_t i = 0; i < theta_.size(); ++i) {
+    if (e[i] == 0) continue;
+    double& w = theta_[i];
+    w += step * e[i];
+    if (!(std::abs(w) <= limit_)) ok = false;  // also catches NaN
+  }
+  if (!ok) {
+    ++resets_;
+    reset();
+  }
+  return ok;
+}
+
+void LinearSarsa::add_features(const State& s, int action, std::vector<double>& e) const {
+  size_t base = size_t(action) * n_;
+  for (uint32_t i = 0; i < n_; ++i) e[base + i] += feature(s.v[i]);
+}
+
+void LinearSarsa::set_weights(const Weights& w) {
+  if (w.theta.size() != theta_.size() || w.thetaq.size() != thetaq_.size())
+    throw std::invalid_argument("LinearSarsa::set_weights: weights of another shape");
+  theta_ = w.theta;
+  thetaq_ = w.thetaq;
 }
 
 double LinearSarsa::weight(int action, int attr) const {

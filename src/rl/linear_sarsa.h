@@ -1,6 +1,7 @@
 // Linear SARSA over bucketed state attributes (RLWS Sec. IV-E): Q(s,a) = phi(s,a)^T theta with
 // one block of N weights per action and feature 2^-v for a state variable in bucket v.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -32,6 +33,21 @@ class LinearSarsa {
   // beyond the weight limit resets every weight to its initial value and counts a reset.
   // Returns false when it reset.
   bool update(const State& s, int action, double delta, double alpha);
+  // Eligibility traces (SARSA(lambda), floating point only): theta += alpha' * delta * e, where
+  // e holds one entry per weight ([action][attr]) and alpha' = alpha, or with TdUpdate::Bounded
+  // min(alpha, 1 / <phi(s, action), e>) so that Q(s, action) moves by at most delta. The same
+  // divergence check and reset as update(). Returns false when it reset.
+  bool update_traced(const State& s, int action, const std::vector<double>& e, double delta, double alpha);
+  // Adds phi(s, action) to a trace vector e ([action][attr], num_actions() * num_attrs() entries).
+  void add_features(const State& s, int action, std::vector<double>& e) const;
+
+  // The weights as they stand, to restore later (warm start of a kernel launched again).
+  struct Weights {
+    std::vector<double> theta;
+    std::vector<int64_t> thetaq;
+  };
+  Weights weights() const { return {theta_, thetaq_}; }
+  void set_weights(const Weights& w);
 
   rl::TdUpdate td_update() const { return td_update_; }
   uint64_t resets() const { return resets_; }  // weight resets since construction
@@ -54,12 +70,17 @@ class LinearSarsa {
   std::vector<int64_t> thetaq_;  // Q16.16 in fixed-point mode
 };
 
-// One SARSA chain: the previous state-action pair and its Q, and the reward accumulated since.
+// One SARSA chain: the previous state-action pair and its Q, the reward accumulated since, and
+// with lambda > 0 the eligibility of every weight (accumulating traces, decayed by
+// gamma * lambda per decision). lambda = 0 is one-step SARSA, the same arithmetic as before
+// traces existed.
 struct SarsaTrace {
   State prev;
   int prev_action = -1;
   double prev_q = 0;
   double reward = 0;
+  double lambda = 0;
+  std::vector<double> eligibility;  // [action][attr], used when lambda > 0
 
   // Close the previous step with the current (state, action): TD update of theta. Q(s_p, a_p)
   // is the value stored when a_p was chosen (TdUpdate::Stale) or recomputed now from the
@@ -71,7 +92,14 @@ struct SarsaTrace {
     if (prev_action >= 0) {
       double qp = agent.td_update() == TdUpdate::Stale ? prev_q : agent.q(prev, prev_action);
       double delta = reward + gamma * qn - qp;
-      ok = agent.update(prev, prev_action, delta, alpha);
+      if (lambda > 0) {
+        decay_eligibility(agent, gamma * lambda);
+        agent.add_features(prev, prev_action, eligibility);
+        ok = agent.update_traced(prev, prev_action, eligibility, delta, alpha);
+        if (!ok) clear_eligibility();
+      } else {
+        ok = agent.update(prev, prev_action, delta, alpha);
+      }
       if (!ok) qn = action >= 0 ? agent.q(s, action) : 0.0;  // from the reset weights
     }
     prev = s;
@@ -83,7 +111,15 @@ struct SarsaTrace {
   void reset() {
     prev_action = -1;
     reward = 0;
+    clear_eligibility();
   }
+
+ private:
+  void decay_eligibility(const LinearSarsa& agent, double factor) {
+    eligibility.resize(size_t(agent.num_actions()) * agent.num_attrs(), 0.0);
+    for (double& e : eligibility) e *= factor;
+  }
+  void clear_eligibility() { std::fill(eligibility.begin(), eligibility.end(), 0.0); }
 };
 
 }  // namespace warpsim::rl

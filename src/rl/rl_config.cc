@@ -59,6 +59,8 @@ const char* tie_break_name(TieBreak t) {
   }
 }
 
+const char* carry_weights_name(CarryWeights c) { return c == CarryWeights::Kernel ? "kernel" : "none"; }
+
 const char* decay_name(Decay d) { return d == Decay::None ? "none" : "harmonic"; }
 
 const char* rlmi_reading_name(RlmiReading r) { return r == RlmiReading::Observed ? "observed" : "global_load"; }
@@ -125,6 +127,8 @@ RlConfig parse_rl_config(const std::string& text, const std::string& source, con
       num(&c.penalty);
     else if (key == "decay_cycles")
       num(&c.decay_cycles);
+    else if (key == "lambda")
+      num(&c.lambda);
     else if (key == "decide_every") {
       double d;
       num(&d);
@@ -154,6 +158,9 @@ RlConfig parse_rl_config(const std::string& text, const std::string& source, con
     } else if (key == "decay") {
       static const Decay all[] = {Decay::Harmonic, Decay::None};
       c.decay = enum_by_name(source, "decay", text(), all, decay_name);
+    } else if (key == "carry_weights") {
+      static const CarryWeights all[] = {CarryWeights::None, CarryWeights::Kernel};
+      c.carry_weights = enum_by_name(source, "carry_weights", text(), all, carry_weights_name);
     } else if (key == "rlmi") {
       static const RlmiReading all[] = {RlmiReading::GlobalLoad, RlmiReading::Observed};
       c.rlmi = enum_by_name(source, "rlmi", text(), all, rlmi_reading_name);
@@ -188,7 +195,8 @@ RlConfig parse_rl_config(const std::string& text, const std::string& source, con
     } else {
       throw Error(
           fmt::format("{}: unknown key '{}' (valid: alpha, epsilon, gamma, reward, penalty, decide_every, "
-                      "hold_when_blocked, keep_theta, fixed_point, optimistic, decay_cycles, decay, td_update, "
+                      "hold_when_blocked, keep_theta, carry_weights, lambda, fixed_point, optimistic, decay_cycles, "
+                      "decay, td_update, "
                       "tie_break, weight_limit, ratio_window, rlmi, long_latency, seed, [attributes])",
                       source, key));
     }
@@ -197,6 +205,12 @@ RlConfig parse_rl_config(const std::string& text, const std::string& source, con
   check_range(source, "epsilon", c.epsilon, 0, 1);
   check_range(source, "gamma", c.gamma, 0, 0.999999);
   check_range(source, "decay_cycles", c.decay_cycles, 1, 1e12);
+  check_range(source, "lambda", c.lambda, 0, 1);
+  if (c.lambda > 0 && c.fixed_point)
+    throw Error(fmt::format("{}: 'lambda' > 0 (eligibility traces) needs fixed_point = false", source));
+  if (c.keep_theta && c.carry_weights != CarryWeights::None)
+    throw Error(fmt::format("{}: 'keep_theta' = true and 'carry_weights' = '{}' exclude each other", source,
+                            carry_weights_name(c.carry_weights)));
   check_range(source, "weight_limit", c.weight_limit, 0, 1e300);
   if (c.attrs.empty()) throw Error(fmt::format("{}: at least one attribute is needed", source));
   return c;
@@ -213,13 +227,15 @@ RlConfig load_rl_config(const std::string& path, const RlConfig& defaults) {
 std::string rl_config_to_toml(const RlConfig& c) {
   std::string s = fmt::format(
       "alpha = {}\nepsilon = {}\ngamma = {}\nreward = {}\npenalty = {}\ndecide_every = {}\n"
-      "hold_when_blocked = {}\nkeep_theta = {}\nfixed_point = {}\noptimistic = {}\ndecay_cycles = {}\n"
+      "hold_when_blocked = {}\nkeep_theta = {}\ncarry_weights = \"{}\"\nlambda = {}\nfixed_point = {}\noptimistic = "
+      "{}\ndecay_cycles = {}\n"
       "decay = \"{}\"\ntd_update = \"{}\"\ntie_break = \"{}\"\nweight_limit = {}\nratio_window = {}\n"
       "rlmi = \"{}\"\nlong_latency = {}\nseed = {}\n\n"
       "[attributes]\n",
       c.alpha, c.epsilon, c.gamma, c.reward, c.penalty, c.decide_every, c.hold_when_blocked, c.keep_theta,
-      c.fixed_point, c.optimistic, c.decay_cycles, decay_name(c.decay), td_update_name(c.td_update),
-      tie_break_name(c.tie_break), c.weight_limit, c.ratio_window, rlmi_reading_name(c.rlmi), c.long_latency, c.seed);
+      carry_weights_name(c.carry_weights), c.lambda, c.fixed_point, c.optimistic, c.decay_cycles, decay_name(c.decay),
+      td_update_name(c.td_update), tie_break_name(c.tie_break), c.weight_limit, c.ratio_window,
+      rlmi_reading_name(c.rlmi), c.long_latency, c.seed);
   for (const auto& a : c.attrs) s += fmt::format("{} = {}\n", attr_info(a.attr).name, a.buckets);
   return s;
 }

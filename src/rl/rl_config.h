@@ -45,6 +45,14 @@ enum class RlmiReading : uint8_t {
                // on memory for more than `long_latency` cycles (Table II / Sec. IV-B wording)
 };
 
+// Which weights a kernel launch starts from (keep_theta = false).
+enum class CarryWeights : uint8_t {
+  None,    // the initial weights at every launch
+  Kernel,  // a kernel launched again on the SM starts from the weights that SM ended its previous
+           // launch of the same kernel name with; a kernel new to the SM from the initial weights
+};
+
+const char* carry_weights_name(CarryWeights c);
 const char* td_update_name(TdUpdate u);
 const char* tie_break_name(TieBreak t);
 const char* decay_name(Decay d);
@@ -60,7 +68,10 @@ struct RlConfig {
   // With decide_every > 1: keep the held action even in a cycle where it has no ready warp
   // (true), or decide afresh in such a cycle (false, the default).
   bool hold_when_blocked = false;
-  bool keep_theta = false;   // keep the weights across kernels instead of learning afresh
+  bool keep_theta = false;  // keep the weights across kernels instead of learning afresh
+  CarryWeights carry_weights = CarryWeights::None;
+  // SARSA(lambda): eligibility traces decayed by gamma * lambda per decision; 0 = one-step SARSA.
+  double lambda = 0;
   bool fixed_point = false;  // weights in Q16.16 fixed point, features as shifts
   bool optimistic = true;    // start Q near reward / (1 - gamma)
   // Phase 1 (CTAs still waiting): alpha_t = alpha / (1 + t / decay_cycles), same for epsilon,

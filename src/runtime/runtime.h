@@ -16,6 +16,7 @@
 namespace warpsim {
 
 class DeviceMemory;
+class DeviceHeap;
 using DevPtr = uint64_t;  // device virtual address
 
 struct ModuleHandle {
@@ -131,6 +132,8 @@ class Runtime {
   void set_memcheck(bool on);
   bool memcheck() const;
   DeviceMemory& device_memory();
+  // The heap of device-side malloc/free and new/delete (cudaLimitMallocHeapSize).
+  DeviceHeap& device_heap();
 
  private:
   struct Impl;

@@ -26,6 +26,7 @@ rl::RlConfig rl_config_from_params(const SchedulerParams& p, const rl::RlConfig&
   c.reward = p.get_double("reward", c.reward);
   c.penalty = p.get_double("penalty", c.penalty);
   c.decay_cycles = p.get_double("decay_cycles", c.decay_cycles);
+  c.lambda = p.get_double("lambda", c.lambda);
   c.decide_every = uint32_t(p.get_int("decide_every", c.decide_every));
   c.keep_theta = p.get_bool("keep_theta", c.keep_theta);
   c.fixed_point = p.get_bool("fixed_point", c.fixed_point);
@@ -39,6 +40,7 @@ rl::RlConfig rl_config_from_params(const SchedulerParams& p, const rl::RlConfig&
   const std::pair<const char*, const char*> named[] = {{"td_update", rl::td_update_name(c.td_update)},
                                                        {"tie_break", rl::tie_break_name(c.tie_break)},
                                                        {"decay", rl::decay_name(c.decay)},
+                                                       {"carry_weights", rl::carry_weights_name(c.carry_weights)},
                                                        {"rlmi", rl::rlmi_reading_name(c.rlmi)}};
   for (const auto& [key, current] : named) {
     std::string v = p.get_string(key, current);
@@ -64,6 +66,9 @@ std::vector<SchedulerParamInfo> rl_param_infos(const rl::RlConfig& d) {
       {"decide_every", std::to_string(d.decide_every), "cycles between decisions: 1, 2, 4, 8 or 16"},
       {"hold_when_blocked", flag(d.hold_when_blocked), "keep a held action that has no ready warp"},
       {"keep_theta", flag(d.keep_theta), "keep the weights across kernels"},
+      {"carry_weights", rl::carry_weights_name(d.carry_weights),
+       "none, or kernel: a kernel launched again starts from the weights its SM ended the previous launch with"},
+      {"lambda", num(d.lambda), "eligibility-trace decay of SARSA(lambda); 0: one-step SARSA"},
       {"fixed_point", flag(d.fixed_point), "weights in Q16.16, features as shifts (Sec. IV-I)"},
       {"optimistic", flag(d.optimistic), "start the weights at r_max / (1 - gamma) / N"},
       {"decay", rl::decay_name(d.decay), "phase-1 schedule: harmonic (as decay_cycles says) or none"},
@@ -77,25 +82,44 @@ std::vector<SchedulerParamInfo> rl_param_infos(const rl::RlConfig& d) {
       {"seed", std::to_string(d.seed), "seed of the exploration draws"}};
 }
 
+void RlAgent::start_kernel(const std::string& name) {
+  if (cfg.carry_weights != rl::CarryWeights::Kernel) return;
+  if (has_kernel) kernel_weights[kernel_name] = sarsa.weights();
+  auto it = kernel_weights.find(name);
+  if (it != kernel_weights.end())
+    sarsa.set_weights(it->second);
+  else
+    sarsa.reset();
+  kernel_name = name;
+  has_kernel = true;
+}
+
 RlScheduler::RlScheduler(std::shared_ptr<RlAgent> agent, int sm_id, int sched_id, uint32_t num_actions,
                          std::string report_key)
     : agent_(std::move(agent)),
       sm_id_(sm_id),
       sched_id_(sched_id),
       num_actions_(num_actions),
-      key_(std::move(report_key)) {}
+      key_(std::move(report_key)) {
+  trace_.lambda = agent_->cfg.lambda;
+}
 
 void RlScheduler::on_kernel_start(uint32_t kernel) {
   current_kernel_ = kernel;
   record_ = nullptr;
   record().actions.assign(num_actions_, 0);
   if (sched_id_ == 0) {
-    if (!agent_->cfg.keep_theta) agent_->sarsa.reset();
+    // carry_weights = kernel sets the weights in on_kernel_launch, which knows the name.
+    if (!agent_->cfg.keep_theta && agent_->cfg.carry_weights == rl::CarryWeights::None) agent_->sarsa.reset();
     agent_->baseline_pending = true;
   }
   trace_.reset();
   held_action_ = -1;
   last_action_ = -1;
+}
+
+void RlScheduler::on_kernel_launch(const KernelLaunch& launch) {
+  if (sched_id_ == 0) agent_->start_kernel(launch.name);
 }
 
 void RlScheduler::on_warp_removed(int slot) {

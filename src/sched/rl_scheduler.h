@@ -39,6 +39,13 @@ struct RlAgent : SmSharedState {
   };
   std::vector<uint32_t> long_latency_pcs;
   std::vector<PendingLoad> loads = std::vector<PendingLoad>(64);
+  // carry_weights = kernel: the weights this SM ended each kernel name's last launch with, and
+  // the name of the kernel the weights are learning now.
+  std::map<std::string, rl::LinearSarsa::Weights> kernel_weights;
+  std::string kernel_name;
+  bool has_kernel = false;
+  // At a kernel launch (scheduler 0 of the SM): the weights the launch starts from.
+  void start_kernel(const std::string& name);
   RlAgent(const rl::RlConfig& c, uint32_t actions, uint64_t seed)
       : cfg(c), sarsa(uint32_t(c.attrs.size()), actions, c), rng(seed) {}
 };
@@ -57,6 +64,7 @@ class RlScheduler : public WarpScheduler {
   void on_cycle_end(const SchedulerContext& ctx, bool issued, WarpStatus stall) final;
   void on_warp_removed(int slot) final;
   void on_kernel_start(uint32_t kernel) final;
+  void on_kernel_launch(const KernelLaunch& launch) final;
   // A learning step every cycle: the GPU may skip idle cycles, the SM replays them.
   bool replays_skipped_cycles() const final { return true; }
   void on_replay_start() final { replay_summary_ = replay_state_ = false; }

@@ -47,9 +47,9 @@ const std::pair<std::string_view, OpClass> kOps[] = {
 const std::pair<std::string_view, MemSpace> kSpaces[] = {
     {"none", MemSpace::None},   {"global", MemSpace::Global}, {"local", MemSpace::Local}, {"shared", MemSpace::Shared},
     {"const", MemSpace::Const}, {"param", MemSpace::Param},   {"tex", MemSpace::Tex}};
-const std::pair<std::string_view, uint8_t> kLats[] = {{"default", kLatDefault}, {"mul", kLatMul},  {"div", kLatDiv},
-                                                      {"trans", kLatTrans},     {"alu", kLatAlu},  {"max", kLatMax},
-                                                      {"mad", kLatMad},         {"shfl", kLatShfl}};
+const std::pair<std::string_view, uint8_t> kLats[] = {{"default", kLatDefault}, {"mul", kLatMul},   {"div", kLatDiv},
+                                                      {"trans", kLatTrans},     {"alu", kLatAlu},   {"max", kLatMax},
+                                                      {"mad", kLatMad},         {"shfl", kLatShfl}, {"mma", kLatMma}};
 
 }  // namespace
 

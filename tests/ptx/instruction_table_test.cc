@@ -122,6 +122,13 @@ const Pinned kPinned[] = {
     {"vote",       "vote.sync.any.pred %p1, %p2, -1;",           Unit::INT,    OpClass::ALU,     kLatAlu},
     {"vsub2", "vsub2.s32.s32.s32.add %r1, %r2, %r3, %r4;", Unit::INT, OpClass::ALU, kLatAlu},
     {"vsub4", "vsub4.s32.s32.s32.add %r1, %r2, %r3, %r4;", Unit::INT, OpClass::ALU, kLatAlu},
+    {"wmma.load",  "wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%rd1];",
+                                                                 Unit::MEM,    OpClass::LOAD,    kLatDefault},
+    {"wmma.mma",   "wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.s8.s32 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, "
+                   "{%r8, %r9}, {%r10, %r11}, {%r12, %r13, %r14, %r15, %r16, %r17, %r18, %r19};",
+                                                                 Unit::SP,     OpClass::ALU,     kLatMma},
+    {"wmma.store", "wmma.store.d.sync.aligned.col.m16n16k16.f32 [%rd1], {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, 16;",
+                                                                 Unit::MEM,    OpClass::STORE,   kLatDefault},
     {"xor",        "xor.b32 %r1, %r2, %r3;",                     Unit::INT,    OpClass::ALU,     kLatAlu},
 };
 // clang-format on
@@ -175,6 +182,11 @@ TEST(InstructionTable, ArithmeticUnitFollowsTheType) {
 TEST(InstructionTable, BuiltinCallsAndFunctionExits) {
   WarpInst w =
       decoded("{ .param .b64 p0; .param .b64 p1; .param .b32 rv; call.uni (rv), vprintf, (p0, p1); }", kVprintf);
+  EXPECT_EQ(w.unit, Unit::INT);
+  EXPECT_EQ(w.op, OpClass::ALU);
+  EXPECT_EQ(int(w.latency_class), int(kLatAlu));
+  w = decoded("{ .param .b64 p0; .param .b64 rv; call.uni (rv), malloc, (p0); }",
+              ".extern .func (.param .b64 func_retval0) malloc(.param .b64 malloc_param_0);\n");
   EXPECT_EQ(w.unit, Unit::INT);
   EXPECT_EQ(w.op, OpClass::ALU);
   EXPECT_EQ(int(w.latency_class), int(kLatAlu));

@@ -114,6 +114,73 @@ TEST(LinearSarsa, OneUpdateByHand) {
   EXPECT_DOUBLE_EQ(agent.weight(1, 1), 0.5 * 0.3125);
 }
 
+TEST(LinearSarsa, EligibilityTracesCreditEarlierPairsDecayedByGammaLambda) {
+  // The steps of OneUpdateByHand, with and without traces (lambda 0.5, gamma 0.5: decay 0.25).
+  RlConfig c = two_attr_config(false);
+  State s0, s1;
+  s0.v[0] = 0;
+  s0.v[1] = 1;  // phi(s0) = (1, 0.5)
+  s1.v[0] = 2;
+  s1.v[1] = 0;  // phi(s1) = (0.25, 1)
+  LinearSarsa agents[2] = {LinearSarsa(2, 2, c), LinearSarsa(2, 2, c)};
+  for (int traced = 0; traced < 2; ++traced) {
+    SarsaTrace tr;
+    tr.lambda = traced ? 0.5 : 0.0;
+    LinearSarsa& agent = agents[traced];
+    tr.step(agent, s0, 0, c.gamma, 0.5);
+    tr.reward = 1;
+    tr.step(agent, s1, 1, c.gamma, 0.5);
+    tr.reward = 0;
+    tr.step(agent, s0, 0, c.gamma, 0.5);
+  }
+  // Both: the same first update of a0 and second update of a1 (delta 0.3125).
+  for (int a = 0; a < 2; ++a) EXPECT_DOUBLE_EQ(agents[a].weight(1, 0), 0.5 * 0.3125 * 0.25);
+  // Without traces the second TD error leaves a0 alone; with them a0 gets it too, through
+  // its eligibility phi(s0) * gamma * lambda = (0.25, 0.125).
+  EXPECT_DOUBLE_EQ(agents[0].weight(0, 0), 0.5);
+  EXPECT_DOUBLE_EQ(agents[0].weight(0, 1), 0.25);
+  EXPECT_DOUBLE_EQ(agents[1].weight(0, 0), 0.5 + 0.5 * 0.3125 * 0.25);
+  EXPECT_DOUBLE_EQ(agents[1].weight(0, 1), 0.25 + 0.5 * 0.3125 * 0.125);
+}
+
+TEST(LinearSarsa, BoundedTracedStepMovesQByAtMostTheTdError) {
+  // One pair repeated with lambda = 1, gamma near 1: its eligibility grows to several times
+  // phi, and alpha = 1 would move Q far past its target; the bound keeps each move <= delta.
+  RlConfig c = two_attr_config(false);
+  c.gamma = 0.9;
+  LinearSarsa agent(2, 1, c);
+  SarsaTrace tr;
+  tr.lambda = 1.0;
+  State s;  // phi = (1, 1)
+  tr.step(agent, s, 0, c.gamma, 1.0);
+  for (int i = 0; i < 20; ++i) {
+    double before = agent.q(s, 0);
+    double target = 1.0 + c.gamma * before;  // delta = target - before
+    tr.reward = 1;
+    tr.step(agent, s, 0, c.gamma, 1.0);
+    double after = agent.q(s, 0);
+    EXPECT_GE(after, before);
+    EXPECT_LE(after, target + 1e-12) << "step " << i;
+  }
+  EXPECT_GT(tr.eligibility[0], 1.5);  // accumulated beyond one phi
+  EXPECT_EQ(agent.resets(), 0u);
+}
+
+TEST(LinearSarsa, WeightsCanBeSetBack) {
+  LinearSarsa agent(2, 2, two_attr_config(true));
+  State s;
+  LinearSarsa::Weights start = agent.weights();
+  agent.update(s, 1, 0.7, 0.1);
+  LinearSarsa::Weights moved = agent.weights();
+  EXPECT_NE(moved.theta, start.theta);
+  agent.set_weights(start);
+  EXPECT_DOUBLE_EQ(agent.weight(1, 0), start.theta[2]);
+  agent.set_weights(moved);
+  EXPECT_EQ(agent.weights().theta, moved.theta);
+  LinearSarsa other(3, 2, two_attr_config(true));
+  EXPECT_THROW(other.set_weights(moved), std::invalid_argument);
+}
+
 TEST(LinearSarsa, FixedPointMatchesFloatingPoint) {
   LinearSarsa fl(2, 2, two_attr_config(true, false));
   LinearSarsa fx(2, 2, two_attr_config(true, true));
@@ -337,6 +404,24 @@ TEST(RlConfig, DefaultsParseAndErrors) {
   EXPECT_EQ(fromp.decay, Decay::None);
   EXPECT_EQ(fromp.rlmi, RlmiReading::Observed);
   EXPECT_EQ(fromp.ratio_window, 2000u);
+  EXPECT_EQ(d.carry_weights, CarryWeights::None);
+  EXPECT_DOUBLE_EQ(d.lambda, 0.0);
+  RlConfig warm = d;
+  warm.carry_weights = CarryWeights::Kernel;
+  warm.lambda = 0.6;
+  RlConfig warm_back = parse_rl_config(rl_config_to_toml(warm), "roundtrip", d);
+  EXPECT_EQ(warm_back.carry_weights, CarryWeights::Kernel);
+  EXPECT_DOUBLE_EQ(warm_back.lambda, 0.6);
+  EXPECT_THROW(parse_rl_config("lambda = 1.5\n", "x.toml", d), Error);
+  EXPECT_THROW(parse_rl_config("lambda = 0.5\nfixed_point = true\n", "x.toml", d), Error);
+  EXPECT_THROW(parse_rl_config("carry_weights = \"cta\"\n", "x.toml", d), Error);
+  EXPECT_THROW(parse_rl_config("carry_weights = \"kernel\"\nkeep_theta = true\n", "x.toml", d), Error);
+  SchedulerParams pw;
+  pw.set("carry_weights", "kernel");
+  pw.set("lambda", "0.3");
+  RlConfig fromw = rl_config_from_params(pw, d);
+  EXPECT_EQ(fromw.carry_weights, CarryWeights::Kernel);
+  EXPECT_DOUBLE_EQ(fromw.lambda, 0.3);
   SchedulerParams bad;
   bad.set("decay", "exponential");
   EXPECT_THROW(rl_config_from_params(bad, d), Error);
@@ -464,6 +549,57 @@ TEST(Rlws, EveryKeyOfTheConfigurationFileIsAlsoASchedulerParameter) {
     reports[optimistic] = g.scheduler_report()["rlws"]["kernels"]["0"]["actions"];
   }
   EXPECT_NE(reports[0], reports[1]);
+}
+
+TEST(Rlws, CarriedWeightsAreKeptPerKernelName) {
+  RlConfig c = two_attr_config(true);
+  c.carry_weights = CarryWeights::Kernel;
+  RlAgent ag(c, 2, 1);
+  State s;
+  LinearSarsa::Weights initial = ag.sarsa.weights();
+  ag.start_kernel("a");  // new to the SM: the initial weights
+  EXPECT_EQ(ag.sarsa.weights().theta, initial.theta);
+  ag.sarsa.update(s, 0, 0.5, 0.1);
+  LinearSarsa::Weights end_a = ag.sarsa.weights();
+  ag.start_kernel("b");
+  EXPECT_EQ(ag.sarsa.weights().theta, initial.theta);
+  ag.sarsa.update(s, 1, -0.5, 0.1);
+  LinearSarsa::Weights end_b = ag.sarsa.weights();
+  ag.start_kernel("a");  // launch 2 of a starts where launch 1 of a ended, not where b did
+  EXPECT_EQ(ag.sarsa.weights().theta, end_a.theta);
+  ag.start_kernel("b");
+  EXPECT_EQ(ag.sarsa.weights().theta, end_b.theta);
+  // carry_weights = none leaves the weights to on_kernel_start (reset, or kept with keep_theta).
+  RlAgent none(two_attr_config(true), 2, 1);
+  none.sarsa.update(s, 0, 0.5, 0.1);
+  LinearSarsa::Weights moved = none.sarsa.weights();
+  none.start_kernel("a");
+  EXPECT_EQ(none.sarsa.weights().theta, moved.theta);
+}
+
+TEST(Rlws, ASecondLaunchOfTheSameKernelStartsFromTheCarriedWeights) {
+  // One kernel launched twice: carry_weights = kernel continues from launch 1's weights exactly
+  // as keep_theta = true does (the same cycles and final weights); the default starts launch 2
+  // afresh, which ends elsewhere. lambda = 0 is the default: the same run.
+  GpuConfig cfg = small_gpu(2, 2);
+  auto run = [&](const char* key, const char* value) {
+    SchedulerParams p;
+    if (key) p.set(key, value);
+    Gpu g(cfg, "rlws_ms", p);
+    g.enqueue(rl_kernel().source(), 0);
+    g.enqueue(rl_kernel().source(), 0);
+    g.run_until_idle();
+    return std::pair(g.now(), g.scheduler_report()["rlws_ms"]["final_theta_sm0"]);
+  };
+  auto fresh = run(nullptr, nullptr);
+  auto carried = run("carry_weights", "kernel");
+  auto kept = run("keep_theta", "true");
+  auto lambda0 = run("lambda", "0");
+  EXPECT_EQ(carried, kept);
+  EXPECT_NE(carried.second, fresh.second);
+  EXPECT_EQ(lambda0, fresh);
+  auto traced = run("lambda", "0.8");
+  EXPECT_NE(traced.second, fresh.second);
 }
 
 TEST(Rlws, AHeldActionWithoutAReadyWarpIsDecidedAfresh) {

@@ -63,20 +63,30 @@ bool attr_by_name(std::string_view name, Attr* out) {
 }
 
 uint32_t bucketize(double value, double range, uint32_t buckets, Spacing spacing) {
-  if (buckets <= 1) return 0;
-  if (spacing == Spacing::Boolean) return value > 0 ? 1 : 0;
-  double frac = range > 0 ? value / range : 0.0;
-  frac = std::clamp(frac, 0.0, 1.0);
+  return Bucketizer(range, buckets, spacing)(value);
+}
+
+Bucketizer::Bucketizer(double range, uint32_t buckets, Spacing spacing)
+    : range_(range), buckets_(buckets), spacing_(spacing) {
   // Bucket sizes in proportion 1:2:..:B (increasing) or B:..:2:1 (decreasing); the bucket is
   // the number of upper bounds at or below the value.
-  double total = double(buckets) * double(buckets + 1) / 2.0;
+  double total = double(buckets_) * double(buckets_ + 1) / 2.0;
   double upper = 0.0;
-  for (uint32_t b = 0; b + 1 < buckets; ++b) {
-    double size = spacing == Spacing::Increasing ? double(b + 1) : double(buckets - b);
+  for (uint32_t b = 0; b + 1 < buckets_; ++b) {
+    double size = spacing == Spacing::Increasing ? double(b + 1) : double(buckets_ - b);
     upper += size / total;
-    if (frac < upper - 1e-12) return b;
+    bounds_.push_back(upper - 1e-12);
   }
-  return buckets - 1;
+}
+
+uint32_t Bucketizer::operator()(double value) const {
+  if (buckets_ <= 1) return 0;
+  if (spacing_ == Spacing::Boolean) return value > 0 ? 1 : 0;
+  double frac = range_ > 0 ? value / range_ : 0.0;
+  frac = std::clamp(frac, 0.0, 1.0);
+  for (uint32_t b = 0; b + 1 < buckets_; ++b)
+    if (frac < bounds_[b]) return b;
+  return buckets_ - 1;
 }
 
 }  // namespace warpsim::rl

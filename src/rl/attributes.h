@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace warpsim::rl {
 
@@ -64,6 +65,19 @@ bool attr_by_name(std::string_view name, Attr* out);
 
 // Bucket index of `value` in [0, range] cut into `buckets` parts with the given spacing.
 uint32_t bucketize(double value, double range, uint32_t buckets, Spacing spacing);
+
+// The same cut, with the bucket bounds computed once (a decision bucketizes every attribute).
+class Bucketizer {
+ public:
+  Bucketizer(double range, uint32_t buckets, Spacing spacing);
+  uint32_t operator()(double value) const;
+
+ private:
+  double range_;
+  uint32_t buckets_;
+  Spacing spacing_;
+  std::vector<double> bounds_;  // bucket b holds fractions below bounds_[b] (b < buckets - 1)
+};
 
 // Raw values of every attribute for one decision.
 using AttrValues = std::array<double, kNumAttrs>;

@@ -202,17 +202,19 @@ rl::State RlScheduler::compute_state(const SchedulerContext& ctx, int n) {
     in.long_latency_pcs = &ag.long_latency_pcs;
   }
   compute_attributes(ctx, summary_, n, in, values_);
-  rl::State s;
-  for (size_t i = 0; i < cfg.attrs.size(); ++i) {
-    const rl::AttrUse& u = cfg.attrs[i];
-    const rl::AttrInfo& info = rl::attr_info(u.attr);
-    // Warp counts range over the scheduler's warp slots (24 on Fermi); GNMIE over 40 memory
-    // instructions per SM of the GPU (600 on a 15-SM Fermi).
-    double range = info.range == 0  ? double(ctx.warps_per_scheduler())
-                   : info.range < 0 ? 40.0 * double(ctx.num_sms())
-                                    : info.range;
-    s.v[i] = uint8_t(rl::bucketize(values_[int(u.attr)], range, u.buckets, info.spacing));
+  if (bucketizers_.empty()) {
+    for (const rl::AttrUse& u : cfg.attrs) {
+      const rl::AttrInfo& info = rl::attr_info(u.attr);
+      // Warp counts range over the scheduler's warp slots (24 on Fermi); GNMIE over 40 memory
+      // instructions per SM of the GPU (600 on a 15-SM Fermi).
+      double range = info.range == 0  ? double(ctx.warps_per_scheduler())
+                     : info.range < 0 ? 40.0 * double(ctx.num_sms())
+                                      : info.range;
+      bucketizers_.emplace_back(range, u.buckets, info.spacing);
+    }
   }
+  rl::State s;
+  for (size_t i = 0; i < cfg.attrs.size(); ++i) s.v[i] = uint8_t(bucketizers_[i](values_[int(cfg.attrs[i].attr)]));
   return s;
 }
 

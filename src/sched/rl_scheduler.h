@@ -109,6 +109,7 @@ class RlScheduler : public WarpScheduler {
 
   WarpSummary summary_[64];
   rl::AttrValues values_;
+  std::vector<rl::Bucketizer> bucketizers_;  // per attribute in use, made at the first decision
   // While replaying skipped cycles nothing the state is made of changes: the summary and the
   // state of the first replayed cycle serve the rest (not with rlmi = observed, whose marks
   // age with time, nor across a rebase of the ratio window).

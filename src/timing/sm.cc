@@ -856,7 +856,10 @@ bool Sm::cycle(uint64_t now) {
     active |= issued;
   }
   active |= ldst_.has_outgoing(now);
-  if (live_ctas_ == 0 && !needs_every_cycle_) maybe_sleep(now);
+  // An SM whose policies act every cycle stays awake: the cycles of a sleep are counted when
+  // it wakes or when statistics are read, which for them would be after the kernel they
+  // belong to (or after their report).
+  if (live_ctas_ == 0 && !needs_every_cycle_ && !replays_) maybe_sleep(now);
   return active;
 }
 

@@ -249,7 +249,8 @@ class Sm {
   uint64_t last_progress_ = 0;
   bool needs_every_cycle_ = false;
   // Schedulers that act every cycle (WarpScheduler::replays_skipped_cycles): cycle() asks them
-  // in the cycles it lets the others idle, and skip_cycles replays the cycles the GPU skipped.
+  // in the cycles it lets the others idle, skip_cycles replays the cycles the GPU skipped, and
+  // the SM does not sleep.
   bool replays_ = false;
   enum : uint8_t { kNoReplay, kReplayEach, kReplayLast };
   std::vector<uint8_t> sched_replays_;  // per scheduler: which skipped cycles it is given

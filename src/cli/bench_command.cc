@@ -38,8 +38,8 @@ std::vector<uint32_t> parse_sms(const std::string& text) {
       used = 0;
     }
     if (used == 0 || used != item.size() || n == 0 || n > 4096)
-      throw Error(fmt::format("--sms '{}': expected a comma-separated list of SM counts (1-4096), got '{}'", text,
-                              item));
+      throw Error(
+          fmt::format("--sms '{}': expected a comma-separated list of SM counts (1-4096), got '{}'", text, item));
     out.push_back(uint32_t(n));
   }
   if (out.empty()) throw Error("--sms: expected a comma-separated list of SM counts");

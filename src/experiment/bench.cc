@@ -84,8 +84,7 @@ std::vector<BenchCase> bench_cases(const BenchOptions& o) {
     for (const auto& w : bundled_workloads()) workloads.push_back(w->name());
   for (const auto& name : workloads) {
     auto w = make_bundled_workload(name);
-    if (!w)
-      throw Error(fmt::format("--workload '{}': not a bundled workload (see `warpsim list workloads`)", name));
+    if (!w) throw Error(fmt::format("--workload '{}': not a bundled workload (see `warpsim list workloads`)", name));
     for (const auto& size : o.sizes) {
       const auto& sizes = w->meta().sizes;
       if (std::find(sizes.begin(), sizes.end(), size) == sizes.end())

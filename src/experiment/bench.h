@@ -21,9 +21,9 @@ struct BenchRow {
   BenchCase c;
   uint32_t sms = 0;  // SMs the GPU had
   uint64_t cycles = 0, warp_insts = 0;
-  double host_seconds = 0;     // best of the repeats
-  std::string verification;    // "verified", "mismatch", "not checked" or "error"
-  std::string message;         // the mismatch or the error
+  double host_seconds = 0;   // best of the repeats
+  std::string verification;  // "verified", "mismatch", "not checked" or "error"
+  std::string message;       // the mismatch or the error
   bool failed() const { return verification == "mismatch" || verification == "error"; }
   double warp_insts_per_s() const;  // 0 when no time was measured
   double cycles_per_s() const;
@@ -81,7 +81,6 @@ std::vector<ScalingGroup> bench_scaling(const std::vector<BenchRow>& rows, const
                                         const std::vector<std::string>& order);
 // The groups as a table; lines with a ratio above `limit` end in "  > limit". Returns the
 // number of such groups through `over`.
-std::string bench_scaling_text(const std::vector<ScalingGroup>& g, const std::string& axis, double limit,
-                               size_t* over);
+std::string bench_scaling_text(const std::vector<ScalingGroup>& g, const std::string& axis, double limit, size_t* over);
 
 }  // namespace warpsim::experiment

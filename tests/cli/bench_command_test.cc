@@ -44,8 +44,8 @@ std::vector<std::map<std::string, std::string>> read_csv(const std::string& path
 }
 
 nlohmann::json run_totals(const ScratchDir& dir, const std::vector<std::string>& extra) {
-  std::vector<std::string> args = {"run", "vectoradd", "--size", "small", "--gpu", "gtx480", "-s", "gto", "-q",
-                                   "--json", dir / "run.json"};
+  std::vector<std::string> args = {"run", "vectoradd", "--size", "small",  "--gpu",         "gtx480",
+                                   "-s",  "gto",       "-q",     "--json", dir / "run.json"};
   args.insert(args.end(), extra.begin(), extra.end());
   Outcome o = run_warpsim_logged(args, dir / "run.log");
   EXPECT_EQ(o.status, 0) << o.output;
@@ -54,12 +54,12 @@ nlohmann::json run_totals(const ScratchDir& dir, const std::vector<std::string>&
 
 TEST(CliBench, CountsEqualThoseOfRunAndColumnsAreComplete) {
   ScratchDir dir("warpsim-bench");
-  Outcome o = run_warpsim_logged({"bench", "--workload", "vectoradd", "--size", "small", "--sms", "30,15", "--csv",
-                                  dir / "bench.csv"},
-                                 dir / "bench.log");
+  Outcome o = run_warpsim_logged(
+      {"bench", "--workload", "vectoradd", "--size", "small", "--sms", "30,15", "--csv", dir / "bench.csv"},
+      dir / "bench.log");
   ASSERT_EQ(o.status, 0) << o.output;
-  for (const char* col : {"workload", "gpu", "scheduler", "size", "sms", "cycles", "warp insts", "host s",
-                          "Mwinst/s", "Mcyc/s", "ns/winst", "geomean Mwinst/s", "min Mwinst/s"})
+  for (const char* col : {"workload", "gpu", "scheduler", "size", "sms", "cycles", "warp insts", "host s", "Mwinst/s",
+                          "Mcyc/s", "ns/winst", "geomean Mwinst/s", "min Mwinst/s"})
     EXPECT_NE(o.output.find(col), std::string::npos) << "missing column " << col << " in\n" << o.output;
   EXPECT_NE(o.output.find("cost per warp instruction against the SM count"), std::string::npos) << o.output;
   EXPECT_NE(o.output.find("largest growth:"), std::string::npos) << o.output;

@@ -65,8 +65,8 @@ TEST(Bench, ScalingWithSmCountIsRelativeToTheSmallestAndFlagsGrowthAboveTheLimit
 }
 
 TEST(Bench, ScalingWithSizeFollowsTheGivenOrderAndSkipsFailedGroups) {
-  std::vector<BenchRow> rows = {row("a", "paper", 15, 4000, 4e-3),   row("a", "small", 15, 1000, 2e-3),
-                                row("b", "small", 15, 1000, 1e-3),   row("b", "paper", 15, 1000, 1e-3, "error"),
+  std::vector<BenchRow> rows = {row("a", "paper", 15, 4000, 4e-3), row("a", "small", 15, 1000, 2e-3),
+                                row("b", "small", 15, 1000, 1e-3), row("b", "paper", 15, 1000, 1e-3, "error"),
                                 row("c", "default", 15, 1000, 1e-3)};
   auto g = bench_scaling(rows, "size", {"small", "paper"});
   ASSERT_EQ(g.size(), 1u);  // b has a failed run, c one point

@@ -48,13 +48,14 @@ Sm::Sm(int id, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu,
 
 void Sm::read_scheduler_needs() {
   needs_every_cycle_ = !cfg_.skip_idle_cycles;  // every scheduler asked every cycle, no SM sleeps
-  replays_ = false;
+  replays_ = replays_each_ = false;
   sched_replays_.assign(schedulers_.size(), 0);
   for (size_t s = 0; s < schedulers_.size(); ++s) {
     needs_every_cycle_ |= schedulers_[s]->needs_every_cycle();
     if (schedulers_[s]->replays_skipped_cycles())
       sched_replays_[s] = schedulers_[s]->replays_each_skipped_cycle() ? kReplayEach : kReplayLast;
     replays_ |= sched_replays_[s] != 0;
+    replays_each_ |= sched_replays_[s] == kReplayEach;
   }
 }
 
@@ -103,6 +104,7 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       sleep_until_(o.sleep_until_),
       needs_every_cycle_(o.needs_every_cycle_),
       replays_(o.replays_),
+      replays_each_(o.replays_each_),
       sched_replays_(o.sched_replays_),
       issue_log_(nullptr),
       ifills_(o.ifills_),
@@ -935,11 +937,11 @@ void Sm::skip_cycles(uint64_t first, uint64_t n) {
   // order, as cycle() would have given them.
   for (size_t s = 0; s < schedulers_.size(); ++s)
     if (sched_replays_[s]) schedulers_[s]->on_replay_start();
-  for (uint64_t c = first; c < first + n; ++c) {
+  const uint64_t last = first + n - 1;
+  for (uint64_t c = replays_each_ ? first : last; c <= last; ++c) {
     now_ = c;
     for (uint32_t s = 0; s < uint32_t(schedulers_.size()); ++s)
-      if (sched_replays_[s] == kReplayEach || (sched_replays_[s] == kReplayLast && c + 1 == first + n))
-        idle_cycle(s, true);
+      if (sched_replays_[s] == kReplayEach || (sched_replays_[s] == kReplayLast && c == last)) idle_cycle(s, true);
   }
 }
 

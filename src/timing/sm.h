@@ -50,8 +50,8 @@ class Sm {
   // Earliest cycle > now at which this SM's state changes on its own (ALU results, fetches,
   // unit availability), or ~0. Memory responses are the memory system's events.
   uint64_t next_event(uint64_t now);
-  // Account `n` skipped cycles in which nothing changed: repeat the last cycle's stall classes.
-  // Counts cycles first .. first+n-1, in which nothing changed, as the last ticked one.
+  // Accounts cycles first .. first+n-1, in which nothing changed: repeats the last cycle's stall
+  // classes, and replays them to the policies that act every cycle.
   void skip_cycles(uint64_t first, uint64_t n);
   // An SM that holds no CTA and has nothing in flight sleeps after its cycle: the GPU does not
   // tick it until `asleep(now)` turns false (its schedulers' own next decision) or a CTA is
@@ -252,6 +252,7 @@ class Sm {
   // in the cycles it lets the others idle, skip_cycles replays the cycles the GPU skipped, and
   // the SM does not sleep.
   bool replays_ = false;
+  bool replays_each_ = false;  // one of them wants every skipped cycle, not only the last
   enum : uint8_t { kNoReplay, kReplayEach, kReplayLast };
   std::vector<uint8_t> sched_replays_;  // per scheduler: which skipped cycles it is given
   std::vector<IssueRecord>* issue_log_ = nullptr;

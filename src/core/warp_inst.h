@@ -31,8 +31,10 @@ std::string_view mem_space_name(MemSpace s);
 // onto 16-bit ids; predicates share the same id space. kNoReg marks an unused slot.
 using RegId = uint16_t;
 inline constexpr RegId kNoReg = 0xffff;
-inline constexpr int kMaxDst = 2;
-inline constexpr int kMaxSrc = 4;
+// Enough for every element of a 4-wide vector access (ld.v4 writes four registers; st.v4 reads
+// its address, four values and a guard), which GPGPU-Sim's scoreboard tracks too.
+inline constexpr int kMaxDst = 4;
+inline constexpr int kMaxSrc = 6;
 inline constexpr uint32_t kNoAddr = 0xffffffffu;
 
 enum InstFlags : uint8_t {
@@ -48,8 +50,8 @@ struct WarpInst {
   uint32_t pc = 0;
   uint32_t active_mask = 0;
   uint32_t addr_index = kNoAddr;  // first of 32 slots in WarpStream::addrs (inactive lanes 0)
-  RegId dst[kMaxDst] = {kNoReg, kNoReg};
-  RegId src[kMaxSrc] = {kNoReg, kNoReg, kNoReg, kNoReg};
+  RegId dst[kMaxDst] = {kNoReg, kNoReg, kNoReg, kNoReg};
+  RegId src[kMaxSrc] = {kNoReg, kNoReg, kNoReg, kNoReg, kNoReg, kNoReg};
   Unit unit = Unit::SP;
   OpClass op = OpClass::ALU;
   MemSpace space = MemSpace::None;
@@ -62,9 +64,19 @@ struct WarpInst {
   // f64 DIV latencies); kCount: the executing unit's own tables.
   Unit latency_unit = Unit::kCount;
 
+  bool reads(RegId r) const {
+    for (RegId s : src)
+      if (s == r) return true;
+    return false;
+  }
+  bool writes(RegId r) const {
+    for (RegId d : dst)
+      if (d == r) return true;
+    return false;
+  }
   bool is_mem() const { return op == OpClass::LOAD || op == OpClass::STORE || op == OpClass::ATOMIC; }
 };
-static_assert(sizeof(WarpInst) == 32, "WarpInst must stay small");
+static_assert(sizeof(WarpInst) == 40, "WarpInst must stay small");
 
 // Latency classes an ALU instruction may ask for (the unit tables in the GPU config are
 // indexed by these). The arithmetic classes follow GPGPU-Sim's latency tables (ADD, MAX, MUL,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <iterator>
 
 #include "core/l1_carveout.h"
 #include "timing/sm.h"
@@ -92,8 +93,7 @@ void LdstUnit::push(int slot, const WarpInst& inst, const uint64_t* lane_addrs, 
   free_ops_.pop_back();
   Op& op = ops_[idx];
   op.slot = slot;
-  op.dst[0] = inst.dst[0];
-  op.dst[1] = inst.dst[1];
+  std::copy(std::begin(inst.dst), std::end(inst.dst), op.dst);
   op.op = inst.op;
   op.space = inst.space;
   op.expanded = false;

@@ -24,9 +24,7 @@ class Scoreboard {
       if (e.ready <= now) continue;
       ++live;
       RegId r = e.reg;
-      if (r == inst.src[0] || r == inst.src[1] || r == inst.src[2] || r == inst.src[3] || r == inst.dst[0] ||
-          r == inst.dst[1])
-        latest = e.ready > latest ? e.ready : latest;
+      if (inst.reads(r) || inst.writes(r)) latest = e.ready > latest ? e.ready : latest;
     }
     if (latest == 0 && live >= kCapacity) latest = now + 1;  // full: retry next cycle
     *until = latest;
@@ -40,7 +38,7 @@ class Scoreboard {
       const Entry& e = entries_[i];
       if (!e.long_op || e.ready <= now) continue;
       RegId r = e.reg;
-      if (r == inst.src[0] || r == inst.src[1] || r == inst.src[2] || r == inst.src[3]) return true;
+      if (inst.reads(r)) return true;
     }
     return false;
   }

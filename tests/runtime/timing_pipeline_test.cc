@@ -1,6 +1,7 @@
 // The same kernels through the full pipeline: functional execution feeding the timing model.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "config/config_loader.h"
@@ -173,6 +174,58 @@ LOOP:
   EXPECT_EQ(through.core.l1d_misses, 1u);
   // Global data reads at the L2 (the sector count of 16 line reads against one).
   EXPECT_EQ(past.mem.l2_reads - through.mem.l2_reads, 15u * 4);
+}
+
+// Every element of a vector load is a dependence: a chain of dependent FMAs that starts from the
+// fourth element of ld.global.v4 waits for the load as one that starts from the first does
+// (GPGPU-Sim's scoreboard tracks all of a vector's registers). Tracking only some elements would
+// let the chain on the fourth run under the load's latency.
+uint64_t vector_load_chain_cycles(int element) {
+  std::string ptx = R"(
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry chain(.param .u64 in, .param .u64 out) {
+  .reg .f32 %f<8>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1];
+  mov.f32 %f5, %fE;
+  mov.u32 %r1, 0;
+LOOP:
+  fma.rn.f32 %f5, %f5, 0f3F000000, 0f3F800000;
+  add.u32 %r1, %r1, 1;
+  setp.lt.u32 %p1, %r1, 64;
+  @%p1 bra LOOP;
+  st.global.f32 [%rd2], %f5;
+  ret;
+}
+)";
+  ptx.replace(ptx.find("%fE"), 3, "%f" + std::to_string(element));
+  GpuConfig cfg = load_preset("gtx480");
+  Gpu gpu(cfg, "gto");
+  Runtime rt(&gpu);
+  auto m = rt.load_module(ptx, "chain.ptx");
+  DevPtr in = rt.malloc(16), out = rt.malloc(4);
+  const float v[4] = {1, 2, 3, 4};
+  rt.memcpy_h2d(in, v, 16);
+  rt.launch(rt.get_kernel(m, "chain"), Dim3{1, 1, 1}, Dim3{32, 1, 1}, KernelArgs().add(in).add(out));
+  rt.synchronize();
+  EXPECT_EQ(gpu.results().size(), 1u);
+  const auto& r = gpu.results().front();
+  return r.end_cycle - r.start_cycle;
+}
+
+TEST(TimingPipeline, EveryElementOfAVectorLoadIsWaitedFor) {
+  const uint64_t first = vector_load_chain_cycles(1), fourth = vector_load_chain_cycles(4);
+  // The chain's 64 dependent steps take far longer than any difference in when an element
+  // arrives: both kernels take the load's latency plus the chain.
+  EXPECT_EQ(fourth, first);
+  // The load's latency is really in both: a chain from a register no load writes is faster.
+  EXPECT_GT(first, vector_load_chain_cycles(7) + 100);
 }
 
 }  // namespace

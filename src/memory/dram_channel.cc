@@ -65,12 +65,15 @@ void DramChannel::issue_column(size_t i, uint64_t now, MemoryStats& st) {
   // The data bus moves whole atoms, and each sector of a request is its own transfer: a 32-byte
   // sector on a 64-byte-atom channel takes as long as 64 bytes, a whole 128-byte line of a
   // sectored L2 as long as 256 (GPGPU-Sim sends one memory request per sector).
-  uint32_t moved = r.bytes, columns = 1;
+  uint32_t moved = r.bytes, columns = 1, whole_atoms = 1;
   if (cfg_.atom) {
     const uint32_t piece = r.piece ? std::min(r.piece, r.bytes) : r.bytes;
     const uint32_t pieces = (r.bytes + piece - 1) / piece;
     columns = pieces * ((piece + cfg_.atom - 1) / cfg_.atom);
     moved = columns * cfg_.atom;
+    // GPGPU-Sim's `total dram reads/writes` add, per memory request (one per sector), its
+    // size divided by the atom, rounded down: a 32-byte sector on a 64-byte atom adds 0.
+    whole_atoms = pieces * (piece / cfg_.atom);
   }
   double dur = double(moved) * burst_per_byte_;
   double start = std::max(double(now + (r.write ? cfg_.tWL : cfg_.tCL)), bus_free_);
@@ -85,11 +88,13 @@ void DramChannel::issue_column(size_t i, uint64_t now, MemoryStats& st) {
     b.pre_ready = std::max(b.pre_ready, end + cfg_.tWR);
     read_ready_ = std::max(read_ready_, end + cfg_.tCDLR);
     ++st.dram_writes;
+    st.dram_write_atoms += whole_atoms;
   } else {
     // The bank precharges once its burst is out, the group tRTPL after the read.
     b.pre_ready = std::max(b.pre_ready, now + std::max<uint64_t>(1, uint64_t(std::ceil(dur))));
     group_pre_ready_[b.group] = std::max(group_pre_ready_[b.group], now + cfg_.tRTPL);
     ++st.dram_reads;
+    st.dram_read_atoms += whole_atoms;
     returns_.push_back({end + cfg_.latency, r.addr, r.mshr, r.slice});
   }
   st.dram_bytes += r.bytes;

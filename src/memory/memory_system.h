@@ -18,6 +18,7 @@ struct MemoryStats {
   uint64_t l2_reads = 0, l2_read_hits = 0, l2_writes = 0, l2_write_hits = 0;
   uint64_t l2_read_pending_hits = 0;  // read sectors merged into a fetch in flight
   uint64_t dram_reads = 0, dram_writes = 0, dram_row_hits = 0, dram_activates = 0;
+  uint64_t dram_read_atoms = 0, dram_write_atoms = 0;  // GPGPU-Sim's DRAM read/write counts
   uint64_t dram_bytes = 0;        // bytes moved on DRAM data buses
   uint64_t dram_busy_cycles = 0;  // sum over channels of cycles the data bus was busy
   uint64_t icnt_flits_up = 0, icnt_flits_down = 0;
@@ -35,6 +36,11 @@ struct MemoryStats {
     v("l2.write_hits", &MemoryStats::l2_write_hits, "L2 write accesses that hit");
     v("dram.reads", &MemoryStats::dram_reads, "DRAM read requests");
     v("dram.writes", &MemoryStats::dram_writes, "DRAM write requests");
+    v("dram.read_atoms", &MemoryStats::dram_read_atoms,
+      "DRAM reads counted as GPGPU-Sim's `total dram reads` counts them: per request (one per sector of a "
+      "sectored L2), its bytes over dram.atom, rounded down (1 per request without an atom size)");
+    v("dram.write_atoms", &MemoryStats::dram_write_atoms,
+      "DRAM writes counted as GPGPU-Sim's `total dram writes` counts them (as dram.read_atoms)");
     v("dram.row_hits", &MemoryStats::dram_row_hits, "DRAM requests that found their row open");
     v("dram.activates", &MemoryStats::dram_activates, "DRAM row activations");
     v("dram.bytes", &MemoryStats::dram_bytes, "bytes moved on the DRAM data buses");

@@ -52,19 +52,19 @@ const std::vector<GpgpusimCounter>& gpgpusim_counters() {
       {"total dram reads",
        "dram_reads",
        true,
-       {{+1, "dram.reads"}},
+       {{+1, "dram.read_atoms"}},
        "",
        nullptr,
        nullptr,
-       "DRAM read requests (GPGPU-Sim counts column commands)"},
+       "DRAM reads, per request its bytes over the atom size rounded down, as GPGPU-Sim counts them"},
       {"total dram writes",
        "dram_writes",
        true,
-       {{+1, "dram.writes"}},
+       {{+1, "dram.write_atoms"}},
        "",
        nullptr,
        nullptr,
-       "DRAM write requests (GPGPU-Sim counts column commands: about twice as many on GTX480)"},
+       "DRAM writes, counted as the reads"},
   };
   return counters;
 }

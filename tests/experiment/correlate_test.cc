@@ -163,7 +163,7 @@ TEST(CorrelateStats, CountersSecondMetric) {
   EXPECT_EQ(ref.counter_names, (std::vector<std::string>{"l2_accesses", "dram_reads", "my_counter"}));
   nlohmann::json row = {{"workload", "w"},    {"size", "small"}, {"gpu", "titanv"}, {"scheduler", "lrr"},
                         {"sched_params", ""}, {"kernel", "k"},   {"launch", 0},     {"cycles", 110},
-                        {"l2.reads", 150},    {"l2.writes", 70}, {"dram.reads", 40}};
+                        {"l2.reads", 150},    {"l2.writes", 70}, {"dram.read_atoms", 40}};
   Correlation c = correlate(ref, {row});
   ASSERT_EQ(c.matched.size(), 1u);
   EXPECT_EQ(c.matched[0].counters.at("l2_accesses"), std::make_pair(200.0, 220.0));

@@ -59,7 +59,7 @@ TEST(GpgpusimStats, PrintsGpgpusimsLinesAndFormats) {
         {"thread_insts", insn},
         {"l1d", {{"hits", l1_hits}, {"sector_accesses", l1_hits + 6}, {"sector_misses", 5}}},
         {"l2", {{"reads", 8}, {"writes", 2}, {"read_hits", 4}, {"write_hits", 1}, {"read_pending_hits", 1}}},
-        {"dram", {{"reads", 3}, {"writes", 1}}}};
+        {"dram", {{"read_atoms", 3}, {"write_atoms", 1}}}};
   };
   const nlohmann::json run = {{"kernels", {kernel("late", 900, 800, 6400, 10), kernel("early", 300, 200, 1000, 4)}}};
   EXPECT_EQ(gpgpusim_stats_text(run),

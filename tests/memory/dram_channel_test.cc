@@ -226,6 +226,30 @@ TEST(DramChannel, EverySectorTakesAWholeAtom) {
   EXPECT_DOUBLE_EQ(busy(0, 32), 128.0 / 32.0);  // no atom: bytes as they are
 }
 
+// dram.read_atoms / write_atoms count as GPGPU-Sim's `total dram reads/writes`: per request (one
+// per sector of a sectored L2) its bytes over the atom, rounded down.
+TEST(DramChannel, AtomCountersCountAsGpgpuSim) {
+  auto atoms = [](uint32_t atom, uint32_t piece, bool write) {
+    DramConfig cfg = dram_cfg();
+    cfg.atom = atom;
+    DramChannel ch(cfg);
+    MemoryStats st;
+    std::vector<Served> out;
+    DramRequest r = req(1, 0, 0, write);
+    r.piece = piece;
+    ch.enqueue(r);
+    run(ch, 0, 200, st, out);
+    EXPECT_EQ(write ? st.dram_writes : st.dram_reads, 1u);
+    EXPECT_EQ(write ? st.dram_read_atoms : st.dram_write_atoms, 0u);
+    return write ? st.dram_write_atoms : st.dram_read_atoms;
+  };
+  EXPECT_EQ(atoms(32, 32, false), 4u);  // four 32-byte sectors, one atom each
+  EXPECT_EQ(atoms(32, 32, true), 4u);
+  EXPECT_EQ(atoms(64, 0, false), 2u);   // one 128-byte request, two 64-byte atoms
+  EXPECT_EQ(atoms(64, 32, false), 0u);  // a 32-byte sector is less than one 64-byte atom
+  EXPECT_EQ(atoms(0, 32, false), 1u);   // no atom size: one per request
+}
+
 // Cycle of each activate and column command, from the channel's counters tick by tick.
 struct Commands {
   std::vector<uint64_t> activates, columns;

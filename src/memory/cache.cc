@@ -164,6 +164,7 @@ Cache::Line* Cache::victim(uint64_t line) {
 
 void Cache::install(uint64_t addr, uint32_t sectors) {
   if (!cfg_.enabled || cfg_.perfect) return;
+  ++generation_;
   uint64_t line = line_addr(addr);
   sectors = normalize(addr, sectors);
   Line* l = find(line);
@@ -200,6 +201,12 @@ int Cache::alloc_mshr(uint64_t line, uint32_t sectors, uint32_t waiter) {
 }
 
 Cache::Result Cache::read(uint64_t addr, uint32_t sectors, uint32_t waiter, uint64_t now) {
+  const Result r = lookup(addr, sectors, waiter, now);
+  if (r.outcome != Outcome::Fail) ++generation_;
+  return r;
+}
+
+Cache::Result Cache::lookup(uint64_t addr, uint32_t sectors, uint32_t waiter, uint64_t now) {
   (void)now;
   if (cfg_.perfect) {
     ++hits;
@@ -274,6 +281,7 @@ bool Cache::write(uint64_t addr, uint32_t sectors, uint64_t now, bool local) {
   if (policy == Policy::LocalWriteBack) policy = local ? Policy::WriteBack : Policy::WriteEvict;
   sectors = normalize(addr, sectors);
   write_forward_ = true;
+  ++generation_;
   if (!cfg_.enabled) {
     ++write_misses;
     return false;
@@ -314,6 +322,7 @@ const std::vector<uint32_t>& Cache::fill(int mshr, uint64_t now) {
   if (mshr < 0 || mshr >= int(mshrs_.size()) || !mshrs_[mshr].busy)
     throw Error(fmt::format("cache: fill of MSHR entry {} that is not in use", mshr));
   Mshr& e = mshrs_[mshr];
+  ++generation_;
   fill_waiters_.clear();
   fill_waiters_.insert(fill_waiters_.end(), e.waiters.begin(), e.waiters.end());
   if (cfg_.enabled) {
@@ -343,12 +352,14 @@ const std::vector<uint32_t>& Cache::fill(int mshr, uint64_t now) {
 void Cache::set_active_ways(uint32_t n) {
   if (!cfg_.enabled) return;
   if (n == 0 || n > ways_) throw Error(fmt::format("cache: {} active ways out of 1..{}", n, ways_));
+  ++generation_;
   for (uint32_t s = 0; n < active_ways_ && s < sets_; ++s)
     for (uint32_t w = n; w < active_ways_; ++w) evict(lines_[size_t(s) * ways_ + w]);
   active_ways_ = n;
 }
 
 void Cache::invalidate_all() {
+  ++generation_;
   for (Line& l : lines_) {
     if (l.tag == ~0ull) continue;
     if (l.dirty) {

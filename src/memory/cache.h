@@ -70,6 +70,11 @@ class Cache {
   uint32_t mshrs_in_use() const { return uint32_t(mshrs_.size() - free_mshrs_.size()); }
   void invalidate_all();
 
+  // Counts the changes of the tag array and the MSHRs (every read that does not fail, every write,
+  // fill, install, way change and invalidation): while it stays the same, a read that failed
+  // fails again.
+  uint64_t generation() const { return generation_; }
+
   // Counters.
   uint64_t hits = 0, misses = 0, pending_hits = 0, fails = 0, write_hits = 0, write_misses = 0, writebacks = 0;
 
@@ -119,6 +124,8 @@ class Cache {
   Line* victim(uint64_t line);
   void evict(Line& l);
   int alloc_mshr(uint64_t line, uint32_t sectors, uint32_t waiter);
+  // read() but for the generation count.
+  Result lookup(uint64_t addr, uint32_t sectors, uint32_t waiter, uint64_t now);
   uint32_t normalize(uint64_t addr, uint32_t sectors) const;
 
   CacheConfig cfg_;
@@ -132,7 +139,7 @@ class Cache {
   enum class Policy : uint8_t { WriteBack, WriteThrough, WriteEvict, LocalWriteBack };
   Policy policy_ = Policy::WriteThrough;
   bool allocate_ = false;
-  uint64_t stamp_ = 0, mshr_seq_ = 0;
+  uint64_t stamp_ = 0, mshr_seq_ = 0, generation_ = 0;
   std::vector<Line> lines_;
   std::vector<uint64_t> tags_;  // lines_[i].tag, packed: find() scans these
   void set_tag(Line& l, uint64_t tag) {

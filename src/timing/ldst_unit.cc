@@ -51,6 +51,7 @@ LdstUnit::LdstUnit(const LdstUnit& o, const GpuConfig& cfg, MemorySystem& mem)
       writebacks_(o.writebacks_),
       wb_head_(o.wb_head_),
       busy_until_(o.busy_until_),
+      head_wait_(o.head_wait_),
       in_flight_(o.in_flight_),
       requests_out_(o.requests_out_),
       line_bytes_(o.line_bytes_) {
@@ -293,6 +294,7 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
       stats.global_loads++;
   }
   bool progressed = false;
+  head_wait_.reason = LdstHeadWait::Reason::None;
   const bool past_l1 =
       cfg_.core.cache_global_bypasses_l1 && (op.inst->flags & kFlagCacheGlobal) && op.space == MemSpace::Global;
   const bool use_l1 = cfg_.l1d.enabled && op.op != OpClass::ATOMIC && !past_l1;
@@ -301,7 +303,10 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
   const uint64_t l1_ready = cfg_.core.l1_miss_after_latency ? now + cfg_.l1d.latency : 0;
   uint64_t banks_used = 0;
   for (uint32_t port = 0; port < cfg_.l1d.ports && op.next_access < op.n_access; ++port) {
-    if (out_count_ >= kOutCap) break;
+    if (out_count_ >= kOutCap) {
+      if (port == 0) head_wait_.reason = LdstHeadWait::Reason::RequestQueueFull;
+      break;
+    }
     const Access& a = op.acc[op.next_access];
     if (cfg_.l1d.banks > 1) {
       // One access per data bank per cycle, in order: the first access whose bank is taken
@@ -324,6 +329,7 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
         Cache::Result r = l1d_.read(a.line, sectors, idx, now);
         if (r.outcome == Cache::Outcome::Fail) {
           stats.l1d_fails++;
+          if (port == 0) head_wait_ = {LdstHeadWait::Reason::L1Fail, l1d_.generation()};
           break;
         }
         stats.l1d_sector_accesses += std::popcount(sectors);
@@ -395,6 +401,31 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
     progressed = true;
   }
   return progressed;
+}
+
+LdstHeadWait::Reason LdstUnit::head_blocked() const {
+  if (queue_count_ == 0) return LdstHeadWait::Reason::None;
+  switch (head_wait_.reason) {
+    case LdstHeadWait::Reason::RequestQueueFull:
+      if (out_count_ >= kOutCap) return LdstHeadWait::Reason::RequestQueueFull;
+      break;
+    case LdstHeadWait::Reason::L1Fail:
+      // The lookup comes after the request-queue check, as in process_head.
+      if (out_count_ < kOutCap && l1d_.generation() == head_wait_.l1_generation) return LdstHeadWait::Reason::L1Fail;
+      break;
+    case LdstHeadWait::Reason::None:
+      break;
+  }
+  return LdstHeadWait::Reason::None;
+}
+
+void LdstUnit::count_failed_lookups(uint64_t n, CoreStats& stats) {
+  stats.l1d_fails += n;
+  l1d_.fails += n;
+}
+
+void LdstUnit::skip_cycles(uint64_t n, CoreStats& stats) {
+  if (head_blocked() == LdstHeadWait::Reason::L1Fail) count_failed_lookups(n, stats);
 }
 
 // A constant load whose misses read their lines through the memory system: one access per
@@ -484,7 +515,15 @@ bool LdstUnit::cycle(Sm& sm, uint64_t now, CoreStats& stats) {
     writebacks_.clear();
     wb_head_ = 0;
   }
-  if (queue_count_ > 0 && busy_until_ <= now) active |= process_head(sm, now, stats);
+  if (queue_count_ > 0 && busy_until_ <= now) {
+    // A head still blocked as in its last attempt is not tried again: only the attempt's
+    // failed L1D lookup is counted.
+    const LdstHeadWait::Reason blocked = head_blocked();
+    if (blocked == LdstHeadWait::Reason::None)
+      active |= process_head(sm, now, stats);
+    else if (blocked == LdstHeadWait::Reason::L1Fail)
+      count_failed_lookups(1, stats);
+  }
   if (!line_fetches_.empty() && mem_.can_send(sm_id_, now)) {
     line_fetches_.front().issue_cycle = now;
     mem_.send(line_fetches_.front(), now);

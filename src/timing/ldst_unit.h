@@ -10,6 +10,7 @@
 #include "core/warp_inst.h"
 #include "memory/cache.h"
 #include "memory/memory_system.h"
+#include "timing/ldst_head_wait.h"
 #include "timing/stats.h"
 
 namespace warpsim {
@@ -38,6 +39,14 @@ class LdstUnit {
   // Completions are reported to `sm`. Returns true when anything happened.
   bool cycle(Sm& sm, uint64_t now, CoreStats& stats);
   bool has_queued() const { return queue_count_ > 0; }
+  // Why the head instruction is still blocked as in its last attempt (None: it is not, or there
+  // is none): processing it again would change nothing but count the failed attempt. It waits
+  // for a request to leave (RequestQueueFull) or for the L1D to change, in practice a fill, which
+  // comes with a memory response (L1Fail): events of the memory system, not of this unit.
+  LdstHeadWait::Reason head_blocked() const;
+  // Accounts `n` cycles in which the unit was not ticked because nothing could change (the
+  // GPU skipped them): a head blocked on the L1D counts one failed lookup in each.
+  void skip_cycles(uint64_t n, CoreStats& stats);
   // Line accesses whose data arrived and that wait for the writeback port.
   bool has_writebacks() const { return wb_head_ < writebacks_.size(); }
   // Requests that can leave for the interconnect at `now` (or wait only for it to take them).
@@ -94,6 +103,7 @@ class LdstUnit {
 
   void expand(Op& op);
   bool process_head(Sm& sm, uint64_t now, CoreStats& stats);
+  void count_failed_lookups(uint64_t n, CoreStats& stats);
   bool process_const_through_memory(Sm& sm, uint32_t idx, uint64_t now, CoreStats& stats);
   // Kernel parameters live at kParamBase + their offset in the parameter buffer, the same
   // lines for every kernel (GPGPU-Sim's parameter memory), clear of device memory and code.
@@ -131,6 +141,7 @@ class LdstUnit {
   std::vector<uint32_t> writebacks_;
   size_t wb_head_ = 0;
   uint64_t busy_until_ = 0;
+  LdstHeadWait head_wait_;
   uint32_t in_flight_ = 0;
   uint32_t requests_out_ = 0;  // requests sent to memory whose response has not come back
   uint32_t line_bytes_;

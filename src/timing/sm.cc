@@ -921,13 +921,17 @@ uint64_t Sm::next_event(uint64_t now) {
   if (sleep_from_ != kAwake) t = std::min(t, sleep_until_);
   for (size_t s = 0; s < sched_wake_.size(); ++s)
     if (sched_dirty_[s]) t = std::min(t, now + 1);
-  if (ldst_.has_queued()) t = std::min(t, std::max(now + 1, ldst_.busy_until()));
+  // A blocked head waits for a request to leave or for a response: the terms below and the
+  // memory system's events.
+  if (ldst_.has_queued() && ldst_.head_blocked() == LdstHeadWait::Reason::None)
+    t = std::min(t, std::max(now + 1, ldst_.busy_until()));
   if (ldst_.has_writebacks()) t = std::min(t, now + 1);
   t = std::min(t, std::max(now + 1, ldst_.next_request_ready()));
   return t;
 }
 
 void Sm::skip_cycles(uint64_t first, uint64_t n) {
+  ldst_.skip_cycles(n, stats_);
   for (size_t s = 0; s < last_class_.size(); ++s) {
     stats_.sched_cycles[int(last_class_[s])] += n;
     if (last_class_[s] == CycleClass::UnitBusy) stats_.unit_busy[int(last_busy_unit_[s])] += n;

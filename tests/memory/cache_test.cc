@@ -176,6 +176,44 @@ TEST(Cache, NoReplaceableWayFails) {
   EXPECT_EQ(c.reserved_sectors(128), 1u);
 }
 
+// generation() stays put across failed reads (the LD/ST unit then counts a retry without doing
+// it) and moves with every change that can make a failed read succeed.
+TEST(Cache, GenerationMovesWithEveryChangeButNotWithAFail) {
+  CacheConfig cfg = make(256, 2, 128, 128);  // one set, two ways
+  cfg.mshr_entries = 2;
+  Cache c(cfg);
+  uint64_t g = c.generation();
+  auto moved = [&] {
+    const bool m = c.generation() != g;
+    g = c.generation();
+    return m;
+  };
+  Cache::Result a = c.read(0, 1, 0, 0);
+  ASSERT_EQ(a.outcome, Cache::Outcome::Miss);
+  EXPECT_TRUE(moved());
+  Cache::Result b = c.read(128, 1, 0, 0);
+  ASSERT_EQ(b.outcome, Cache::Outcome::Miss);
+  EXPECT_TRUE(moved());
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(c.read(256, 1, 0, 0).outcome, Cache::Outcome::Fail);  // no MSHR entry
+    EXPECT_FALSE(moved());
+  }
+  EXPECT_EQ(c.read(0, 1, 0, 0).outcome, Cache::Outcome::HitPending);
+  EXPECT_TRUE(moved());
+  c.fill(a.mshr, 1);
+  EXPECT_TRUE(moved());
+  EXPECT_EQ(c.read(0, 1, 0, 1).outcome, Cache::Outcome::Hit);
+  EXPECT_TRUE(moved());
+  c.write(0, 1, 2);
+  EXPECT_TRUE(moved());
+  c.install(0, 1);
+  EXPECT_TRUE(moved());
+  c.set_active_ways(1);
+  EXPECT_TRUE(moved());
+  c.invalidate_all();
+  EXPECT_TRUE(moved());
+}
+
 TEST(Cache, WriteBackAllocate) {
   Cache c(make(512, 4, 128, 32));      // one set of 4 ways
   EXPECT_FALSE(c.write(0x0, 0x3, 0));  // miss: allocated, sectors 0-1 valid and dirty

@@ -124,10 +124,9 @@ const std::vector<std::string>& result_csv_columns() {
       "avg_read_latency", "l1d.hits", "l1d.misses", "l1d.miss_rate", "l1d.pending_hits", "l1d.reservation_fails",
       "l1d.writes", "l1d.write_misses", "l1d.sector_accesses", "l1d.sector_misses", "l1d.bank_conflicts", "l2.reads",
       "l2.read_hits", "l2.read_pending_hits", "l2.writes", "l2.write_hits", "l2.miss_rate", "dram.reads", "dram.writes",
-      "dram.read_atoms", "dram.write_atoms",
-      "dram.bytes", "dram.activates", "dram.row_hits", "dram.row_hit_rate", "dram.bandwidth_gbs",
-      "dram.bandwidth_utilization", "const.accesses", "const.misses", "icache.hits", "icache.misses",
-      "icache.miss_rate", "shared.insts", "shared.cycles", "shared.conflict_cycles",
+      "dram.read_atoms", "dram.write_atoms", "dram.bytes", "dram.activates", "dram.row_hits", "dram.row_hit_rate",
+      "dram.bandwidth_gbs", "dram.bandwidth_utilization", "const.accesses", "const.misses", "icache.hits",
+      "icache.misses", "icache.miss_rate", "shared.insts", "shared.cycles", "shared.conflict_cycles",
       "operand_collector.bank_conflicts"};
   return cols;
 }

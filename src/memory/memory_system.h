@@ -19,8 +19,8 @@ struct MemoryStats {
   uint64_t l2_read_pending_hits = 0;  // read sectors merged into a fetch in flight
   uint64_t dram_reads = 0, dram_writes = 0, dram_row_hits = 0, dram_activates = 0;
   uint64_t dram_read_atoms = 0, dram_write_atoms = 0;  // GPGPU-Sim's DRAM read/write counts
-  uint64_t dram_bytes = 0;        // bytes moved on DRAM data buses
-  uint64_t dram_busy_cycles = 0;  // sum over channels of cycles the data bus was busy
+  uint64_t dram_bytes = 0;                             // bytes moved on DRAM data buses
+  uint64_t dram_busy_cycles = 0;                       // sum over channels of cycles the data bus was busy
   uint64_t icnt_flits_up = 0, icnt_flits_down = 0;
   uint64_t read_latency_sum = 0, reads_returned = 0;  // SM send -> response at SM
 

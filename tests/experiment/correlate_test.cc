@@ -161,8 +161,8 @@ TEST(CorrelateStats, CountersSecondMetric) {
       "w,small,titanv,lrr,k,0,100,200,50,7\n",
       "t.csv");
   EXPECT_EQ(ref.counter_names, (std::vector<std::string>{"l2_accesses", "dram_reads", "my_counter"}));
-  nlohmann::json row = {{"workload", "w"},    {"size", "small"}, {"gpu", "titanv"}, {"scheduler", "lrr"},
-                        {"sched_params", ""}, {"kernel", "k"},   {"launch", 0},     {"cycles", 110},
+  nlohmann::json row = {{"workload", "w"},    {"size", "small"}, {"gpu", "titanv"},      {"scheduler", "lrr"},
+                        {"sched_params", ""}, {"kernel", "k"},   {"launch", 0},          {"cycles", 110},
                         {"l2.reads", 150},    {"l2.writes", 70}, {"dram.read_atoms", 40}};
   Correlation c = correlate(ref, {row});
   ASSERT_EQ(c.matched.size(), 1u);

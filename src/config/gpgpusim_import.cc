@@ -283,10 +283,12 @@ void Importer::map_cache(const std::string& name, CacheConfig& c) {
     case 'N':
       c.write_allocate = "no_allocate";
       break;
-    case 'W':
+    case 'W':  // allocate; the fetch of the rest of the line is not modelled
     case 'F':
-    case 'L':
       c.write_allocate = "allocate";
+      break;
+    case 'L':
+      c.write_allocate = "lazy_fetch_on_read";
       break;
     default:
       fail(*o, fmt::format("write-allocate policy '{}' is not N, W, F or L", pol[3]));

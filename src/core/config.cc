@@ -142,7 +142,12 @@ bool pow2(uint64_t v) { return v && !(v & (v - 1)); }
 
 void validate_cache(const std::string& k, const CacheConfig& c) {
   check_choice(k + ".write_policy", c.write_policy, {"write_back", "write_through", "write_evict", "local_write_back"});
-  check_choice(k + ".write_allocate", c.write_allocate, {"allocate", "no_allocate"});
+  check_choice(k + ".write_allocate", c.write_allocate, {"allocate", "no_allocate", "lazy_fetch_on_read"});
+  if (c.enabled && c.write_allocate == "lazy_fetch_on_read" && c.line > 128)
+    throw Error(
+        fmt::format("config key '{}.write_allocate': lazy_fetch_on_read needs lines of at most 128 bytes "
+                    "(line = {})",
+                    k, c.line));
   if (!c.enabled) return;
   if (!pow2(c.line)) throw Error(fmt::format("config key '{}.line': {} is not a power of two", k, c.line));
   if (!pow2(c.sector) || c.sector > c.line || c.sector < 4)

@@ -20,7 +20,7 @@ struct CacheConfig {
   uint32_t mshr_merge = 8;                     // requests merged into one MSHR entry
   uint32_t latency = 1;                        // hit latency in core cycles
   std::string write_policy = "write_through";  // write_back | write_through | write_evict | local_write_back
-  std::string write_allocate = "no_allocate";  // allocate | no_allocate
+  std::string write_allocate = "no_allocate";  // allocate | no_allocate | lazy_fetch_on_read
   uint32_t ports = 1;                          // tag lookups per cycle
   bool perfect = false;                        // every access hits (GPGPU-Sim -gpgpu_perfect_inst_const_cache)
   uint32_t banks = 1;                          // data banks; accesses of one cycle must fall in distinct banks
@@ -40,7 +40,10 @@ struct CacheConfig {
     v("write_policy", write_policy,
       "write_back|write_through|write_evict|local_write_back write policy: local_write_back writes local memory back "
       "and evicts on global writes (GPGPU-Sim 'L')");
-    v("write_allocate", write_allocate, "allocate|no_allocate");
+    v("write_allocate", write_allocate,
+      "allocate|no_allocate|lazy_fetch_on_read on a write miss: allocate the line (written sectors valid), do not, "
+      "or allocate and keep the written bytes, a sector partly written being fetched at its next read (GPGPU-Sim "
+      "'L')");
     v("ports", ports, "tag lookups per cycle");
     v("perfect", perfect, "every access hits with the hit latency (no misses, no fills)");
     v("banks", banks, "data banks: accesses served in one cycle must fall in distinct banks (1 = no banking)");

@@ -69,10 +69,18 @@ Cache::Cache(const CacheConfig& cfg) : cfg_(cfg) {
         fmt::format("cache: write_policy '{}' is not one of "
                     "write_back|write_through|write_evict|local_write_back",
                     cfg_.write_policy));
-  if (cfg_.write_allocate == "allocate")
+  if (cfg_.write_allocate == "allocate") {
     allocate_ = true;
-  else if (cfg_.write_allocate != "no_allocate")
-    throw Error(fmt::format("cache: write_allocate '{}' is not one of allocate|no_allocate", cfg_.write_allocate));
+  } else if (cfg_.write_allocate == "lazy_fetch_on_read") {
+    allocate_ = lazy_ = true;
+    if (cfg_.enabled && cfg_.line > LineBytes::kMaxLine)
+      throw Error(fmt::format("cache: write_allocate 'lazy_fetch_on_read' needs lines of at most {} bytes (line {})",
+                              LineBytes::kMaxLine, cfg_.line));
+    written_.resize(lines_.size());
+  } else if (cfg_.write_allocate != "no_allocate") {
+    throw Error(fmt::format("cache: write_allocate '{}' is not one of allocate|no_allocate|lazy_fetch_on_read",
+                            cfg_.write_allocate));
+  }
   if (cfg_.mshr_entries == 0) throw Error("cache: mshr_entries must be at least 1");
   if (cfg_.mshr_merge == 0) throw Error("cache: mshr_merge must be at least 1");
   if (uint64_t(cfg_.mshr_entries) * cfg_.mshr_merge > (1u << 20))
@@ -275,7 +283,7 @@ Cache::Result Cache::lookup(uint64_t addr, uint32_t sectors, uint32_t waiter, ui
   return {Outcome::Miss, alloc_mshr(la, sectors, waiter), sectors};
 }
 
-bool Cache::write(uint64_t addr, uint32_t sectors, uint64_t now, bool local) {
+bool Cache::write(uint64_t addr, uint32_t sectors, uint64_t now, bool local, const LineBytes* bytes) {
   (void)now;
   Policy policy = policy_;
   if (policy == Policy::LocalWriteBack) policy = local ? Policy::WriteBack : Policy::WriteEvict;
@@ -288,7 +296,7 @@ bool Cache::write(uint64_t addr, uint32_t sectors, uint64_t now, bool local) {
   }
   const uint64_t la = line_addr(addr);
   Line* l = find(la);
-  const bool hit = l && (l->valid & sectors) == sectors;
+  const bool hit = l && (present_for_write(*l) & sectors) == sectors;
   if (hit)
     ++write_hits;
   else
@@ -309,7 +317,14 @@ bool Cache::write(uint64_t addr, uint32_t sectors, uint64_t now, bool local) {
     }
   }
   if (l) {
-    l->valid |= sectors;
+    if (lazy_ && bytes && !bytes->empty()) {
+      // Lazy fetch on read: a sector becomes readable once every byte of it was written.
+      LineBytes& w = written_[size_t(l - lines_.data())];
+      w |= *bytes;
+      l->valid |= sectors & w.whole_sectors(cfg_.sector, uint32_t(std::popcount(full_mask_)));
+    } else {
+      l->valid |= sectors;
+    }
     if (back) l->dirty |= sectors;
     l->last_use = ++stamp_;
     write_forward_ = !back;
@@ -367,6 +382,7 @@ void Cache::invalidate_all() {
       ++writebacks;
     }
     l.valid = l.dirty = 0;
+    if (lazy_) written_[size_t(&l - lines_.data())].clear();
     if (!l.reserved) set_tag(l, ~0ull);  // lines awaiting a fill keep their way
   }
 }

@@ -8,14 +8,19 @@
 // merges into the youngest MSHR entry bringing them (HitPending); a read missing other sectors
 // of a present line gets a new entry for just those (Miss, fetch_mask). Fail leaves no trace
 // but the `fails` counter. LRU stamps come from a per-cache access counter, so accesses in the
-// same cycle are still ordered. Writes are whole sectors (no byte masks, no fetch on write).
+// same cycle are still ordered. Writes never fetch. With write_allocate = "lazy_fetch_on_read"
+// (GPGPU-Sim's 'L') a write that allocates keeps the bytes it wrote per line: a sector becomes
+// readable only once all its bytes were written (or a read fetched it), so a read of a sector that
+// only partial writes touched misses and fetches it, the written bytes staying dirty.
 // A disabled cache (enabled = false) has no tags: every read is a Miss with its own MSHR entry
 // and every write is forwarded. A perfect cache (perfect = true) answers every read with a Hit.
 #pragma once
+#include <bit>
 #include <cstdint>
 #include <vector>
 
 #include "core/config.h"
+#include "memory/line_bytes.h"
 
 namespace warpsim {
 
@@ -53,7 +58,9 @@ class Cache {
   // write_through: updates a present line, forwards the write (client sends it on).
   // write_evict: invalidates a present line.
   // local_write_back: writes to local memory (`local`) are write_back, others write_evict.
-  bool write(uint64_t addr, uint32_t sectors, uint64_t now, bool local = false);
+  // `bytes` (null or empty: the whole sectors) are the bytes of the line written; only a
+  // lazy_fetch_on_read cache uses them.
+  bool write(uint64_t addr, uint32_t sectors, uint64_t now, bool local = false, const LineBytes* bytes = nullptr);
   // The next level returned `sectors` of the line of MSHR entry `mshr`: installs them (evicting
   // LRU if needed) and hands back the waiters recorded in the entry, which is freed.
   const std::vector<uint32_t>& fill(int mshr, uint64_t now);
@@ -139,12 +146,22 @@ class Cache {
   enum class Policy : uint8_t { WriteBack, WriteThrough, WriteEvict, LocalWriteBack };
   Policy policy_ = Policy::WriteThrough;
   bool allocate_ = false;
+  bool lazy_ = false;               // write_allocate = lazy_fetch_on_read
+  std::vector<LineBytes> written_;  // lazy caches: bytes written per line since it was allocated
   uint64_t stamp_ = 0, mshr_seq_ = 0, generation_ = 0;
   std::vector<Line> lines_;
   std::vector<uint64_t> tags_;  // lines_[i].tag, packed: find() scans these
   void set_tag(Line& l, uint64_t tag) {
     l.tag = tag;
-    tags_[size_t(&l - lines_.data())] = tag;
+    const size_t i = size_t(&l - lines_.data());
+    tags_[i] = tag;
+    if (lazy_) written_[i].clear();
+  }
+  // Sectors of `l` that are valid or were written (a write to them hits).
+  uint32_t present_for_write(const Line& l) const {
+    if (!lazy_) return l.valid;
+    const size_t i = size_t(&l - lines_.data());
+    return l.valid | written_[i].touched_sectors(cfg_.sector, uint32_t(std::popcount(full_mask_)));
   }
   std::vector<Mshr> mshrs_;
   std::vector<int> free_mshrs_;

@@ -85,7 +85,8 @@ void L2Slice::lookup(uint64_t now, SlicePorts& p) {
     const uint32_t spread = staggered ? ports_ : 0;
     slots -= n;
     if (e.req.kind == MemKind::Write) {
-      bool hit = cache_.write(e.slice_addr, e.sectors, now);
+      const LineBytes bytes = e.req.written.shifted(uint32_t(e.slice_addr & (line_ - 1) & ~uint64_t(31)));
+      bool hit = cache_.write(e.slice_addr, e.sectors, now, false, &bytes);
       p.stats.l2_writes += n;
       if (hit) p.stats.l2_write_hits += n;
       if (cache_.write_forwarded()) dram_write(e.slice_addr, e.sectors, false, p);

@@ -1,6 +1,8 @@
 #pragma once
 #include <cstdint>
 
+#include "memory/line_bytes.h"
+
 namespace warpsim {
 
 enum class MemKind : uint8_t { Read, Write, Atomic };
@@ -14,6 +16,7 @@ struct MemRequest {
   uint16_t sm = 0;
   MemKind kind = MemKind::Read;
   uint16_t bytes = 0;  // payload: data returned (read/atomic) or carried (write)
+  LineBytes written;   // a store: the bytes of the line it writes (empty: the whole sectors)
 };
 
 }  // namespace warpsim

@@ -116,6 +116,7 @@ void LdstUnit::expand(Op& op) {
   uint32_t width = std::max<uint32_t>(1, in.width);
   int n = 0;
   uint64_t lmask = ~uint64_t(line_bytes_ - 1);
+  const bool store_bytes = op.op == OpClass::STORE && line_bytes_ <= LineBytes::kMaxLine;
   for (uint32_t m = in.active_mask; m; m &= m - 1) {
     int lane = std::countr_zero(m);
     uint64_t a = op.addrs ? op.addrs[lane] : 0;
@@ -138,9 +139,10 @@ void LdstUnit::expand(Op& op) {
       while (j < n && op.acc[j].line != line) ++j;
       if (j == n) {
         if (n == int(kMaxAccess)) break;  // pathological scatter: the rest merge into the last line
-        op.acc[n++] = {line, 0, 0};
+        op.acc[n++] = {line, 0, 0, {}};
       }
       op.acc[j].sectors |= sectors;
+      if (store_bytes) op.acc[j].written.add(uint32_t(a - line), uint32_t(stop - a));
       op.acc[j].bytes = uint16_t(std::min<uint32_t>(op.acc[j].bytes + uint32_t(stop - a), 0xffff));
       a = stop;
     }
@@ -373,7 +375,7 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
       bool forward = true;
       if (op.op == OpClass::STORE && cfg_.l1d.enabled && !past_l1) {
         const uint32_t sectors = to_cache_sectors(l1d_, a.sectors);
-        const bool hit = l1d_.write(a.line, sectors, now, op.space == MemSpace::Local);
+        const bool hit = l1d_.write(a.line, sectors, now, op.space == MemSpace::Local, &a.written);
         forward = l1d_.write_forwarded();
         stats.l1d_writes++;
         stats.l1d_sector_accesses += std::popcount(sectors);
@@ -385,6 +387,7 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
       if (forward) {
         req.kind = op.op == OpClass::ATOMIC ? MemKind::Atomic : MemKind::Write;
         req.bytes = a.bytes;
+        req.written = a.written;
         req.token = (op.op == OpClass::ATOMIC ? kDirect : kWriteAck) | idx;
         op.outstanding++;
         enqueue_request(req, op.op == OpClass::STORE && cfg_.l1d.enabled && !past_l1 ? l1_ready : 0);

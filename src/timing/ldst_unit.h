@@ -85,6 +85,7 @@ class LdstUnit {
     uint64_t line;
     uint32_t sectors;  // 32-byte sectors of the line
     uint16_t bytes;
+    LineBytes written;  // stores: the bytes of the line the lanes write (lines of at most 128 bytes)
   };
   struct Op {
     int slot;

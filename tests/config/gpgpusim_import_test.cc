@@ -158,7 +158,7 @@ TEST(GpgpusimImport, BothCacheSyntaxes) {
   EXPECT_EQ(c.l2.cache.assoc, 24u);
   EXPECT_EQ(c.l2.cache.sector, 32u);
   EXPECT_EQ(c.l2.cache.write_policy, "write_back");
-  EXPECT_EQ(c.l2.cache.write_allocate, "allocate");
+  EXPECT_EQ(c.l2.cache.write_allocate, "lazy_fetch_on_read");
   EXPECT_EQ(c.l2.cache.mshr_entries, 192u);
   EXPECT_EQ(c.l2.cache.mshr_merge, 4u);
   EXPECT_EQ(c.l2.cache.latency, 120u);

@@ -267,6 +267,80 @@ TEST(Cache, WriteThrough) {
   EXPECT_EQ(a.dirty_sectors(0), 0u);
 }
 
+// GPGPU-Sim's lazy fetch on read: a write miss allocates; a sector whose bytes were all written
+// is readable, one written only in part is fetched by the next read and stays dirty.
+TEST(Cache, LazyFetchOnReadFetchesPartlyWrittenSectors) {
+  Cache c(make(512, 4, 128, 32, "write_back", "lazy_fetch_on_read"));
+  LineBytes whole, half, other_half;
+  whole.add(0, 32);        // sector 0, every byte
+  half.add(32, 16);        // sector 1, the first 16 bytes
+  other_half.add(48, 16);  // sector 1, the last 16 bytes
+  EXPECT_FALSE(c.write(0x0, 0x1, 0, false, &whole));
+  EXPECT_FALSE(c.write_forwarded());
+  EXPECT_EQ(c.valid_sectors(0), 0x1u);
+  EXPECT_FALSE(c.write(0x0, 0x2, 1, false, &half));  // sector 1 allocated, not readable
+  EXPECT_EQ(c.valid_sectors(0), 0x1u);
+  EXPECT_EQ(c.dirty_sectors(0), 0x3u);
+  EXPECT_EQ(c.read(0x0, 0x1, 0, 2).outcome, Cache::Outcome::Hit);
+  Cache::Result r = c.read(0x20, 0x2, 0, 3);  // the partly written sector misses
+  ASSERT_EQ(r.outcome, Cache::Outcome::Miss);
+  EXPECT_EQ(r.fetch_mask, 0x2u);
+  c.fill(r.mshr, 4);
+  EXPECT_EQ(c.valid_sectors(0), 0x3u);
+  EXPECT_EQ(c.dirty_sectors(0), 0x3u);  // the written bytes stay dirty
+  // Two partial writes that together cover a sector make it readable; a write to a written
+  // sector hits.
+  EXPECT_FALSE(c.write(0x80, 0x2, 5, false, &half));
+  EXPECT_TRUE(c.write(0x80, 0x2, 6, false, &other_half));
+  EXPECT_EQ(c.valid_sectors(0x80), 0x2u);
+  EXPECT_EQ(c.read(0xa0, 0x2, 0, 7).outcome, Cache::Outcome::Hit);
+  // A line pushed out and allocated again starts with no written bytes.
+  for (uint64_t a = 0x100; a <= 0x280; a += 0x80) c.fill(c.read(a, 0xf, 0, 8).mshr, 8);
+  c.evictions().clear();
+  EXPECT_FALSE(c.write(0x0, 0x2, 9, false, &half));
+  EXPECT_EQ(c.valid_sectors(0), 0u);
+  // Without byte masks a write is of whole sectors, as with "allocate".
+  EXPECT_FALSE(c.write(0x80, 0x4, 10));
+  EXPECT_EQ(c.valid_sectors(0x80) & 0x4u, 0x4u);
+  // The same partial write on an "allocate" cache leaves the sector readable.
+  Cache a(make(512, 4, 128, 32, "write_back", "allocate"));
+  a.write(0x0, 0x2, 0, false, &half);
+  EXPECT_EQ(a.read(0x20, 0x2, 0, 1).outcome, Cache::Outcome::Hit);
+}
+
+TEST(Cache, LazyFetchOnReadWriteThroughAllocatesWithoutData) {
+  Cache c(make(512, 4, 128, 32, "write_through", "lazy_fetch_on_read"));
+  LineBytes half;
+  half.add(0, 4);
+  EXPECT_FALSE(c.write(0x0, 0x1, 0, false, &half));
+  EXPECT_TRUE(c.write_forwarded());
+  EXPECT_EQ(c.valid_sectors(0), 0u);
+  EXPECT_EQ(c.dirty_sectors(0), 0u);
+  EXPECT_EQ(c.read(0x0, 0x1, 0, 1).outcome, Cache::Outcome::Miss);
+  EXPECT_THROW(Cache(make(1024, 4, 256, 32, "write_back", "lazy_fetch_on_read")), Error);
+}
+
+TEST(LineBytes, RangesShiftsAndSectors) {
+  LineBytes b;
+  EXPECT_TRUE(b.empty());
+  b.add(60, 8);  // straddles the two words
+  EXPECT_EQ(b.w[0], 0xfull << 60);
+  EXPECT_EQ(b.w[1], 0xfull);
+  EXPECT_EQ(b.touched_sectors(32, 4), 0x6u);
+  EXPECT_EQ(b.whole_sectors(32, 4), 0u);
+  b.add(32, 64);
+  EXPECT_EQ(b.whole_sectors(32, 4), 0x6u);
+  EXPECT_EQ(b.whole_sectors(64, 2), 0u);
+  LineBytes s = b.shifted(32);
+  EXPECT_EQ(s.whole_sectors(32, 4), 0xcu);
+  EXPECT_EQ(b.shifted(128).empty(), true);
+  LineBytes all;
+  all.add(0, 200);  // clipped to the line
+  EXPECT_EQ(all.whole_sectors(128, 1), 1u);
+  EXPECT_EQ(all.shifted(64).w[0], 0u);
+  EXPECT_EQ(all.shifted(64).w[1], ~0ull);
+}
+
 TEST(Cache, WriteEvict) {
   Cache c(make(512, 4, 128, 128, "write_evict", "no_allocate"));
   c.fill(c.read(0, 1, 0, 0).mshr, 0);

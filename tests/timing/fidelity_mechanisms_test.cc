@@ -562,3 +562,40 @@ TEST(Fidelity, L2ReadsMergedIntoAFetchAreCountedApart) {
 
 }  // namespace
 }  // namespace warpsim::test
+
+namespace warpsim::test {
+namespace {
+
+// GPGPU-Sim's lazy fetch on read (write-allocate 'L' of its SM2/SM7 L2s): a warp storing every
+// other 4-byte word of 8 sectors leaves each sector half written, so reading them back fetches
+// them all from DRAM; when the stores cover whole sectors, or the L2 allocates written sectors as
+// readable, the reads hit.
+TEST(Fidelity, LazyFetchOnReadFetchesSectorsWrittenInPart) {
+  auto run = [](const char* alloc, uint64_t stride) {
+    GpuConfig cfg = small_gpu(1, 1);
+    cfg.l1d.write_policy = "write_through";
+    cfg.l1d.write_allocate = "no_allocate";
+    cfg.l2.cache.line = 128;
+    cfg.l2.cache.sector = 32;
+    cfg.l2.cache.write_policy = "write_back";
+    cfg.l2.cache.write_allocate = alloc;
+    KernelBuilder b("write_then_read");
+    b.grid({1, 1, 1})
+        .block({32, 1, 1})
+        .store(MemSpace::Global, AccessPattern::strided(stride), 4, 1)
+        .load(MemSpace::Global, AccessPattern::strided(stride), 4, 1, true);
+    return simulate(cfg, b.build());
+  };
+  RunResult lazy = run("lazy_fetch_on_read", 8);
+  EXPECT_EQ(lazy.stats.mem.l2_read_hits, 0u);
+  EXPECT_EQ(lazy.stats.mem.dram_reads, 2u);  // a request per line, for its 4 half-written sectors
+  RunResult whole = run("lazy_fetch_on_read", 4);
+  EXPECT_EQ(whole.stats.mem.dram_reads, 0u);
+  EXPECT_EQ(whole.stats.mem.l2_read_hits, whole.stats.mem.l2_reads);
+  RunResult eager = run("allocate", 8);
+  EXPECT_EQ(eager.stats.mem.dram_reads, 0u);
+  EXPECT_GT(kernel_cycles(lazy), kernel_cycles(eager));
+}
+
+}  // namespace
+}  // namespace warpsim::test

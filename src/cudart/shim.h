@@ -64,12 +64,14 @@ struct Variable {
 };
 
 struct Module {
-  void* handle_slot = nullptr;  // the address handed to the program as its fatbin handle
-  std::string label;            // "fatbinary N" for messages
-  std::string ptx;              // extracted PTX text
-  std::string extract_error;    // why no PTX could be extracted
-  uint32_t ptx_arch = 0;        // the PTX's target, e.g. 75 for compute_75
-  bool has_symbols = false;     // functions or variables were registered against it
+  void* handle_slot = nullptr;           // the address handed to the program as its fatbin handle
+  std::string label;                     // "fatbinary N" for messages
+  std::string ptx;                       // extracted PTX text
+  std::vector<std::string> ptx_objects;  // separate compilation: each device object's PTX, linked at load
+  bool has_ptx() const { return !ptx.empty() || !ptx_objects.empty(); }
+  std::string extract_error;  // why no PTX could be extracted
+  uint32_t ptx_arch = 0;      // the PTX's target, e.g. 75 for compute_75
+  bool has_symbols = false;   // functions or variables were registered against it
   bool loaded = false;
   std::string load_error;
   ModuleHandle handle;

@@ -17,6 +17,7 @@
 #include "fatbin/fatbin.h"
 #include "ptx/decoder.h"
 #include "ptx/ir.h"
+#include "ptx/link.h"
 #include "ptx/parser.h"
 #include "ptx/ptx_kernel.h"
 #include "runtime/device_memory.h"
@@ -135,16 +136,12 @@ void** State::register_fatbin(const void* wrapper) {
             break;
           }
       }
-      if (ptx.size() == 1) {
+      if (ptx.size() == 1)
         m->ptx = ptx[0];
-      } else if (ptx.size() > 1) {
-        throw Error(
-            fmt::format("the program was built with separate compilation (-rdc=true) from {} device "
-                        "objects; warpsim loads one PTX module per fatbinary: build without -rdc",
-                        ptx.size()));
-      }
+      else if (ptx.size() > 1)
+        m->ptx_objects = std::move(ptx);  // linked when the module loads (ptx/link.h)
     }
-    if (m->ptx.empty()) {
+    if (!m->has_ptx()) {
       if (!entries.empty()) {
         m->ptx = fatbin::select_ptx(entries).payload;
         m->ptx_arch = fatbin::select_ptx(entries).arch;
@@ -303,15 +300,25 @@ bool State::try_load(Module& m) {
   if (!m.load_error.empty()) return false;
   rt();
   try {
-    if (m.ptx.empty())
-      throw Error(fmt::format("{}: {}", m.label, m.extract_error.empty() ? "no PTX" : m.extract_error));
+    if (!m.has_ptx()) throw Error(fmt::format("{}: {}", m.label, m.extract_error.empty() ? "no PTX" : m.extract_error));
     std::string file = m.label;
-    m.ast = ptx::parse_module(m.ptx, file);
-    m.handle = rt_->load_module(m.ptx, file);
+    if (m.ptx_objects.empty()) {
+      m.ast = ptx::parse_module(m.ptx, file);
+      m.handle = rt_->load_module(m.ptx, file);
+    } else {
+      std::vector<Runtime::PtxObject> objects;
+      std::vector<ptx::Module> parsed;
+      for (size_t j = 0; j < m.ptx_objects.size(); ++j) {
+        objects.push_back({m.ptx_objects[j], fmt::format("{} (device object {})", m.label, j)});
+        parsed.push_back(ptx::parse_module(objects.back().text, objects.back().file));
+      }
+      m.ast = ptx::link_modules(std::move(parsed), file);
+      m.handle = rt_->load_module(objects, file);
+    }
     m.loaded = true;
   } catch (const Error& e) {
-    m.load_error = m.ptx.empty() ? std::string(e.what())
-                                 : fmt::format("{}: the embedded PTX cannot be loaded: {}", m.label, e.what());
+    m.load_error = !m.has_ptx() ? std::string(e.what())
+                                : fmt::format("{}: the embedded PTX cannot be loaded: {}", m.label, e.what());
     report("module load", m.load_error + " (anything that needs this module stops the program)");
     return false;
   }
@@ -326,7 +333,7 @@ bool State::try_load(Module& m) {
 uint32_t State::reported_capability() {
   uint32_t cc = config().compute_capability;
   for (const auto& m : modules_)
-    if (!m->ptx.empty()) cc = std::max(cc, m->ptx_arch);
+    if (m->has_ptx()) cc = std::max(cc, m->ptx_arch);
   return cc;
 }
 

@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "ptx/decoder.h"
+#include "ptx/link.h"
 #include "ptx/parser.h"
 #include "ptx/ptx_kernel.h"
 #include "runtime/device_heap.h"
@@ -87,9 +88,19 @@ void Runtime::memset(DevPtr dst, int value, uint64_t bytes) {
 }
 
 ModuleHandle Runtime::load_module(const std::string& ptx_text, const std::string& file_name) {
+  return load_module(std::vector<PtxObject>{{ptx_text, file_name}}, file_name);
+}
+
+ModuleHandle Runtime::load_module(const std::vector<PtxObject>& objects, const std::string& file_name) {
   auto mod = std::make_unique<Impl::Module>();
   mod->file = file_name;
-  mod->ast = ptx::parse_module(ptx_text, file_name);
+  if (objects.size() == 1) {
+    mod->ast = ptx::parse_module(objects[0].text, objects[0].file);
+  } else {
+    std::vector<ptx::Module> parsed;
+    for (const PtxObject& o : objects) parsed.push_back(ptx::parse_module(o.text, o.file));
+    mod->ast = ptx::link_modules(std::move(parsed), file_name);
+  }
   // Place module variables in device memory.
   std::vector<DevPtr> placed;
   try {

@@ -92,6 +92,12 @@ class Runtime {
   void memset(DevPtr dst, int value, uint64_t bytes);
 
   ModuleHandle load_module(const std::string& ptx_text, const std::string& file_name);
+  // The PTX of several device objects (separate compilation, -rdc=true) linked into one module
+  // (ptx/link.h); each object's messages name its own `file`.
+  struct PtxObject {
+    std::string text, file;
+  };
+  ModuleHandle load_module(const std::vector<PtxObject>& objects, const std::string& file_name);
   KernelHandle get_kernel(ModuleHandle m, const std::string& name);
   // Names of the module's kernels (.entry functions with a body), in file order.
   std::vector<std::string> kernel_names(ModuleHandle m);

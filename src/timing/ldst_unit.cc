@@ -445,7 +445,7 @@ bool LdstUnit::process_const_through_memory(Sm& sm, uint32_t idx, uint64_t now, 
       uint64_t a = const_address(op, m);
       bool seen = false;
       for (int j = 0; j < n && !seen; ++j) seen = op.acc[j].line == a;
-      if (!seen && n < int(kMaxAccess)) op.acc[n++] = {a, 0, 0};
+      if (!seen && n < int(kMaxAccess)) op.acc[n++] = {a, 0, 0, {}};
     }
     op.n_access = uint8_t(n);
     op.next_access = 0;

@@ -399,6 +399,23 @@ TEST(CudaPrograms, MappedHostMemoryIsReachedByKernels) {
   EXPECT_TRUE(j["errors"].empty()) << j["errors"].dump();
 }
 
+// Separate compilation: two device objects (nvcc -rdc=true) whose PTX warpsim links at load,
+// external functions and variables resolved, same-named private symbols kept apart.
+TEST(CudaPrograms, SeparateCompilationLinksTheDeviceObjects) {
+  NVCC_OR_SKIP();
+  std::string err;
+  const std::string dir = std::string(WARPSIM_SOURCE_DIR) + "/tests/integration/cuda_programs/programs/";
+  std::string exe = compile_source(dir + "rdc_main.cu", "rdc_main", "zstd",
+                                   std::string("-rdc=true ") + kPtx + " " + dir + "rdc_lib.cu", &err);
+  ASSERT_FALSE(exe.empty()) << err;
+  Result r = run(exec_cmd(exe, exe + ".json"));
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASSED: counter 1000, 0 wrong values"), std::string::npos) << r.out << r.err;
+  nlohmann::json j = load_json(exe + ".json");
+  ASSERT_EQ(j["kernels"].size(), 1u) << j.dump();
+  EXPECT_TRUE(j["errors"].empty()) << j["errors"].dump();
+}
+
 // Invalid uses of mapped and managed memory return CUDA errors the program can handle (and
 // print a message each); nothing crashes and the program goes on.
 TEST(CudaPrograms, MisusedMappedMemoryGivesCudaErrors) {

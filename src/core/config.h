@@ -412,6 +412,7 @@ struct GpuConfig {
   uint64_t max_insts = 0;                      // 0 = no limit
   uint64_t global_memory = uint64_t(8) << 30;  // device memory: reported to programs and the allocation limit
   uint64_t watchdog_cycles = 1000000;          // cycles with no progress before a deadlock is declared
+  uint64_t stream_memory_limit_mb = 8192;      // host memory for the resident CTAs' streams; 0 = no limit
   bool skip_idle_cycles = true;                // jump over cycles in which nothing can change
 
   GpuConfig();
@@ -446,6 +447,9 @@ struct GpuConfig {
       "device memory in bytes: what the CUDA runtime reports (totalGlobalMem, cudaMemGetInfo) and the most a "
       "program may have allocated at once");
     v("watchdog_cycles", watchdog_cycles, "cycles without progress before a deadlock error");
+    v("stream_memory_limit_mb", stream_memory_limit_mb,
+      "host memory in MB that the instruction streams of the resident CTAs may take (docs/performance.md); a run "
+      "that needs more stops with an error instead of exhausting the host (0 = no limit)");
     v("skip_idle_cycles", skip_idle_cycles,
       "jump over cycles in which nothing can change (the results are the same either way; false ticks every cycle, "
       "to check that, at a cost in host time)");

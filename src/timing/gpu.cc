@@ -215,7 +215,10 @@ bool Gpu::dispatch() {
       cta_buf_.cta_id = cta;
       k.source->produce_cta(cta, uint32_t(smi), cta_buf_);
       cta_buf_.cta_id = cta;
-      sm.launch_cta(k.id, k.info, cta_buf_, now_);
+      auto packed = std::make_shared<PackedCta>();
+      packer_.pack(cta_buf_, *packed);
+      check_stream_memory(k, *packed);
+      sm.launch_cta(k.id, k.info, std::move(packed), now_);
       sm_kernel_rr_[smi] = uint32_t((first + j + 1) % nk);
       dispatch_rr_ = (smi + 1) % n;
       any = true;
@@ -297,6 +300,21 @@ void Gpu::check_limits() {
       throw LimitError(fmt::format("instruction limit reached: {} warp instructions at cycle {} (max_insts = {})",
                                    insts, now_, cfg_.max_insts));
   }
+}
+
+// The streams of the resident CTAs are the host memory a run holds per CTA; past the limit the
+// run stops with an error rather than being killed by the host for want of memory.
+void Gpu::check_stream_memory(const Kernel& k, const PackedCta& cta) const {
+  if (!cfg_.stream_memory_limit_mb) return;
+  uint64_t held = cta.bytes();
+  for (const auto& sm : sms_) held += sm->stream_bytes();
+  if (held <= cfg_.stream_memory_limit_mb << 20) return;
+  const double mb = 1024.0 * 1024.0;
+  throw Error(fmt::format(
+      "kernel '{}' (launch {}): with CTA {} ({:.1f} MB) the instruction streams of the CTAs resident on the GPU "
+      "would take {:.1f} MB of host memory, over stream_memory_limit_mb = {}; if the host has the memory, raise the "
+      "limit with --set stream_memory_limit_mb=N (0: no limit)",
+      k.info.name, k.id, cta.cta_id, double(cta.bytes()) / mb, double(held) / mb, cfg_.stream_memory_limit_mb));
 }
 
 void Gpu::deadlock() {

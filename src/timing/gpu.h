@@ -113,6 +113,7 @@ class Gpu final : public LaunchTarget {
   void refresh_gpu_counters();
   void sample(uint64_t upto);
   void check_limits();
+  void check_stream_memory(const Kernel& k, const PackedCta& cta) const;
   [[noreturn]] void deadlock();
 
   GpuConfig cfg_;
@@ -128,7 +129,8 @@ class Gpu final : public LaunchTarget {
   std::vector<KernelResult> results_;
   std::vector<KernelStats> kernel_stats_;
   std::vector<IpcSample> ipc_;
-  CtaStreams cta_buf_;
+  CtaStreams cta_buf_;  // the CTA being produced, before it is packed
+  CtaPacker packer_;
   uint64_t now_ = 0;
   // First cycle whose cycle-class counts the ticked SMs have not added yet; sleeping SMs count
   // up to it before their statistics are read (Sm::count_sleep).

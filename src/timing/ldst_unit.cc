@@ -102,7 +102,8 @@ void LdstUnit::push(int slot, const WarpInst& inst, const uint64_t* lane_addrs, 
   op.outstanding = 0;
   op.ready = 0;
   op.inst = &inst;
-  op.addrs = lane_addrs;
+  op.has_addrs = lane_addrs != nullptr;
+  if (lane_addrs) std::copy(lane_addrs, lane_addrs + 32, op.addrs);
   op.thread_base = thread_base;
   queue_[(queue_head_ + queue_count_) % queue_cap_] = idx;
   ++queue_count_;
@@ -119,7 +120,7 @@ void LdstUnit::expand(Op& op) {
   const bool store_bytes = op.op == OpClass::STORE && line_bytes_ <= LineBytes::kMaxLine;
   for (uint32_t m = in.active_mask; m; m &= m - 1) {
     int lane = std::countr_zero(m);
-    uint64_t a = op.addrs ? op.addrs[lane] : 0;
+    uint64_t a = op.has_addrs ? op.addrs[lane] : 0;
     if (op.space == MemSpace::Local) {
       // `a` is the offset in the thread's local window (every front end hands those over).
       // GPGPU-Sim's layout: word k of every resident thread of the GPU side by side, so the
@@ -237,9 +238,9 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
   };
   switch (op.space) {
     case MemSpace::Shared: {
-      uint32_t degree = !op.addrs ? 1
-                                  : bank_conflict_degree(op.addrs, in.active_mask, in.width, cfg_.core.shared_banks,
-                                                         cfg_.core.shared_bank_width);
+      uint32_t degree = !op.has_addrs ? 1
+                                      : bank_conflict_degree(op.addrs, in.active_mask, in.width, cfg_.core.shared_banks,
+                                                             cfg_.core.shared_bank_width);
       stats.shared_insts++;
       stats.shared_cycles += degree;
       busy_until_ = now + degree;

@@ -27,13 +27,14 @@ class LdstUnit {
     l1d_.evictions().clear();
   }
   // Copy of `o` for a copied GPU whose configuration and memory system are `cfg` and `mem`.
-  // Queued operations keep pointing into the (shared, immutable) CTA instruction streams.
+  // Queued operations keep pointing into the (shared, immutable) CTA instruction tables.
   LdstUnit(const LdstUnit& o, const GpuConfig& cfg, MemorySystem& mem);
   LdstUnit(const LdstUnit&) = delete;
 
   bool full() const { return queue_count_ >= queue_cap_; }
-  // A memory instruction issued by warp `slot`. `thread_base` is the global thread id of lane 0
-  // (used to interleave local memory between threads).
+  // A memory instruction issued by warp `slot`, with its 32 lanes' addresses (copied; nullptr:
+  // none). `thread_base` is the global thread id of lane 0 (used to interleave local memory
+  // between threads).
   void push(int slot, const WarpInst& inst, const uint64_t* lane_addrs, uint64_t thread_base);
   // One cycle: consume responses, process the head of the queue, send requests.
   // Completions are reported to `sm`. Returns true when anything happened.
@@ -97,7 +98,8 @@ class LdstUnit {
     uint32_t outstanding;  // responses still expected
     uint64_t ready;        // latest completion among hits
     const WarpInst* inst;
-    const uint64_t* addrs;
+    bool has_addrs;
+    uint64_t addrs[32];
     uint64_t thread_base;
     Access acc[kMaxAccess];
   };
@@ -114,7 +116,7 @@ class LdstUnit {
   }
   // The constant-cache address of the lowest lane in `mask` of constant or parameter load `op`.
   uint64_t const_address(const Op& op, uint32_t mask) const {
-    uint64_t a = op.addrs ? op.addrs[std::countr_zero(mask)] : 0;
+    uint64_t a = op.has_addrs ? op.addrs[std::countr_zero(mask)] : 0;
     return const_cached_param(*op.inst) ? kParamBase + a : a;
   }
   void complete(Sm& sm, uint32_t idx, uint64_t ready, uint64_t now);

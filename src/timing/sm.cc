@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/occupancy.h"
+#include "timing/lane_address_codec.h"
 #include "timing/sm_scheduler_context.h"
 
 namespace warpsim {
@@ -98,6 +99,7 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       used_shared_(o.used_shared_),
       used_warps_(o.used_warps_),
       live_ctas_(o.live_ctas_),
+      stream_bytes_(o.stream_bytes_),
       fetch_rr_(o.fetch_rr_),
       last_progress_(o.last_progress_),
       sleep_from_(o.sleep_from_),
@@ -161,17 +163,15 @@ uint64_t Sm::code_window(const std::string& kernel_name) {
   return h & 0xfffff;
 }
 
-void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, CtaStreams& trace, uint64_t now) {
+void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, std::shared_ptr<const PackedCta> streams, uint64_t now) {
   if (sleep_from_ != kAwake) wake(now);
   int c = 0;
   while (c < int(ctas_.size()) && ctas_[c].info.valid) ++c;
   if (c == int(ctas_.size())) throw Error("internal: no free CTA slot");
   Cta& cta = ctas_[c];
-  // The slot's previous streams go back to the caller for reuse, unless a copy of this SM
-  // still points into them.
-  if (!cta.trace || cta.trace.use_count() > 1) cta.trace = std::make_shared<CtaStreams>();
-  std::swap(*cta.trace, trace);
-  const CtaStreams& ct = *cta.trace;
+  cta.streams = std::move(streams);
+  const PackedCta& ct = *cta.streams;
+  stream_bytes_ += ct.bytes();
   uint32_t nw = k.warps_per_cta();
   cta.info = CtaInfo{kernel, ct.cta_id, uint16_t(nw), 0, 0, true};
   cta.threads = k.threads_per_cta();
@@ -196,10 +196,11 @@ void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, CtaStreams& trace, uin
   for (uint32_t w = 0; w < nw; ++w) {
     while (warps_[slot].info.valid) ++slot;
     Warp& wp = warps_[slot];
-    const WarpStream* ws = w < ct.warps.size() ? &ct.warps[w] : nullptr;
-    wp.insts = ws ? ws->insts.data() : nullptr;
-    wp.addrs = ws ? ws->addrs.data() : nullptr;
-    wp.n = ws ? uint32_t(ws->insts.size()) : 0;
+    const PackedWarp* pw = w < ct.warps.size() ? &ct.warps[w] : nullptr;
+    wp.table = ct.table.data();
+    wp.codes = pw ? pw->codes.data() : nullptr;
+    wp.addr_next = pw ? pw->addr_words.data() : nullptr;
+    wp.n = pw ? uint32_t(pw->codes.size()) : 0;
     wp.next = 0;
     wp.ibuf = 0;
     wp.ibuf_ready = 0;
@@ -368,7 +369,7 @@ void Sm::compute_local_status(Warp& w) {
     // Fetch, fills and branch resolution invalidate; a decoded buffer appears at ibuf_ready.
     w.blocked_until = w.ibuf > 0 ? w.ibuf_ready : kUntilEvent;
   } else {
-    const WarpInst& in = w.insts[w.next];
+    const WarpInst& in = w.inst(w.next);
     uint64_t until = 0;
     if (w.sb.blocks(in, now_, &until)) {
       w.status = WarpStatus::RAW;
@@ -428,7 +429,7 @@ WarpStatus Sm::status(int slot) {
     default:
       if (oc_.queued_dispatch())
         return free_issue_slot(sched, w.unit, now_) < 0 ? WarpStatus::UnitBusy : WarpStatus::Ready;
-      return free_unit(sched, w.unit, now_, result_latency(w.insts[w.next], w.unit)) < 0 ||
+      return free_unit(sched, w.unit, now_, result_latency(w.inst(w.next), w.unit)) < 0 ||
                      !collector_free(sched, w.unit)
                  ? WarpStatus::UnitBusy
                  : WarpStatus::Ready;
@@ -447,8 +448,8 @@ void Sm::fill_ibuffer(Warp& w, uint64_t ready) {
   uint32_t count = 0, idx = w.next;
   while (count < limit && idx < w.n) {
     ++count;
-    const WarpInst& in = w.insts[idx];
-    if (in.op == OpClass::BRANCH && idx + 1 < w.n && w.insts[idx + 1].pc != in.pc + w.inst_bytes)
+    const WarpInst& in = w.inst(idx);
+    if (in.op == OpClass::BRANCH && idx + 1 < w.n && w.inst(idx + 1).pc != in.pc + w.inst_bytes)
       break;  // the successor is on the taken path: fetched after the branch resolves
     ++idx;
   }
@@ -502,7 +503,7 @@ bool Sm::fetch(uint64_t now) {
     if (slot < 0) break;
     Warp& w = warps_[slot];
     touch(slot);
-    uint64_t addr = w.code_base + w.insts[w.next].pc;
+    uint64_t addr = w.code_base + w.inst(w.next).pc;
     if (!cfg_.icache.enabled) {
       fill_ibuffer(w, now + 1);
     } else {
@@ -539,7 +540,7 @@ bool Sm::fetch(uint64_t now) {
 // --- issue ----------------------------------------------------------------------------------
 void Sm::issue(int sched, int slot, uint64_t now) {
   Warp& w = warps_[slot];
-  const WarpInst& in = w.insts[w.next];
+  const WarpInst& in = w.inst(w.next);
   ++w.next;
   --w.ibuf;
   touch(slot);
@@ -585,7 +586,7 @@ void Sm::issue(int sched, int slot, uint64_t now) {
       for (RegId d : in.dst)
         if (d != kNoReg) w.sb.reserve(d, ready, now);
       wake_at(ready);
-      if (in.op == OpClass::BRANCH && w.next < w.n && w.insts[w.next].pc != in.pc + w.inst_bytes) {
+      if (in.op == OpClass::BRANCH && w.next < w.n && w.inst(w.next).pc != in.pc + w.inst_bytes) {
         w.ibuf = 0;  // taken: flush and wait for the branch to resolve
         w.control = true;
         w.branch_wait = now + cfg_.core.branch_latency;
@@ -603,7 +604,13 @@ void Sm::issue(int sched, int slot, uint64_t now) {
       mem_port_used_last_cycle_ = true;
       stats_.issued_by_unit[int(Unit::MEM)]++;
       if (oc_.enabled()) oc_.collect(sched, slot, Unit::MEM, in.src, kMaxSrc, now, &stats_.reg_bank_conflicts);
-      ldst_.push(slot, in, in.addr_index == kNoAddr ? nullptr : w.addrs + in.addr_index, w.thread_base);
+      if (in.addr_index == kNoAddr) {
+        ldst_.push(slot, in, nullptr, w.thread_base);
+      } else {
+        uint64_t lane_addrs[32];
+        w.addr_next = lane_addresses::decode(w.addr_next, in.active_mask, lane_addrs);
+        ldst_.push(slot, in, lane_addrs, w.thread_base);
+      }
       if (in.op != OpClass::STORE) {
         const bool long_op = in.space == MemSpace::Global || in.space == MemSpace::Local ||
                              in.space == MemSpace::Param || in.space == MemSpace::Tex;
@@ -673,6 +680,9 @@ void Sm::maybe_finish_cta(int c, uint64_t now) {
   for (uint16_t s : cta.warp_slots) {
     Warp& w = warps_[s];
     w.info.valid = false;
+    w.table = nullptr;  // the streams are released below
+    w.codes = nullptr;
+    w.addr_next = nullptr;
     touch(s);
     fetch_want_ &= ~(1ull << s);
     auto& a = sched_age_[s % m];
@@ -687,6 +697,8 @@ void Sm::maybe_finish_cta(int c, uint64_t now) {
   used_warps_ -= cta.info.warps;
   --live_ctas_;
   if (live_ctas_ == 0 && cfg_.core.l1_flush_when_idle) ldst_.invalidate_l1();
+  stream_bytes_ -= cta.streams->bytes();
+  cta.streams.reset();
   cta.info.valid = false;
   finished_ctas_.push_back({cta.info.kernel, cta.info.cta_id});
   stats_.ctas_done++;
@@ -837,7 +849,7 @@ bool Sm::cycle(uint64_t now) {
     for (uint32_t k = 0; k < cfg_.core.issue_per_scheduler; ++k) {
       int slot = sched_slot_[s].empty() ? -1 : policy.select(ctx);
       if (slot < 0 || slot >= int(warps_.size()) || int(slot % m) != int(s) || status(slot) != WarpStatus::Ready) break;
-      const WarpInst& in = warps_[slot].insts[warps_[slot].next];
+      const WarpInst& in = warps_[slot].inst(warps_[slot].next);
       issue(int(s), slot, now);
       policy.on_issue(ctx, slot, in);
       if (!issued) first_slot = slot;
@@ -975,7 +987,7 @@ std::string Sm::describe_warps(uint64_t now, const std::vector<std::string>& ker
     const CtaInfo& c = ctas_[w.info.cta_slot].info;
     const std::string& kname = w.info.kernel < kernel_names.size() ? kernel_names[w.info.kernel] : "?";
     out += fmt::format("  sm {} warp slot {} (kernel {} '{}', cta {}, warp {}): pc 0x{:x}, waiting for {}{}\n", id_, i,
-                       w.info.kernel, kname, c.cta_id, w.info.warp_in_cta, w.next < w.n ? w.insts[w.next].pc : 0,
+                       w.info.kernel, kname, c.cta_id, w.info.warp_in_cta, w.next < w.n ? w.inst(w.next).pc : 0,
                        names[int(s)],
                        w.pending_mem ? fmt::format(" ({} memory instructions in flight)", w.pending_mem) : "");
   }

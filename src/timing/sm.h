@@ -14,6 +14,7 @@
 #include "sched/scheduler.h"
 #include "timing/ldst_unit.h"
 #include "timing/operand_collector.h"
+#include "timing/packed_cta.h"
 #include "timing/scoreboard.h"
 #include "timing/slot_ring.h"
 #include "timing/stats.h"
@@ -41,8 +42,10 @@ class Sm {
 
   // Resources a CTA of this kernel needs; true when one more fits now.
   bool can_host(const KernelInfo& k) const;
-  // Launch a CTA; `trace` is consumed (swapped into the SM's own storage).
-  void launch_cta(uint32_t kernel, const KernelInfo& k, CtaStreams& trace, uint64_t now);
+  // Launch a CTA with its packed streams; the SM holds them until the CTA finishes.
+  void launch_cta(uint32_t kernel, const KernelInfo& k, std::shared_ptr<const PackedCta> streams, uint64_t now);
+  // Heap bytes of the streams of the CTAs resident on this SM.
+  uint64_t stream_bytes() const { return stream_bytes_; }
 
   // Simulate one cycle. Returns true when something happened that may make the next cycle
   // differ from this one (an issue, a fetch, LD/ST progress, a response, a CTA event).
@@ -100,7 +103,7 @@ class Sm {
   // --- scheduler view (SmSchedulerContext, timing/sm_scheduler_context.h, reads these) ---
   WarpStatus status(int slot);
   bool waiting_on_memory(int slot);
-  const WarpInst& next_inst(int slot) const { return warps_[slot].insts[warps_[slot].next]; }
+  const WarpInst& next_inst(int slot) const { return warps_[slot].inst(warps_[slot].next); }
   const WarpInfo& warp_info(int slot) const { return warps_[slot].info; }
   const CtaInfo& cta_info(int slot) const { return ctas_[slot].info; }
   const std::vector<uint16_t>& sched_warps(int s) const { return sched_age_[s]; }
@@ -121,11 +124,12 @@ class Sm {
   friend class LdstUnit;
   enum class NeedsUnit : uint8_t { None, Mem, Sfu, Alu };
   struct Warp {
-    const WarpInst* insts = nullptr;
-    const uint64_t* addrs = nullptr;
-    uint32_t n = 0;     // instructions in the stream
-    uint32_t next = 0;  // next instruction to issue
-    uint32_t ibuf = 0;  // decoded instructions at the head of the stream
+    const WarpInst* table = nullptr;      // the CTA's distinct instructions (PackedCta)
+    const uint32_t* codes = nullptr;      // the stream: indices into `table`
+    const uint32_t* addr_next = nullptr;  // address record of the next memory instruction
+    uint32_t n = 0;                       // instructions in the stream
+    uint32_t next = 0;                    // next instruction to issue
+    uint32_t ibuf = 0;                    // decoded instructions at the head of the stream
     uint32_t inst_bytes = 8;
     uint64_t ibuf_ready = 0;    // cycle the decoded instructions become visible
     uint64_t branch_wait = 0;   // no fetch before this cycle (a taken branch resolving)
@@ -148,12 +152,13 @@ class Sm {
     Unit unit = Unit::SP;
     bool on_memory = false;
     void invalidate() { blocked_until = 0; }
+    const WarpInst& inst(uint32_t i) const { return table[codes[i]]; }
   };
   struct Cta {
     CtaInfo info;
-    // The streams the CTA's warps point into. Never modified while the CTA lives; shared with
-    // the copies of this SM made by Gpu::clone, so a copy does not duplicate them.
-    std::shared_ptr<CtaStreams> trace;
+    // The streams the CTA's warps point into, released when it finishes. Never modified; shared
+    // with the copies of this SM made by Gpu::clone, so a copy does not duplicate them.
+    std::shared_ptr<const PackedCta> streams;
     std::vector<uint16_t> warp_slots;
     uint32_t threads = 0, regs = 0, shared = 0;
   };
@@ -245,6 +250,7 @@ class Sm {
   uint64_t next_age_ = 0;
   uint64_t fetch_want_ = 0;  // warps whose instruction buffer is empty and may fetch
   uint32_t used_threads_ = 0, used_regs_ = 0, used_shared_ = 0, used_warps_ = 0, live_ctas_ = 0;
+  uint64_t stream_bytes_ = 0;  // PackedCta::bytes() of the resident CTAs' streams
   uint32_t fetch_rr_ = 0;
   uint64_t last_progress_ = 0;
   bool needs_every_cycle_ = false;

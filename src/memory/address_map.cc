@@ -84,27 +84,50 @@ uint32_t AddressMap::partition(uint64_t addr) const {
   return pow2_ ? uint32_t((r ^ h) & (partitions_ - 1)) : uint32_t((r + h) % partitions_);
 }
 
+uint64_t AddressMap::strip_slice_bits(uint64_t partition_addr, uint32_t& local) const {
+  if (chunk_slices_) {
+    uint64_t q = partition_addr >> chunk_shift_;
+    local = uint32_t(q % slices_);
+    return ((q / slices_) << chunk_shift_) | (partition_addr & chunk_mask_);
+  }
+  uint64_t li = partition_addr >> line_shift_;
+  local = uint32_t(li % slices_);
+  return ((li / slices_) << line_shift_) | (partition_addr & line_mask_);
+}
+
+uint64_t AddressMap::partition_addr_of_slice(uint32_t local_slice, uint64_t slice_addr) const {
+  if (mode_ == Mode::Ipoly || mode_ == Mode::Random) {
+    local_slice = uint32_t((slice_addr >> kRawShift) % slices_);
+    slice_addr &= (uint64_t(1) << kRawShift) - 1;
+  }
+  if (chunk_slices_) {
+    uint64_t q = (slice_addr >> chunk_shift_) * slices_ + local_slice;
+    return (q << chunk_shift_) | (slice_addr & chunk_mask_);
+  }
+  uint64_t li = (slice_addr >> line_shift_) * slices_ + local_slice;
+  return (li << line_shift_) | (slice_addr & line_mask_);
+}
+
 MemLocation AddressMap::locate(uint64_t addr) const {
   MemLocation loc;
   loc.partition_addr = partition_addr(addr);
+  uint32_t local = 0;
+  // The slice-local address leaves out the bits that would pick the slice under linear
+  // indexing (GPGPU-Sim removes them, its sub-partition id bits, from the address its L2 sets
+  // are indexed with, whatever the partition indexing).
+  const uint64_t stripped = strip_slice_bits(loc.partition_addr, local);
   if (mode_ == Mode::Ipoly || mode_ == Mode::Random) {
     uint64_t chunk = addr >> chunk_shift_;
     loc.slice = mode_ == Mode::Ipoly ? ipoly_slice(chunk) : random_slice(addr);
     loc.partition = loc.slice / slices_;
-    loc.slice_addr = loc.partition_addr | (uint64_t(chunk % partitions_) << kRawShift);
+    // The hashed slice does not follow from the stripped address: the partition digit and the
+    // stripped bits go above it, so that slice addresses stay distinct.
+    loc.slice_addr = stripped | ((uint64_t(chunk % partitions_) * slices_ + local) << kRawShift);
     return loc;
   }
   loc.partition = partition(addr);
-  if (chunk_slices_) {
-    uint64_t q = loc.partition_addr >> chunk_shift_;
-    loc.slice = loc.partition * slices_ + uint32_t(q % slices_);
-    loc.slice_addr = ((q / slices_) << chunk_shift_) | (loc.partition_addr & chunk_mask_);
-    return loc;
-  }
-  uint64_t li = loc.partition_addr >> line_shift_;
-  uint32_t local = uint32_t(li % slices_);
   loc.slice = loc.partition * slices_ + local;
-  loc.slice_addr = ((li / slices_) << line_shift_) | (loc.partition_addr & line_mask_);
+  loc.slice_addr = stripped;
   return loc;
 }
 

@@ -59,15 +59,7 @@ class AddressMap {
   }
   MemLocation locate(uint64_t addr) const;
   // Inverse of the slice step: slice-local address of local slice `s` -> partition address.
-  uint64_t partition_addr_of_slice(uint32_t local_slice, uint64_t slice_addr) const {
-    if (mode_ == Mode::Ipoly || mode_ == Mode::Random) return slice_addr & ((uint64_t(1) << kRawShift) - 1);
-    if (chunk_slices_) {
-      uint64_t q = (slice_addr >> chunk_shift_) * slices_ + local_slice;
-      return (q << chunk_shift_) | (slice_addr & chunk_mask_);
-    }
-    uint64_t li = (slice_addr >> line_shift_) * slices_ + local_slice;
-    return (li << line_shift_) | (slice_addr & line_mask_);
-  }
+  uint64_t partition_addr_of_slice(uint32_t local_slice, uint64_t slice_addr) const;
   uint32_t bank(uint64_t partition_addr) const {
     const uint64_t rb = partition_addr >> row_shift_;
     uint32_t b = uint32_t(rb % banks_);
@@ -82,6 +74,8 @@ class AddressMap {
   enum class Mode : uint8_t { Linear, Xor, Ipoly, Random };
   static constexpr uint32_t kRawShift = 56;
   uint32_t ipoly_slice(uint64_t chunk) const;
+  // The partition address less the bits that pick the slice under linear indexing (`local`).
+  uint64_t strip_slice_bits(uint64_t partition_addr, uint32_t& local) const;
   uint32_t random_slice(uint64_t addr) const;
   uint32_t partitions_, slices_, banks_;
   uint32_t chunk_shift_, line_shift_, row_shift_, fold_bits_, random_shift_ = 0;

@@ -111,7 +111,7 @@ ModuleHandle Runtime::load_module(const std::vector<PtxObject>& objects, const s
       uint64_t size = v.size_bytes();
       if (size > (uint64_t(4) << 30))
         throw LocatedError(file_name, v.loc.line, v.loc.col, "variable '" + v.name + "' is larger than 4 GiB");
-      DevPtr a = impl_->memory.allocate(std::max<uint64_t>(size, 1));
+      DevPtr a = impl_->memory.allocate_static(std::max<uint64_t>(size, 1));
       placed.push_back(a);
       mod->symbols[v.name] = ptx::ModuleSymbol{v.space, a, size};
     }

@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
@@ -65,16 +66,19 @@ uint8_t**& DeviceMemory::l2_table(uint64_t p) {
 }
 
 void DeviceMemory::map_range(uint64_t addr, uint64_t bytes) {
-  for (uint64_t a = addr; a < addr + bytes; a += kPageSize) {
+  const uint64_t end = addr + bytes;
+  for (uint64_t a = addr & ~(kPageSize - 1); a < end; a += kPageSize) {
     uint64_t p = a >> kPageBits;
     uint8_t*& page = l2_table(p)[p & (kL2Size - 1)];
-    // A page past the last allocation that a kernel wrote to (inside the heap margin): a new
-    // allocation starts from zeros, as every allocation does here.
-    if (page && page != reserved_marker()) {
-      free_pages_.push_back(page);
-      --touched_;
+    if (!page) {
+      page = reserved_marker();
+    } else if (page != reserved_marker()) {
+      // A page that holds data already: a neighbouring allocation's, or one a kernel wrote past
+      // the last allocation (inside the heap margin). The new allocation starts from zeros, as
+      // every allocation does here; the rest of the page is kept.
+      const uint64_t from = std::max(a, addr), to = std::min(a + kPageSize, end);
+      std::memset(page + (from - a), 0, to - from);
     }
-    page = reserved_marker();
   }
 }
 
@@ -90,20 +94,26 @@ uint8_t* DeviceMemory::heap_write_ptr(uint64_t addr) {
   return page + (addr & (kPageSize - 1));
 }
 
-uint64_t DeviceMemory::allocate(uint64_t bytes) {
+uint64_t DeviceMemory::allocate(uint64_t bytes) { return place(next_, kStaticBase - kHeapMargin, bytes, kHeapAlign); }
+
+uint64_t DeviceMemory::allocate_static(uint64_t bytes) {
+  return place(static_next_, kLimit - kHeapMargin, bytes, kPageSize);
+}
+
+uint64_t DeviceMemory::place(uint64_t& next, uint64_t end, uint64_t bytes, uint64_t align) {
   if (bytes == 0) bytes = 1;
-  uint64_t rounded = (bytes + kPageSize - 1) & ~(kPageSize - 1);
+  uint64_t rounded = (bytes + align - 1) & ~(align - 1);
   if (rounded < bytes || rounded > kMaxAllocation)
     throw Error("device memory: allocation of " + std::to_string(bytes) + " bytes exceeds the " +
                 std::to_string(kMaxAllocation >> 30) + " GiB limit per allocation");
-  if (next_ + rounded + kPageSize > kLimit)
+  if (next + rounded > end)
     throw Error("device memory: cannot allocate " + std::to_string(bytes) + " bytes (address range exhausted)");
   if (limit_ && allocated_ + rounded > limit_)
     throw LimitError("device memory limit: allocating " + std::to_string(bytes) + " bytes with " +
                      std::to_string(allocated_) +
                      " already allocated exceeds global_memory = " + std::to_string(limit_));
-  uint64_t addr = next_;
-  next_ += rounded + kPageSize;  // guard page
+  uint64_t addr = next;
+  next += rounded;
   map_range(addr, rounded);
   allocs_[addr] = Alloc{rounded, bytes};
   allocated_ += rounded;
@@ -114,8 +124,14 @@ void DeviceMemory::free(uint64_t addr) {
   auto it = allocs_.find(addr);
   if (it == allocs_.end()) throw Error("device memory: free of " + hex(addr) + " which is not an allocation");
   const bool backed = backed_.erase(addr) > 0;  // the pages belong to the caller's host memory
-  for (uint64_t a = addr; a < addr + it->second.rounded; a += kPageSize) {
-    uint64_t p = a >> kPageBits;
+  // The pages of the allocation, less a first or last page that a live neighbour shares.
+  uint64_t first = addr >> kPageBits, end = ((addr + it->second.rounded - 1) >> kPageBits) + 1;
+  if (it != allocs_.begin()) {
+    auto prev = std::prev(it);
+    if (((prev->first + prev->second.rounded - 1) >> kPageBits) == first) ++first;
+  }
+  if (auto next = std::next(it); next != allocs_.end() && (next->first >> kPageBits) == end - 1) --end;
+  for (uint64_t p = first; p < end; ++p) {
     uint8_t*& page = l1_[p >> kL2Bits][p & (kL2Size - 1)];
     if (page && page != reserved_marker() && !backed) {
       free_pages_.push_back(page);

@@ -1,5 +1,12 @@
-// Sparse, page-granular device memory. Allocations are page aligned and separated by a guard
-// page. Pages are materialised on first write; untouched pages read as zeros and cost nothing.
+// Sparse, page-granular device memory. Pages are materialised on first write; untouched pages
+// read as zeros and cost nothing.
+//
+// Addresses are laid out as GPGPU-Sim 4.2 lays them out, since the L2 partition, the L2 set and
+// the DRAM bank of every access follow from them (docs/memory.md, "Device addresses"): heap
+// allocations one after another from kBase = 0xC0000000 (GPGPU-Sim's GLOBAL_HEAP_START), each
+// rounded up to kHeapAlign = 256 bytes, so that small allocations share pages; module variables
+// page aligned in a region of their own from kStaticBase (GPGPU-Sim places them below the
+// heap), so that loading a module does not move the program's allocations.
 //
 // Like a GPU's, the device heap is mapped beyond the bytes that were asked for: kernels may
 // read and write anywhere from kHeapMargin below the first allocation to kHeapMargin past the
@@ -24,7 +31,9 @@ class DeviceMemory {
  public:
   static constexpr int kPageBits = 12;
   static constexpr uint64_t kPageSize = uint64_t(1) << kPageBits;
-  static constexpr uint64_t kBase = uint64_t(1) << 32;            // first device address
+  static constexpr uint64_t kBase = 0xC0000000ull;                // first device address (heap)
+  static constexpr uint64_t kStaticBase = uint64_t(1) << 39;      // module variables
+  static constexpr uint64_t kHeapAlign = 256;                     // heap allocation granularity
   static constexpr uint64_t kLimit = uint64_t(1) << 40;           // end of the device address range
   static constexpr uint64_t kMaxAllocation = uint64_t(64) << 30;  // bytes per allocation
   static constexpr uint64_t kHeapMargin = uint64_t(2) << 20;      // mapped around the allocations
@@ -37,15 +46,19 @@ class DeviceMemory {
   DeviceMemory(const DeviceMemory&) = delete;
   DeviceMemory& operator=(const DeviceMemory&) = delete;
 
-  // Reserves `bytes` (rounded up to pages); throws Error when the address range is exhausted.
+  // Reserves `bytes` (rounded up to kHeapAlign) on the heap, right after the previous
+  // allocation; throws Error when the address range is exhausted.
   uint64_t allocate(uint64_t bytes);
+  // The same in the module-variable region (from kStaticBase), rounded up to pages (an
+  // allocation there owns its pages: back_with_host).
+  uint64_t allocate_static(uint64_t bytes);
   // Cap on the bytes allocated at once (0: none); allocate() past it throws LimitError.
   void set_limit(uint64_t bytes) { limit_ = bytes; }
   // Releases an allocation made by allocate(); throws Error for anything else.
   void free(uint64_t addr);
-  // Size of the allocation starting at addr (0 when none starts there).
+  // Size of the allocation starting at addr, as rounded (0 when none starts there).
   uint64_t allocation_size(uint64_t addr) const;
-  // Whether [addr, addr+bytes) lies inside allocations (page-rounded sizes) or host ranges.
+  // Whether [addr, addr+bytes) lies inside one allocation (rounded size) or host range.
   bool is_mapped(uint64_t addr, uint64_t bytes) const;
   // Whether [addr, addr+bytes) lies inside one live allocation's requested bytes (memcheck).
   bool in_allocation(uint64_t addr, uint64_t bytes) const;
@@ -58,6 +71,7 @@ class DeviceMemory {
   AccessFault describe_access(uint64_t addr, uint64_t bytes) const;
   // Whether addr lies in the mapped device heap (see above).
   bool in_heap(uint64_t addr) const {
+    if (addr >= kStaticBase) return static_next_ > kStaticBase && addr < static_next_ + kHeapMargin;
     return next_ > kBase && addr >= kBase - kHeapMargin && addr < next_ + kHeapMargin;
   }
 
@@ -70,9 +84,9 @@ class DeviceMemory {
   void unmap_host(uint64_t addr);
   // Whether [addr, addr+bytes) lies inside one host range.
   bool is_host_mapped(uint64_t addr, uint64_t bytes) const;
-  // Moves the allocation starting at addr into host memory `host` (page aligned, as large as
-  // the allocation; the caller keeps it alive while the allocation exists): its bytes are
-  // copied there, and the device reads and writes them there from then on.
+  // Moves the allocation starting at addr (a module variable's: page aligned) into host memory
+  // `host` (page aligned, as large as the allocation; the caller keeps it alive while the allocation exists): its bytes
+  // are copied there, and the device reads and writes them there from then on.
   void back_with_host(uint64_t addr, uint8_t* host);
 
   // Host pointer for reading `addr` (null if unmapped). Valid up to the end of its page.
@@ -154,11 +168,13 @@ class DeviceMemory {
   struct Alloc {
     uint64_t rounded = 0, requested = 0;
   };
-  std::map<uint64_t, Alloc> allocs_;     // start -> size (page rounded, and as requested)
+  std::map<uint64_t, Alloc> allocs_;     // start -> size (rounded, and as requested)
   std::map<uint64_t, uint64_t> freed_;   // start -> requested size of freed allocations
   std::map<uint64_t, uint64_t> host_;    // host ranges: start -> end (exact bytes)
   std::map<uint64_t, uint8_t*> backed_;  // allocations moved into host memory (back_with_host)
+  uint64_t place(uint64_t& next, uint64_t end, uint64_t bytes, uint64_t align);
   uint64_t next_ = kBase;
+  uint64_t static_next_ = kStaticBase;
   uint64_t allocated_ = 0, touched_ = 0, limit_ = 0;
 };
 

@@ -80,6 +80,36 @@ TEST(Ipoly, DistinctLinesNeverShareASliceAddress) {
   }
 }
 
+TEST(Ipoly, SliceAddressLeavesOutTheSubPartitionBit) {
+  // GPGPU-Sim indexes the L2 sets with partition_address(): the channel digit removed, and
+  // its sub-partition id bits (the lowest bank bit: on TITAN V the bit above the channel
+  // digit) removed too, whatever the partition indexing. Below bit 56 the slice-local
+  // address is exactly that, so the set a line takes is GPGPU-Sim's.
+  GpuConfig c = map_cfg(24, "ipoly", 2);
+  c.l2.slice_select = "chunk";
+  AddressMap m(c);
+  const uint64_t low56 = (uint64_t(1) << 56) - 1;
+  for (uint64_t a = 0xC0000000; a < 0xC0000000 + (uint64_t(1) << 22); a += 96) {
+    const uint64_t q = (a >> 8) / 24;
+    const uint64_t gpgpusim = ((q >> 1) << 8) | (a & 255);
+    MemLocation loc = m.locate(a);
+    ASSERT_EQ(loc.slice_addr & low56, gpgpusim) << a;
+    ASSERT_EQ(m.partition_addr_of_slice(0, loc.slice_addr), loc.partition_addr) << a;
+  }
+  // Lines that differ only in that bit can meet in one slice: there they have the same
+  // address for the set index (one set) and distinct tags.
+  std::map<std::pair<uint32_t, uint64_t>, uint64_t> by_set_address;
+  int met = 0;
+  for (uint64_t a = 0; a < (uint64_t(1) << 24); a += 128) {
+    MemLocation loc = m.locate(a);
+    auto [it, fresh] = by_set_address.try_emplace({loc.slice, loc.slice_addr & low56}, loc.slice_addr);
+    if (fresh) continue;
+    EXPECT_NE(it->second, loc.slice_addr);
+    ++met;
+  }
+  EXPECT_GT(met, 0);
+}
+
 TEST(AddressMapSlices, ChunkSelectUsesTheDigitAboveThePartition) {
   GpuConfig c = map_cfg(6, "linear", 2);
   c.l2.slice_select = "chunk";

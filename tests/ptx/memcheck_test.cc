@@ -76,16 +76,18 @@ TEST(Memcheck, ReadBeforeTheFirstBufferIsReported) {
   EXPECT_TRUE(has(e, "memcheck: kernel 'k': 32 invalid global accesses (1 distinct)")) << e;
   EXPECT_TRUE(has(e, "kernel 'k', CTA (0,0,0), thread (0,0,0), pc 0x")) << e;
   EXPECT_TRUE(has(e,
-                  "(mc.ptx:16): out-of-bounds global read of 4 bytes at address 0xfffffe00, 512 bytes before the "
-                  "allocation at 0x100000000 of 1024 bytes [31 more like it]"))
+                  "(mc.ptx:16): out-of-bounds global read of 4 bytes at address 0xbffffe00, 512 bytes before the "
+                  "allocation at 0xc0000000 of 1024 bytes [31 more like it]"))
       << e;
 }
 
-// Writes 7 at p + 100 and 9 at p + 4096 (the guard page), then reads them back.
+// Writes 7 at p + 100 and 9 at p + 120 (past the end, nearer to it than to the next
+// allocation), then reads
+// them back.
 const char* kWritePastEnd =
     "st.global.u32 [%rd1+100], 7;\n"  // line 13
-    "st.global.u32 [%rd1+4096], 9;\n"
-    "ld.global.u32 %r1, [%rd1+100];\nld.global.u32 %r2, [%rd1+4096];\n"
+    "st.global.u32 [%rd1+120], 9;\n"
+    "ld.global.u32 %r1, [%rd1+100];\nld.global.u32 %r2, [%rd1+120];\n"
     "mul.lo.u32 %r1, %r1, %r2;\ncvt.u64.u32 %rd4, %r1;\nst.global.u64 [%rd2], %rd4;";
 
 TEST(Memcheck, WritePastTheEndLandsByDefault) {
@@ -103,12 +105,12 @@ TEST(Memcheck, WritePastTheEndIsReported) {
   // Two writes and two reads at four pcs.
   EXPECT_TRUE(has(e, "memcheck: kernel 'k': 4 invalid global accesses (4 distinct)")) << e;
   EXPECT_TRUE(has(e,
-                  "(mc.ptx:13): out-of-bounds global write of 4 bytes at address 0x100000064, 0 bytes after the "
-                  "end of the allocation at 0x100000000 of 100 bytes"))
+                  "(mc.ptx:13): out-of-bounds global write of 4 bytes at address 0xc0000064, 0 bytes after the "
+                  "end of the allocation at 0xc0000000 of 100 bytes"))
       << e;
   EXPECT_TRUE(has(e,
-                  "(mc.ptx:14): out-of-bounds global write of 4 bytes at address 0x100001000, 3996 bytes after "
-                  "the end of the allocation at 0x100000000 of 100 bytes"))
+                  "(mc.ptx:14): out-of-bounds global write of 4 bytes at address 0xc0000078, 20 bytes after "
+                  "the end of the allocation at 0xc0000000 of 100 bytes"))
       << e;
   EXPECT_TRUE(has(e, "(mc.ptx:15): out-of-bounds global read")) << e;
 }
@@ -118,8 +120,8 @@ TEST(Memcheck, AccessStraddlingTheEndIsReported) {
   DevPtr buf = r.rt.malloc(98);
   const std::string& e = r.launch("st.global.u32 [%rd1+96], 1;", buf, true);
   EXPECT_TRUE(has(e,
-                  "out-of-bounds global write of 4 bytes at address 0x100000060, 2 bytes past the end of the "
-                  "allocation at 0x100000000 of 98 bytes"))
+                  "out-of-bounds global write of 4 bytes at address 0xc0000060, 2 bytes past the end of the "
+                  "allocation at 0xc0000000 of 98 bytes"))
       << e;
   // In bounds up to the last byte: no report.
   KernelRun ok;
@@ -140,7 +142,7 @@ TEST(Memcheck, NullPointerFaultsInBothModes) {
   KernelRun far;
   DevPtr buf = far.rt.malloc(64);
   const std::string& e = far.launch("add.s64 %rd3, %rd1, 0x4000000;\nld.global.u32 %r1, [%rd3];", buf, false);
-  EXPECT_TRUE(has(e, "out-of-bounds global read of 4 bytes at address 0x104000000")) << e;
+  EXPECT_TRUE(has(e, "out-of-bounds global read of 4 bytes at address 0xc4000000")) << e;
 }
 
 TEST(Memcheck, FaultCarriesTheAccessesReportedBeforeIt) {
@@ -166,8 +168,8 @@ TEST(Memcheck, UseAfterFree) {
   r.rt.free(buf);
   const std::string& e = r.launch(body, buf, true);
   EXPECT_TRUE(has(e,
-                  "(mc.ptx:13): use after free: global read of 4 bytes at address 0x100000010, 16 bytes inside "
-                  "the freed allocation at 0x100000000 of 256 bytes"))
+                  "(mc.ptx:13): use after free: global read of 4 bytes at address 0xc0000010, 16 bytes inside "
+                  "the freed allocation at 0xc0000000 of 256 bytes"))
       << e;
 }
 
@@ -180,8 +182,8 @@ TEST(Memcheck, GenericAtomicAndVectorAccessesAreChecked) {
       "ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1+32];",  // in bounds
       buf, true);
   EXPECT_TRUE(has(e, "2 invalid global accesses (2 distinct)")) << e;
-  EXPECT_TRUE(has(e, "(mc.ptx:13): out-of-bounds global write of 4 bytes at address 0x10000003c, 0 bytes after")) << e;
-  EXPECT_TRUE(has(e, "(mc.ptx:14): out-of-bounds generic read of 8 bytes at address 0x100000038, 4 bytes past the end"))
+  EXPECT_TRUE(has(e, "(mc.ptx:13): out-of-bounds global write of 4 bytes at address 0xc000003c, 0 bytes after")) << e;
+  EXPECT_TRUE(has(e, "(mc.ptx:14): out-of-bounds generic read of 8 bytes at address 0xc0000038, 4 bytes past the end"))
       << e;
 }
 
@@ -189,7 +191,7 @@ TEST(Memcheck, CleanKernelPassesAndTheLimitOfKindsHolds) {
   KernelRun r;
   DevPtr buf = r.rt.malloc(4096);
   std::string body;
-  for (int i = 0; i < 120; ++i) body += "ld.global.u32 %r1, [%rd1+" + std::to_string(4096 + 4 * i) + "];\n";
+  for (int i = 0; i < 120; ++i) body += "ld.global.u32 %r1, [%rd1+" + std::to_string(8192 + 4 * i) + "];\n";
   const std::string& e = r.launch(body, buf, true);
   EXPECT_TRUE(has(e, "120 invalid global accesses (100 distinct)")) << e;
   EXPECT_TRUE(has(e, "... 20 more accesses of further kinds")) << e;

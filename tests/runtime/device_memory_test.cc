@@ -10,25 +10,64 @@
 namespace warpsim {
 namespace {
 
-TEST(DeviceMemory, AllocationsArePageAlignedDisjointAndGuarded) {
+TEST(DeviceMemory, AllocationsFollowOneAnotherFromTheHeapBase) {
+  // GPGPU-Sim's layout: the first cudaMalloc at 0xC0000000, each next one right after the
+  // previous, sizes rounded up to 256 bytes; module variables elsewhere, page aligned, so that
+  // they do not move the heap.
   DeviceMemory m;
+  uint64_t v = m.allocate_static(64);
   uint64_t a = m.allocate(10), b = m.allocate(5000), c = m.allocate(1);
-  EXPECT_EQ(a % DeviceMemory::kPageSize, 0u);
-  EXPECT_GE(b, a + DeviceMemory::kPageSize * 2);  // one page + guard page
-  EXPECT_GE(c, b + DeviceMemory::kPageSize * 3);  // two pages + guard page
+  EXPECT_EQ(a, 0xC0000000u);
+  EXPECT_EQ(b, a + 256);
+  EXPECT_EQ(c, b + 5120);
+  EXPECT_EQ(v, DeviceMemory::kStaticBase);
+  EXPECT_EQ(m.allocate_static(8), v + DeviceMemory::kPageSize);
   EXPECT_TRUE(m.is_mapped(a, 10));
-  EXPECT_FALSE(m.is_mapped(a + DeviceMemory::kPageSize, 4));  // guard page
+  EXPECT_TRUE(m.is_mapped(v, 64));
+  EXPECT_FALSE(m.is_mapped(a + 252, 8));  // runs into b
   EXPECT_EQ(m.read_ptr(0), nullptr);
-  EXPECT_EQ(m.allocation_size(b), 2 * DeviceMemory::kPageSize);
+  EXPECT_EQ(m.allocation_size(b), 5120u);
+}
+
+TEST(DeviceMemory, AllocationsSharingAPageKeepTheirBytes) {
+  DeviceMemory m;
+  uint64_t a = m.allocate(100), b = m.allocate(100), c = m.allocate(100);
+  ASSERT_EQ(a >> DeviceMemory::kPageBits, c >> DeviceMemory::kPageBits);  // one page
+  const uint8_t x = 7, y = 9, z = 11;
+  m.write(a, &x, 1);
+  m.write(b, &y, 1);
+  m.write(c, &z, 1);
+  m.free(b);  // the page stays: a and c still use it
+  uint8_t r = 0;
+  m.read(a, &r, 1);
+  EXPECT_EQ(r, 7);
+  m.read(c, &r, 1);
+  EXPECT_EQ(r, 11);
+  // A new allocation on a page that holds data starts from zeros and leaves the rest alone.
+  *m.write_ptr(c + 300) = 5;  // past c, inside the heap
+  *m.write_ptr(c + 600) = 6;
+  uint64_t d = m.allocate(100);
+  ASSERT_EQ(d, c + 256);
+  EXPECT_EQ(*m.read_ptr(c + 300), 0);
+  EXPECT_EQ(*m.read_ptr(c + 600), 6);
+  m.read(c, &r, 1);
+  EXPECT_EQ(r, 11);
+  // Freeing every allocation of the page gives it back.
+  const uint64_t touched = m.pages_touched();
+  m.free(a);
+  m.free(c);
+  EXPECT_EQ(m.pages_touched(), touched);
+  m.free(d);
+  EXPECT_EQ(m.pages_touched(), touched - 1);
 }
 
 TEST(DeviceMemory, TheHeapAroundTheAllocationsIsMapped) {
   DeviceMemory m;
   EXPECT_EQ(m.read_ptr(DeviceMemory::kBase - 512), nullptr);  // nothing allocated: no heap
   uint64_t a = m.allocate(100), b = m.allocate(64);
-  // Below the first allocation, the guard page, the rest of the last page: zeros, writable.
-  const uint64_t next = b + 2 * DeviceMemory::kPageSize;  // after b's page and guard page
-  for (uint64_t x : {a - 512, a + 100, a + DeviceMemory::kPageSize, next + DeviceMemory::kHeapMargin - 8}) {
+  // Below the first allocation, past each one's end, past the last: zeros, writable.
+  const uint64_t next = b + 256;  // after b's 256 bytes
+  for (uint64_t x : {a - 512, a + 100, b + 64, next + DeviceMemory::kHeapMargin - 8}) {
     const uint8_t* r = m.read_ptr(x);
     ASSERT_NE(r, nullptr) << x;
     EXPECT_EQ(*r, 0);
@@ -44,17 +83,18 @@ TEST(DeviceMemory, TheHeapAroundTheAllocationsIsMapped) {
   EXPECT_EQ(m.read_ptr(0), nullptr);
   EXPECT_EQ(m.write_ptr(8), nullptr);
   EXPECT_EQ(m.read_ptr(a - DeviceMemory::kHeapMargin - 1), nullptr);
-  EXPECT_EQ(m.write_ptr(next + DeviceMemory::kHeapMargin), nullptr);
+  // (The heap's end is checked per page: the page written above reaches a little past it.)
+  EXPECT_EQ(m.write_ptr(next + DeviceMemory::kHeapMargin + DeviceMemory::kPageSize), nullptr);
   // A new allocation over a page written past the last allocation starts from zeros.
   *m.write_ptr(next) = 5;
   uint64_t c = m.allocate(10);
   ASSERT_EQ(c, next);
   EXPECT_EQ(*m.read_ptr(c), 0);
-  EXPECT_EQ(m.describe_access(a - 512, 4).where, "512 bytes before the allocation at 0x100000000 of 100 bytes");
+  EXPECT_EQ(m.describe_access(a - 512, 4).where, "512 bytes before the allocation at 0xc0000000 of 100 bytes");
   m.free(b);
   DeviceMemory::AccessFault f = m.describe_access(b + 8, 4);
   EXPECT_TRUE(f.after_free);
-  EXPECT_EQ(f.where, "8 bytes inside the freed allocation at 0x100002000 of 64 bytes");
+  EXPECT_EQ(f.where, "8 bytes inside the freed allocation at 0xc0000100 of 64 bytes");
 }
 
 TEST(DeviceMemory, PagesMaterialiseOnWrite) {

@@ -75,16 +75,16 @@ TEST(CliErrors, OutOfRangeConfigValues) {
 TEST(CliErrors, OutOfBoundsKernelAccessNamesThreadAndAddress) {
   ScratchDir d;
   CliResult r = run_warpsim(ptx_run("oob_store.ptx"), d);
-  // Thread 0 stores at buffer + 64 MiB; the first allocation starts at 2^32 (DeviceMemory::kBase).
+  // Thread 0 stores at buffer + 64 MiB; the first allocation starts at 0xC0000000 (DeviceMemory::kBase).
   expect_user_error(r, "kernel 'oob_store', CTA (0,0,0), thread (0,0,0), pc 0x28 (");
-  EXPECT_NE(r.output.find("oob_store.ptx:18): out-of-bounds global write of 4 bytes at address 0x104000000"),
+  EXPECT_NE(r.output.find("oob_store.ptx:18): out-of-bounds global write of 4 bytes at address 0xc4000000"),
             std::string::npos)
       << r.output;
 }
 
 TEST(CliErrors, ReadBeforeTheBufferSucceedsUnlessMemcheck) {
   ScratchDir d;
-  // Thread t reads 512 bytes before element t of the first allocation (2^32): mapped, as on a GPU.
+  // Thread t reads 512 bytes before element t of the first allocation (0xC0000000): mapped, as on a GPU.
   CliResult ok = run_warpsim(ptx_run("oob_read.ptx"), d);
   EXPECT_EQ(ok.rc, 0) << ok.output;
   CliResult r = run_warpsim(ptx_run("oob_read.ptx", "--memcheck"), d);
@@ -92,8 +92,8 @@ TEST(CliErrors, ReadBeforeTheBufferSucceedsUnlessMemcheck) {
   EXPECT_NE(r.output.find("  kernel 'oob_read', CTA (0,0,0), thread (0,0,0), pc 0x28 ("), std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("oob_read.ptx:19): out-of-bounds "
-                          "global read of 4 bytes at address 0xfffffe00, 512 bytes before the allocation at "
-                          "0x100000000 of 128 bytes [31 more like it]"),
+                          "global read of 4 bytes at address 0xbffffe00, 512 bytes before the allocation at "
+                          "0xc0000000 of 128 bytes [31 more like it]"),
             std::string::npos)
       << r.output;
 }

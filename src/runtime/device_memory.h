@@ -85,8 +85,9 @@ class DeviceMemory {
   // Whether [addr, addr+bytes) lies inside one host range.
   bool is_host_mapped(uint64_t addr, uint64_t bytes) const;
   // Moves the allocation starting at addr (a module variable's: page aligned) into host memory
-  // `host` (page aligned, as large as the allocation; the caller keeps it alive while the allocation exists): its bytes
-  // are copied there, and the device reads and writes them there from then on.
+  // `host` (page aligned, as large as the allocation; the caller keeps it alive while the
+  // allocation exists): its bytes are copied there, and the device reads and writes them there
+  // from then on.
   void back_with_host(uint64_t addr, uint8_t* host);
 
   // Host pointer for reading `addr` (null if unmapped). Valid up to the end of its page.

@@ -77,9 +77,10 @@ Bucketizer::Bucketizer(double range, uint32_t buckets, Spacing spacing)
     upper += size / total;
     bounds_.push_back(upper - 1e-12);
   }
+  for (int i = 0; i < kWholeNumbers; ++i) whole_[i] = uint8_t(cut(double(i)));
 }
 
-uint32_t Bucketizer::operator()(double value) const {
+uint32_t Bucketizer::cut(double value) const {
   if (buckets_ <= 1) return 0;
   if (spacing_ == Spacing::Boolean) return value > 0 ? 1 : 0;
   double frac = range_ > 0 ? value / range_ : 0.0;

@@ -66,17 +66,27 @@ bool attr_by_name(std::string_view name, Attr* out);
 // Bucket index of `value` in [0, range] cut into `buckets` parts with the given spacing.
 uint32_t bucketize(double value, double range, uint32_t buckets, Spacing spacing);
 
-// The same cut, with the bucket bounds computed once (a decision bucketizes every attribute).
+// The same cut, with the bucket bounds computed once (a decision bucketizes every attribute),
+// and the buckets of the small whole numbers (warp counts, flags) looked up.
 class Bucketizer {
  public:
   Bucketizer(double range, uint32_t buckets, Spacing spacing);
-  uint32_t operator()(double value) const;
+  uint32_t operator()(double value) const {
+    if (value >= 0 && value < double(kWholeNumbers)) {
+      int i = int(value);
+      if (double(i) == value) return whole_[i];
+    }
+    return cut(value);
+  }
 
  private:
+  static constexpr int kWholeNumbers = 128;
+  uint32_t cut(double value) const;
   double range_;
   uint32_t buckets_;
   Spacing spacing_;
-  std::vector<double> bounds_;  // bucket b holds fractions below bounds_[b] (b < buckets - 1)
+  std::vector<double> bounds_;                // bucket b holds fractions below bounds_[b] (b < buckets - 1)
+  std::array<uint8_t, kWholeNumbers> whole_;  // cut(i) for i = 0, 1, ...
 };
 
 // Raw values of every attribute for one decision.

@@ -65,6 +65,8 @@ int LinearSarsa::choose(const State& s, uint32_t possible, double epsilon, Rng& 
     return std::countr_zero(m);
   }
   *explored = false;
+  // One possible action needs no Q values (the rotating tie-break still draws its start).
+  if (std::has_single_bit(possible) && tie_break_ != TieBreak::Rotate) return std::countr_zero(possible);
   if (tie_break_ == TieBreak::Rotate) {
     int best = -1;
     double bq = 0;

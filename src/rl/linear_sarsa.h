@@ -90,7 +90,10 @@ struct SarsaTrace {
     double qn = action >= 0 ? agent.q(s, action) : 0.0;
     bool ok = true;
     if (prev_action >= 0) {
-      double qp = agent.td_update() == TdUpdate::Stale ? prev_q : agent.q(prev, prev_action);
+      // Q(s_p, a_p) from the current weights is Q(s, a) again when the pair repeats (idle cycles).
+      double qp = agent.td_update() == TdUpdate::Stale                  ? prev_q
+                  : action == prev_action && same_state(agent, prev, s) ? qn
+                                                                        : agent.q(prev, prev_action);
       double delta = reward + gamma * qn - qp;
       if (lambda > 0) {
         decay_eligibility(agent, gamma * lambda);
@@ -115,6 +118,11 @@ struct SarsaTrace {
   }
 
  private:
+  static bool same_state(const LinearSarsa& agent, const State& a, const State& b) {
+    for (uint32_t i = 0; i < agent.num_attrs(); ++i)
+      if (a.v[i] != b.v[i]) return false;
+    return true;
+  }
   void decay_eligibility(const LinearSarsa& agent, double factor) {
     eligibility.resize(size_t(agent.num_actions()) * agent.num_attrs(), 0.0);
     for (double& e : eligibility) e *= factor;

@@ -114,6 +114,7 @@ void RlScheduler::on_kernel_start(uint32_t kernel) {
     agent_->baseline_pending = true;
   }
   trace_.reset();
+  summary_current_ = false;
   held_action_ = -1;
   last_action_ = -1;
 }
@@ -123,6 +124,7 @@ void RlScheduler::on_kernel_launch(const KernelLaunch& launch) {
 }
 
 void RlScheduler::on_warp_removed(int slot) {
+  summary_current_ = false;
   if (slot == last_issued_) last_issued_ = -1;
   if (size_t(slot) < agent_->loads.size()) agent_->loads[slot].pending = false;
 }
@@ -139,22 +141,19 @@ int RlScheduler::select(const SchedulerContext& ctx) {
     ag.long_latency_pcs.clear();
   }
   const rl::RlConfig& cfg = ag.cfg;
-  int n;
-  if (ctx.replaying() && replay_summary_) {
-    n = replay_n_;
-  } else {
-    n = summarize_warps(ctx, summary_);
-    replay_n_ = n;
+  // The summary made in the previous decision still holds in an idle cycle of the scheduler.
+  if (ctx.replaying() ? !replay_summary_ : !(ctx.warps_unchanged() && summary_current_)) {
+    summarize_warps(ctx, summary_);
     replay_summary_ = ctx.replaying();
   }
+  summary_current_ = !ctx.replaying();
   uint64_t t = now - ag.kernel_start;
   bool decide = cfg.decide_every <= 1 || held_action_ < 0 || t % cfg.decide_every == 0;
   // A held action without a ready warp would leave the cycle unissued: decide afresh instead.
-  if (!decide && !cfg.hold_when_blocked && !idles_by_choice(held_action_) &&
-      warp_for(ctx, held_action_, summary_, n) < 0)
+  if (!decide && !cfg.hold_when_blocked && !idles_by_choice(held_action_) && warp_for(ctx, held_action_, summary_) < 0)
     decide = true;
   if (decide) {
-    uint32_t possible = possible_actions(ctx, summary_, n);
+    uint32_t possible = possible_actions(ctx, summary_);
     if (!possible) {
       held_action_ = -1;
       return -1;
@@ -169,7 +168,7 @@ int RlScheduler::select(const SchedulerContext& ctx) {
     if (ctx.replaying() && replay_state_) {
       s = replay_s_;
     } else {
-      s = compute_state(ctx, n);
+      s = compute_state(ctx);
       replay_s_ = s;
       replay_state_ = ctx.replaying() && cfg.rlmi != rl::RlmiReading::Observed;
     }
@@ -190,18 +189,17 @@ int RlScheduler::select(const SchedulerContext& ctx) {
     (explored ? r.explored : r.exploited)++;
   }
   last_action_ = held_action_;
-  return held_action_ < 0 ? -1 : warp_for(ctx, held_action_, summary_, n);
+  return held_action_ < 0 ? -1 : warp_for(ctx, held_action_, summary_);
 }
 
-rl::State RlScheduler::compute_state(const SchedulerContext& ctx, int n) {
+rl::State RlScheduler::compute_state(const SchedulerContext& ctx) {
   RlAgent& ag = *agent_;
   const rl::RlConfig& cfg = ag.cfg;
   AttrInputs in{&ag.base, cfg.ratio_window > 0 ? &ag.ratio_prev : &ag.base};
   if (cfg.rlmi == rl::RlmiReading::Observed) {
-    observe_long_latency(ctx, n);
+    observe_long_latency(ctx);
     in.long_latency_pcs = &ag.long_latency_pcs;
   }
-  compute_attributes(ctx, summary_, n, in, values_);
   if (bucketizers_.empty()) {
     for (const rl::AttrUse& u : cfg.attrs) {
       const rl::AttrInfo& info = rl::attr_info(u.attr);
@@ -214,16 +212,18 @@ rl::State RlScheduler::compute_state(const SchedulerContext& ctx, int n) {
     }
   }
   rl::State s;
-  for (size_t i = 0; i < cfg.attrs.size(); ++i) s.v[i] = uint8_t(bucketizers_[i](values_[int(cfg.attrs[i].attr)]));
+  for (size_t i = 0; i < cfg.attrs.size(); ++i)
+    s.v[i] = uint8_t(bucketizers_[i](attribute_value(cfg.attrs[i].attr, ctx, summary_, in)));
   return s;
 }
 
-void RlScheduler::observe_long_latency(const SchedulerContext& ctx, int n) {
+void RlScheduler::observe_long_latency(const SchedulerContext& ctx) {
   RlAgent& ag = *agent_;
   uint64_t now = ctx.now();
-  for (int i = 0; i < n; ++i) {
-    RlAgent::PendingLoad& l = ag.loads[summary_[i].slot];
-    if (!l.pending || now - l.issued_at <= ag.cfg.long_latency || !ctx.waiting_on_memory(summary_[i].slot)) continue;
+  for (int i = 0; i < summary_.n; ++i) {
+    uint16_t slot = summary_.w[i].slot;
+    RlAgent::PendingLoad& l = ag.loads[slot];
+    if (!l.pending || now - l.issued_at <= ag.cfg.long_latency || !ctx.waiting_on_memory(slot)) continue;
     l.pending = false;
     auto it = std::lower_bound(ag.long_latency_pcs.begin(), ag.long_latency_pcs.end(), l.pc);
     if (it == ag.long_latency_pcs.end() || *it != l.pc) ag.long_latency_pcs.insert(it, l.pc);
@@ -250,16 +250,29 @@ void RlScheduler::on_issue(const SchedulerContext& ctx, int slot, const WarpInst
 }
 
 void RlScheduler::on_cycle_end(const SchedulerContext& ctx, bool issued, WarpStatus) {
+  count_cycles(ctx.now(), 1, issued);
+}
+
+void RlScheduler::count_cycles(uint64_t first, uint64_t n, bool issued) {
   const rl::RlConfig& cfg = agent_->cfg;
   double r = issued ? cfg.reward : cfg.penalty;
-  trace_.reward += r;
   KernelRecord& rec = record();
-  rec.reward += r;
-  rec.cycles++;
-  size_t w = size_t(ctx.now() / kRewardWindow);
-  if (w >= reward_windows_.size()) reward_windows_.resize(w + 1, {0.0, 0});
-  reward_windows_[w].first += r;
-  reward_windows_[w].second++;
+  rec.cycles += n;
+  // Cycle by cycle within each reward window, so the sums are those of one call per cycle (a
+  // reward of 0 leaves them as they are: no sum starts at or becomes -0).
+  for (uint64_t c = first, end = first + n; c < end;) {
+    size_t w = size_t(c / kRewardWindow);
+    uint64_t stop = std::min(end, (uint64_t(w) + 1) * kRewardWindow);
+    if (w >= reward_windows_.size()) reward_windows_.resize(w + 1, {0.0, 0});
+    auto& win = reward_windows_[w];
+    win.second += stop - c;
+    if (r == 0) c = stop;
+    for (; c < stop; ++c) {
+      trace_.reward += r;
+      rec.reward += r;
+      win.first += r;
+    }
+  }
 }
 
 void RlScheduler::report(nlohmann::json& out) const {

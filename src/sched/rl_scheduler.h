@@ -63,18 +63,22 @@ class RlScheduler : public WarpScheduler {
   void on_issue(const SchedulerContext& ctx, int slot, const WarpInst& inst) final;
   void on_cycle_end(const SchedulerContext& ctx, bool issued, WarpStatus stall) final;
   void on_warp_removed(int slot) final;
+  void on_warp_added(int) final { summary_current_ = false; }
   void on_kernel_start(uint32_t kernel) final;
   void on_kernel_launch(const KernelLaunch& launch) final;
   // A learning step every cycle: the GPU may skip idle cycles, the SM replays them.
   bool replays_skipped_cycles() const final { return true; }
   void on_replay_start() final { replay_summary_ = replay_state_ = false; }
+  // A scheduler without warps only counts its cycles (rewards and per-kernel records).
+  bool takes_empty_cycles_in_bulk() const final { return true; }
+  void on_empty_cycles(uint64_t first, uint64_t n) final { count_cycles(first, n, false); }
   void report(nlohmann::json& out) const final;
 
  protected:
   // Bit per action that has a warp to issue (or is always allowed, like NO_INSTR).
-  virtual uint32_t possible_actions(const SchedulerContext& ctx, const WarpSummary* w, int n) = 0;
+  virtual uint32_t possible_actions(const SchedulerContext& ctx, const WarpSummaries& w) = 0;
   // The warp an action selects, or -1.
-  virtual int warp_for(const SchedulerContext& ctx, int action, const WarpSummary* w, int n) = 0;
+  virtual int warp_for(const SchedulerContext& ctx, int action, const WarpSummaries& w) = 0;
   virtual const char* action_name(int action) const = 0;
   // True for an action that issues nothing by choice (RLWS's NO_INSTR): held as chosen.
   virtual bool idles_by_choice(int action) const { return false; }
@@ -101,20 +105,21 @@ class RlScheduler : public WarpScheduler {
   std::vector<std::pair<double, uint64_t>> reward_windows_;  // (reward sum, cycles) per 5000 cycles
   // rlmi = observed: marks the PCs of this scheduler's warps' pending off-chip reads that have
   // kept their warp waiting on memory for more than cfg.long_latency cycles.
-  void observe_long_latency(const SchedulerContext& ctx, int n);
+  void observe_long_latency(const SchedulerContext& ctx);
   void report_divergence(uint64_t now) const;
+  // The rewards and records of cycles first .. first + n - 1, all of which issued or none.
+  void count_cycles(uint64_t first, uint64_t n, bool issued);
 
-  // The state this cycle: the warps' summary (n warps) and the bucketed attributes.
-  rl::State compute_state(const SchedulerContext& ctx, int n);
+  // The state this cycle: the warps' summary and the bucketed attributes.
+  rl::State compute_state(const SchedulerContext& ctx);
 
-  WarpSummary summary_[64];
-  rl::AttrValues values_;
+  WarpSummaries summary_;
   std::vector<rl::Bucketizer> bucketizers_;  // per attribute in use, made at the first decision
   // While replaying skipped cycles nothing the state is made of changes: the summary and the
   // state of the first replayed cycle serve the rest (not with rlmi = observed, whose marks
   // age with time, nor across a rebase of the ratio window).
   bool replay_summary_ = false, replay_state_ = false;
-  int replay_n_ = 0;
+  bool summary_current_ = false;  // summary_ was made in the previous, not replayed, decision
   rl::State replay_s_;
   // records_[current_kernel_], looked up once per kernel (a copy of the scheduler, whose
   // pointer still names the original's record, looks it up again).

@@ -1,6 +1,7 @@
 #include "sched/rl_state.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace warpsim {
 
@@ -11,100 +12,158 @@ PipeClass pipe_class(const WarpInst& in) {
   return in.unit == Unit::SFU ? PipeClass::SFU : PipeClass::SP;
 }
 
-int summarize_warps(const SchedulerContext& ctx, WarpSummary* warps) {
-  int n = 0;
-  for (uint16_t w : ctx.warps()) {
-    WarpStatus s = ctx.status(w);
-    PipeClass p = PipeClass::None;
-    if (s == WarpStatus::Ready || s == WarpStatus::UnitBusy || s == WarpStatus::RAW) p = pipe_class(ctx.next_inst(w));
-    warps[n++] = {w, s, p};
-  }
-  return n;
+void WarpSummaries::clear() {
+  n = 0;
+  std::memset(count, 0, sizeof count);
+  std::memset(by_status, 0, sizeof by_status);
+  std::memset(by_pipe, 0, sizeof by_pipe);
+  diverged = ready_loads = 0;
 }
 
-void compute_attributes(const SchedulerContext& ctx, const WarpSummary* warps, int n, const AttrInputs& in,
-                        rl::AttrValues& v) {
-  const RlBaseline& base = *in.ratios;
+void WarpSummaries::add(const WarpSummary& s) {
+  index_of[s.slot & 63] = uint8_t(n);
+  w[n++] = s;
+  count[int(s.status)][int(s.pipe)]++;
+  by_status[int(s.status)]++;
+  by_pipe[int(s.pipe)]++;
+  if (s.flags & kSummaryDiverged) diverged++;
+  if (s.status == WarpStatus::Ready && (s.flags & kSummaryLoad)) ready_loads++;
+}
+
+void summarize_warps(const SchedulerContext& ctx, WarpSummaries& out) {
+  out.clear();
+  for (uint16_t w : ctx.warps()) {
+    WarpStatus s = ctx.status(w);
+    WarpSummary sum{w, s, PipeClass::None, 0};
+    if (s == WarpStatus::Ready || s == WarpStatus::UnitBusy || s == WarpStatus::RAW) {
+      const WarpInst& in = ctx.next_inst(w);
+      sum.pipe = pipe_class(in);
+      if (in.flags & kFlagDiverged) sum.flags |= kSummaryDiverged;
+      if (sum.pipe == PipeClass::GMEM && in.op != OpClass::STORE) sum.flags |= kSummaryLoad;
+    }
+    out.add(sum);
+  }
+}
+
+namespace {
+
+double ratio(uint64_t num, uint64_t den) { return den ? double(num) / double(den) : double(num); }
+double percent(uint64_t part, uint64_t whole) { return whole ? 100.0 * double(part) / double(whole) : 0.0; }
+
+}  // namespace
+
+double attribute_value(rl::Attr a, const SchedulerContext& ctx, const WarpSummaries& ws, const AttrInputs& in) {
   using rl::Attr;
-  v.fill(0);
-  auto A = [&](Attr a) -> double& { return v[int(a)]; };
+  const RlBaseline& base = *in.ratios;
   const SmCounters& sm = ctx.sm();
   const GpuCounters& gpu = ctx.gpu();
-  int32_t last_cta = sm.last_mem_cta;
-  for (int i = 0; i < n; ++i) {
-    const WarpSummary& w = warps[i];
-    const WarpInfo& info = ctx.warp(w.slot);
-    bool ready = w.status == WarpStatus::Ready;
-    if (w.status != WarpStatus::Finished && w.status != WarpStatus::Barrier) A(Attr::NWS) += 1;
-    if (w.status == WarpStatus::Idle || w.status == WarpStatus::Control) A(Attr::NIW) += 1;
-    if (w.status == WarpStatus::RAW) A(Attr::NWI) += 1;
-    if (w.pipe != PipeClass::None && (ctx.next_inst(w.slot).flags & kFlagDiverged)) A(Attr::NSW) += 1;
-    if (w.pipe == PipeClass::SFU) A(Attr::NFSFI) += 1;
-    if (w.pipe == PipeClass::GMEM || w.pipe == PipeClass::STCMEM) A(Attr::NFMI) += 1;
-    if (w.status == WarpStatus::UnitBusy) {
-      A(Attr::NPS) += 1;
-      if (w.pipe == PipeClass::GMEM || w.pipe == PipeClass::STCMEM)
-        A(Attr::NMPS) += 1;
-      else if (w.pipe == PipeClass::SFU)
-        A(Attr::NSFPS) += 1;
-      else
-        A(Attr::NSPPS) += 1;
-    }
-    if (!ready) continue;
-    A(Attr::NRI) += 1;
-    switch (w.pipe) {
-      case PipeClass::SP:
-        A(Attr::NRSPI) += 1;
-        A(Attr::NRAI) += 1;
-        break;
-      case PipeClass::SFU:
-        A(Attr::NRSFI) += 1;
-        A(Attr::NRAI) += 1;
-        break;
-      case PipeClass::GMEM: {
-        A(Attr::NRGMI) += 1;
-        // Loads from off-chip memory are the long-latency memory instructions (rlmi =
-        // global_load), or those of them at a PC observed to be long-latency (observed).
-        const WarpInst& mi = ctx.next_inst(w.slot);
-        if (mi.op != OpClass::STORE && (!in.long_latency_pcs || std::binary_search(in.long_latency_pcs->begin(),
-                                                                                   in.long_latency_pcs->end(), mi.pc)))
-          A(Attr::RLMI) = 1;
-        if (int32_t(info.cta_slot) == last_cta) A(Attr::STBRMI) += 1;
-        break;
+  auto all_of = [&](PipeClass p) { return ws.by_pipe[int(p)]; };
+  auto busy = [&](PipeClass p) { return ws.count[int(WarpStatus::UnitBusy)][int(p)]; };
+  switch (a) {
+    case Attr::ATBWB:
+    case Attr::ATBWF:
+      for (int c = 0; c < ctx.num_ctas_slots(); ++c) {
+        const CtaInfo& ci = ctx.cta(c);
+        if (!ci.valid) continue;
+        if (a == Attr::ATBWB ? ci.at_barrier > 0 && ci.at_barrier + ci.finished < ci.warps : ci.finished > 0) return 1;
       }
-      case PipeClass::STCMEM:
-        A(Attr::NRSTCMI) += 1;
-        if (int32_t(info.cta_slot) == last_cta) A(Attr::STBRMI) += 1;
-        break;
-      default:
-        break;
+      return 0;
+    case Attr::TBW:
+      return gpu.ctas_waiting > 0;
+    case Attr::RLMI:
+      // Loads from off-chip memory are the long-latency memory instructions (rlmi =
+      // global_load), or those of them at a PC observed to be long-latency (observed).
+      if (!in.long_latency_pcs || ws.ready_loads == 0) return ws.ready_loads > 0;
+      for (int i = 0; i < ws.n; ++i) {
+        const WarpSummary& w = ws.w[i];
+        if (w.status == WarpStatus::Ready && (w.flags & kSummaryLoad) &&
+            std::binary_search(in.long_latency_pcs->begin(), in.long_latency_pcs->end(), ctx.next_inst(w.slot).pc))
+          return 1;
+      }
+      return 0;
+    case Attr::RGMI:
+      return ws.ready(PipeClass::GMEM) > 0;
+    case Attr::RSTCMI:
+      return ws.ready(PipeClass::STCMEM) > 0;
+    case Attr::RSFI:
+      return ws.ready(PipeClass::SFU) > 0;
+    case Attr::RSPI:
+      return ws.ready(PipeClass::SP) > 0;
+    case Attr::NTF:
+      return sm.ctas_finished == in.kernel->sm.ctas_finished;
+    case Attr::NIW:
+      return ws.with_status(WarpStatus::Idle) + ws.with_status(WarpStatus::Control);
+    case Attr::NSW:
+      return ws.diverged;
+    case Attr::NFSFI:
+      return all_of(PipeClass::SFU);
+    case Attr::NFMI:
+      return all_of(PipeClass::GMEM) + all_of(PipeClass::STCMEM);
+    case Attr::NRSPI:
+      return ws.ready(PipeClass::SP);
+    case Attr::NRGMI:
+      return ws.ready(PipeClass::GMEM);
+    case Attr::NRSTCMI:
+      return ws.ready(PipeClass::STCMEM);
+    case Attr::NRSFI:
+      return ws.ready(PipeClass::SFU);
+    case Attr::NWI:
+      return ws.with_status(WarpStatus::RAW);
+    case Attr::NPS:
+      return ws.with_status(WarpStatus::UnitBusy);
+    case Attr::NMPS:
+      return busy(PipeClass::GMEM) + busy(PipeClass::STCMEM);
+    case Attr::NSFPS:
+      return busy(PipeClass::SFU);
+    case Attr::NSPPS:
+      return busy(PipeClass::SP) + busy(PipeClass::None);
+    case Attr::NAIPMI:
+      return ratio(sm.alu_issued - base.sm.alu_issued, sm.mem_issued - base.sm.mem_issued);
+    case Attr::NRI:
+      return ws.with_status(WarpStatus::Ready);
+    case Attr::NWS:
+      return ws.n - ws.with_status(WarpStatus::Finished) - ws.with_status(WarpStatus::Barrier);
+    case Attr::NRAI:
+      return ws.ready(PipeClass::SP) + ws.ready(PipeClass::SFU);
+    case Attr::STBRMI: {
+      if (ws.ready(PipeClass::GMEM) + ws.ready(PipeClass::STCMEM) == 0) return 0;
+      int c = 0;
+      for (int i = 0; i < ws.n; ++i) {
+        const WarpSummary& w = ws.w[i];
+        if (w.status == WarpStatus::Ready && (w.pipe == PipeClass::GMEM || w.pipe == PipeClass::STCMEM) &&
+            int32_t(ctx.warp(w.slot).cta_slot) == sm.last_mem_cta)
+          ++c;
+      }
+      return c;
     }
+    case Attr::SMNMIE:
+      return double(sm.mem_in_flight);
+    case Attr::ICMP: {
+      uint64_t h = sm.icache_hits - base.sm.icache_hits, m = sm.icache_misses - base.sm.icache_misses;
+      return percent(m, h + m);
+    }
+    case Attr::L1MP: {
+      uint64_t h = sm.l1d_hits - base.sm.l1d_hits, m = sm.l1d_misses - base.sm.l1d_misses;
+      return percent(m, h + m);
+    }
+    case Attr::L2MP: {
+      uint64_t h = gpu.l2_hits - base.gpu.l2_hits, m = gpu.l2_misses - base.gpu.l2_misses;
+      return percent(m, h + m);
+    }
+    case Attr::NIPL1M:
+      return ratio(sm.insts_issued - base.sm.insts_issued, sm.l1d_misses - base.sm.l1d_misses);
+    case Attr::AGML:
+      return double(gpu.avg_mem_latency);
+    case Attr::GNMIE:
+      return double(gpu.mem_in_flight);
+    case Attr::kCount:
+      break;
   }
-  A(Attr::RGMI) = A(Attr::NRGMI) > 0;
-  A(Attr::RSTCMI) = A(Attr::NRSTCMI) > 0;
-  A(Attr::RSFI) = A(Attr::NRSFI) > 0;
-  A(Attr::RSPI) = A(Attr::NRSPI) > 0;
-  for (int c = 0; c < ctx.num_ctas_slots(); ++c) {
-    const CtaInfo& ci = ctx.cta(c);
-    if (!ci.valid) continue;
-    if (ci.at_barrier > 0 && ci.at_barrier + ci.finished < ci.warps) A(Attr::ATBWB) = 1;
-    if (ci.finished > 0) A(Attr::ATBWF) = 1;
-  }
-  A(Attr::TBW) = gpu.ctas_waiting > 0;
-  A(Attr::NTF) = sm.ctas_finished == in.kernel->sm.ctas_finished;
-  uint64_t alu = sm.alu_issued - base.sm.alu_issued, mem = sm.mem_issued - base.sm.mem_issued;
-  A(Attr::NAIPMI) = mem ? double(alu) / double(mem) : double(alu);
-  A(Attr::SMNMIE) = double(sm.mem_in_flight);
-  uint64_t ih = sm.icache_hits - base.sm.icache_hits, im = sm.icache_misses - base.sm.icache_misses;
-  A(Attr::ICMP) = ih + im ? 100.0 * double(im) / double(ih + im) : 0.0;
-  uint64_t lh = sm.l1d_hits - base.sm.l1d_hits, lm = sm.l1d_misses - base.sm.l1d_misses;
-  A(Attr::L1MP) = lh + lm ? 100.0 * double(lm) / double(lh + lm) : 0.0;
-  uint64_t issued = sm.insts_issued - base.sm.insts_issued;
-  A(Attr::NIPL1M) = lm ? double(issued) / double(lm) : double(issued);
-  uint64_t gh = gpu.l2_hits - base.gpu.l2_hits, gm = gpu.l2_misses - base.gpu.l2_misses;
-  A(Attr::L2MP) = gh + gm ? 100.0 * double(gm) / double(gh + gm) : 0.0;
-  A(Attr::AGML) = double(gpu.avg_mem_latency);
-  A(Attr::GNMIE) = double(gpu.mem_in_flight);
+  return 0;
+}
+
+void compute_attributes(const SchedulerContext& ctx, const WarpSummaries& ws, const AttrInputs& in, rl::AttrValues& v) {
+  for (int a = 0; a < rl::kNumAttrs; ++a) v[a] = attribute_value(rl::Attr(a), ctx, ws, in);
 }
 
 }  // namespace warpsim

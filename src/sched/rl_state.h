@@ -10,6 +10,7 @@ namespace warpsim {
 
 // What each warp's next instruction asks for, in RLWS's pipeline classes (Table I).
 enum class PipeClass : uint8_t { SP = 0, SFU, GMEM, STCMEM, None };
+inline constexpr int kNumPipeClasses = 5;
 PipeClass pipe_class(const WarpInst& in);
 
 // Counters at the start of the current kernel, so rates cover the kernel so far.
@@ -18,14 +19,45 @@ struct RlBaseline {
   GpuCounters gpu;
 };
 
+// WarpSummary::flags
+inline constexpr uint8_t kSummaryDiverged = 1;  // the next instruction runs diverged
+inline constexpr uint8_t kSummaryLoad = 2;      // the next instruction reads off-chip memory (GMEM, not a store)
+
 struct WarpSummary {
   uint16_t slot;
   WarpStatus status;
   PipeClass pipe;  // of the next instruction, None when unknown
+  uint8_t flags = 0;
 };
 
-// One pass over the scheduler's warps (oldest first) filling `warps`; returns their number.
-int summarize_warps(const SchedulerContext& ctx, WarpSummary* warps);
+// One scheduler's warps in age order (oldest first), with the counts the state attributes and
+// the action masks are made of, gathered in the same pass.
+struct WarpSummaries {
+  WarpSummary w[64];
+  int n = 0;
+  // Warps per (status, pipeline class of the next instruction).
+  uint8_t count[kNumWarpStatus][kNumPipeClasses] = {};
+  uint8_t by_status[kNumWarpStatus] = {};  // count summed over the pipeline classes
+  uint8_t by_pipe[kNumPipeClasses] = {};   // count summed over the statuses
+  uint8_t diverged = 0;                    // warps whose next instruction is known and diverged
+  uint8_t ready_loads = 0;                 // ready warps whose next instruction reads off-chip memory
+  // index_of[slot] is the slot's position in w when w[index_of[slot]].slot == slot.
+  uint8_t index_of[64] = {};
+
+  void clear();
+  void add(const WarpSummary& s);
+  int with_status(WarpStatus s) const { return by_status[int(s)]; }
+  int ready(PipeClass p) const { return count[int(WarpStatus::Ready)][int(p)]; }
+  // The summary of warp `slot`, or null when the scheduler does not hold it.
+  const WarpSummary* find(int slot) const {
+    if (slot < 0 || slot >= 64) return nullptr;
+    int i = index_of[slot];
+    return i < n && w[i].slot == slot ? &w[i] : nullptr;
+  }
+};
+
+// One pass over the scheduler's warps (oldest first) filling `out`.
+void summarize_warps(const SchedulerContext& ctx, WarpSummaries& out);
 
 // Inputs of compute_attributes besides the warps.
 struct AttrInputs {
@@ -35,8 +67,10 @@ struct AttrInputs {
   // off-chip read whose PC is in this sorted list (observed to be long-latency).
   const std::vector<uint32_t>* long_latency_pcs = nullptr;
 };
-// Every Table II attribute value from the summaries and the SM/GPU counters.
-void compute_attributes(const SchedulerContext& ctx, const WarpSummary* warps, int n, const AttrInputs& in,
+// One Table II attribute's value from the summaries and the SM/GPU counters.
+double attribute_value(rl::Attr a, const SchedulerContext& ctx, const WarpSummaries& warps, const AttrInputs& in);
+// Every attribute's value.
+void compute_attributes(const SchedulerContext& ctx, const WarpSummaries& warps, const AttrInputs& in,
                         rl::AttrValues& values);
 
 }  // namespace warpsim

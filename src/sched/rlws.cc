@@ -13,11 +13,11 @@ class Rlws final : public RlScheduler {
   std::unique_ptr<WarpScheduler> clone() const override { return std::make_unique<Rlws>(*this); }
 
  protected:
-  uint32_t possible_actions(const SchedulerContext&, const WarpSummary* w, int n) override {
-    return rlws_possible_actions(w, n, last_action_);
+  uint32_t possible_actions(const SchedulerContext&, const WarpSummaries& w) override {
+    return rlws_possible_actions(w, last_action_);
   }
-  int warp_for(const SchedulerContext&, int action, const WarpSummary* w, int n) override {
-    return rlws_warp_for(action, w, n, last_issued_);
+  int warp_for(const SchedulerContext&, int action, const WarpSummaries& w) override {
+    return rlws_warp_for(action, w, last_issued_);
   }
   bool idles_by_choice(int a) const override { return a == kNoInstr; }
   const char* action_name(int a) const override {
@@ -43,23 +43,23 @@ int rlws_action_of(PipeClass p) {
   }
 }
 
-uint32_t rlws_possible_actions(const WarpSummary* w, int n, int last_action) {
+uint32_t rlws_possible_actions(const WarpSummaries& w, int last_action) {
   uint32_t m = 0;
-  for (int i = 0; i < n; ++i)
-    if (w[i].status == WarpStatus::Ready && rlws_action_of(w[i].pipe) >= 0) m |= 1u << rlws_action_of(w[i].pipe);
+  for (PipeClass p : {PipeClass::SP, PipeClass::SFU, PipeClass::GMEM, PipeClass::STCMEM})
+    if (w.ready(p)) m |= 1u << rlws_action_of(p);
   if (!(last_action == kNoInstr && m)) m |= 1u << kNoInstr;
   return m;
 }
 
-int rlws_warp_for(int action, const WarpSummary* w, int n, int last_issued) {
+int rlws_warp_for(int action, const WarpSummaries& w, int last_issued) {
   if (action == kNoInstr) return -1;
-  int oldest = -1;
-  for (int i = 0; i < n; ++i) {
-    if (w[i].status != WarpStatus::Ready || rlws_action_of(w[i].pipe) != action) continue;
-    if (w[i].slot == last_issued) return last_issued;
-    if (oldest < 0) oldest = w[i].slot;
-  }
-  return oldest;
+  auto matches = [&](const WarpSummary& s) {
+    return s.status == WarpStatus::Ready && rlws_action_of(s.pipe) == action;
+  };
+  if (const WarpSummary* last = w.find(last_issued); last && matches(*last)) return last_issued;
+  for (int i = 0; i < w.n; ++i)
+    if (matches(w.w[i])) return w.w[i].slot;
+  return -1;
 }
 
 static std::unique_ptr<WarpScheduler> make_rlws(const SchedulerSetup& setup) {

@@ -15,18 +15,20 @@ class RlwsMs final : public RlScheduler {
   std::unique_ptr<WarpScheduler> clone() const override { return std::make_unique<RlwsMs>(*this); }
 
  protected:
-  uint32_t possible_actions(const SchedulerContext& ctx, const WarpSummary* w, int n) override {
+  uint32_t possible_actions(const SchedulerContext& ctx, const WarpSummaries& w) override {
     uint32_t m = 0;
-    for (int i = 0; i < n; ++i) {
-      if (w[i].status != WarpStatus::Ready) continue;
+    if (!w.with_status(WarpStatus::Ready)) return m;
+    for (int i = 0; i < w.n; ++i) {
+      if (w.w[i].status != WarpStatus::Ready) continue;
       m |= (1u << GTO) | (1u << YOUNGEST) | (1u << LRR);
-      const CtaInfo& c = ctx.cta(int(ctx.warp(w[i].slot).cta_slot));
+      const CtaInfo& c = ctx.cta(int(ctx.warp(w.w[i].slot).cta_slot));
       if (c.at_barrier > 0) m |= 1u << YOUNGEST_BARRIER;
       if (c.finished > 0) m |= 1u << YOUNGEST_FINISH;
     }
     return m;
   }
-  int warp_for(const SchedulerContext& ctx, int action, const WarpSummary* w, int n) override {
+  int warp_for(const SchedulerContext& ctx, int action, const WarpSummaries& ws) override {
+    const WarpSummary* w = ws.w;
     switch (action) {
       case GTO:
         return first_ready_gto(ctx, last_issued_);
@@ -37,7 +39,7 @@ class RlwsMs final : public RlScheduler {
       default:
         break;
     }
-    for (int i = n; i-- > 0;) {  // youngest first
+    for (int i = ws.n; i-- > 0;) {  // youngest first
       if (w[i].status != WarpStatus::Ready) continue;
       const CtaInfo& c = ctx.cta(int(ctx.warp(w[i].slot).cta_slot));
       if ((action == YOUNGEST_BARRIER && c.at_barrier > 0) || (action == YOUNGEST_FINISH && c.finished > 0))

@@ -53,6 +53,10 @@ class SchedulerContext {
   // True while the SM replays a cycle the GPU skipped (WarpScheduler::replays_skipped_cycles):
   // nothing in the SM or the memory system changed since the previous cycle the policy saw.
   bool replaying() const { return replaying_; }
+  // True in an idle cycle of this scheduler in which none of its warps changed since the
+  // policy's previous select() (no event of its warps; none is ready): what the policy read of
+  // the warps then still holds. The SM's and the GPU's counters may have moved.
+  bool warps_unchanged() const { return warps_unchanged_; }
 
   virtual WarpStatus status(int slot) const = 0;
   // True when the warp waits on a long-latency memory operation: its next instruction reads a
@@ -84,6 +88,7 @@ class SchedulerContext {
   int num_schedulers_ = 1;
   int num_sms_ = 1;
   bool replaying_ = false;
+  bool warps_unchanged_ = false;
 };
 
 // Parameters of a scheduler, from `--sched-param key=value` or a TOML table. Reading a key
@@ -148,6 +153,13 @@ class WarpScheduler {
   // itself what each of them would have done (it catches up from ctx.now() with the state
   // that held in all of them): the SM then replays that last cycle alone.
   virtual bool replays_each_skipped_cycle() const { return true; }
+  // True when, in the cycles in which the policy holds no warp, it needs nothing but the count:
+  // the SM then gives a run of such cycles in one on_empty_cycles() call, later than the cycles
+  // themselves but before any other call to the policy (on_replay_start aside), instead of one
+  // on_cycle_end() per cycle.
+  virtual bool takes_empty_cycles_in_bulk() const { return false; }
+  // Cycles first .. first + n - 1, in which the scheduler held no warp and issued nothing.
+  virtual void on_empty_cycles(uint64_t first, uint64_t n) {}
   // Scheduler-specific counters for the run's JSON (actions, modes, budgets, ...). Called for
   // every scheduler of every SM on the same object: add to what is there (json_add in
   // sched/report_util.h) so the result is GPU-wide.

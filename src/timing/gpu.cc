@@ -404,8 +404,10 @@ void Gpu::run_until_stream_idle(uint32_t stream) {
 nlohmann::json Gpu::scheduler_report() const {
   // Every scheduler of every SM adds its counters into the same object (sched/report_util.h).
   nlohmann::json out = nlohmann::json::object();
-  for (const auto& sm : sms_)
+  for (const auto& sm : sms_) {
+    sm->flush_empty_cycles();
     for (const auto& s : sm->schedulers()) s->report(out);
+  }
   return out;
 }
 

@@ -51,7 +51,10 @@ void Sm::read_scheduler_needs() {
   needs_every_cycle_ = !cfg_.skip_idle_cycles;  // every scheduler asked every cycle, no SM sleeps
   replays_ = replays_each_ = false;
   sched_replays_.assign(schedulers_.size(), 0);
+  bulk_empty_.assign(schedulers_.size(), 0);
+  empty_runs_.assign(schedulers_.size(), EmptyRun{});
   for (size_t s = 0; s < schedulers_.size(); ++s) {
+    bulk_empty_[s] = schedulers_[s]->takes_empty_cycles_in_bulk();
     needs_every_cycle_ |= schedulers_[s]->needs_every_cycle();
     if (schedulers_[s]->replays_skipped_cycles())
       sched_replays_[s] = schedulers_[s]->replays_each_skipped_cycle() ? kReplayEach : kReplayLast;
@@ -108,6 +111,8 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       replays_(o.replays_),
       replays_each_(o.replays_each_),
       sched_replays_(o.sched_replays_),
+      bulk_empty_(o.bulk_empty_),
+      empty_runs_(o.empty_runs_),
       issue_log_(nullptr),
       ifills_(o.ifills_),
       ifetches_out_(o.ifetches_out_),
@@ -126,7 +131,9 @@ void Sm::replace_schedulers(std::vector<std::unique_ptr<WarpScheduler>> schedule
                             const std::vector<KernelLaunch>& running) {
   if (schedulers.size() != schedulers_.size())
     throw Error(fmt::format("internal: {} schedulers for an SM with {}", schedulers.size(), schedulers_.size()));
+  flush_empty_cycles();
   schedulers_ = std::move(schedulers);
+  empty_runs_.assign(schedulers_.size(), EmptyRun{});
   for (const KernelLaunch& k : running) notify_kernel_start(k);
   read_scheduler_needs();
   for (size_t s = 0; s < schedulers_.size(); ++s) {
@@ -223,6 +230,7 @@ void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, std::shared_ptr<const 
     sched_age_[s].push_back(uint16_t(slot));
     auto& bys = sched_slot_[s];
     bys.insert(std::upper_bound(bys.begin(), bys.end(), uint16_t(slot)), uint16_t(slot));
+    flush_empty_cycles(s);
     schedulers_[s]->on_warp_added(slot);
     if (wp.n == 0) {
       wp.info.finished = true;
@@ -235,13 +243,19 @@ void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, std::shared_ptr<const 
   maybe_finish_cta(c, now);
 }
 
+void Sm::flush_empty_cycles() {
+  for (uint32_t s = 0; s < uint32_t(schedulers_.size()); ++s) flush_empty_cycles(s);
+}
+
 void Sm::notify_kernel_start(const KernelLaunch& launch) {
+  flush_empty_cycles();
   for (auto& s : schedulers_) {
     s->on_kernel_start(launch.id);
     s->on_kernel_launch(launch);
   }
 }
 void Sm::notify_kernel_end(uint32_t kernel) {
+  flush_empty_cycles();
   for (auto& s : schedulers_) s->on_kernel_end(kernel);
 }
 
@@ -833,10 +847,15 @@ bool Sm::cycle(uint64_t now) {
         !ports_reset) {
       stats_.sched_cycles[int(last_class_[s])]++;
       if (last_class_[s] == CycleClass::UnitBusy) stats_.unit_busy[int(last_busy_unit_[s])]++;
-      if (sched_replays_[s]) idle_cycle(s, false);
+      if (!sched_replays_[s]) continue;
+      if (in_bulk(s))
+        add_empty_cycles(s, now, 1);
+      else
+        idle_cycle(s, false);
       continue;
     }
     sched_dirty_[s] = 0;
+    flush_empty_cycles(s);
     SmSchedulerContext ctx(*this, int(s));
     WarpScheduler& policy = *schedulers_[s];
     bool issued = false;
@@ -951,13 +970,23 @@ void Sm::skip_cycles(uint64_t first, uint64_t n) {
   if (!replays_) return;
   // The policies that act every cycle get the skipped cycles, in cycle order and scheduler
   // order, as cycle() would have given them.
-  for (size_t s = 0; s < schedulers_.size(); ++s)
-    if (sched_replays_[s]) schedulers_[s]->on_replay_start();
+  // A scheduler without warps that takes such cycles in bulk gets all of them at once.
+  std::vector<uint8_t>& each = replay_each_scratch_;
+  each.assign(schedulers_.size(), 0);
+  bool any_each = false;
+  for (size_t s = 0; s < schedulers_.size(); ++s) {
+    if (!sched_replays_[s]) continue;
+    schedulers_[s]->on_replay_start();
+    if (sched_replays_[s] == kReplayEach && in_bulk(uint32_t(s)))
+      add_empty_cycles(uint32_t(s), first, n);
+    else
+      any_each |= each[s] = sched_replays_[s] == kReplayEach;
+  }
   const uint64_t last = first + n - 1;
-  for (uint64_t c = replays_each_ ? first : last; c <= last; ++c) {
+  for (uint64_t c = any_each ? first : last; c <= last; ++c) {
     now_ = c;
     for (uint32_t s = 0; s < uint32_t(schedulers_.size()); ++s)
-      if (sched_replays_[s] == kReplayEach || (sched_replays_[s] == kReplayLast && c == last)) idle_cycle(s, true);
+      if (each[s] || (sched_replays_[s] == kReplayLast && c == last)) idle_cycle(s, true);
   }
 }
 
@@ -965,7 +994,9 @@ void Sm::skip_cycles(uint64_t first, uint64_t n) {
 // ready: a ready warp passed over keeps the scheduler awake the next cycle): it is asked, it
 // chooses nothing, and the cycle ends with the class of its last decided cycle.
 void Sm::idle_cycle(uint32_t s, bool frozen) {
-  SmSchedulerContext ctx(*this, int(s), frozen);
+  if (in_bulk(s)) return add_empty_cycles(s, now_, 1);
+  flush_empty_cycles(s);
+  SmSchedulerContext ctx(*this, int(s), frozen, true);
   WarpScheduler& policy = *schedulers_[s];
   const bool had_warps = !sched_slot_[s].empty();
   if (had_warps && policy.select(ctx) >= 0)

@@ -81,6 +81,9 @@ class Sm {
   const SmCounters& counters() const { return counters_; }
   bool needs_every_cycle() const { return needs_every_cycle_; }
   std::vector<std::unique_ptr<WarpScheduler>>& schedulers() { return schedulers_; }
+  // Gives every scheduler the empty cycles it has not been told of yet
+  // (WarpScheduler::takes_empty_cycles_in_bulk); before anything reads the policies.
+  void flush_empty_cycles();
   void notify_kernel_start(const KernelLaunch& launch);
   // The L1D uses `ways` ways from now on (the unified L1/shared carve-out of a new kernel).
   void set_l1d_ways(uint32_t ways) { ldst_.l1d().set_active_ways(ways); }
@@ -121,6 +124,24 @@ class Sm {
   // Cycle now_ for scheduler `s`, which replays skipped cycles and cannot issue in it; `frozen`:
   // a cycle the GPU skipped (nothing changed anywhere since the previous one).
   void idle_cycle(uint32_t s, bool frozen);
+  // Cycles first .. first + n - 1 of scheduler `s`, which holds no warp and takes them in bulk.
+  void add_empty_cycles(uint32_t s, uint64_t first, uint64_t n) {
+    EmptyRun& run = empty_runs_[s];
+    if (run.n && run.first + run.n == first) {
+      run.n += n;
+      return;
+    }
+    flush_empty_cycles(s);
+    run = {first, n};
+  }
+  bool in_bulk(uint32_t s) const { return bulk_empty_[s] && sched_slot_[s].empty(); }
+  // The empty cycles scheduler `s` has not been told of yet, if any.
+  void flush_empty_cycles(uint32_t s) {
+    if (empty_runs_[s].n) {
+      schedulers_[s]->on_empty_cycles(empty_runs_[s].first, empty_runs_[s].n);
+      empty_runs_[s].n = 0;
+    }
+  }
   friend class LdstUnit;
   enum class NeedsUnit : uint8_t { None, Mem, Sfu, Alu };
   struct Warp {
@@ -261,6 +282,14 @@ class Sm {
   bool replays_each_ = false;  // one of them wants every skipped cycle, not only the last
   enum : uint8_t { kNoReplay, kReplayEach, kReplayLast };
   std::vector<uint8_t> sched_replays_;  // per scheduler: which skipped cycles it is given
+  // Per scheduler: its policy takes the cycles in which it holds no warp in bulk, and the run of
+  // such cycles not yet given to it.
+  struct EmptyRun {
+    uint64_t first = 0, n = 0;
+  };
+  std::vector<uint8_t> bulk_empty_;
+  std::vector<EmptyRun> empty_runs_;
+  std::vector<uint8_t> replay_each_scratch_;  // skip_cycles: the schedulers replayed cycle by cycle
   std::vector<IssueRecord>* issue_log_ = nullptr;
   struct IFill {
     int mshr;

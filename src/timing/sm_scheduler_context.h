@@ -9,10 +9,12 @@ namespace warpsim {
 
 class SmSchedulerContext final : public SchedulerContext {
  public:
-  // The view of scheduler `sched_id` of `sm` at the SM's current cycle.
-  SmSchedulerContext(Sm& sm, int sched_id, bool replaying = false) : sm_(sm) {
+  // The view of scheduler `sched_id` of `sm` at the SM's current cycle; `idle` in a cycle in
+  // which the scheduler's warps did not change since its previous decision.
+  SmSchedulerContext(Sm& sm, int sched_id, bool replaying = false, bool idle = false) : sm_(sm) {
     now_ = sm.now();
     replaying_ = replaying;
+    warps_unchanged_ = idle;
     sched_id_ = sched_id;
     age_order_ = &sm.sched_warps(sched_id);
     slot_order_ = &sm.sched_slots(sched_id);

@@ -320,28 +320,34 @@ TEST(LinearSarsa, TieBreaking) {
 }
 
 WarpSummary ws(uint16_t slot, WarpStatus s, PipeClass p) { return {slot, s, p}; }
+WarpSummaries summaries(std::initializer_list<WarpSummary> list) {
+  WarpSummaries out;
+  for (const WarpSummary& s : list) out.add(s);
+  return out;
+}
 
 TEST(RlwsActions, MaskingAndTheNoInstrRule) {
-  WarpSummary w[] = {ws(0, WarpStatus::Ready, PipeClass::SP), ws(1, WarpStatus::RAW, PipeClass::GMEM),
-                     ws(2, WarpStatus::Ready, PipeClass::SFU), ws(3, WarpStatus::UnitBusy, PipeClass::STCMEM)};
-  uint32_t all = rlws_possible_actions(w, 4, kSpInstr);
+  WarpSummaries w =
+      summaries({ws(0, WarpStatus::Ready, PipeClass::SP), ws(1, WarpStatus::RAW, PipeClass::GMEM),
+                 ws(2, WarpStatus::Ready, PipeClass::SFU), ws(3, WarpStatus::UnitBusy, PipeClass::STCMEM)});
+  uint32_t all = rlws_possible_actions(w, kSpInstr);
   EXPECT_EQ(all, (1u << kNoInstr) | (1u << kSpInstr) | (1u << kSfuInstr));
   // Right after NO_INSTR it is not possible again while others are.
-  EXPECT_EQ(rlws_possible_actions(w, 4, kNoInstr), (1u << kSpInstr) | (1u << kSfuInstr));
-  WarpSummary none[] = {ws(0, WarpStatus::RAW, PipeClass::SP)};
-  EXPECT_EQ(rlws_possible_actions(none, 1, kNoInstr), 1u << kNoInstr);
+  EXPECT_EQ(rlws_possible_actions(w, kNoInstr), (1u << kSpInstr) | (1u << kSfuInstr));
+  WarpSummaries none = summaries({ws(0, WarpStatus::RAW, PipeClass::SP)});
+  EXPECT_EQ(rlws_possible_actions(none, kNoInstr), 1u << kNoInstr);
 }
 
 TEST(RlwsActions, WarpChoiceWithinAnAction) {
   // Age order: slots 5, 2, 7, 1 (5 is oldest).
-  WarpSummary w[] = {ws(5, WarpStatus::Ready, PipeClass::GMEM), ws(2, WarpStatus::Ready, PipeClass::SP),
-                     ws(7, WarpStatus::Ready, PipeClass::GMEM), ws(1, WarpStatus::RAW, PipeClass::GMEM)};
-  EXPECT_EQ(rlws_warp_for(kGmemInstr, w, 4, -1), 5);  // oldest matching
-  EXPECT_EQ(rlws_warp_for(kGmemInstr, w, 4, 7), 7);   // last issued still matches
-  EXPECT_EQ(rlws_warp_for(kGmemInstr, w, 4, 1), 5);   // last issued not ready
-  EXPECT_EQ(rlws_warp_for(kSpInstr, w, 4, 5), 2);     // last issued is not an SP warp
-  EXPECT_EQ(rlws_warp_for(kSfuInstr, w, 4, 5), -1);
-  EXPECT_EQ(rlws_warp_for(kNoInstr, w, 4, 5), -1);
+  WarpSummaries w = summaries({ws(5, WarpStatus::Ready, PipeClass::GMEM), ws(2, WarpStatus::Ready, PipeClass::SP),
+                               ws(7, WarpStatus::Ready, PipeClass::GMEM), ws(1, WarpStatus::RAW, PipeClass::GMEM)});
+  EXPECT_EQ(rlws_warp_for(kGmemInstr, w, -1), 5);  // oldest matching
+  EXPECT_EQ(rlws_warp_for(kGmemInstr, w, 7), 7);   // last issued still matches
+  EXPECT_EQ(rlws_warp_for(kGmemInstr, w, 1), 5);   // last issued not ready
+  EXPECT_EQ(rlws_warp_for(kSpInstr, w, 5), 2);     // last issued is not an SP warp
+  EXPECT_EQ(rlws_warp_for(kSfuInstr, w, 5), -1);
+  EXPECT_EQ(rlws_warp_for(kNoInstr, w, 5), -1);
 }
 
 TEST(RlwsActions, PhaseSwitching) {

@@ -26,22 +26,22 @@ TEST(RlState, RlmiReadings) {
   FakeSm sm(8);
   sm.add_warp(0, 0);
   sm.set_next_inst(0, load_at(0x40));
-  WarpSummary w[64];
-  int n = summarize_warps(sm, w);
+  WarpSummaries w;
+  summarize_warps(sm, w);
   RlBaseline base{};
   rl::AttrValues v;
   // global_load: every ready off-chip read counts.
-  compute_attributes(sm, w, n, {&base, &base, nullptr}, v);
+  compute_attributes(sm, w, {&base, &base, nullptr}, v);
   EXPECT_EQ(attr(v, Attr::RLMI), 1.0);
   EXPECT_EQ(attr(v, Attr::RGMI), 1.0);
   // observed: only a read at a PC seen to be long-latency.
   std::vector<uint32_t> none, others{0x10, 0x80}, this_one{0x10, 0x40};
-  compute_attributes(sm, w, n, {&base, &base, &none}, v);
+  compute_attributes(sm, w, {&base, &base, &none}, v);
   EXPECT_EQ(attr(v, Attr::RLMI), 0.0);
   EXPECT_EQ(attr(v, Attr::RGMI), 1.0);  // still a ready global memory instruction
-  compute_attributes(sm, w, n, {&base, &base, &others}, v);
+  compute_attributes(sm, w, {&base, &base, &others}, v);
   EXPECT_EQ(attr(v, Attr::RLMI), 0.0);
-  compute_attributes(sm, w, n, {&base, &base, &this_one}, v);
+  compute_attributes(sm, w, {&base, &base, &this_one}, v);
   EXPECT_EQ(attr(v, Attr::RLMI), 1.0);
 }
 
@@ -51,17 +51,17 @@ TEST(RlState, RatioAttributesStartFromTheirOwnBaseline) {
   sm.counters().l1d_hits = 100;
   sm.counters().l1d_misses = 100;
   sm.counters().ctas_finished = 1;
-  WarpSummary w[64];
-  int n = summarize_warps(sm, w);
+  WarpSummaries w;
+  summarize_warps(sm, w);
   RlBaseline kernel{}, window{};
   kernel.sm.ctas_finished = 1;
   window.sm.l1d_hits = 90;  // since the window started: 10 hits, 90 misses
   window.sm.l1d_misses = 10;
   rl::AttrValues v;
-  compute_attributes(sm, w, n, {&kernel, &kernel}, v);
+  compute_attributes(sm, w, {&kernel, &kernel}, v);
   EXPECT_DOUBLE_EQ(attr(v, Attr::L1MP), 50.0);  // cumulative over the kernel
   EXPECT_EQ(attr(v, Attr::NTF), 1.0);
-  compute_attributes(sm, w, n, {&kernel, &window}, v);
+  compute_attributes(sm, w, {&kernel, &window}, v);
   EXPECT_DOUBLE_EQ(attr(v, Attr::L1MP), 90.0);
   EXPECT_DOUBLE_EQ(attr(v, Attr::NIPL1M), 0.0);  // no instructions issued in either
   EXPECT_EQ(attr(v, Attr::NTF), 1.0);            // NTF stays relative to the kernel's start

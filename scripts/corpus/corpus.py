@@ -5,7 +5,8 @@ The suites' sources are never part of warpsim: the caller gives a path to each (
 PolyBench/GPU, NVIDIA's cuda-samples). programs.txt lists the programs, how each is built
 (nvcc sources and flags, problem sizes shrunk by the program's own macros) and run (arguments),
 and how its self-check is read. Each program is built once and run under every preset asked
-for; the results are written as markdown, CSV and TSV.
+for, and with --native also directly on the system's GPU (preset `native`); the results are
+written as markdown, CSV and TSV.
 """
 import argparse
 import concurrent.futures
@@ -23,6 +24,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 SUITES = {"rodinia": "Rodinia 3.1", "polybench": "PolyBench/GPU", "samples": "CUDA samples"}
 CHECKS = ("auto", "polybench", "exit", "none")
+NATIVE = "native"  # the preset column of a run on the system's own GPU, without warpsim
 COLUMNS = ["program", "suite", "preset", "built", "exit", "clean", "check", "kernels", "cycles",
            "warp_insts", "host_s", "first_error"]
 
@@ -158,9 +160,10 @@ def run(program, preset, binary, args, suites, outdir):
         os.remove(jsonfile)
     # the program runs in a scratch copy-free way: its working directory is its own folder,
     # so relative data paths resolve; outputs it writes land there too (the suite is a scratch copy)
-    command = [args.warpsim, "exec", "--gpu", preset, "--scheduler", args.scheduler, "--json", jsonfile,
-               "--", binary] + shlex.split(expand(program["run"], program, suites, outdir))
-    row = {"program": program["name"], "suite": program["suite"], "preset": preset, "built": "yes"}
+    command = [binary] + shlex.split(expand(program["run"], program, suites, outdir))
+    if preset != NATIVE:
+        command = [args.warpsim, "exec", "--gpu", preset, "--scheduler", args.scheduler, "--json", jsonfile,
+                   "--"] + command
     start = time.time()
     with open(logfile, "w") as out, open(errfile, "w") as err:
         try:
@@ -202,6 +205,8 @@ def tabulate(program, preset, outdir):
     row["kernels"] = str(len(kernels))
     row["cycles"] = str(total.get("cycles", 0)) if kernels else "0"
     row["warp_insts"] = str(total.get("warp_insts", 0)) if kernels else "0"
+    if preset == NATIVE:  # no simulator, so no statistics
+        row["kernels"] = row["cycles"] = row["warp_insts"] = ""
     row["exit"] = "timeout" if rc is None else str(rc)
     problems = []
     if rc is None:
@@ -225,7 +230,7 @@ def tabulate(program, preset, outdir):
         row["check"] = verdict(program["check"], stdout + "\n" + stderr)
     clean = rc == 0 and not stats.get("stopped") and not stats.get("error") and not stats.get("errors")
     row["clean"] = "yes" if clean else "no"
-    if not kernels and not problems and rc != 0:
+    if not kernels and not problems and rc != 0 and preset != NATIVE:
         problems.append("no kernel ran")
     row["first_error"] = problems[0].replace("\n", " ")[:200] if problems else ""
     return row
@@ -244,6 +249,9 @@ def main():
     parser.add_argument("--warpsim", default=None, help="warpsim binary [build/warpsim]")
     parser.add_argument("--nvcc", default=os.environ.get("NVCC", "/usr/local/cuda/bin/nvcc"), help="nvcc [$NVCC or /usr/local/cuda/bin/nvcc]")
     parser.add_argument("--gpu", action="append", help="preset to run under (repeatable) [gtx480, rtx2060]")
+    parser.add_argument("--native", action="store_true",
+                        help="also run each program directly on the system's GPU, without warpsim (preset "
+                             "'native'; alone, without --gpu, only that)")
     parser.add_argument("--scheduler", default="gto", help="warp scheduler [gto]")
     parser.add_argument("--jobs", "-j", type=int, default=1, help="programs built/run at once [1]")
     parser.add_argument("--timeout", type=int, default=60, help="seconds one run may take [60]")
@@ -295,12 +303,14 @@ def main():
     if not args.retabulate and not shutil.which(args.nvcc):
         sys.exit(f"run.sh: nvcc not found at {args.nvcc} (set --nvcc or $NVCC)")
     args.warpsim = os.path.abspath(args.warpsim or os.path.join(HERE, "..", "..", "build", "warpsim"))
-    if not args.retabulate and not os.access(args.warpsim, os.X_OK):
+    presets = ([NATIVE] if args.native else []) + (args.gpu or ([] if args.native else ["gtx480", "rtx2060"]))
+    if not args.retabulate and presets != [NATIVE] and not os.access(args.warpsim, os.X_OK):
         sys.exit(f"run.sh: warpsim not found at {args.warpsim} (build it, or give --warpsim)")
-    presets = args.gpu or ["gtx480", "rtx2060"]
     outdir = os.path.abspath(args.out)
     for sub in ("bin", "logs", "inputs"):
         os.makedirs(os.path.join(outdir, sub), exist_ok=True)
+    if args.native and not args.retabulate:
+        record_native_gpu(outdir)
     if "rodinia" in suites and not args.retabulate:
         subprocess.run([sys.executable, os.path.join(HERE, "make_inputs.py"), os.path.join(outdir, "inputs")], check=True)
 
@@ -359,6 +369,16 @@ def main():
     write_tables(rows, presets, outdir, args)
 
 
+def record_native_gpu(outdir):
+    """Writes the names of the system's GPUs (nvidia-smi -L) to OUT/logs/native.gpu for the tables."""
+    try:
+        text = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        text = ""
+    with open(os.path.join(outdir, "logs", "native.gpu"), "w") as f:
+        f.write(re.sub(r" \(UUID: [^)]*\)", "", text).strip() or "unknown (nvidia-smi -L gave nothing)")
+
+
 def summary(rows, presets):
     lines = []
     for preset in presets:
@@ -369,7 +389,8 @@ def summary(rows, presets):
         passed = [r for r in clean if r["check"] == "passed"]
         checked = [r for r in clean if r["check"] != "failed"]
         n = len(built) or 1
-        lines.append(f"| {preset} | {len(rs)} | {len(built)} | {len(ran)} | {len(clean)} ({100 * len(clean) / n:.0f} %) | "
+        ran = "-" if preset == NATIVE else len(ran)  # a native run is not observed kernel by kernel
+        lines.append(f"| {preset} | {len(rs)} | {len(built)} | {ran} | {len(clean)} ({100 * len(clean) / n:.0f} %) | "
                      f"{len(checked)} ({100 * len(checked) / n:.0f} %) | {len(passed)} |")
     return ("| preset | programs | built | ran a kernel | clean | clean and check not failed | check passed |\n"
             "|---|---|---|---|---|---|---|\n" + "\n".join(lines) + "\n")
@@ -401,6 +422,10 @@ def write_tables(rows, presets, outdir, args):
             w.writerows(rows)
     with open(os.path.join(outdir, "results.md"), "w") as f:
         f.write(summary(rows, presets) + "\n")
+        gpu = os.path.join(outdir, "logs", "native.gpu")
+        if NATIVE in presets and os.path.exists(gpu):
+            with open(gpu) as g:
+                f.write(f"Preset `{NATIVE}`: the program run directly, without warpsim, on {g.read().strip()}.\n\n")
         f.write("| " + " | ".join(COLUMNS) + " |\n|" + "---|" * len(COLUMNS) + "\n")
         for r in rows:
             f.write("| " + " | ".join(str(r[c]).replace("|", "\\|") for c in COLUMNS) + " |\n")

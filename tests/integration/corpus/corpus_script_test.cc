@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 namespace warpsim::test {
@@ -56,7 +57,8 @@ TEST(CorpusScript, HelpNamesTheOptions) {
   if (!have_python()) GTEST_SKIP() << "python3 not found";
   Result r = run_script("--help");
   ASSERT_EQ(r.status, 0) << r.out;
-  for (const char* opt : {"--rodinia", "--polybench", "--samples", "--jobs", "--only", "--timeout", "--gpu"})
+  for (const char* opt :
+       {"--rodinia", "--polybench", "--samples", "--jobs", "--only", "--timeout", "--gpu", "--native"})
     EXPECT_NE(r.out.find(opt), std::string::npos) << opt;
   Result sh = {
       std::system(("bash '" + std::string(WARPSIM_SOURCE_DIR) + "/scripts/corpus/run.sh' --help >/dev/null").c_str()),
@@ -120,6 +122,42 @@ TEST(CorpusScript, SelfCheckVerdicts) {
       "--verdict auto 'done' --verdict none 'Test FAILED' --verdict 're:^Result: [0-9]+$' 'Result: 42'");
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(r.out, "passed\nfailed\npassed\npassed\npassed\nfailed\nnone\nnone\npassed\n");
+}
+
+// --native rows come from the same logs as the simulated ones, without statistics: written by
+// hand here (no GPU, no nvcc), then tabulated with --retabulate.
+TEST(CorpusScript, NativeRowsAreTabulatedWithoutStatistics) {
+  if (!have_python()) GTEST_SKIP() << "python3 not found";
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / "warpsim_corpus_native";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "samples");
+  fs::create_directories(dir / "out" / "logs");
+  auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir / "out" / "logs" / name) << text;
+  };
+  write("samples-vectorAdd.build.log", "cd x && nvcc ...\n\nbuilt\n");
+  write("native.gpu", "GPU 0: Some GPU");
+  write("samples-vectorAdd.native.status", R"({"exit": 0, "host_seconds": 1.2, "timeout": 60})");
+  write("samples-vectorAdd.native.log", "Test PASSED\n");
+  write("samples-vectorAdd.native.err", "");
+  write("samples-vectorAdd.gtx480.status", R"({"exit": 1, "host_seconds": 0.3, "timeout": 60})");
+  write("samples-vectorAdd.gtx480.log", "");
+  write("samples-vectorAdd.gtx480.err", "");
+  Result r = run_script("--samples '" + (dir / "samples").string() + "' --out '" + (dir / "out").string() +
+                        "' --retabulate --native --gpu gtx480 --only vectorAdd");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("| native | 1 | 1 | - | 1 (100 %) | 1 (100 %) | 1 |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| gtx480 | 1 | 1 | 0 | 0 (0 %) | 0 (0 %) | 0 |"), std::string::npos) << r.out;
+  std::ifstream tsv(dir / "out" / "results.tsv");
+  std::string text((std::istreambuf_iterator<char>(tsv)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("vectorAdd\tsamples\tnative\tyes\t0\tyes\tpassed\t\t\t\t1.2\t\r\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("vectorAdd\tsamples\tgtx480\tyes\t1\tno\tnone\t0\t0\t0\t0.3\texit status 1"), std::string::npos)
+      << text;
+  std::ifstream md(dir / "out" / "results.md");
+  std::string table((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
+  EXPECT_NE(table.find("without warpsim, on GPU 0: Some GPU."), std::string::npos) << table;
+  fs::remove_all(dir);
 }
 
 }  // namespace

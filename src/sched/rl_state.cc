@@ -5,29 +5,12 @@
 
 namespace warpsim {
 
-PipeClass pipe_class(const WarpInst& in) {
-  if (in.is_mem()) {
-    return (in.space == MemSpace::Global || in.space == MemSpace::Local) ? PipeClass::GMEM : PipeClass::STCMEM;
-  }
-  return in.unit == Unit::SFU ? PipeClass::SFU : PipeClass::SP;
-}
-
 void WarpSummaries::clear() {
   n = 0;
   std::memset(count, 0, sizeof count);
   std::memset(by_status, 0, sizeof by_status);
   std::memset(by_pipe, 0, sizeof by_pipe);
   diverged = ready_loads = 0;
-}
-
-void WarpSummaries::add(const WarpSummary& s) {
-  index_of[s.slot & 63] = uint8_t(n);
-  w[n++] = s;
-  count[int(s.status)][int(s.pipe)]++;
-  by_status[int(s.status)]++;
-  by_pipe[int(s.pipe)]++;
-  if (s.flags & kSummaryDiverged) diverged++;
-  if (s.status == WarpStatus::Ready && (s.flags & kSummaryLoad)) ready_loads++;
 }
 
 void summarize_warps(const SchedulerContext& ctx, WarpSummaries& out) {

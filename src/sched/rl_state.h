@@ -11,7 +11,11 @@ namespace warpsim {
 // What each warp's next instruction asks for, in RLWS's pipeline classes (Table I).
 enum class PipeClass : uint8_t { SP = 0, SFU, GMEM, STCMEM, None };
 inline constexpr int kNumPipeClasses = 5;
-PipeClass pipe_class(const WarpInst& in);
+inline PipeClass pipe_class(const WarpInst& in) {
+  if (in.is_mem())
+    return (in.space == MemSpace::Global || in.space == MemSpace::Local) ? PipeClass::GMEM : PipeClass::STCMEM;
+  return in.unit == Unit::SFU ? PipeClass::SFU : PipeClass::SP;
+}
 
 // Counters at the start of the current kernel, so rates cover the kernel so far.
 struct RlBaseline {
@@ -45,7 +49,15 @@ struct WarpSummaries {
   uint8_t index_of[64] = {};
 
   void clear();
-  void add(const WarpSummary& s);
+  void add(const WarpSummary& s) {
+    index_of[s.slot & 63] = uint8_t(n);
+    w[n++] = s;
+    count[int(s.status)][int(s.pipe)]++;
+    by_status[int(s.status)]++;
+    by_pipe[int(s.pipe)]++;
+    if (s.flags & kSummaryDiverged) diverged++;
+    if (s.status == WarpStatus::Ready && (s.flags & kSummaryLoad)) ready_loads++;
+  }
   int with_status(WarpStatus s) const { return by_status[int(s)]; }
   int ready(PipeClass p) const { return count[int(WarpStatus::Ready)][int(p)]; }
   // The summary of warp `slot`, or null when the scheduler does not hold it.

@@ -169,4 +169,39 @@ void compute_reconvergence(Program& prog, const FuncInfo& f) {
   }
 }
 
+uint32_t call_path_peak_registers(const Program& prog) {
+  const size_t nf = prog.funcs.size();
+  std::vector<uint32_t> func_at(prog.insts.size(), kNone);  // function by its first instruction
+  for (size_t f = 0; f < nf; ++f)
+    if (prog.funcs[f].first < func_at.size()) func_at[prog.funcs[f].first] = uint32_t(f);
+  std::vector<std::vector<uint32_t>> callees(nf);
+  for (size_t f = 0; f < nf; ++f) {
+    const FuncInfo& fi = prog.funcs[f];
+    for (uint32_t i = fi.first; i < fi.exit && i < prog.insts.size(); ++i) {
+      const Inst& in = prog.insts[i];
+      if (in.op != Op::Call) continue;
+      if (in.target != kNone) {
+        if (in.target < func_at.size() && func_at[in.target] != kNone) callees[f].push_back(func_at[in.target]);
+      } else if (in.call_index < prog.indirect.size()) {
+        const std::vector<uint32_t>& of = prog.indirect[in.call_index].call_of;
+        for (uint32_t g = 0; g < of.size() && g < nf; ++g)
+          if (of[g] != kNone) callees[f].push_back(g);
+      }
+    }
+  }
+  // Depth-first over the call graph from the entry; 0 = not visited, 1 = on the path, 2 = done.
+  std::vector<uint8_t> state(nf, 0);
+  std::vector<uint32_t> total(nf, 0);
+  auto visit = [&](auto&& self, uint32_t f) -> uint32_t {
+    if (state[f] == 2) return total[f];
+    if (state[f] == 1) return 0;
+    state[f] = 1;
+    uint32_t deepest = 0;
+    for (uint32_t g : callees[f]) deepest = std::max(deepest, self(self, g));
+    state[f] = 2;
+    return total[f] = peak_live_registers(prog, prog.funcs[f]) + deepest;
+  };
+  return nf ? visit(visit, 0) : 0;
+}
+
 }  // namespace warpsim::ptx

@@ -141,10 +141,8 @@ class Decoder {
     for (auto& fc : funcs_) pass2(fc);
     if (hoist_loads) hoist_global_loads(*prog_);
     for (auto& fi : prog_->funcs) compute_reconvergence(*prog_, fi);
-    // Registers of the callees stay allocated across calls: add up the peaks of all functions.
-    uint32_t est = 0;
-    for (auto& fi : prog_->funcs) est += peak_live_registers(*prog_, fi);
-    prog_->est_regs = est + 2;
+    // A caller's values stay in registers across a call: the deepest call path's peaks add up.
+    prog_->est_regs = call_path_peak_registers(*prog_) + 2;
     fixed_.assign(next_reg_, 0);
     for (const auto& c : prog_->consts) fixed_[c.index] = 1;
     for (const auto& sp : prog_->specials) fixed_[sp.index] = 1;

@@ -255,6 +255,7 @@ void channel_format(const cudaChannelFormatDesc& d, warpsim::TextureDesc& t) {
   t.channels = uint32_t(channels);
   t.channel_bits = uint32_t(d.x);
   t.is_float = d.f == cudaChannelFormatKindFloat;
+  t.is_signed = d.f == cudaChannelFormatKindSigned;
 }
 
 }  // namespace
@@ -308,7 +309,7 @@ CUDART_API cudaError_t cudaCreateTextureObject(unsigned long long* out, const cu
     }
     t.normalized_coords = tex->normalizedCoords != 0;
     t.read_normalized_float = tex->readMode == cudaReadModeNormalizedFloat;
-    t.address = address_mode(tex->addressMode[0]);
+    for (int i = 0; i < 3; ++i) t.address[i] = address_mode(tex->addressMode[i]);
     t.linear_filter = tex->filterMode == cudaFilterModeLinear;
     uint64_t h = s.rt().create_texture(t);
     s.textures[uintptr_t(h)] = h;
@@ -334,6 +335,10 @@ CUDART_API cudaError_t cudaCreateSurfaceObject(unsigned long long* out, const cu
     d.pitch = uint32_t(a.pitch);
     d.elem_bytes = uint32_t(a.elem_bytes);
     d.layered = a.flags & (kArrayLayered | kArrayCubemap);  // cubemap faces are layers to suld/sust
+    d.channels = uint32_t((a.desc.x > 0) + (a.desc.y > 0) + (a.desc.z > 0) + (a.desc.w > 0));
+    d.channel_bits = uint32_t(a.desc.x);
+    d.is_float = a.desc.f == cudaChannelFormatKindFloat;
+    d.is_signed = a.desc.f == cudaChannelFormatKindSigned;
     uint64_t h = s.rt().create_surface(d);
     s.surfaces.insert(h);
     *out = h;

@@ -769,6 +769,8 @@ class Decoder {
       case Op::Suld:
       case Op::Sust:
       case Op::Suq:
+      case Op::Tld4:
+      case Op::Txq:
       case Op::Trap:
       case Op::Activemask:
       case Op::Clock:
@@ -1530,29 +1532,49 @@ class Decoder {
   // tex.{1d,2d,3d,a1d,a2d,cube,acube}.v4.dtype.ctype d, [tex, {coordinates}]: the layer of
   // .a1d/.a2d/.acube comes first (an integer), then the coordinates; .3d, .a2d and .cube take
   // a 4-element vector whose unused last element is ignored.
+  // tld4.{r,g,b,a}.{2d,a2d}.v4.dtype.f32 d, [tex, {coordinates}]: the same operands; the
+  // component gathered is Inst::gather_comp (cubemap gathers are not supported).
   void decode_tex(const Instr& s, Inst& in, Mods& m) {
     const auto& o = s.ops;
-    in.op = Op::Tex;
+    const bool gather = m.root == "tld4";
+    const std::string name = gather ? "tld4" : "tex";
+    in.op = gather ? Op::Tld4 : Op::Tex;
+    if (gather) {
+      static const char* kComps[] = {"r", "g", "b", "a"};
+      int found = 0;
+      for (int c = 0; c < 4; ++c)
+        if (m.has(kComps[c])) in.gather_comp = uint8_t(c), ++found;
+      if (found != 1) fail(s.loc, "tld4 needs one component (.r, .g, .b or .a)");
+    }
     static const std::pair<const char*, TexGeom> kGeoms[] = {
         {"1d", TexGeom::D1},   {"2d", TexGeom::D2},     {"3d", TexGeom::D3},      {"a1d", TexGeom::A1D},
         {"a2d", TexGeom::A2D}, {"cube", TexGeom::Cube}, {"acube", TexGeom::ACube}};
     for (auto& [n, g] : kGeoms)
       if (m.has(n)) in.sub = uint8_t(g);
     if (in.sub == 0)
-      fail(s.loc, "tex needs a geometry (.1d, .2d, .3d, .a1d, .a2d, .cube, .acube; 2D multisample is not supported)");
-    if (!m.has("v4")) fail(s.loc, "tex needs .v4");
+      fail(s.loc, gather ? "tld4 needs a geometry (.2d or .a2d)"
+                         : "tex needs a geometry (.1d, .2d, .3d, .a1d, .a2d, .cube, .acube; 2D multisample is not "
+                           "supported)");
+    const TexGeom g = TexGeom(in.sub);
+    if (gather && g != TexGeom::D2 && g != TexGeom::A2D) {
+      if (g == TexGeom::Cube || g == TexGeom::ACube)
+        fail(s.loc, "tld4." + std::string(tex_geom_name(g)) + " (cubemap gather) is not supported; use .2d or .a2d");
+      fail(s.loc,
+           "tld4 is defined for .2d, .a2d, .cube and .acube textures only, not ." + std::string(tex_geom_name(g)));
+    }
+    if (!m.has("v4")) fail(s.loc, name + " needs .v4");
     in.vec = 4;
-    if (m.types.size() != 2) fail(s.loc, "tex needs a destination and a coordinate type");
+    if (m.types.size() != 2) fail(s.loc, name + " needs a destination and a coordinate type");
     in.type = m.types[0];
     in.type2 = m.types[1];
     if (in.type != Type::F32 && in.type != Type::S32 && in.type != Type::U32)
-      fail(s.loc, "tex destination type must be .f32, .s32 or .u32");
+      fail(s.loc, name + " destination type must be .f32, .s32 or .u32");
+    if (gather && in.type2 != Type::F32) fail(s.loc, "tld4 coordinate type must be .f32");
     if (in.type2 != Type::F32 && in.type2 != Type::S32) fail(s.loc, "tex coordinate type must be .f32 or .s32");
-    const TexGeom g = TexGeom(in.sub);
     if ((g == TexGeom::Cube || g == TexGeom::ACube) && in.type2 != Type::F32)
       fail(s.loc, "cubemap textures take .f32 coordinates");
     need_ops(s, 2);
-    if (o[0].kind != Operand::Vec || o[0].elems.size() != 4) fail(o[0].loc, "tex needs a 4-element destination");
+    if (o[0].kind != Operand::Vec || o[0].elems.size() != 4) fail(o[0].loc, name + " needs a 4-element destination");
     for (int i = 0; i < 4; ++i)
       in.d[i] = o[0].elems[size_t(i)].kind == Operand::Sink ? kNone : dst(o[0].elems[size_t(i)], in.type);
     in.ndst = 4;
@@ -1567,7 +1589,7 @@ class Decoder {
     const size_t dims = g == TexGeom::D1 || g == TexGeom::A1D ? 1 : g == TexGeom::D2 || g == TexGeom::A2D ? 2 : 3;
     const size_t need = dims + (layered ? 1 : 0);
     if (a.elems.size() < need)
-      fail(a.loc, "tex." + std::string(tex_geom_name(g)) + " needs " + std::to_string(need) + " coordinates");
+      fail(a.loc, name + "." + std::string(tex_geom_name(g)) + " needs " + std::to_string(need) + " coordinates");
     for (size_t i = 0; i < need; ++i)
       in.s[i] = src(a.elems[i], layered && i == 0 ? Type::B32 : in.type2, layered && i == 0);
     in.nsrc = uint8_t(need);
@@ -1642,28 +1664,67 @@ class Decoder {
     in.space = Space::Global;  // the array's memory, accessed as global memory (docs/ptx.md)
   }
 
-  // suq.{width,height,depth,array_size}.b32 d, [surf]
+  // suq.{width,height,depth,array_size,channel_data_type,channel_order}.b32 d, [surf]
   void decode_suq(const Instr& s, Inst& in, Mods& m) {
-    const auto& o = s.ops;
     in.op = Op::Suq;
     static const std::pair<const char*, SurfQuery> kQ[] = {{"width", SurfQuery::Width},
                                                            {"height", SurfQuery::Height},
                                                            {"depth", SurfQuery::Depth},
-                                                           {"array_size", SurfQuery::ArraySize}};
+                                                           {"array_size", SurfQuery::ArraySize},
+                                                           {"channel_data_type", SurfQuery::ChannelDataType},
+                                                           {"channel_order", SurfQuery::ChannelOrder}};
     bool found = false;
     for (auto& [n, q] : kQ)
       if (m.has(n)) {
         in.sub = uint8_t(q);
         found = true;
       }
-    if (!found) fail(s.loc, "suq supports .width, .height, .depth and .array_size only ('" + s.opcode + "')");
+    if (!found)
+      fail(s.loc, "suq supports .width, .height, .depth, .array_size, .channel_data_type and .channel_order ('" +
+                      s.opcode + "')");
+    object_query_operands(s, in, m, "surface");
+  }
+
+  // txq.tquery.b32 d, [tex]: an attribute of a texture object. Mipmap level queries
+  // (txq.level) and separate samplers are not supported.
+  void decode_txq(const Instr& s, Inst& in, Mods& m) {
+    in.op = Op::Txq;
+    if (m.has("level")) fail(s.loc, "txq.level (a mipmap level's size) is not supported: textures have no mipmaps");
+    static const std::pair<const char*, TexQuery> kQ[] = {{"width", TexQuery::Width},
+                                                          {"height", TexQuery::Height},
+                                                          {"depth", TexQuery::Depth},
+                                                          {"channel_data_type", TexQuery::ChannelDataType},
+                                                          {"channel_order", TexQuery::ChannelOrder},
+                                                          {"normalized_coords", TexQuery::NormalizedCoords},
+                                                          {"filter_mode", TexQuery::FilterMode},
+                                                          {"addr_mode_0", TexQuery::AddrMode0},
+                                                          {"addr_mode_1", TexQuery::AddrMode1},
+                                                          {"addr_mode_2", TexQuery::AddrMode2},
+                                                          {"array_size", TexQuery::ArraySize},
+                                                          {"num_mipmap_levels", TexQuery::NumMipmapLevels},
+                                                          {"num_samples", TexQuery::NumSamples}};
+    int found = 0;
+    for (auto& [n, q] : kQ)
+      if (m.has(n)) in.sub = uint8_t(q), ++found;
+    if (found != 1)
+      fail(s.loc,
+           "txq needs one query (.width, .height, .depth, .channel_data_type, .channel_order, "
+           ".normalized_coords, .filter_mode, .addr_mode_0/1/2, .array_size, .num_mipmap_levels, "
+           ".num_samples; sampler-only .force_unnormalized_coords is not supported) ('" +
+               s.opcode + "')");
+    object_query_operands(s, in, m, "texture");
+  }
+
+  // The operands of suq and txq: d (.b32), [object register].
+  void object_query_operands(const Instr& s, Inst& in, Mods& m, const std::string& object) {
+    const auto& o = s.ops;
     in.type = one_type(s, m);
-    if (in.type != Type::B32) fail(s.loc, "suq needs .b32");
+    if (in.type != Type::B32) fail(s.loc, std::string(m.root) + " needs .b32");
     need_ops(s, 2);
     set_dsts(in, {dst(o[0], Type::B32)});
     const Operand& a = o[1];
     if (a.kind != Operand::Addr || a.name.empty() || a.name[0] != '%' || !a.elems.empty() || a.ival != 0)
-      fail(a.loc, "expected [surface-object register] (surface references are not supported)");
+      fail(a.loc, "expected [" + object + "-object register] (" + object + " references are not supported)");
     Operand r = a;
     r.kind = Operand::Reg;
     in.addr_reg = reg(r, Type::B64);
@@ -1855,7 +1916,8 @@ class Decoder {
       case Op::St:
       case Op::Atom:
       case Op::Red:
-      case Op::Tex: {
+      case Op::Tex:
+      case Op::Tld4: {
         switch (in.space) {
           case Space::Global:
             w.space = MemSpace::Global;
@@ -1877,7 +1939,7 @@ class Decoder {
             w.space = MemSpace::Global;
             break;  // generic: refined per execution
         }
-        if (in.op == Op::Tex) w.space = MemSpace::Tex;
+        if (in.op == Op::Tex || in.op == Op::Tld4) w.space = MemSpace::Tex;
         if (in.cache_global) w.flags |= kFlagCacheGlobal;
         w.width = uint8_t(std::min(255, type_bytes(in.type) * in.vec));
         break;
@@ -2008,7 +2070,9 @@ constexpr InstructionRow kInstructions[] = {
     row("tanh",       &D::decode_unary,        Unit::INT,    OpClass::ALU,     kLatAlu),
     row("testp",      &D::decode_testp,        Unit::INT,    OpClass::ALU,     kLatAlu),
     row("tex",        &D::decode_tex,          Unit::MEM,    OpClass::LOAD,    kLatDefault),
+    row("tld4",       &D::decode_tex,          Unit::MEM,    OpClass::LOAD,    kLatDefault),
     row("trap",       &D::decode_trap,         Unit::BRANCH, OpClass::EXIT,    kLatAlu),
+    row("txq",        &D::decode_txq,          Unit::INT,    OpClass::ALU,     kLatAlu),
     row("vabsdiff2",  &D::decode_video,        Unit::INT,    OpClass::ALU,     kLatAlu),
     row("vabsdiff4",  &D::decode_video,        Unit::INT,    OpClass::ALU,     kLatAlu),
     row("vadd2",      &D::decode_video,        Unit::INT,    OpClass::ALU,     kLatAlu),
@@ -2071,19 +2135,124 @@ void Decoder::decode(const Instr& s, Inst& in) {
     in.guard = reg(g, Type::Pred);
     in.guard_neg = s.guard_neg;
   }
-  static const std::set<std::string> kVocabulary = {
-      "rn",       "rz",     "rm",         "rp",        "rni",       "rzi",        "rmi",     "rpi",       "ftz",
-      "sat",      "approx", "cc",         "hi",        "lo",        "wide",       "eq",      "ne",        "lt",
-      "le",       "gt",     "ge",         "ls",        "hs",        "equ",        "neu",     "ltu",       "leu",
-      "gtu",      "geu",    "num",        "nan",       "and",       "or",         "xor",     "add",       "min",
-      "max",      "inc",    "dec",        "exch",      "cas",       "global",     "shared",  "local",     "const",
-      "param",    "to",     "v2",         "v4",        "uni",       "arrive",     "red",     "warp",      "gl",
-      "up",       "down",   "bfly",       "idx",       "all",       "any",        "ballot",  "1d",        "2d",
-      "shiftamt", "f4e",    "b4e",        "rc8",       "ecl",       "ecr",        "rc16",    "l",         "r",
-      "wrap",     "clamp",  "finite",     "infinite",  "number",    "notanumber", "normal",  "subnormal", "3d",
-      "a1d",      "a2d",    "cube",       "acube",     "b",         "p",          "trap",    "zero",      "width",
-      "height",   "depth",  "array_size", "popc",      "load",      "store",      "mma",     "a",         "c",
-      "d",        "row",    "col",        "satfinite", "m16n16k16", "m32n8k16",   "m8n32k16"};
+  static const std::set<std::string> kVocabulary = {"rn",
+                                                    "rz",
+                                                    "rm",
+                                                    "rp",
+                                                    "rni",
+                                                    "rzi",
+                                                    "rmi",
+                                                    "rpi",
+                                                    "ftz",
+                                                    "sat",
+                                                    "approx",
+                                                    "cc",
+                                                    "hi",
+                                                    "lo",
+                                                    "wide",
+                                                    "eq",
+                                                    "ne",
+                                                    "lt",
+                                                    "le",
+                                                    "gt",
+                                                    "ge",
+                                                    "ls",
+                                                    "hs",
+                                                    "equ",
+                                                    "neu",
+                                                    "ltu",
+                                                    "leu",
+                                                    "gtu",
+                                                    "geu",
+                                                    "num",
+                                                    "nan",
+                                                    "and",
+                                                    "or",
+                                                    "xor",
+                                                    "add",
+                                                    "min",
+                                                    "max",
+                                                    "inc",
+                                                    "dec",
+                                                    "exch",
+                                                    "cas",
+                                                    "global",
+                                                    "shared",
+                                                    "local",
+                                                    "const",
+                                                    "param",
+                                                    "to",
+                                                    "v2",
+                                                    "v4",
+                                                    "uni",
+                                                    "arrive",
+                                                    "red",
+                                                    "warp",
+                                                    "gl",
+                                                    "up",
+                                                    "down",
+                                                    "bfly",
+                                                    "idx",
+                                                    "all",
+                                                    "any",
+                                                    "ballot",
+                                                    "1d",
+                                                    "2d",
+                                                    "shiftamt",
+                                                    "f4e",
+                                                    "b4e",
+                                                    "rc8",
+                                                    "ecl",
+                                                    "ecr",
+                                                    "rc16",
+                                                    "l",
+                                                    "r",
+                                                    "wrap",
+                                                    "clamp",
+                                                    "finite",
+                                                    "infinite",
+                                                    "number",
+                                                    "notanumber",
+                                                    "normal",
+                                                    "subnormal",
+                                                    "3d",
+                                                    "a1d",
+                                                    "a2d",
+                                                    "cube",
+                                                    "acube",
+                                                    "b",
+                                                    "p",
+                                                    "trap",
+                                                    "zero",
+                                                    "width",
+                                                    "height",
+                                                    "depth",
+                                                    "array_size",
+                                                    "popc",
+                                                    "load",
+                                                    "store",
+                                                    "mma",
+                                                    "a",
+                                                    "c",
+                                                    "d",
+                                                    "row",
+                                                    "col",
+                                                    "satfinite",
+                                                    "m16n16k16",
+                                                    "m32n8k16",
+                                                    "m8n32k16",
+                                                    "g",
+                                                    "level",
+                                                    "channel_data_type",
+                                                    "channel_order",
+                                                    "normalized_coords",
+                                                    "filter_mode",
+                                                    "addr_mode_0",
+                                                    "addr_mode_1",
+                                                    "addr_mode_2",
+                                                    "num_mipmap_levels",
+                                                    "num_samples",
+                                                    "force_unnormalized_coords"};
   for (const auto& w : m.words) {
     bool ok = kVocabulary.count(w) != 0;
     for (const char* i : kIgnored) ok = ok || w == i;
@@ -2150,6 +2319,8 @@ bool passable(const Inst& in) {
     case Op::Suld:
     case Op::Sust:
     case Op::Suq:
+    case Op::Tld4:
+    case Op::Txq:
     case Op::Trap:
     case Op::Clock:
     case Op::Builtin:

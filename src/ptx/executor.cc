@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "ptx/device_printf.h"
 #include "ptx/ops.h"
+#include "ptx/texture_query.h"
 #include "ptx/wmma.h"
 
 namespace warpsim::ptx {
@@ -846,6 +847,32 @@ static int cube_face(double x, double y, double z, double& u, double& v) {
   return face;
 }
 
+const TextureDesc& CtaExecutor::texture(Warp& w, const Inst& in, int lane, uint64_t h) {
+  if (!last_tex_ || h != last_tex_handle_) {
+    auto it = launch_->textures ? launch_->textures->find(h) : TextureTable::const_iterator();
+    if (!launch_->textures || it == launch_->textures->end())
+      throw Error(where(w, in, lane) + ": invalid texture object " + hex(h));
+    last_tex_ = &it->second;
+    last_tex_handle_ = h;
+  }
+  return *last_tex_;
+}
+
+// txq: an attribute of each lane's texture object.
+void CtaExecutor::exec_txq(Warp& w, const Inst& in, uint32_t exec, uint32_t simt_mask) {
+  uint64_t* R = w.regs;
+  const uint64_t* handle = R + size_t(in.addr_reg) * 32;
+  for_lanes(exec, [&](int l) {
+    R[size_t(in.d[0]) * 32 + l] = texture_query(texture(w, in, l, handle[l]), TexQuery(in.sub));
+  });
+  emit(w, in, exec, simt_mask);
+}
+
+// tex and tld4. tld4 returns one component of the 4 texels a bilinear filter at the
+// coordinates would weigh, counter-clockwise from the lower left: (i0, j1), (i1, j1),
+// (i1, j0), (i0, j0), with i0 = floor(x - 0.5), j0 = floor(y - 0.5), i1 = i0 + 1,
+// j1 = j0 + 1 (the texture's address mode applies to each); its memory access is that of a
+// filtered tex.
 void CtaExecutor::exec_tex(Warp& w, const Inst& in, uint32_t exec, uint32_t simt_mask) {
   WarpStream& out = *w.out;
   uint32_t ai = uint32_t(out.addrs.size());
@@ -853,6 +880,7 @@ void CtaExecutor::exec_tex(Warp& w, const Inst& in, uint32_t exec, uint32_t simt
   uint64_t* taddrs = out.addrs.data() + ai;
   uint64_t* R = w.regs;
   const uint64_t* handle = R + size_t(in.addr_reg) * 32;
+  const bool gather = in.op == Op::Tld4;
   const TexGeom geom = TexGeom(in.sub);
   const bool layered = geom == TexGeom::A1D || geom == TexGeom::A2D || geom == TexGeom::ACube;
   const bool cube = geom == TexGeom::Cube || geom == TexGeom::ACube;
@@ -860,31 +888,24 @@ void CtaExecutor::exec_tex(Warp& w, const Inst& in, uint32_t exec, uint32_t simt
   const int dims = geom == TexGeom::D1 || geom == TexGeom::A1D ? 1 : geom == TexGeom::D3 ? 3 : 2;
   for_lanes(exec, [&](int l) {
     uint64_t h = handle[l];
-    if (!last_tex_ || h != last_tex_handle_) {
-      auto it = launch_->textures ? launch_->textures->find(h) : TextureTable::const_iterator();
-      if (!launch_->textures || it == launch_->textures->end())
-        throw Error(where(w, in, l) + ": invalid texture object " + hex(h));
-      last_tex_ = &it->second;
-      last_tex_handle_ = h;
-    }
-    const TextureDesc& d = *last_tex_;
+    const TextureDesc& d = texture(w, in, l, h);
     if (layered != d.layered || cube != d.cubemap || (dims < 3 && !layered && !cube && d.depth > 1)) {
       static const char* kGeom[] = {"?", "1d", "2d", "3d", "a1d", "a2d", "cube", "acube"};
       const char* kind = d.cubemap     ? (d.layered ? "a layered cubemap" : "a cubemap")
                          : d.layered   ? "a layered"
                          : d.depth > 1 ? "a 3D"
                                        : "a 1D or 2D";
-      throw Error(where(w, in, l) + ": tex." + kGeom[size_t(geom)] + " does not match the texture object " + hex(h) +
-                  " (" + kind + " texture)");
+      throw Error(where(w, in, l) + ": " + (gather ? "tld4." : "tex.") + kGeom[size_t(geom)] +
+                  " does not match the texture object " + hex(h) + " (" + kind + " texture)");
     }
     const uint32_t cbytes = d.channel_bits / 8;
     const uint32_t ebytes = cbytes * d.channels;
     const uint64_t pitch = d.pitch ? d.pitch : uint64_t(d.width) * ebytes;
     const uint64_t slice_bytes = pitch * d.height;
-    // Texel lookup with the address mode; returns false for border texels.
-    auto texel_index = [&](int64_t i, uint32_t n, int64_t& out_i) {
+    // Texel lookup in dimension `dim` with its address mode; returns false for border texels.
+    auto texel_index = [&](int64_t i, uint32_t n, int dim, int64_t& out_i) {
       if (n == 0) return false;
-      switch (cube ? TextureDesc::Clamp : d.address) {
+      switch (cube ? TextureDesc::Clamp : d.address[dim]) {
         case TextureDesc::Clamp:
           out_i = std::clamp<int64_t>(i, 0, int64_t(n) - 1);
           return true;
@@ -907,9 +928,9 @@ void CtaExecutor::exec_tex(Warp& w, const Inst& in, uint32_t exec, uint32_t simt
     auto fetch = [&](int64_t x, int64_t y, int64_t z, double outv[4], bool record) {
       for (int c = 0; c < 4; ++c) outv[c] = 0;
       int64_t xi = 0, yi = 0, zi = 0;
-      if (!texel_index(x, d.width, xi)) return;
-      if (dims >= 2 && !texel_index(y, d.height, yi)) return;
-      if (dims == 3 && !texel_index(z, d.depth, zi)) return;
+      if (!texel_index(x, d.width, 0, xi)) return;
+      if (dims >= 2 && !texel_index(y, d.height, 1, yi)) return;
+      if (dims == 3 && !texel_index(z, d.depth, 2, zi)) return;
       uint64_t addr = d.data + (slice + uint64_t(zi)) * slice_bytes + uint64_t(yi) * pitch + uint64_t(xi) * ebytes;
       if (record) taddrs[l] = addr;
       for (uint32_t c = 0; c < d.channels && c < 4; ++c) {
@@ -924,9 +945,8 @@ void CtaExecutor::exec_tex(Warp& w, const Inst& in, uint32_t exec, uint32_t simt
           outv[c] = f16_to_f32(uint16_t(raw));
         else if (d.read_normalized_float)
           outv[c] = double(raw) / double((uint64_t(1) << d.channel_bits) - 1);
-        else
-          outv[c] = in.type == Type::S32 && cbytes < 4 ? double(int32_t(raw << (32 - 8 * cbytes)) >> (32 - 8 * cbytes))
-                                                       : double(raw);
+        else  // integers: sign-extended for a signed result
+          outv[c] = in.type == Type::S32 ? double(int32_t(raw << (32 - 8 * cbytes)) >> (32 - 8 * cbytes)) : double(raw);
       }
     };
     int k = 0;  // the next coordinate register
@@ -952,7 +972,15 @@ void CtaExecutor::exec_tex(Warp& w, const Inst& in, uint32_t exec, uint32_t simt
       } else if (d.normalized_coords) {
         c[0] *= d.width, c[1] *= d.height, c[2] *= d.depth;
       }
-      if (!d.linear_filter) {
+      if (gather) {
+        const int64_t i0 = int64_t(std::floor(c[0] - 0.5)), j0 = int64_t(std::floor(c[1] - 0.5));
+        static const int kQuad[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};  // (di, dj) of d.x, d.y, d.z, d.w
+        for (int t = 0; t < 4; ++t) {
+          double texel[4];
+          fetch(i0 + kQuad[t][0], j0 + kQuad[t][1], 0, texel, t == 3);
+          res[t] = texel[in.gather_comp];
+        }
+      } else if (!d.linear_filter) {
         fetch(int64_t(std::floor(c[0])), int64_t(std::floor(c[1])), int64_t(std::floor(c[2])), res, true);
       } else {
         // Linear filtering: weights of the 2, 4 or 8 nearest texels (linear, bilinear,
@@ -1014,23 +1042,7 @@ void CtaExecutor::exec_surface(Warp& w, const Inst& in, uint32_t exec, uint32_t 
   const uint64_t* handle = R + size_t(in.addr_reg) * 32;
   if (in.op == Op::Suq) {
     for_lanes(exec, [&](int l) {
-      const SurfaceDesc& d = surface(w, in, l, handle[l]);
-      uint32_t v = 0;
-      switch (SurfQuery(in.sub)) {
-        case SurfQuery::Width:
-          v = d.width;
-          break;
-        case SurfQuery::Height:
-          v = d.height;
-          break;
-        case SurfQuery::Depth:
-          v = d.layered ? 1 : d.slices;
-          break;
-        case SurfQuery::ArraySize:
-          v = d.layered ? d.slices : 0;
-          break;
-      }
-      R[size_t(in.d[0]) * 32 + l] = v;
+      R[size_t(in.d[0]) * 32 + l] = surface_query(surface(w, in, l, handle[l]), SurfQuery(in.sub));
     });
     emit(w, in, exec, simt_mask);
     return;
@@ -1496,7 +1508,12 @@ void CtaExecutor::run_warp(Warp& w) {
         e.pc = pc + 1;
         break;
       case Op::Tex:
+      case Op::Tld4:
         exec_tex(w, in, exec, m);
+        e.pc = pc + 1;
+        break;
+      case Op::Txq:
+        exec_txq(w, in, exec, m);
         e.pc = pc + 1;
         break;
       case Op::Suld:

@@ -137,6 +137,8 @@ class CtaExecutor {
   }
   void exec_atomic(Warp& w, const Inst& in, uint32_t exec, uint32_t simt_mask);
   void exec_tex(Warp& w, const Inst& in, uint32_t exec, uint32_t simt_mask);
+  void exec_txq(Warp& w, const Inst& in, uint32_t exec, uint32_t simt_mask);
+  const TextureDesc& texture(Warp& w, const Inst& in, int lane, uint64_t handle);
   void exec_surface(Warp& w, const Inst& in, uint32_t exec, uint32_t simt_mask);
   const SurfaceDesc& surface(Warp& w, const Inst& in, int lane, uint64_t handle);
   void exec_shfl(Warp& w, const Inst& in, uint32_t exec);

@@ -92,6 +92,8 @@ enum class Op : uint8_t {
   Suld,   // surface load (suld.b)
   Sust,   // surface store (sust.b)
   Suq,    // surface query
+  Tld4,   // texture gather: the 4 texels of the bilinear footprint (tld4), one component each
+  Txq,    // texture query
   Video,  // SIMD video instructions (vadd4, vabsdiff2, ...): VideoOp in Inst::sub
   Lop3,
   Wmma,  // warp matrix load / store / multiply-accumulate: WmmaOp in Inst::sub, Program::wmma[Inst::wmma]
@@ -112,7 +114,23 @@ enum class TexGeom : uint8_t { D1 = 1, D2, D3, A1D, A2D, Cube, ACube };
 // (Inst::clamp) and the query of suq (Inst::sub).
 enum class SurfGeom : uint8_t { D1 = 1, D2, D3, A1D, A2D };
 enum class SurfClamp : uint8_t { Trap, Clamp, Zero };
-enum class SurfQuery : uint8_t { Width, Height, Depth, ArraySize };
+enum class SurfQuery : uint8_t { Width, Height, Depth, ArraySize, ChannelDataType, ChannelOrder };
+// The attribute txq reads from a texture object (Inst::sub).
+enum class TexQuery : uint8_t {
+  Width,
+  Height,
+  Depth,
+  ChannelDataType,
+  ChannelOrder,
+  NormalizedCoords,
+  FilterMode,
+  AddrMode0,
+  AddrMode1,
+  AddrMode2,
+  ArraySize,
+  NumMipmapLevels,
+  NumSamples
+};
 // SIMD video instructions: the operation, in Inst::sub; Inst::vec is the lane count (4 bytes
 // or 2 halfwords); Inst::offset packs the rest (kVideo* bits).
 enum class VideoOp : uint8_t { Add, Sub, Avrg, Absdiff, Min, Max };
@@ -160,7 +178,7 @@ struct Inst {
   Cmp cmp = Cmp::EQ;
   BoolOp boolop = BoolOp::None;
   Rnd rnd = Rnd::None;
-  uint8_t sub = 0;  // MulMode / AtomOp / ShflMode / VoteMode / TexGeom / SurfGeom / SurfQuery / VideoOp
+  uint8_t sub = 0;  // MulMode / AtomOp / ShflMode / VoteMode / TexGeom / SurfGeom / SurfQuery / TexQuery / VideoOp
   uint8_t vec = 1;  // vector width for ld/st/tex
   uint8_t ndst = 0, nsrc = 0;
   uint8_t esize = 0;  // bytes of `type` (element size of ld/st), precomputed
@@ -174,6 +192,7 @@ struct Inst {
   // the boundary mode; the surface object is addr_reg.
   uint32_t coord[3] = {kNone, kNone, kNone};
   SurfClamp clamp = SurfClamp::Trap;
+  uint8_t gather_comp = 0;  // tld4: the component gathered (.r, .g, .b, .a: 0 to 3)
   // Memory operand: address = reg(addr_reg) + offset (addr_reg == kNone: absolute).
   uint32_t addr_reg = kNone;
   int64_t offset = 0;

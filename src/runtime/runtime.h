@@ -61,9 +61,11 @@ struct TextureDesc {
   uint32_t channels = 1;           // 1, 2 or 4
   uint32_t channel_bits = 32;      // 8, 16 or 32
   bool is_float = true;            // float channels (else integer)
+  bool is_signed = false;          // signed integer channels
   bool normalized_coords = false;
   bool read_normalized_float = false;
-  enum Address { Clamp, Wrap, Border, Mirror } address = Clamp;
+  enum Address { Clamp, Wrap, Border, Mirror };
+  Address address[3] = {Clamp, Clamp, Clamp};  // per dimension: x, y, z
   bool linear_filter = false;
 };
 
@@ -76,6 +78,9 @@ struct SurfaceDesc {
   uint32_t pitch = 0;                          // bytes per row (0 = width * elem_bytes)
   uint32_t elem_bytes = 4;                     // bytes per element (1 to 16)
   bool layered = false;                        // slices are layers (suld.b.a1d/a2d), not depth
+  // The array's channel format (suq.channel_data_type, suq.channel_order).
+  uint32_t channels = 1, channel_bits = 32;
+  bool is_float = false, is_signed = false;
 };
 
 class Runtime {

@@ -23,7 +23,7 @@ class TexFilter final : public BundledWorkload {
     desc.data = dimage;
     desc.width = uint32_t(width);
     desc.height = uint32_t(height);
-    desc.address = TextureDesc::Clamp;
+    for (auto& a : desc.address) a = TextureDesc::Clamp;
     uint64_t tex = rt.create_texture(desc);
     KernelArgs args;
     args.add(dout).add(tex).add(width).add(height).add(radius);

@@ -183,7 +183,7 @@ TEST(IsaSurface, UnsupportedFormsAreNamed) {
   auto err = [](const std::string& body) { return load_error(wrap_kernel(body)); };
   EXPECT_NE(err("sust.p.2d.b32 [%rd1, {%r1, %r2}], {%r3};").find("sust.p (formatted surface access) is not supported"),
             std::string::npos);
-  EXPECT_NE(err("suq.channel_order.b32 %r1, [%rd1];").find("unsupported modifier"), std::string::npos);
+  EXPECT_NE(err("suq.memory_layout.b32 %r1, [%rd1];").find("unsupported modifier"), std::string::npos);
   EXPECT_NE(err("suld.b.2d.v4.b64 {%rd1, %rd2, %rd3, %rd4}, [%rd5, {%r1, %r2}];").find(".v4.b64"), std::string::npos);
   EXPECT_NE(err("vadd4.u32.u32.u32.sat.add %r1, %r2, %r3, %r4;").find(".sat cannot be used with .add"),
             std::string::npos);

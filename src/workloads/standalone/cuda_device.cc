@@ -91,7 +91,9 @@ void CudaDevice::memcpy_to_symbol(ModuleHandle, const std::string& name, const v
 }
 
 uint64_t CudaDevice::create_texture(const TextureDesc& d) {
-  cudaChannelFormatKind kind = d.is_float ? cudaChannelFormatKindFloat : cudaChannelFormatKindSigned;
+  cudaChannelFormatKind kind = d.is_float    ? cudaChannelFormatKindFloat
+                               : d.is_signed ? cudaChannelFormatKindSigned
+                                             : cudaChannelFormatKindUnsigned;
   int b = int(d.channel_bits);
   cudaResourceDesc res{};
   cudaChannelFormatDesc fmtd =
@@ -111,11 +113,11 @@ uint64_t CudaDevice::create_texture(const TextureDesc& d) {
     res.res.pitch2D.pitchInBytes = d.pitch ? d.pitch : size_t(d.width) * elem;
   }
   cudaTextureDesc td{};
-  cudaTextureAddressMode mode = d.address == TextureDesc::Wrap     ? cudaAddressModeWrap
-                                : d.address == TextureDesc::Border ? cudaAddressModeBorder
-                                : d.address == TextureDesc::Mirror ? cudaAddressModeMirror
-                                                                   : cudaAddressModeClamp;
-  for (auto& m : td.addressMode) m = mode;
+  for (int i = 0; i < 3; ++i)
+    td.addressMode[i] = d.address[i] == TextureDesc::Wrap     ? cudaAddressModeWrap
+                        : d.address[i] == TextureDesc::Border ? cudaAddressModeBorder
+                        : d.address[i] == TextureDesc::Mirror ? cudaAddressModeMirror
+                                                              : cudaAddressModeClamp;
   td.filterMode = d.linear_filter ? cudaFilterModeLinear : cudaFilterModePoint;
   td.readMode = d.read_normalized_float ? cudaReadModeNormalizedFloat : cudaReadModeElementType;
   td.normalizedCoords = d.normalized_coords ? 1 : 0;

@@ -369,6 +369,22 @@ TEST(CudaPrograms, SurfacesLayeredCubemapAnd3DTexturesAndVideoInstructions) {
   EXPECT_EQ(j["errors"].size(), 0u) << j["errors"].dump();
 }
 
+// tex2Dgather of each component with clamp, wrap and mirror addressing (tld4), every txq query
+// and suq.channel_data_type/channel_order (inline PTX), checked by the program against a host
+// reference (programs/texture_gather.cu).
+TEST(CudaPrograms, TextureGatherAndQueries) {
+  NVCC_OR_SKIP();
+  std::string err;
+  std::string exe = compile("texture_gather", "zstd", kPtx, &err);
+  ASSERT_FALSE(exe.empty()) << err;
+  Result r = run(exec_cmd(exe, exe + ".json"));
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("texture_gather: ok"), std::string::npos) << r.out << r.err;
+  nlohmann::json j = load_json(exe + ".json");
+  ASSERT_EQ(j["kernels"].size(), 6u) << j.dump();
+  EXPECT_EQ(j["errors"].size(), 0u) << j["errors"].dump();
+}
+
 // Managed memory (cudaMallocManaged and a __managed__ variable) used by the host and by
 // kernels without copies, and mapped host memory (cudaHostAlloc, cudaHostRegister) that
 // kernels reach through cudaHostGetDevicePointer; the programs check every result.

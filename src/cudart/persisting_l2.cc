@@ -45,11 +45,11 @@ AccessPolicyWindow State::access_window(const cudaAccessPolicyWindow& w, const c
     throw ShimError(cudaErrorNotSupported,
                     fmt::format("access policy window: the device ({}, compute capability {}.{}) has no "
                                 "persisting L2 (accessPolicyMaxWindowSize is 0; windows need 8.0 or later)",
-                                config().name, config().compute_capability / 10,
-                                config().compute_capability % 10));
+                                config().name, config().compute_capability / 10, config().compute_capability % 10));
   if (w.num_bytes > l2.access_policy_max_window)
     throw ShimError(cudaErrorInvalidValue,
-                    fmt::format("access policy window of {} bytes exceeds accessPolicyMaxWindowSize ({})", w.num_bytes, l2.access_policy_max_window));
+                    fmt::format("access policy window of {} bytes exceeds accessPolicyMaxWindowSize ({})", w.num_bytes,
+                                l2.access_policy_max_window));
   if (!(w.hitRatio >= 0.0f && w.hitRatio <= 1.0f))
     throw ShimError(cudaErrorInvalidValue,
                     fmt::format("access policy window hitRatio {} is outside [0, 1]", w.hitRatio));
@@ -69,10 +69,9 @@ void State::set_persisting_l2_limit(size_t bytes) {
                                 "L2 (persistingL2CacheMaxSize is 0; it needs compute capability 8.0 or later)",
                                 config().name));
   if (bytes > max)
-    throw ShimError(cudaErrorInvalidValue,
-                    fmt::format("cudaLimitPersistingL2CacheSize: {} bytes exceed "
-                                "persistingL2CacheMaxSize ({})",
-                                bytes, max));
+    throw ShimError(cudaErrorInvalidValue, fmt::format("cudaLimitPersistingL2CacheSize: {} bytes exceed "
+                                                       "persistingL2CacheMaxSize ({})",
+                                                       bytes, max));
   // The L2 rounds the set-aside up to whole ways; what it set aside is reported back, at most
   // the maximum.
   persisting_l2_limit_ = size_t(std::min<uint64_t>(rt().target().set_persisting_l2(bytes), max));
@@ -84,15 +83,18 @@ void set_window_attribute(State& s, const char* api, cudaAccessPolicyWindow& slo
                           const cudaLaunchAttributeValue* v) {
   if (!v) throw ShimError(cudaErrorInvalidValue, "null attribute value");
   if (attr != cudaLaunchAttributeAccessPolicyWindow)
-    throw ShimError(cudaErrorNotSupported, fmt::format("attribute {} is not supported (only the access policy window)", attr));
+    throw ShimError(cudaErrorNotSupported,
+                    fmt::format("attribute {} is not supported (only the access policy window)", attr));
   s.access_window(v->accessPolicyWindow, api);  // refuses what the device cannot take
   slot = v->accessPolicyWindow;
 }
 
-void get_window_attribute(const char* /*api*/, const cudaAccessPolicyWindow& slot, int attr, cudaLaunchAttributeValue* v) {
+void get_window_attribute(const char* /*api*/, const cudaAccessPolicyWindow& slot, int attr,
+                          cudaLaunchAttributeValue* v) {
   if (!v) throw ShimError(cudaErrorInvalidValue, "null attribute value");
   if (attr != cudaLaunchAttributeAccessPolicyWindow)
-    throw ShimError(cudaErrorNotSupported, fmt::format("attribute {} is not supported (only the access policy window)", attr));
+    throw ShimError(cudaErrorNotSupported,
+                    fmt::format("attribute {} is not supported (only the access policy window)", attr));
   *v = {};
   v->accessPolicyWindow = slot;
 }
@@ -116,7 +118,8 @@ cudaError_t with_window(const char* api, const void* stream, F&& f) {
 
 CUDART_API cudaError_t cudaStreamSetAttribute(void* stream, int attr, const cudaLaunchAttributeValue* v) {
   const char* api = "cudaStreamSetAttribute";
-  return with_window(api, stream, [&](State& s, cudaAccessPolicyWindow& w) { set_window_attribute(s, api, w, attr, v); });
+  return with_window(api, stream,
+                     [&](State& s, cudaAccessPolicyWindow& w) { set_window_attribute(s, api, w, attr, v); });
 }
 CUDART_API cudaError_t cudaStreamSetAttribute_ptsz(void* stream, int attr, const cudaLaunchAttributeValue* v) {
   return cudaStreamSetAttribute(stream, attr, v);

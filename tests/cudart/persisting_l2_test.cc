@@ -138,8 +138,9 @@ void check_h100(Shim& shim, Checks& check) {
   bad = in;
   bad.accessPolicyWindow.hitProp = 7;
   check(sset(stream, cudaLaunchAttributeAccessPolicyWindow, &bad) == cudaErrorInvalidValue, "unknown property");
-  check(sget(stream, cudaLaunchAttributeAccessPolicyWindow, &out) == 0 && out.accessPolicyWindow.num_bytes == (1u << 20),
-        "a refused window leaves the stream's as it was");
+  check(
+      sget(stream, cudaLaunchAttributeAccessPolicyWindow, &out) == 0 && out.accessPolicyWindow.num_bytes == (1u << 20),
+      "a refused window leaves the stream's as it was");
   shim.fn<int (*)()>("cudaGetLastError")();
 
   // Launches with the stream's window and with a launch attribute window run the kernel.
@@ -165,7 +166,7 @@ void check_h100(Shim& shim, Checks& check) {
   attr.val.accessPolicyWindow = window(db, n * 4, 0.5f);
   cudaLaunchConfig_t lc{dim3{4, 1, 1}, dim3{64, 1, 1}, 0, nullptr, &attr, 1};
   check(shim.fn<int (*)(const cudaLaunchConfig_t*, const void*, void**)>("cudaLaunchKernelExC")(&lc, shim.kernel(),
-                                                                                              args) == 0,
+                                                                                                args) == 0,
         "launch with a window attribute");
   check(cmemcpy(c.data(), dc, n * 4, cudaMemcpyDefault) == 0, "copy back");
   for (int i = 0; i < n; ++i)
@@ -174,9 +175,8 @@ void check_h100(Shim& shim, Checks& check) {
       break;
     }
   attr.val.accessPolicyWindow.num_bytes = cfg.l2.access_policy_max_window + 1;
-  check(shim.fn<int (*)(const cudaLaunchConfig_t*, const void*, void**)>("cudaLaunchKernelExC")(&lc, shim.kernel(),
-                                                                                              args) ==
-            cudaErrorInvalidValue,
+  check(shim.fn<int (*)(const cudaLaunchConfig_t*, const void*, void**)>("cudaLaunchKernelExC")(
+            &lc, shim.kernel(), args) == cudaErrorInvalidValue,
         "a launch with too large a window is refused");
   shim.fn<int (*)()>("cudaGetLastError")();
   check(shim.fn<int (*)()>("cudaCtxResetPersistingL2Cache")() == 0, "reset");

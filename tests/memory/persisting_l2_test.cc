@@ -89,7 +89,8 @@ TEST(PersistingL2, ShrinkingTheSetAsideMakesLinesOutsideItNormal) {
 TEST(PersistingL2, HitRatioSelectsAStableFractionOfTheWindow) {
   const AccessPolicyWindow w = persisting_window(0.25f);
   uint64_t persisting = 0, lines = 0;
-  for (uint64_t a = 0; a < (64u << 20); a += 128, ++lines) persisting += w.property(a, 128) == AccessProperty::Persisting;
+  for (uint64_t a = 0; a < (64u << 20); a += 128, ++lines)
+    persisting += w.property(a, 128) == AccessProperty::Persisting;
   EXPECT_NEAR(double(persisting) / double(lines), 0.25, 0.01);
   for (uint64_t a = 0; a < 4096; a += 128) EXPECT_EQ(w.property(a, 128), w.property(a + 64, 128));  // per line
   EXPECT_EQ(persisting_window(0.0f).property(0, 128), AccessProperty::Streaming);

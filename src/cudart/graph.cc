@@ -20,6 +20,7 @@ void GraphNode::copy_payload(const GraphNode& o) {
   grid = o.grid;
   block = o.block;
   shared = o.shared;
+  window = o.window;
   args = o.args;
   copy = o.copy;
   memset = o.memset;

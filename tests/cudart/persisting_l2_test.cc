@@ -174,6 +174,27 @@ void check_h100(Shim& shim, Checks& check) {
       check(false, "kernel result " + std::to_string(i));
       break;
     }
+  // A kernel node's window: set, read back, kept by the instantiated graph, launched.
+  void* graph = nullptr;
+  void* node = nullptr;
+  cudaKernelNodeParams kp{const_cast<void*>(shim.kernel()), dim3{4, 1, 1}, dim3{64, 1, 1}, 0, args, nullptr};
+  shim.fn<int (*)(void**, unsigned)>("cudaGraphCreate")(&graph, 0);
+  check(shim.fn<int (*)(void**, void*, void* const*, size_t, const cudaKernelNodeParams*)>("cudaGraphAddKernelNode")(
+            &node, graph, nullptr, 0, &kp) == 0,
+        "kernel node");
+  cudaLaunchAttributeValue nv{}, nout{};
+  nv.accessPolicyWindow = window(dc, n * 4, 0.25f);
+  check(shim.fn<StreamAttrSetFn>("cudaGraphKernelNodeSetAttribute")(node, cudaLaunchAttributeAccessPolicyWindow, &nv) ==
+            0,
+        "kernel node window set");
+  check(shim.fn<StreamAttrGetFn>("cudaGraphKernelNodeGetAttribute")(node, cudaLaunchAttributeAccessPolicyWindow,
+                                                                    &nout) == 0 &&
+            nout.accessPolicyWindow.base_ptr == dc && nout.accessPolicyWindow.hitRatio == 0.25f,
+        "kernel node window reads back");
+  void* exec = nullptr;
+  check(shim.fn<int (*)(void**, void*, unsigned long long)>("cudaGraphInstantiate")(&exec, graph, 0) == 0 &&
+            shim.fn<int (*)(void*, void*)>("cudaGraphLaunch")(exec, nullptr) == 0,
+        "graph with a windowed kernel node runs");
   attr.val.accessPolicyWindow.num_bytes = cfg.l2.access_policy_max_window + 1;
   check(shim.fn<int (*)(const cudaLaunchConfig_t*, const void*, void**)>("cudaLaunchKernelExC")(
             &lc, shim.kernel(), args) == cudaErrorInvalidValue,

@@ -272,13 +272,15 @@ struct L2Config {
   uint32_t partitions = 6;  // memory partitions (= DRAM channels)
   uint32_t slices_per_partition = 2;
   CacheConfig cache{true, 64 * 1024, 8, 128, 32, 32, 8, 10, "write_back", "allocate", 1};
-  std::string hash = "xor";           // linear | xor | ipoly | random: how addresses map to partitions
-  uint32_t interleave = 256;          // bytes mapped to one partition before moving on
-  std::string slice_select = "line";  // line | chunk: which address bit picks the slice
-  bool fill_on_copy = false;          // host<->device copies leave their sectors in the L2
-  bool flush_at_launch = false;       // each kernel starts with an empty L2 (Nsight Compute's cache control)
-  bool sector_lookups = false;        // a request takes one lookup slot per L2 sector it covers
-  bool sector_replies = false;        // each L2 sector of a reply or write acknowledgement is a packet
+  std::string hash = "xor";               // linear | xor | ipoly | random: how addresses map to partitions
+  uint32_t interleave = 256;              // bytes mapped to one partition before moving on
+  std::string slice_select = "line";      // line | chunk: which address bit picks the slice
+  bool fill_on_copy = false;              // host<->device copies leave their sectors in the L2
+  bool flush_at_launch = false;           // each kernel starts with an empty L2 (Nsight Compute's cache control)
+  bool sector_lookups = false;            // a request takes one lookup slot per L2 sector it covers
+  bool sector_replies = false;            // each L2 sector of a reply or write acknowledgement is a packet
+  uint64_t persisting_max_bytes = 0;      // persistingL2CacheMaxSize (0: no persisting L2 accesses)
+  uint64_t access_policy_max_window = 0;  // accessPolicyMaxWindowSize (0: no access policy windows)
 
   template <class V>
   void visit(V& v) {
@@ -301,6 +303,13 @@ struct L2Config {
       "an answer leaves the slice as one packet per L2 sector it covers (data of reads, acknowledgements of writes), "
       "each after its own lookup; the request completes with the last (GPGPU-Sim answers each sector request of a "
       "sectored L2 separately); false: one packet per request");
+    v("persisting_max_bytes", persisting_max_bytes,
+      "most bytes of L2 a program may set aside for persisting accesses (cudaDeviceProp::persistingL2CacheMaxSize, "
+      "the bound of cudaLimitPersistingL2CacheSize); 0: the device has no persisting L2 (compute capability "
+      "below 8.0)");
+    v("access_policy_max_window", access_policy_max_window,
+      "largest access policy window in bytes (cudaDeviceProp::accessPolicyMaxWindowSize); 0 with "
+      "persisting_max_bytes 0");
     v.group("cache", cache, "one L2 slice");
   }
 };

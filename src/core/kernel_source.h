@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/access_policy.h"
 #include "core/error.h"
 #include "core/warp_inst.h"
 
@@ -41,7 +42,8 @@ struct KernelInfo {
   uint32_t regs_per_thread = 16;
   uint32_t shared_bytes_per_cta = 0;  // static + dynamic
   uint32_t local_bytes_per_thread = 0;
-  uint32_t inst_bytes = 8;  // instruction size: a successor at another pc means a taken branch
+  uint32_t inst_bytes = 8;           // instruction size: a successor at another pc means a taken branch
+  AccessPolicyWindow access_window;  // L2 access policy window of the launch (none by default)
   uint64_t num_ctas() const { return grid.count(); }
   uint32_t threads_per_cta() const { return static_cast<uint32_t>(block.count()); }
   uint32_t warps_per_cta() const { return (threads_per_cta() + 31) / 32; }

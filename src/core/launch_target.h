@@ -43,6 +43,11 @@ class LaunchTarget {
   // The runtime copied `bytes` at device address `addr` to the device (`to_device`) or from it
   // (a copy engine touched them; l2.fill_on_copy). Targets that wrap another pass it on.
   virtual void copied(uint64_t addr, uint64_t bytes, bool to_device) {}
+  // The L2 set-aside for persisting accesses is now `bytes` (cudaLimitPersistingL2CacheSize);
+  // returns the bytes the L2 sets aside (0 on targets without an L2). Targets that wrap another
+  // pass it on, as they do reset_persisting_l2() (cudaCtxResetPersistingL2Cache).
+  virtual uint64_t set_persisting_l2(uint64_t bytes) { return 0; }
+  virtual void reset_persisting_l2() {}
   virtual const std::vector<KernelResult>& results() const = 0;
 };
 

@@ -122,6 +122,8 @@ void fill_properties(State& s, cudaDeviceProp* p) {
   p->memoryBusWidth = int(cfg.l2.partitions * 64);
   p->l2CacheSize =
       int(std::min<uint64_t>(uint64_t(cfg.l2.cache.size) * cfg.l2.partitions * cfg.l2.slices_per_partition, 1u << 30));
+  p->persistingL2CacheMaxSize = int(std::min<uint64_t>(cfg.l2.persisting_max_bytes, INT32_MAX));
+  p->accessPolicyMaxWindowSize = int(std::min<uint64_t>(cfg.l2.access_policy_max_window, INT32_MAX));
   p->maxThreadsPerMultiProcessor = int(c.max_threads);
   p->streamPrioritiesSupported = 1;
   p->globalL1CacheSupported = cfg.l1d.enabled ? 1 : 0;
@@ -236,6 +238,10 @@ int attribute(State& s, int attr) {
       return int(p.sharedMemPerBlockOptin);
     case cudaDevAttrMaxBlocksPerMultiprocessor:
       return p.maxBlocksPerMultiProcessor;
+    case cudaDevAttrMaxPersistingL2CacheSize:
+      return p.persistingL2CacheMaxSize;
+    case cudaDevAttrMaxAccessPolicyWindowSize:
+      return p.accessPolicyMaxWindowSize;
     case cudaDevAttrMemoryPoolsSupported:
       return p.memoryPoolsSupported;  // cudaMallocAsync and memory pools
     case cudaDevAttrMemoryPoolSupportedHandleTypes:
@@ -352,14 +358,18 @@ CUDART_API cudaError_t cudaDeviceGetCacheConfig(int* c) {
 }
 CUDART_API cudaError_t cudaDeviceSetSharedMemConfig(int) { return cudaSuccess; }
 namespace {
-constexpr int kLimitMallocHeapSize = 2;  // cudaLimitMallocHeapSize
+constexpr int kLimitMallocHeapSize = 2;         // cudaLimitMallocHeapSize
+constexpr int kLimitPersistingL2CacheSize = 6;  // cudaLimitPersistingL2CacheSize
 }  // namespace
 
 // cudaLimitMallocHeapSize sizes the heap of device-side malloc/new (refused, as CUDA refuses
-// it, once a kernel has allocated from the heap); the other limits are accepted and not modelled.
+// it, once a kernel has allocated from the heap); cudaLimitPersistingL2CacheSize sets aside L2
+// ways for persisting accesses (persisting_l2.cc; more than persistingL2CacheMaxSize is
+// cudaErrorInvalidValue, as on an H100); the other limits are accepted and not modelled.
 CUDART_API cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
   return guarded("cudaDeviceSetLimit", [&](State& s) {
     if (limit == kLimitMallocHeapSize && !s.rt().device_heap().set_size(value)) return cudaErrorInvalidValue;
+    if (limit == kLimitPersistingL2CacheSize) s.set_persisting_l2_limit(value);
     return cudaSuccess;
   });
 }
@@ -367,7 +377,11 @@ CUDART_API cudaError_t cudaDeviceGetLimit(size_t* v, int limit) {
   return guarded("cudaDeviceGetLimit", [&](State& s) {
     if (!v) return cudaErrorInvalidValue;
     // stack, printf fifo, heap
-    *v = limit == 0 ? 1024 : limit == 1 ? (1u << 20) : limit == kLimitMallocHeapSize ? s.rt().device_heap().size() : 0;
+    *v = limit == 0                             ? 1024
+         : limit == 1                           ? (1u << 20)
+         : limit == kLimitMallocHeapSize        ? s.rt().device_heap().size()
+         : limit == kLimitPersistingL2CacheSize ? s.persisting_l2_limit()
+                                                : 0;
     return cudaSuccess;
   });
 }

@@ -306,6 +306,22 @@ CUDART_API cudaError_t cudaGraphKernelNodeGetParams(GraphNode* node, cudaKernelN
   });
 }
 
+// cudaKernelNodeAttributeAccessPolicyWindow: the window the node's launches use.
+CUDART_API cudaError_t cudaGraphKernelNodeSetAttribute(GraphNode* node, int attr, const cudaLaunchAttributeValue* v) {
+  const char* api = "cudaGraphKernelNodeSetAttribute";
+  return guarded(api, [&](State& s) {
+    set_window_attribute(s, api, typed(s, node, cudaGraphNodeTypeKernel, api).window, attr, v);
+    return cudaSuccess;
+  });
+}
+CUDART_API cudaError_t cudaGraphKernelNodeGetAttribute(GraphNode* node, int attr, cudaLaunchAttributeValue* v) {
+  const char* api = "cudaGraphKernelNodeGetAttribute";
+  return guarded(api, [&](State& s) {
+    get_window_attribute(api, typed(s, node, cudaGraphNodeTypeKernel, api).window, attr, v);
+    return cudaSuccess;
+  });
+}
+
 CUDART_API cudaError_t cudaGraphKernelNodeSetParams(GraphNode* node, const cudaKernelNodeParams* p) {
   return guarded("cudaGraphKernelNodeSetParams", [&](State& s) -> cudaError_t {
     if (!p) return cudaErrorInvalidValue;

@@ -143,20 +143,24 @@ CUDART_API cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 g
 }
 
 // cudaLaunchKernelEx (a template in the CUDA headers) calls this. Launch attributes change
-// nothing warpsim models, make a cooperative launch, or are refused: programmatic stream
-// serialization (programmatic dependent launch, which Thrust and CUB ask for) only permits the
-// kernel to start before the previous one in its stream ends, so running it after that kernel
-// is correct; priorities, cache access windows, synchronisation policies and memory
-// synchronisation domains are hints. Cluster launches and programmatic events stop the program.
+// nothing warpsim models, make a cooperative launch, set the launch's L2 access policy window,
+// or are refused: programmatic stream serialization (programmatic dependent launch, which Thrust
+// and CUB ask for) only permits the kernel to start before the previous one in its stream ends,
+// so running it after that kernel is correct; priorities, synchronisation policies and memory
+// synchronisation domains are hints. An access policy window replaces the stream's (a device
+// without persisting L2 refuses it). Cluster launches and programmatic events stop the program.
 CUDART_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
   return guarded("cudaLaunchKernelExC", [&](State& s) {
     if (!config || (config->numAttrs && !config->attrs)) return cudaErrorInvalidValue;
     bool cooperative = false;
+    const cudaAccessPolicyWindow* window = nullptr;
     for (unsigned i = 0; i < config->numAttrs; ++i) {
       const cudaLaunchAttribute& a = config->attrs[i];
       switch (a.id) {
-        case cudaLaunchAttributeIgnore:
         case cudaLaunchAttributeAccessPolicyWindow:
+          window = &a.val.accessPolicyWindow;
+          break;
+        case cudaLaunchAttributeIgnore:
         case cudaLaunchAttributeSynchronizationPolicy:
         case cudaLaunchAttributeProgrammaticStreamSerialization:
         case cudaLaunchAttributePriority:
@@ -175,7 +179,7 @@ CUDART_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, con
       }
     }
     s.launch(s.function(func, "cudaLaunchKernelExC"), config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
-             config->stream, cooperative);
+             config->stream, cooperative, window);
     return cudaSuccess;
   });
 }

@@ -230,12 +230,40 @@ enum cudaLaunchAttributeID : int {
   cudaLaunchAttributeMemSyncDomain = 10,
 };
 
+// cudaAccessPolicyWindow: an L2 access policy window (hitProp, missProp: cudaAccessProperty).
+enum cudaAccessProperty : int {
+  cudaAccessPropertyNormal = 0,
+  cudaAccessPropertyStreaming = 1,
+  cudaAccessPropertyPersisting = 2,
+};
+struct cudaAccessPolicyWindow {
+  void* base_ptr;
+  size_t num_bytes;
+  float hitRatio;
+  int hitProp;
+  int missProp;
+};
+
+// cudaLaunchAttributeValue (also cudaStreamAttrValue and cudaKernelNodeAttrValue).
+union cudaLaunchAttributeValue {
+  char bytes[64];
+  void* align;  // the toolkit's union holds pointers (cudaAccessPolicyWindow)
+  cudaAccessPolicyWindow accessPolicyWindow;
+  int cooperative;
+  struct {
+    unsigned int x, y, z;
+  } clusterDim;
+  int programmaticStreamSerializationAllowed;
+  int priority;
+};
+
 struct cudaLaunchAttribute {
   int id;  // cudaLaunchAttributeID
   char pad[4];
   union {
     char bytes[64];
     void* align;  // the toolkit's union holds pointers (cudaAccessPolicyWindow)
+    cudaAccessPolicyWindow accessPolicyWindow;
     int cooperative;
     struct {
       unsigned int x, y, z;
@@ -483,6 +511,8 @@ enum : int {
   cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
   cudaDevAttrDirectManagedMemAccessFromHost = 101,
   cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+  cudaDevAttrMaxPersistingL2CacheSize = 108,
+  cudaDevAttrMaxAccessPolicyWindowSize = 109,
   cudaDevAttrMemoryPoolsSupported = 115,
   cudaDevAttrMemoryPoolSupportedHandleTypes = 119,
 };

@@ -20,6 +20,7 @@ void GraphNode::copy_payload(const GraphNode& o) {
   grid = o.grid;
   block = o.block;
   shared = o.shared;
+  window = o.window;
   args = o.args;
   copy = o.copy;
   memset = o.memset;
@@ -104,7 +105,7 @@ void launch_graph(State& s, GraphExec& e, void* stream) {
   for (auto& n : e.order) {
     switch (n->type) {
       case cudaGraphNodeTypeKernel:
-        s.launch(*n->function, n->grid, n->block, n->arg_ptrs.data(), n->shared, stream);
+        s.launch(*n->function, n->grid, n->block, n->arg_ptrs.data(), n->shared, stream, false, &n->window);
         break;
       case cudaGraphNodeTypeMemcpy:
         copy_3d(s, n->copy, sid);

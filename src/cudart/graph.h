@@ -23,6 +23,7 @@ struct GraphNode {
   Function* function = nullptr;
   dim3 grid, block;
   unsigned shared = 0;
+  cudaAccessPolicyWindow window{};         // kernel nodes: cudaKernelNodeAttributeAccessPolicyWindow
   std::vector<std::vector<uint8_t>> args;  // each argument's bytes, copied when the node is made
   std::vector<void*> arg_ptrs;             // into `args`: the kernelParams the node hands out
   // copy, memset and host-function nodes

@@ -84,6 +84,7 @@ struct Stream {
   int priority = 0;
   Capture* capture = nullptr;            // the stream capture the stream takes part in
   std::vector<GraphNode*> capture_tail;  // what the stream's next captured node depends on
+  cudaAccessPolicyWindow window{};       // cudaStreamAttributeAccessPolicyWindow (num_bytes 0: none)
 };
 
 struct Event {
@@ -168,8 +169,20 @@ class State {
   CudaArray& array(const void* handle, const char* api);
 
   // --- execution ---
+  // `window`: the launch's access policy window (cudaLaunchAttributeAccessPolicyWindow); null:
+  // the stream's (cudaStreamAttributeAccessPolicyWindow).
   void launch(Function& f, dim3 grid, dim3 block, void** args, size_t shared, const void* stream,
-              bool cooperative = false);
+              bool cooperative = false, const cudaAccessPolicyWindow* window = nullptr);
+
+  // --- persisting L2 (persisting_l2.cc) ---
+  // The access policy window of `stream` (the default streams share one).
+  cudaAccessPolicyWindow& stream_window(const void* stream, const char* api);
+  // `w` checked against the device (ShimError: a device without persisting L2, a window over
+  // accessPolicyMaxWindowSize, a hitRatio outside [0, 1], an unknown property) and converted.
+  AccessPolicyWindow access_window(const cudaAccessPolicyWindow& w, const char* api);
+  // cudaLimitPersistingL2CacheSize.
+  void set_persisting_l2_limit(size_t bytes);
+  size_t persisting_l2_limit() const { return persisting_l2_limit_; }
   void sync_all();
   void sync_stream(uint32_t id);
   // Before a host-side copy on stream `id`: wait for what the copy must follow.
@@ -248,8 +261,10 @@ class State {
   uint32_t next_stream_ = 1;
   uint32_t launches_ = 0;
   std::vector<uint32_t> last_kernel_;  // per stream id: last launch id + 1 (0 = none)
-  std::vector<uint8_t> done_;          // per launch id
-  std::vector<uint64_t> end_cycle_;    // per launch id: its end cycle, once done
+  size_t persisting_l2_limit_ = 0;     // cudaLimitPersistingL2CacheSize as the L2 set it aside
+  cudaAccessPolicyWindow default_stream_window_{};
+  std::vector<uint8_t> done_;        // per launch id
+  std::vector<uint64_t> end_cycle_;  // per launch id: its end cycle, once done
   size_t results_seen_ = 0;
   double start_seconds_ = 0;
 };
@@ -262,6 +277,15 @@ std::string describe_error(cudaError_t code);
 [[noreturn]] void unsupported(const char* api);
 
 // Runs `body` under the state's lock, turning exceptions into CUDA error codes.
+template <class F>
+cudaError_t guarded(const char* api, F&& body);
+
+// Stream and kernel node attribute cudaLaunchAttributeAccessPolicyWindow (persisting_l2.cc):
+// other attributes, and windows the device refuses, throw ShimError.
+void set_window_attribute(State& s, const char* api, cudaAccessPolicyWindow& slot, int attr,
+                          const cudaLaunchAttributeValue* v);
+void get_window_attribute(const char* api, const cudaAccessPolicyWindow& slot, int attr, cudaLaunchAttributeValue* v);
+
 template <class F>
 cudaError_t guarded(const char* api, F&& body) {
   State& s = State::get();

@@ -537,7 +537,7 @@ void State::before_stream_op(uint32_t id) {
 }
 
 void State::launch(Function& f, dim3 grid, dim3 block, void** args, size_t shared, const void* stream_handle,
-                   bool cooperative) {
+                   bool cooperative, const cudaAccessPolicyWindow* window) {
   rt();
   check_sticky();
   if (Stream* st = capturing(stream_handle, "launch")) {
@@ -551,6 +551,7 @@ void State::launch(Function& f, dim3 grid, dim3 block, void** args, size_t share
     n->grid = grid;
     n->block = block;
     n->shared = unsigned(shared);
+    n->window = window ? *window : stream_window(stream_handle, "launch");
     capture_arguments(*this, *n, args, nullptr, "launch");
     capture_node(st, std::move(n));
     return;
@@ -630,13 +631,14 @@ void State::launch(Function& f, dim3 grid, dim3 block, void** args, size_t share
   } else if (blocking && last_kernel_[0] && !kernel_done(last_kernel_[0] - 1)) {
     sync_stream(0);
   }
+  const AccessPolicyWindow aw = access_window(window ? *window : stream_window(stream_handle, "launch"), "launch");
   try {
     const KernelHandle k = rt_->get_kernel(m.handle, f.name);
     const Dim3 g{grid.x, grid.y, grid.z}, b{block.x, block.y, block.z};
     if (cooperative)
-      rt_->launch_cooperative(k, g, b, ka, uint32_t(shared), sid, config().core.num_sms);
+      rt_->launch_cooperative(k, g, b, ka, uint32_t(shared), sid, config().core.num_sms, aw);
     else
-      rt_->launch(k, g, b, ka, uint32_t(shared), sid);
+      rt_->launch(k, g, b, ka, uint32_t(shared), sid, aw);
   } catch (const Error& e) {
     std::string what = e.what();
     bool resources = what.find("does not fit") != std::string::npos;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 
 #include "core/error.h"
@@ -157,17 +158,78 @@ const Cache::Line* Cache::find(uint64_t line) const {
 
 // An empty way if there is one, else the least recently used way with no fill on the way;
 // nullptr when every way of the set awaits a fill.
-Cache::Line* Cache::victim(uint64_t line) {
+Cache::Line* Cache::victim(uint64_t line, AccessProperty prop) {
   uint64_t idx = line >> line_shift_;
   Line* set = &lines_[size_t(set_of(idx)) * ways_];
+  const bool persisting = prop == AccessProperty::Persisting && set_aside_ > 0;
+  const uint32_t end = persisting ? set_aside_ : active_ways_;
+  // Eviction order: streaming lines, then normal ones, then (persisting accesses only)
+  // persisting ones; least recently used first within each.
+  auto rank = [](const Line& l) {
+    return l.prop == AccessProperty::Streaming ? 0 : l.prop == AccessProperty::Persisting ? 2 : 1;
+  };
   Line* best = nullptr;
-  for (uint32_t w = 0; w < active_ways_; ++w) {
+  int best_rank = 0;
+  for (uint32_t w = 0; w < end; ++w) {
     Line& l = set[w];
     if (l.tag == ~0ull) return &l;
     if (l.reserved) continue;
-    if (!best || l.last_use < best->last_use) best = &l;
+    const int r = rank(l);
+    if (r == 2 && !persisting) continue;
+    if (!best || r < best_rank || (r == best_rank && l.last_use < best->last_use)) {
+      best = &l;
+      best_rank = r;
+    }
   }
   return best;
+}
+
+void Cache::apply(Line& l, AccessProperty prop, bool fresh) {
+  switch (prop) {
+    case AccessProperty::Default:
+      if (fresh) l.prop = AccessProperty::Default;
+      break;
+    case AccessProperty::Normal:
+      l.prop = AccessProperty::Default;
+      break;
+    case AccessProperty::Streaming:
+      l.prop = AccessProperty::Streaming;
+      break;
+    case AccessProperty::Persisting:
+      // Only a line in a set-aside way persists; elsewhere it stays as it is until its next miss
+      // brings it into the set-aside.
+      if (size_t(&l - lines_.data()) % ways_ < set_aside_)
+        l.prop = AccessProperty::Persisting;
+      else if (fresh)
+        l.prop = AccessProperty::Default;
+      break;
+  }
+}
+
+void Cache::set_aside_ways(uint32_t n) {
+  if (!cfg_.enabled) return;
+  n = std::min(n, active_ways_ - 1);
+  ++generation_;
+  for (size_t i = 0; i < lines_.size(); ++i)
+    if (i % ways_ >= n && lines_[i].prop == AccessProperty::Persisting) lines_[i].prop = AccessProperty::Default;
+  set_aside_ = n;
+}
+
+void Cache::reset_persisting() {
+  ++generation_;
+  for (Line& l : lines_)
+    if (l.prop == AccessProperty::Persisting) l.prop = AccessProperty::Default;
+}
+
+uint64_t Cache::lines_with(AccessProperty prop) const {
+  uint64_t n = 0;
+  for (const Line& l : lines_) n += l.tag != ~0ull && l.prop == prop;
+  return n;
+}
+
+AccessProperty Cache::property(uint64_t addr) const {
+  const Line* l = find(line_addr(addr));
+  return l ? l->prop : AccessProperty::Default;
 }
 
 void Cache::install(uint64_t addr, uint32_t sectors) {
@@ -208,13 +270,13 @@ int Cache::alloc_mshr(uint64_t line, uint32_t sectors, uint32_t waiter) {
   return m;
 }
 
-Cache::Result Cache::read(uint64_t addr, uint32_t sectors, uint32_t waiter, uint64_t now) {
-  const Result r = lookup(addr, sectors, waiter, now);
+Cache::Result Cache::read(uint64_t addr, uint32_t sectors, uint32_t waiter, uint64_t now, AccessProperty prop) {
+  const Result r = lookup(addr, sectors, waiter, now, prop);
   if (r.outcome != Outcome::Fail) ++generation_;
   return r;
 }
 
-Cache::Result Cache::lookup(uint64_t addr, uint32_t sectors, uint32_t waiter, uint64_t now) {
+Cache::Result Cache::lookup(uint64_t addr, uint32_t sectors, uint32_t waiter, uint64_t now, AccessProperty prop) {
   (void)now;
   if (cfg_.perfect) {
     ++hits;
@@ -233,6 +295,7 @@ Cache::Result Cache::lookup(uint64_t addr, uint32_t sectors, uint32_t waiter, ui
   Line* l = find(la);
   if (l) {
     uint32_t missing = sectors & ~l->valid;
+    apply(*l, prop, false);
     if (!missing) {
       ++hits;
       l->last_use = ++stamp_;
@@ -270,20 +333,22 @@ Cache::Result Cache::lookup(uint64_t addr, uint32_t sectors, uint32_t waiter, ui
     ++fails;
     return {Outcome::Fail};
   }
-  Line* v = victim(la);
+  Line* v = victim(la, prop);
   if (!v) {
     ++fails;
     return {Outcome::Fail};
   }
   evict(*v);
   set_tag(*v, la >> line_shift_);
+  apply(*v, prop, true);
   v->reserved = sectors;
   v->last_use = ++stamp_;
   ++misses;
   return {Outcome::Miss, alloc_mshr(la, sectors, waiter), sectors};
 }
 
-bool Cache::write(uint64_t addr, uint32_t sectors, uint64_t now, bool local, const LineBytes* bytes) {
+bool Cache::write(uint64_t addr, uint32_t sectors, uint64_t now, bool local, const LineBytes* bytes,
+                  AccessProperty prop) {
   (void)now;
   Policy policy = policy_;
   if (policy == Policy::LocalWriteBack) policy = local ? Policy::WriteBack : Policy::WriteEvict;
@@ -310,11 +375,14 @@ bool Cache::write(uint64_t addr, uint32_t sectors, uint64_t now, bool local, con
   }
   const bool back = policy == Policy::WriteBack;
   if (!l && allocate_) {
-    l = victim(la);
+    l = victim(la, prop);
     if (l) {
       evict(*l);
       set_tag(*l, la >> line_shift_);
+      apply(*l, prop, true);
     }
+  } else if (l) {
+    apply(*l, prop, false);
   }
   if (l) {
     if (lazy_ && bytes && !bytes->empty()) {
@@ -371,6 +439,7 @@ void Cache::set_active_ways(uint32_t n) {
   for (uint32_t s = 0; n < active_ways_ && s < sets_; ++s)
     for (uint32_t w = n; w < active_ways_; ++w) evict(lines_[size_t(s) * ways_ + w]);
   active_ways_ = n;
+  if (set_aside_ >= n) set_aside_ways(n - 1);
 }
 
 void Cache::invalidate_all() {

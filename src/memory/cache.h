@@ -12,6 +12,11 @@
 // (GPGPU-Sim's 'L') a write that allocates keeps the bytes it wrote per line: a sector becomes
 // readable only once all its bytes were written (or a read fetched it), so a read of a sector that
 // only partial writes touched misses and fetches it, the written bytes staying dirty.
+// Persisting L2 accesses (core/access_policy.h): the first set_aside_ways() ways of every set
+// are set aside for persisting lines. A persisting access allocates only there, evicting (in
+// order) a streaming, a normal, then the least recently used persisting line; other accesses
+// allocate in any way but never evict a persisting line. Streaming lines are evicted before
+// normal ones. Without set-aside ways a persisting access is a normal one.
 // A disabled cache (enabled = false) has no tags: every read is a Miss with its own MSHR entry
 // and every write is forwarded. A perfect cache (perfect = true) answers every read with a Hit.
 #pragma once
@@ -19,6 +24,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/access_policy.h"
 #include "core/config.h"
 #include "memory/line_bytes.h"
 
@@ -52,7 +58,9 @@ class Cache {
   uint32_t sector_mask(uint64_t addr, uint32_t bytes) const;
 
   // Read access. On Miss/HitPending `waiter` (an opaque client token) is recorded in the MSHR.
-  Result read(uint64_t addr, uint32_t sectors, uint32_t waiter, uint64_t now);
+  // `prop`: the access's L2 property (Default outside every access policy window).
+  Result read(uint64_t addr, uint32_t sectors, uint32_t waiter, uint64_t now,
+              AccessProperty prop = AccessProperty::Default);
   // Write access following the configured write policy. Returns true when the write hit.
   // write_back+allocate: marks sectors dirty (allocating the line; may evict, see evictions()).
   // write_through: updates a present line, forwards the write (client sends it on).
@@ -60,7 +68,8 @@ class Cache {
   // local_write_back: writes to local memory (`local`) are write_back, others write_evict.
   // `bytes` (null or empty: the whole sectors) are the bytes of the line written; only a
   // lazy_fetch_on_read cache uses them.
-  bool write(uint64_t addr, uint32_t sectors, uint64_t now, bool local = false, const LineBytes* bytes = nullptr);
+  bool write(uint64_t addr, uint32_t sectors, uint64_t now, bool local = false, const LineBytes* bytes = nullptr,
+             AccessProperty prop = AccessProperty::Default);
   // The next level returned `sectors` of the line of MSHR entry `mshr`: installs them (evicting
   // LRU if needed) and hands back the waiters recorded in the entry, which is freed.
   const std::vector<uint32_t>& fill(int mshr, uint64_t now);
@@ -103,6 +112,16 @@ class Cache {
   // for one finds another way or none).
   void set_active_ways(uint32_t n);
   uint32_t full_mask() const { return full_mask_; }
+  // Sets aside the first `n` ways of each set for persisting lines (at most ways() - 1); the
+  // persisting lines of ways no longer set aside become normal.
+  void set_aside_ways(uint32_t n);
+  uint32_t set_aside_ways() const { return set_aside_; }
+  // Every persisting line becomes normal (cudaCtxResetPersistingL2Cache).
+  void reset_persisting();
+  // Lines whose property is Persisting / Streaming (tests, statistics).
+  uint64_t lines_with(AccessProperty prop) const;
+  // The property of the line holding `addr` (Default when absent or normal).
+  AccessProperty property(uint64_t addr) const;
 
  private:
   // One way of a set. `tag` is the line index (address >> line shift), ~0 when the way is
@@ -112,7 +131,8 @@ class Cache {
     uint64_t last_use = 0;  // LRU stamp (a per-cache access counter, not a cycle)
     uint32_t valid = 0;     // sector bitmask
     uint32_t dirty = 0;
-    uint32_t reserved = 0;  // sectors with a fill on the way
+    uint32_t reserved = 0;                          // sectors with a fill on the way
+    AccessProperty prop = AccessProperty::Default;  // Default: normal
   };
   struct Mshr {
     uint64_t line = ~0ull;
@@ -128,16 +148,19 @@ class Cache {
   uint32_t hashed_set(uint64_t line_index) const;
   Line* find(uint64_t line);
   const Line* find(uint64_t line) const;
-  Line* victim(uint64_t line);
+  Line* victim(uint64_t line, AccessProperty prop = AccessProperty::Default);
+  // An access with property `prop` touched `l` (just allocated: `fresh`).
+  void apply(Line& l, AccessProperty prop, bool fresh);
   void evict(Line& l);
   int alloc_mshr(uint64_t line, uint32_t sectors, uint32_t waiter);
   // read() but for the generation count.
-  Result lookup(uint64_t addr, uint32_t sectors, uint32_t waiter, uint64_t now);
+  Result lookup(uint64_t addr, uint32_t sectors, uint32_t waiter, uint64_t now, AccessProperty prop);
   uint32_t normalize(uint64_t addr, uint32_t sectors) const;
 
   CacheConfig cfg_;
   uint32_t sets_ = 0, ways_ = 0, line_shift_ = 0, sector_shift_ = 0, full_mask_ = 0;
   uint32_t active_ways_ = 0;  // ways in use (<= ways_, the row stride of lines_)
+  uint32_t set_aside_ = 0;    // ways set aside for persisting lines (< active_ways_)
   bool sets_pow2_ = true;
   enum class SetIndex : uint8_t { Linear, Fermi, Xor, Ipoly };
   SetIndex index_ = SetIndex::Linear;
@@ -153,6 +176,7 @@ class Cache {
   std::vector<uint64_t> tags_;  // lines_[i].tag, packed: find() scans these
   void set_tag(Line& l, uint64_t tag) {
     l.tag = tag;
+    l.prop = AccessProperty::Default;
     const size_t i = size_t(&l - lines_.data());
     tags_[i] = tag;
     if (lazy_) written_[i].clear();

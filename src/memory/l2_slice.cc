@@ -84,9 +84,10 @@ void L2Slice::lookup(uint64_t now, SlicePorts& p) {
     const uint64_t first = staggered ? now + latency_ : answer;
     const uint32_t spread = staggered ? ports_ : 0;
     slots -= n;
+    const AccessProperty prop = p.property(e.req.addr, line_);
     if (e.req.kind == MemKind::Write) {
       const LineBytes bytes = e.req.written.shifted(uint32_t(e.slice_addr & (line_ - 1) & ~uint64_t(31)));
-      bool hit = cache_.write(e.slice_addr, e.sectors, now, false, &bytes);
+      bool hit = cache_.write(e.slice_addr, e.sectors, now, false, &bytes, prop);
       p.stats.l2_writes += n;
       if (hit) p.stats.l2_write_hits += n;
       if (cache_.write_forwarded()) dram_write(e.slice_addr, e.sectors, false, p);
@@ -97,7 +98,7 @@ void L2Slice::lookup(uint64_t now, SlicePorts& p) {
         break;
       }
       uint32_t w = free_waiters_.back();
-      Cache::Result r = cache_.read(e.slice_addr, e.sectors, w, now);
+      Cache::Result r = cache_.read(e.slice_addr, e.sectors, w, now, prop);
       if (r.outcome == Cache::Outcome::Fail) {
         blocked_ = true;
         break;

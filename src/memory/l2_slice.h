@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/access_policy.h"
 #include "core/config.h"
 #include "memory/address_map.h"
 #include "memory/cache.h"
@@ -33,6 +34,16 @@ struct SlicePorts {
   Interconnect& icnt;
   DramChannel& dram;
   MemoryStats& stats;
+  // The access policy windows of the kernels running now (usually none).
+  const std::vector<AccessPolicyWindow>& windows;
+
+  // The L2 property of an access to the (global) line address `addr`: that of the first window
+  // holding it, Default outside every window.
+  AccessProperty property(uint64_t addr, uint32_t line) const {
+    for (const AccessPolicyWindow& w : windows)
+      if (w.contains(addr)) return w.property(addr, line);
+    return AccessProperty::Default;
+  }
 };
 
 class L2Slice {
@@ -55,6 +66,7 @@ class L2Slice {
   // Cycle the head request can be looked up (UINT64_MAX: empty or stalled).
   uint64_t next_event() const { return blocked_ || inq_.empty() ? UINT64_MAX : std::max(inq_.front().ready, free_at_); }
   const Cache& cache() const { return cache_; }
+  Cache& cache() { return cache_; }
   // Drops every line, dirty ones without a write-back; lines awaiting a fill keep their way.
   void drop_lines() {
     cache_.invalidate_all();

@@ -49,9 +49,10 @@ struct MemorySystem::Impl {
     slice_full.assign(nslices, 0);
     chans.reserve(cfg.l2.partitions);
     for (uint32_t p = 0; p < cfg.l2.partitions; ++p) chans.emplace_back(cfg.dram);
+    l2_bytes = uint64_t(cfg.l2.cache.size) * nslices;
   }
 
-  SlicePorts ports(uint32_t partition) { return SlicePorts{map, icnt, chans[partition], stats}; }
+  SlicePorts ports(uint32_t partition) { return SlicePorts{map, icnt, chans[partition], stats, windows}; }
   void unblock_partition(uint32_t partition) {
     for (uint32_t s = 0; s < slices_per_partition; ++s) slices[partition * slices_per_partition + s].unblock();
   }
@@ -66,6 +67,9 @@ struct MemorySystem::Impl {
   std::vector<uint8_t> slice_full;
   uint32_t full_slices = 0;
   uint64_t sent = 0, returned = 0;
+  std::vector<AccessPolicyWindow> windows;  // of the running kernels, in window_kernels' order
+  std::vector<uint32_t> window_kernels;
+  uint64_t l2_bytes = 0;  // all slices
 };
 
 MemorySystem::MemorySystem(const GpuConfig& cfg) : impl_(std::make_unique<Impl>(cfg)) {}
@@ -197,6 +201,37 @@ void MemorySystem::copy_fill(uint64_t addr, uint64_t bytes) {
     auto loc = impl_->map.locate(a);
     impl_->slices[loc.slice].install(loc.slice_addr, 1u << ((a & 127) >> 5));
   }
+}
+
+uint64_t MemorySystem::set_persisting_bytes(uint64_t bytes) {
+  uint64_t set_aside = 0;
+  for (auto& s : impl_->slices) {
+    Cache& c = s.cache();
+    const uint64_t way_bytes = std::max<uint64_t>(1, impl_->l2_bytes / std::max(1u, c.ways()));
+    c.set_aside_ways(uint32_t(std::min<uint64_t>((bytes + way_bytes - 1) / way_bytes, c.ways())));
+    set_aside = c.set_aside_ways() * way_bytes;
+  }
+  return set_aside;
+}
+
+void MemorySystem::reset_persisting() {
+  for (auto& s : impl_->slices) s.cache().reset_persisting();
+}
+
+void MemorySystem::add_window(uint32_t kernel, const AccessPolicyWindow& w) {
+  if (w.empty()) return;
+  impl_->window_kernels.push_back(kernel);
+  impl_->windows.push_back(w);
+}
+
+void MemorySystem::remove_window(uint32_t kernel) {
+  auto& k = impl_->window_kernels;
+  for (size_t i = 0; i < k.size(); ++i)
+    if (k[i] == kernel) {
+      k.erase(k.begin() + long(i));
+      impl_->windows.erase(impl_->windows.begin() + long(i));
+      return;
+    }
 }
 
 }  // namespace warpsim

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/access_policy.h"
 #include "core/config.h"
 #include "core/statistic.h"
 #include "memory/mem_request.h"
@@ -102,6 +103,16 @@ class MemorySystem {
   // Empties every L2 slice (l2.flush_at_launch).
   void drop_l2();
   const Cache& l2_slice_cache(uint32_t slice) const;
+
+  // Persisting L2 accesses (docs/memory.md). Sets aside ceil(bytes / way bytes) ways of every L2
+  // set for persisting lines, a way being the L2's size over its associativity (at most all ways
+  // but one); returns the bytes set aside (ways x way bytes).
+  uint64_t set_persisting_bytes(uint64_t bytes);
+  // Every persisting line becomes normal (cudaCtxResetPersistingL2Cache).
+  void reset_persisting();
+  // The access policy window of kernel `kernel` applies to L2 accesses until remove_window().
+  void add_window(uint32_t kernel, const AccessPolicyWindow& w);
+  void remove_window(uint32_t kernel);
 
  private:
   struct Impl;

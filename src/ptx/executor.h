@@ -55,6 +55,7 @@ struct Launch {
   // %envreg1/%envreg2 (cooperative_groups::this_grid()). 0: not a cooperative launch.
   DevPtr grid_workspace = 0;
   uint32_t num_sms = 1;  // cooperative launches: the GPU's SMs (the %smid of CTAs executed ahead of dispatch)
+  AccessPolicyWindow access_window;  // L2 access policy window (KernelInfo::access_window)
   bool cooperative() const { return grid_workspace != 0; }
 };
 

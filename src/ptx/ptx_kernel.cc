@@ -17,6 +17,7 @@ PtxKernel::PtxKernel(std::shared_ptr<const Program> prog, Launch launch, const C
     : prog_(std::move(prog)), launch_(std::move(launch)) {
   info_.name = launch_.kernel;
   info_.grid = launch_.grid;
+  info_.access_window = launch_.access_window;
   info_.block = launch_.block;
   CtaDemand d = cta_demand(*prog_, core, info_.threads_per_cta(), launch_.dynamic_shared);
   info_.regs_per_thread = d.regs_per_thread;

@@ -272,12 +272,12 @@ void Runtime::destroy_surface(uint64_t surf) {
 uint32_t Runtime::create_stream() { return impl_->streams++; }
 
 void Runtime::launch(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& args, uint32_t dynamic_shared,
-                     uint32_t stream) {
-  enqueue_launch(k, grid, block, args, dynamic_shared, stream, 0, 1);
+                     uint32_t stream, const AccessPolicyWindow& window) {
+  enqueue_launch(k, grid, block, args, dynamic_shared, stream, 0, 1, window);
 }
 
 void Runtime::launch_cooperative(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& args, uint32_t dynamic_shared,
-                                 uint32_t stream, uint32_t num_sms) {
+                                 uint32_t stream, uint32_t num_sms, const AccessPolicyWindow& window) {
   if (stream >= impl_->streams) throw Error("cooperative launch: unknown stream " + std::to_string(stream));
   DevPtr& ws = impl_->grid_workspaces[stream];
   if (!ws) {
@@ -285,11 +285,12 @@ void Runtime::launch_cooperative(KernelHandle k, Dim3 grid, Dim3 block, const Ke
     ws = impl_->memory.allocate(kGridWorkspaceBytes);
     impl_->memory.fill(ws, 0, kGridWorkspaceBytes);
   }
-  enqueue_launch(k, grid, block, args, dynamic_shared, stream, ws, num_sms);
+  enqueue_launch(k, grid, block, args, dynamic_shared, stream, ws, num_sms, window);
 }
 
 void Runtime::enqueue_launch(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& args, uint32_t dynamic_shared,
-                             uint32_t stream, DevPtr grid_workspace, uint32_t num_sms) {
+                             uint32_t stream, DevPtr grid_workspace, uint32_t num_sms,
+                             const AccessPolicyWindow& window) {
   auto& mod = impl_->module(ModuleHandle{k.module});
   mod.program(k.index);  // throws for a kernel that could not be decoded
   const auto& prog = mod.programs[k.index];
@@ -329,6 +330,7 @@ void Runtime::enqueue_launch(KernelHandle k, Dim3 grid, Dim3 block, const Kernel
   l.surfaces = &impl_->surfaces;
   l.grid_workspace = grid_workspace;
   l.num_sms = num_sms;
+  l.access_window = window;
   l.params.assign(prog->param_bytes, 0);
   for (size_t i = 0; i < offs.size(); ++i) {
     size_t end = i + 1 < offs.size() ? offs[i + 1] : args.bytes().size();

@@ -122,15 +122,16 @@ class Runtime {
   void destroy_surface(uint64_t surf);
 
   uint32_t create_stream();  // stream 0 is the default stream
+  // `window`: the launch's L2 access policy window (cudaAccessPolicyWindow; empty: none).
   void launch(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& args, uint32_t dynamic_shared = 0,
-              uint32_t stream = 0);
+              uint32_t stream = 0, const AccessPolicyWindow& window = {});
   // A cooperative launch (cudaLaunchCooperativeKernel): the kernel reads the address of a
   // zeroed grid workspace in %envreg1/%envreg2 (one per stream, reused: a completed grid
   // barrier leaves it as it found it) and its CTAs execute interleaved, so that they can wait
   // for each other (ptx::PtxKernel). The caller checked that every CTA fits the GPU's `num_sms`
   // SMs at once.
   void launch_cooperative(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& args, uint32_t dynamic_shared,
-                          uint32_t stream, uint32_t num_sms);
+                          uint32_t stream, uint32_t num_sms, const AccessPolicyWindow& window = {});
   void synchronize();  // all streams
   void stream_synchronize(uint32_t stream);
 
@@ -149,7 +150,7 @@ class Runtime {
  private:
   struct Impl;
   void enqueue_launch(KernelHandle k, Dim3 grid, Dim3 block, const KernelArgs& args, uint32_t dynamic_shared,
-                      uint32_t stream, DevPtr grid_workspace, uint32_t num_sms);
+                      uint32_t stream, DevPtr grid_workspace, uint32_t num_sms, const AccessPolicyWindow& window);
   std::unique_ptr<Impl> impl_;
   LaunchTarget* target_;
 };

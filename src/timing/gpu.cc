@@ -170,6 +170,7 @@ void Gpu::start_eligible_kernels() {
         now_ + cfg_.core.kernel_launch_latency + uint64_t(cfg_.core.cta_dispatch_latency) * k.info.num_ctas();
     k.at_start = snapshot();
     if (cfg_.l2.flush_at_launch) mem_->drop_l2();
+    mem_->add_window(k.id, k.info.access_window);
     KernelLaunch launch{k.id, k.info.name, k.stream, k.launch_cycle, k.start_cycle};
     for (auto& sm : sms_) sm->notify_kernel_start(launch);
     if (l1_carveout_enabled(cfg_)) {
@@ -250,6 +251,7 @@ void Gpu::finish_kernel(Kernel& k) {
   results_.push_back(r);
   kernel_stats_.push_back(ks);
   for (auto& sm : sms_) sm->notify_kernel_end(k.id);
+  mem_->remove_window(k.id);
   k.source->on_kernel_done();
   k.source.reset();  // every CTA was produced: nothing needs the source any more
 }

@@ -44,6 +44,8 @@ class Gpu final : public LaunchTarget {
   void copied(uint64_t addr, uint64_t bytes, bool /*to_device*/) override {
     if (cfg_.l2.fill_on_copy) mem_->copy_fill(addr, bytes);
   }
+  uint64_t set_persisting_l2(uint64_t bytes) override { return mem_->set_persisting_bytes(bytes); }
+  void reset_persisting_l2() override { mem_->reset_persisting(); }
   const std::vector<KernelResult>& results() const override { return results_; }
 
   // --- snapshots (docs/snapshot.md) ---

@@ -30,6 +30,8 @@ class WindowedTarget final : public LaunchTarget {
   bool hoists_global_loads() const override { return gpu_->hoists_global_loads(); }
   const CoreConfig* core_config() const override { return gpu_->core_config(); }
   void copied(uint64_t addr, uint64_t bytes, bool to_device) override { gpu_->copied(addr, bytes, to_device); }
+  uint64_t set_persisting_l2(uint64_t bytes) override { return gpu_->set_persisting_l2(bytes); }
+  void reset_persisting_l2() override { gpu_->reset_persisting_l2(); }
   // The current GPU's results: the reference is valid until a step replaces the GPU.
   const std::vector<KernelResult>& results() const override { return gpu_->results(); }
 

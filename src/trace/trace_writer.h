@@ -100,6 +100,8 @@ class RecordingLaunchTarget : public LaunchTarget {
     if (to_device) rec_.memcpy_h2d(addr, bytes);
     inner_.copied(addr, bytes, to_device);
   }
+  uint64_t set_persisting_l2(uint64_t bytes) override { return inner_.set_persisting_l2(bytes); }
+  void reset_persisting_l2() override { inner_.reset_persisting_l2(); }
   const std::vector<KernelResult>& results() const override { return inner_.results(); }
 
  private:

@@ -29,8 +29,9 @@ struct Wrapper {
 
 class Shim {
  public:
-  static Shim& get() {
-    static Shim s;
+  // The first call loads the shim for preset `gpu`; one preset per process.
+  static Shim& get(const char* gpu = "gtx480") {
+    static Shim s(gpu);
     return s;
   }
   template <class F>
@@ -45,8 +46,8 @@ class Shim {
   const void* kernel() const { return &kernel_host_stub; }
 
  private:
-  Shim() {
-    setenv("WARPSIM_GPU", "gtx480", 1);
+  explicit Shim(const char* gpu) {
+    setenv("WARPSIM_GPU", gpu, 1);
     unsetenv("WARPSIM_SET");
     unsetenv("WARPSIM_JSON");
     lib_ = dlopen(shim_path().c_str(), RTLD_NOW | RTLD_LOCAL);

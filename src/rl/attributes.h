@@ -89,7 +89,4 @@ class Bucketizer {
   std::array<uint8_t, kWholeNumbers> whole_;  // cut(i) for i = 0, 1, ...
 };
 
-// Raw values of every attribute for one decision.
-using AttrValues = std::array<double, kNumAttrs>;
-
 }  // namespace warpsim::rl

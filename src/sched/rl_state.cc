@@ -145,8 +145,4 @@ double attribute_value(rl::Attr a, const SchedulerContext& ctx, const WarpSummar
   return 0;
 }
 
-void compute_attributes(const SchedulerContext& ctx, const WarpSummaries& ws, const AttrInputs& in, rl::AttrValues& v) {
-  for (int a = 0; a < rl::kNumAttrs; ++a) v[a] = attribute_value(rl::Attr(a), ctx, ws, in);
-}
-
 }  // namespace warpsim

@@ -81,8 +81,5 @@ struct AttrInputs {
 };
 // One Table II attribute's value from the summaries and the SM/GPU counters.
 double attribute_value(rl::Attr a, const SchedulerContext& ctx, const WarpSummaries& warps, const AttrInputs& in);
-// Every attribute's value.
-void compute_attributes(const SchedulerContext& ctx, const WarpSummaries& warps, const AttrInputs& in,
-                        rl::AttrValues& values);
 
 }  // namespace warpsim

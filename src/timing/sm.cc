@@ -49,7 +49,7 @@ Sm::Sm(int id, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu,
 
 void Sm::read_scheduler_needs() {
   needs_every_cycle_ = !cfg_.skip_idle_cycles;  // every scheduler asked every cycle, no SM sleeps
-  replays_ = replays_each_ = false;
+  replays_ = false;
   sched_replays_.assign(schedulers_.size(), 0);
   bulk_empty_.assign(schedulers_.size(), 0);
   empty_runs_.assign(schedulers_.size(), EmptyRun{});
@@ -59,7 +59,6 @@ void Sm::read_scheduler_needs() {
     if (schedulers_[s]->replays_skipped_cycles())
       sched_replays_[s] = schedulers_[s]->replays_each_skipped_cycle() ? kReplayEach : kReplayLast;
     replays_ |= sched_replays_[s] != 0;
-    replays_each_ |= sched_replays_[s] == kReplayEach;
   }
 }
 
@@ -109,7 +108,6 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       sleep_until_(o.sleep_until_),
       needs_every_cycle_(o.needs_every_cycle_),
       replays_(o.replays_),
-      replays_each_(o.replays_each_),
       sched_replays_(o.sched_replays_),
       bulk_empty_(o.bulk_empty_),
       empty_runs_(o.empty_runs_),
@@ -994,7 +992,6 @@ void Sm::skip_cycles(uint64_t first, uint64_t n) {
 // ready: a ready warp passed over keeps the scheduler awake the next cycle): it is asked, it
 // chooses nothing, and the cycle ends with the class of its last decided cycle.
 void Sm::idle_cycle(uint32_t s, bool frozen) {
-  if (in_bulk(s)) return add_empty_cycles(s, now_, 1);
   flush_empty_cycles(s);
   SmSchedulerContext ctx(*this, int(s), frozen, true);
   WarpScheduler& policy = *schedulers_[s];

@@ -279,7 +279,6 @@ class Sm {
   // in the cycles it lets the others idle, skip_cycles replays the cycles the GPU skipped, and
   // the SM does not sleep.
   bool replays_ = false;
-  bool replays_each_ = false;  // one of them wants every skipped cycle, not only the last
   enum : uint8_t { kNoReplay, kReplayEach, kReplayLast };
   std::vector<uint8_t> sched_replays_;  // per scheduler: which skipped cycles it is given
   // Per scheduler: its policy takes the cycles in which it holds no warp in bulk, and the run of

@@ -8,13 +8,12 @@
 #include <nlohmann/json.hpp>
 
 #include "sched/fake_sm.h"
+#include "sched/rlws_actions.h"
 
 namespace warpsim::test {
 namespace {
 
 using rl::Attr;
-
-double attr(const rl::AttrValues& v, Attr a) { return v[int(a)]; }
 
 WarpInst load_at(uint32_t pc) {
   WarpInst in = global_load();
@@ -29,20 +28,16 @@ TEST(RlState, RlmiReadings) {
   WarpSummaries w;
   summarize_warps(sm, w);
   RlBaseline base{};
-  rl::AttrValues v;
+  auto attr = [&](Attr a, const std::vector<uint32_t>* pcs) { return attribute_value(a, sm, w, {&base, &base, pcs}); };
   // global_load: every ready off-chip read counts.
-  compute_attributes(sm, w, {&base, &base, nullptr}, v);
-  EXPECT_EQ(attr(v, Attr::RLMI), 1.0);
-  EXPECT_EQ(attr(v, Attr::RGMI), 1.0);
+  EXPECT_EQ(attr(Attr::RLMI, nullptr), 1.0);
+  EXPECT_EQ(attr(Attr::RGMI, nullptr), 1.0);
   // observed: only a read at a PC seen to be long-latency.
   std::vector<uint32_t> none, others{0x10, 0x80}, this_one{0x10, 0x40};
-  compute_attributes(sm, w, {&base, &base, &none}, v);
-  EXPECT_EQ(attr(v, Attr::RLMI), 0.0);
-  EXPECT_EQ(attr(v, Attr::RGMI), 1.0);  // still a ready global memory instruction
-  compute_attributes(sm, w, {&base, &base, &others}, v);
-  EXPECT_EQ(attr(v, Attr::RLMI), 0.0);
-  compute_attributes(sm, w, {&base, &base, &this_one}, v);
-  EXPECT_EQ(attr(v, Attr::RLMI), 1.0);
+  EXPECT_EQ(attr(Attr::RLMI, &none), 0.0);
+  EXPECT_EQ(attr(Attr::RGMI, &none), 1.0);  // still a ready global memory instruction
+  EXPECT_EQ(attr(Attr::RLMI, &others), 0.0);
+  EXPECT_EQ(attr(Attr::RLMI, &this_one), 1.0);
 }
 
 TEST(RlState, RatioAttributesStartFromTheirOwnBaseline) {
@@ -57,14 +52,53 @@ TEST(RlState, RatioAttributesStartFromTheirOwnBaseline) {
   kernel.sm.ctas_finished = 1;
   window.sm.l1d_hits = 90;  // since the window started: 10 hits, 90 misses
   window.sm.l1d_misses = 10;
-  rl::AttrValues v;
-  compute_attributes(sm, w, {&kernel, &kernel}, v);
-  EXPECT_DOUBLE_EQ(attr(v, Attr::L1MP), 50.0);  // cumulative over the kernel
-  EXPECT_EQ(attr(v, Attr::NTF), 1.0);
-  compute_attributes(sm, w, {&kernel, &window}, v);
-  EXPECT_DOUBLE_EQ(attr(v, Attr::L1MP), 90.0);
-  EXPECT_DOUBLE_EQ(attr(v, Attr::NIPL1M), 0.0);  // no instructions issued in either
-  EXPECT_EQ(attr(v, Attr::NTF), 1.0);            // NTF stays relative to the kernel's start
+  auto attr = [&](Attr a, const RlBaseline& ratios) { return attribute_value(a, sm, w, {&kernel, &ratios}); };
+  EXPECT_DOUBLE_EQ(attr(Attr::L1MP, kernel), 50.0);  // cumulative over the kernel
+  EXPECT_EQ(attr(Attr::NTF, kernel), 1.0);
+  EXPECT_DOUBLE_EQ(attr(Attr::L1MP, window), 90.0);
+  EXPECT_DOUBLE_EQ(attr(Attr::NIPL1M, window), 0.0);  // no instructions issued in either
+  EXPECT_EQ(attr(Attr::NTF, window), 1.0);            // NTF stays relative to the kernel's start
+}
+
+TEST(RlState, WarpCountsComeFromTheSummaryPass) {
+  // Six warps: two ready (an ALU and an SFU instruction), a ready load of CTA 1, a load waiting
+  // for a busy unit, one waiting for a register and one at a barrier.
+  FakeSm sm(8);
+  for (int i = 0; i < 6; ++i) sm.add_warp(i, uint64_t(i), 0, i == 2 ? 1 : 0);
+  sm.set_next_inst(0, alu_inst());
+  sm.set_next_inst(1, sfu_inst());
+  sm.set_next_inst(2, global_load());
+  sm.set_next_inst(3, global_load());
+  sm.set_status(3, WarpStatus::UnitBusy);
+  sm.set_next_inst(4, alu_inst());
+  sm.set_status(4, WarpStatus::RAW);
+  sm.set_status(5, WarpStatus::Barrier);
+  sm.counters().last_mem_cta = 1;
+  WarpSummaries w;
+  summarize_warps(sm, w);
+  EXPECT_EQ(w.n, 6);
+  RlBaseline base{};
+  auto attr = [&](Attr a) { return attribute_value(a, sm, w, {&base, &base}); };
+  EXPECT_EQ(attr(Attr::NRI), 3.0);
+  EXPECT_EQ(attr(Attr::NRSPI), 1.0);
+  EXPECT_EQ(attr(Attr::NRSFI), 1.0);
+  EXPECT_EQ(attr(Attr::NRAI), 2.0);
+  EXPECT_EQ(attr(Attr::NRGMI), 1.0);
+  EXPECT_EQ(attr(Attr::NFMI), 2.0);  // the ready load and the one waiting for its unit
+  EXPECT_EQ(attr(Attr::NFSFI), 1.0);
+  EXPECT_EQ(attr(Attr::NPS), 1.0);
+  EXPECT_EQ(attr(Attr::NMPS), 1.0);
+  EXPECT_EQ(attr(Attr::NSPPS), 0.0);
+  EXPECT_EQ(attr(Attr::NWI), 1.0);
+  EXPECT_EQ(attr(Attr::NWS), 5.0);     // all but the one at the barrier
+  EXPECT_EQ(attr(Attr::STBRMI), 1.0);  // the ready load is of CTA 1
+  EXPECT_EQ(attr(Attr::RLMI), 1.0);
+  EXPECT_EQ(attr(Attr::RSTCMI), 0.0);
+  // The last-issued warp comes first within an action, else the oldest.
+  EXPECT_EQ(rlws_warp_for(kSpInstr, w, -1), 0);
+  EXPECT_EQ(rlws_warp_for(kGmemInstr, w, 3), 2);  // 3 is not ready
+  EXPECT_EQ(rlws_possible_actions(w, kSpInstr),
+            (1u << kNoInstr) | (1u << kSpInstr) | (1u << kSfuInstr) | (1u << kGmemInstr));
 }
 
 TEST(RlState, ObservedReadingMarksTheReadsThatKeepTheirWarpWaiting) {

@@ -38,14 +38,13 @@ const std::set<std::string>& irrelevant_options() {
       "-gpgpu_ptx_save_converted_ptxplus", "-gpgpu_ptx_use_cuobjdump", "-gpgpu_experimental_lib_support",
       "-gpgpu_ptx_inst_debug_to_file", "-gpgpu_ptx_inst_debug_file", "-gpgpu_ptx_inst_debug_thread_uid",
       "-gpgpu_stack_size_limit", "-gpgpu_heap_size_limit", "-gpgpu_runtime_sync_depth_limit",
-      "-gpgpu_runtime_pending_launch_count_limit", "-gpgpu_simd_model", "-gpgpu_occupancy_sm_number",
-      "-gpgpu_memlatency_stat", "-gpgpu_runtime_stat", "-enable_ptx_file_line_stats", "-visualizer_enabled",
-      "-visualizer_outputfile", "-visualizer_zlevel", "-power_simulation_enabled", "-gpuwattch_xml_file",
-      "-power_trace_enabled", "-power_per_cycle_dump", "-steady_power_levels_enabled", "-trace_enabled",
-      "-trace_components", "-trace_sampling_core", "-trace_sampling_memory_partition", "-save_embedded_ptx", "-keep",
-      "-gpgpu_deadlock_detect", "-gpgpu_max_cycle", "-gpgpu_max_insn", "-gpgpu_max_cta", "-gpgpu_max_completed_cta",
-      "-gpgpu_stat_sampling_freq", "-liveness_message_freq", "-gpgpu_cflog_interval", "-gpgpu_ptx_sim_mode",
-      "-gpgpu_shader_cta_threshold",
+      "-gpgpu_runtime_pending_launch_count_limit", "-gpgpu_simd_model", "-gpgpu_memlatency_stat", "-gpgpu_runtime_stat",
+      "-enable_ptx_file_line_stats", "-visualizer_enabled", "-visualizer_outputfile", "-visualizer_zlevel",
+      "-power_simulation_enabled", "-gpuwattch_xml_file", "-power_trace_enabled", "-power_per_cycle_dump",
+      "-steady_power_levels_enabled", "-trace_enabled", "-trace_components", "-trace_sampling_core",
+      "-trace_sampling_memory_partition", "-save_embedded_ptx", "-keep", "-gpgpu_deadlock_detect", "-gpgpu_max_cycle",
+      "-gpgpu_max_insn", "-gpgpu_max_cta", "-gpgpu_max_completed_cta", "-gpgpu_stat_sampling_freq",
+      "-liveness_message_freq", "-gpgpu_cflog_interval", "-gpgpu_ptx_sim_mode", "-gpgpu_shader_cta_threshold",
       // Power model only.
       "-gpgpu_clock_gated_lanes",
       // Device limits the CUDA runtime reports (occupancy uses the SM's registers and shared memory).
@@ -661,6 +660,9 @@ void Importer::map_all() {
     core.max_warps = v[0] / 32;
   }
   u32_opt("-gpgpu_shader_cta", core.max_ctas);
+  // The target whose ptxas register counts occupancy is computed with (GPGPU-Sim passes it to
+  // ptxas; for a program whose fatbinary it splits per PTX file, the PTX's own target instead).
+  u32_opt("-gpgpu_occupancy_sm_number", core.register_target);
   u32_opt("-gpgpu_shmem_size", core.shared_mem);
   // Every launch copies -gpgpu_shmem_sizeDefault over -gpgpu_shmem_size (no cache preference set).
   u32_opt("-gpgpu_shmem_sizeDefault", core.shared_mem);

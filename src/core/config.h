@@ -95,6 +95,8 @@ struct CoreConfig {
   uint32_t registers = 32768;
   uint32_t reg_alloc_granularity = 64;  // registers allocated per warp in multiples of this
   uint32_t max_regs_per_thread = 255;   // most registers the compiler gives one thread
+  bool compiled_registers = true;       // kernels get the compiler's register counts where known
+  uint32_t register_target = 75;        // sm_XX whose register counts they get
   uint32_t shared_mem = 48 * 1024;
   uint32_t unified_l1_shared = 0;      // bytes of one L1D + shared SRAM; 0 = the L1D has a fixed size
   std::string shared_carveouts = "0";  // KB the shared memory may take of it, comma-separated
@@ -140,6 +142,13 @@ struct CoreConfig {
     v("max_regs_per_thread", max_regs_per_thread,
       "most registers per thread the architecture allows (63 on compute capability 2.x, 255 from 3.x); a PTX "
       "kernel's register estimate is capped at it and at its launch bounds, as ptxas allocates (docs/ptx.md)");
+    v("compiled_registers", compiled_registers,
+      "a kernel is allocated the registers per thread its compiler gave it where they are known (the bundled "
+      "suite's recorded ptxas counts, a program's cubins), else the PTX estimate; false: always the estimate "
+      "(docs/ptx.md)");
+    v("register_target", register_target,
+      "compiler target (sm_XX as XX) whose register counts kernels get: the recorded target nearest to it at or "
+      "below, else the lowest above (docs/ptx.md)");
     v("shared_mem", shared_mem, "shared memory bytes per SM");
     v("unified_l1_shared", unified_l1_shared,
       "bytes of the SRAM the L1D and shared memory share; each kernel's L1D gets what its shared-memory carve-out "

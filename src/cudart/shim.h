@@ -18,6 +18,7 @@
 #include "cudart/graph.h"
 #include "cudart/mem_pool.h"
 #include "ptx/ast.h"
+#include "ptx/register_allocation.h"
 #include "runtime/runtime.h"
 
 namespace warpsim {
@@ -69,9 +70,10 @@ struct Module {
   std::string ptx;                       // extracted PTX text
   std::vector<std::string> ptx_objects;  // separate compilation: each device object's PTX, linked at load
   bool has_ptx() const { return !ptx.empty() || !ptx_objects.empty(); }
-  std::string extract_error;  // why no PTX could be extracted
-  uint32_t ptx_arch = 0;      // the PTX's target, e.g. 75 for compute_75
-  bool has_symbols = false;   // functions or variables were registered against it
+  std::string extract_error;         // why no PTX could be extracted
+  uint32_t ptx_arch = 0;             // the PTX's target, e.g. 75 for compute_75
+  ptx::CompiledRegisters registers;  // from the fatbinary's cubins: per SM target, per kernel
+  bool has_symbols = false;          // functions or variables were registered against it
   bool loaded = false;
   std::string load_error;
   ModuleHandle handle;

@@ -14,12 +14,14 @@
 #include "core/occupancy.h"
 #include "core/strings.h"
 #include "cudart/shim.h"
+#include "fatbin/cubin.h"
 #include "fatbin/fatbin.h"
 #include "ptx/decoder.h"
 #include "ptx/ir.h"
 #include "ptx/link.h"
 #include "ptx/parser.h"
 #include "ptx/ptx_kernel.h"
+#include "ptx/register_allocation.h"
 #include "runtime/device_memory.h"
 #include "sched/scheduler.h"
 #include "timing/gpu.h"
@@ -120,6 +122,13 @@ void** State::register_fatbin(const void* wrapper) {
                               unsigned(kWrapperMagic)));
     if (!w->data) throw Error("fatbinary wrapper without data");
     auto entries = parse_one(w->data);
+    for (const auto& e : entries)
+      if (e.kind == fatbin::EntryKind::Elf) try {
+          for (const auto& [kernel, n] : fatbin::cubin_register_counts(e.payload))
+            m->registers.by_target[e.arch][kernel] = n;  // a target may have several cubins
+        } catch (const Error& err) {
+          throw Error(fmt::format("the cubin for sm_{} (fatbinary offset {}): {}", e.arch, e.offset, err.what()));
+        }
     bool has_ptx = false;
     for (const auto& e : entries) has_ptx |= e.kind == fatbin::EntryKind::Ptx;
     // Separate compilation (-rdc=true): the registered binary is the device-linked cubin;
@@ -304,7 +313,7 @@ bool State::try_load(Module& m) {
     std::string file = m.label;
     if (m.ptx_objects.empty()) {
       m.ast = ptx::parse_module(m.ptx, file);
-      m.handle = rt_->load_module(m.ptx, file);
+      m.handle = rt_->load_module(m.ptx, file, &m.registers);
     } else {
       std::vector<Runtime::PtxObject> objects;
       std::vector<ptx::Module> parsed;
@@ -313,7 +322,7 @@ bool State::try_load(Module& m) {
         parsed.push_back(ptx::parse_module(objects.back().text, objects.back().file));
       }
       m.ast = ptx::link_modules(std::move(parsed), file);
-      m.handle = rt_->load_module(objects, file);
+      m.handle = rt_->load_module(objects, file, &m.registers);
     }
     m.loaded = true;
   } catch (const Error& e) {
@@ -361,7 +370,9 @@ const ptx::Program& State::program(Function& f) {
       DevPtr a = rt_->symbol_address(m.handle, v.name, &size);
       symbols[v.name] = ptx::ModuleSymbol{v.space, a, size};
     }
-    f.program = ptx::decode_kernel(m.ast, f.name, symbols, config().core.hoist_global_loads);
+    f.program =
+        ptx::with_compiled_registers(ptx::decode_kernel(m.ast, f.name, symbols, config().core.hoist_global_loads),
+                                     &m.registers, config().core.register_target);
   } catch (const Error& e) {
     stop("launch", fmt::format("kernel '{}' of {} cannot be decoded: {}", f.name, m.label, e.what()));
   }

@@ -230,7 +230,7 @@ namespace {
 // The largest demand among the module's kernels for CTAs of `block` threads.
 CtaDemand bundled_demand(const BundledWorkload& b, LaunchTarget& target, uint32_t block) {
   Runtime probe(&target);
-  ModuleHandle m = probe.load_module(b.ptx(), "suite/" + b.name() + "/kernel.ptx");
+  ModuleHandle m = b.load(probe);
   CtaDemand d{block, 0, 0};
   for (const auto& name : probe.kernel_names(m)) {
     CtaDemand k = probe.kernel_demand(probe.get_kernel(m, name), block);

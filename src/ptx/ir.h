@@ -328,6 +328,7 @@ struct Program {
   std::vector<std::string> reg_names;  // per register index (for diagnostics)
   std::vector<uint8_t> reg_bytes;      // per register index: 4 or 8 (0: predicate, constant, special)
   uint32_t est_regs = 0;               // estimated 32-bit registers per thread (peak live values)
+  uint32_t compiled_regs = 0;          // registers per thread the compiler gave it (0: not known)
   uint32_t num_regs = 0;               // total slots, including constant/special slots
   uint32_t num_arch_regs = 0;          // PTX registers of the kernel (reported as regs per thread)
   uint32_t carry_reg = kNone;          // hidden carry flag for add.cc / addc

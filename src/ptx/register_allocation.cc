@@ -17,6 +17,33 @@ uint32_t regs_per_thread_bound(const CoreConfig& core, uint32_t threads, uint32_
   return uint32_t(std::min<uint64_t>(per_warp / 32, kPtxMaxRegs));
 }
 
+uint32_t CompiledRegisters::lookup(const std::string& kernel, uint32_t target) const {
+  uint32_t below = 0, above = 0;
+  bool have_below = false, have_above = false;
+  for (const auto& [t, counts] : by_target) {
+    auto it = counts.find(kernel);
+    if (it == counts.end()) continue;
+    if (t <= target) {
+      below = it->second;  // ascending: the last one is the nearest
+      have_below = true;
+    } else if (!have_above) {
+      above = it->second;
+      have_above = true;
+    }
+  }
+  return have_below ? below : above;
+}
+
+std::shared_ptr<const Program> with_compiled_registers(std::shared_ptr<const Program> prog,
+                                                       const CompiledRegisters* registers, uint32_t target) {
+  if (!registers || registers->empty()) return prog;
+  const uint32_t n = registers->lookup(prog->name, target);
+  if (n == 0 || n == prog->compiled_regs) return prog;
+  auto p = std::make_shared<Program>(*prog);
+  p->compiled_regs = n;
+  return p;
+}
+
 uint32_t allocated_regs_per_thread(const Program& prog, const CoreConfig* core) {
   uint32_t cap = kPtxMaxRegs;
   if (prog.maxnreg) cap = std::min(cap, prog.maxnreg);
@@ -28,6 +55,9 @@ uint32_t allocated_regs_per_thread(const Program& prog, const CoreConfig* core) 
       if (uint32_t b = regs_per_thread_bound(*core, prog.maxntid_threads, std::max(1u, prog.minnctapersm)))
         cap = std::min(cap, b);
   }
+  // ptxas's count already honours the launch bounds and its target's maximum; the caps matter
+  // when it was made for another target than the GPU's (a sm_70 count on a 63-register Fermi).
+  if (prog.compiled_regs && (!core || core->compiled_registers)) return std::min(prog.compiled_regs, cap);
   return std::min(std::max(prog.est_regs, kMinRegs), cap);
 }
 

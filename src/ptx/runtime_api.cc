@@ -8,6 +8,7 @@
 #include "ptx/link.h"
 #include "ptx/parser.h"
 #include "ptx/ptx_kernel.h"
+#include "ptx/register_allocation.h"
 #include "runtime/device_heap.h"
 #include "runtime/device_memory.h"
 #include "runtime/runtime.h"
@@ -87,11 +88,13 @@ void Runtime::memset(DevPtr dst, int value, uint64_t bytes) {
   impl_->memory.fill(dst, uint8_t(value), bytes);
 }
 
-ModuleHandle Runtime::load_module(const std::string& ptx_text, const std::string& file_name) {
-  return load_module(std::vector<PtxObject>{{ptx_text, file_name}}, file_name);
+ModuleHandle Runtime::load_module(const std::string& ptx_text, const std::string& file_name,
+                                  const ptx::CompiledRegisters* registers) {
+  return load_module(std::vector<PtxObject>{{ptx_text, file_name}}, file_name, registers);
 }
 
-ModuleHandle Runtime::load_module(const std::vector<PtxObject>& objects, const std::string& file_name) {
+ModuleHandle Runtime::load_module(const std::vector<PtxObject>& objects, const std::string& file_name,
+                                  const ptx::CompiledRegisters* registers) {
   auto mod = std::make_unique<Impl::Module>();
   mod->file = file_name;
   if (objects.size() == 1) {
@@ -159,8 +162,10 @@ ModuleHandle Runtime::load_module(const std::vector<PtxObject>& objects, const s
       if (!f.is_entry || !f.has_body) continue;
       mod->kernels.push_back(f.name);
       try {
-        mod->programs.push_back(
-            ptx::decode_kernel(mod->ast, f.name, mod->symbols, target_ && target_->hoists_global_loads()));
+        const CoreConfig* core = target_->core_config();
+        mod->programs.push_back(ptx::with_compiled_registers(
+            ptx::decode_kernel(mod->ast, f.name, mod->symbols, target_ && target_->hoists_global_loads()), registers,
+            core ? core->register_target : 0));
         mod->decode_errors.emplace_back();
       } catch (const Error&) {
         mod->programs.push_back(nullptr);

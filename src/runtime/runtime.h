@@ -13,6 +13,10 @@
 #include "core/launch_target.h"
 #include "core/occupancy.h"
 
+namespace warpsim::ptx {
+struct CompiledRegisters;
+}  // namespace warpsim::ptx
+
 namespace warpsim {
 
 class DeviceMemory;
@@ -96,19 +100,23 @@ class Runtime {
   void memcpy_d2d(DevPtr dst, DevPtr src, uint64_t bytes);
   void memset(DevPtr dst, int value, uint64_t bytes);
 
-  ModuleHandle load_module(const std::string& ptx_text, const std::string& file_name);
+  // `registers`: what the compiler gave the module's kernels (null or empty: not known); a
+  // kernel gets the count for the target core.register_target picks (ptx/register_allocation.h).
+  ModuleHandle load_module(const std::string& ptx_text, const std::string& file_name,
+                           const ptx::CompiledRegisters* registers = nullptr);
   // The PTX of several device objects (separate compilation, -rdc=true) linked into one module
   // (ptx/link.h); each object's messages name its own `file`.
   struct PtxObject {
     std::string text, file;
   };
-  ModuleHandle load_module(const std::vector<PtxObject>& objects, const std::string& file_name);
+  ModuleHandle load_module(const std::vector<PtxObject>& objects, const std::string& file_name,
+                           const ptx::CompiledRegisters* registers = nullptr);
   KernelHandle get_kernel(ModuleHandle m, const std::string& name);
   // Names of the module's kernels (.entry functions with a body), in file order.
   std::vector<std::string> kernel_names(ModuleHandle m);
   // The kernel's .param list: name and size in bytes of each parameter, in order.
   std::vector<std::pair<std::string, uint32_t>> kernel_params(KernelHandle k);
-  // What one CTA of `block_threads` threads of the kernel takes from an SM (estimated registers
+  // What one CTA of `block_threads` threads of the kernel takes from an SM (allocated registers
   // per thread, static shared memory plus `dynamic_shared`).
   CtaDemand kernel_demand(KernelHandle k, uint32_t block_threads, uint32_t dynamic_shared = 0);
   // Address and size of a module-level variable (.global / .const).

@@ -104,8 +104,6 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       stream_bytes_(o.stream_bytes_),
       fetch_rr_(o.fetch_rr_),
       last_progress_(o.last_progress_),
-      sleep_from_(o.sleep_from_),
-      sleep_until_(o.sleep_until_),
       needs_every_cycle_(o.needs_every_cycle_),
       replays_(o.replays_),
       sched_replays_(o.sched_replays_),
@@ -115,7 +113,9 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       ifills_(o.ifills_),
       ifetches_out_(o.ifetches_out_),
       kernel_insts_(o.kernel_insts_),
-      kernel_thread_insts_(o.kernel_thread_insts_) {
+      kernel_thread_insts_(o.kernel_thread_insts_),
+      sleep_from_(o.sleep_from_),
+      sleep_until_(o.sleep_until_) {
   schedulers_.reserve(o.schedulers_.size());
   for (const auto& s : o.schedulers_) schedulers_.push_back(s->clone());
   for (size_t s = 0; s < sched_age_.size(); ++s) {

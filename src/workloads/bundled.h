@@ -1,7 +1,9 @@
 // Bundled workloads: our own CUDA implementations of the algorithms the papers evaluate. Each
 // lives in suite/<name>/: kernel.cu (the source), kernel.ptx (what nvcc makes of it,
 // committed), workload.toml (metadata and the parameters of each size) and driver.cc (inputs,
-// launches, CPU reference, verification). The build embeds kernel.ptx and workload.toml.
+// launches, CPU reference, verification). The build embeds kernel.ptx and workload.toml;
+// workload.toml's [registers.sm_XX] tables (scripts/gen_workload_registers.sh) hold the
+// registers per thread ptxas gives each kernel of kernel.ptx for target sm_XX.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -9,6 +11,7 @@
 #include <vector>
 
 #include "core/rng.h"
+#include "ptx/register_allocation.h"
 #include "runtime/runtime.h"
 #include "workloads/device.h"
 #include "workloads/size_params.h"
@@ -20,6 +23,7 @@ struct BundledMeta {
   std::string name, category, suite, program, description;
   std::vector<std::string> kernels;
   std::vector<std::string> sizes;
+  ptx::CompiledRegisters registers;  // [registers.sm_XX] kernel = count
 };
 
 class BundledWorkload : public Workload {
@@ -32,6 +36,8 @@ class BundledWorkload : public Workload {
   const BundledMeta& meta() const { return meta_; }
   SizeParams size_params(const std::string& size) const;
   const char* ptx() const { return ptx_; }  // suite/<name>/kernel.ptx
+  // kernel.ptx loaded into `rt`, its kernels given their recorded register counts.
+  ModuleHandle load(Runtime& rt) const;
 
  protected:
   // Generate inputs from `rng`, launch the kernels on `rt`, verify against a CPU reference.

@@ -1,6 +1,6 @@
-// Registers per thread of PTX kernels: the live-value estimate, capped at the architecture's
-// per-thread maximum and at what the kernel's launch bounds (.maxntid, .minnctapersm,
-// .maxnreg) leave, as ptxas allocates.
+// Registers per thread of PTX kernels: the compiler's count where it is known, else the
+// live-value estimate, capped at the architecture's per-thread maximum and at what the kernel's
+// launch bounds (.maxntid, .minnctapersm, .maxnreg) leave, as ptxas allocates.
 #include "ptx/register_allocation.h"
 
 #include <gtest/gtest.h>
@@ -163,6 +163,47 @@ TEST(RegisterAllocation, LaunchBoundsKernelFitsTheSmItWasBoundFor) {
   CtaDemand d = ptx::cta_demand(*p, &c, 512, 0);
   EXPECT_EQ(d.regs_per_thread, 63u);
   EXPECT_EQ(ctas_per_sm(c, d), 1u);
+}
+
+TEST(CompiledRegisters, LookupTakesTheNearestTargetAtOrBelowElseTheLowestAbove) {
+  ptx::CompiledRegisters r;
+  r.by_target[70]["k"] = 26;
+  r.by_target[75]["k"] = 28;
+  r.by_target[90]["k"] = 30;
+  r.by_target[75]["only75"] = 40;
+  EXPECT_EQ(r.lookup("k", 20), 26u);  // Fermi: nothing that old, the lowest recorded
+  EXPECT_EQ(r.lookup("k", 70), 26u);
+  EXPECT_EQ(r.lookup("k", 75), 28u);
+  EXPECT_EQ(r.lookup("k", 86), 28u);  // Ampere: the Turing count, not Hopper's
+  EXPECT_EQ(r.lookup("k", 90), 30u);
+  EXPECT_EQ(r.lookup("k", 120), 30u);
+  EXPECT_EQ(r.lookup("only75", 70), 40u);  // the target records no other
+  EXPECT_EQ(r.lookup("only75", 90), 40u);
+  EXPECT_EQ(r.lookup("nonesuch", 75), 0u);
+  EXPECT_EQ(ptx::CompiledRegisters{}.lookup("k", 75), 0u);
+}
+
+TEST(CompiledRegisters, TheCompilersCountReplacesTheEstimateUnderTheArchitecturesCap) {
+  auto p = kernel(48, "");
+  ptx::CompiledRegisters r;
+  r.by_target[75]["k"] = 72;
+  auto q = ptx::with_compiled_registers(p, &r, 75);
+  EXPECT_EQ(p->compiled_regs, 0u);  // the decoded program is left as it was
+  EXPECT_EQ(q->compiled_regs, 72u);
+  EXPECT_NE(p->est_regs, 72u);
+  CoreConfig c = turing();
+  EXPECT_EQ(ptx::allocated_regs_per_thread(*q, &c), 72u);
+  EXPECT_EQ(ptx::allocated_regs_per_thread(*q, nullptr), 72u);
+  EXPECT_EQ(ptx::cta_demand(*q, &c, 256, 0).regs_per_thread, 72u);
+  c.compiled_registers = false;  // the estimate, as without a count
+  EXPECT_EQ(ptx::allocated_regs_per_thread(*q, &c), ptx::allocated_regs_per_thread(*p, &c));
+  CoreConfig f = fermi();  // a count made for a 255-register target, on a 63-register SM
+  EXPECT_EQ(ptx::allocated_regs_per_thread(*q, &f), 63u);
+  // No count for the kernel, or no table: the same program.
+  EXPECT_EQ(ptx::with_compiled_registers(p, nullptr, 75), p);
+  ptx::CompiledRegisters other;
+  other.by_target[75]["another"] = 20;
+  EXPECT_EQ(ptx::with_compiled_registers(p, &other, 75), p);
 }
 
 }  // namespace

@@ -201,6 +201,40 @@ TEST(CudaPrograms, LaunchBoundsKernelFitsFermi) {
   EXPECT_TRUE(j["errors"].empty()) << j["errors"].dump();
 }
 
+// A program whose fatbinary carries a cubin: its kernel is allocated the registers ptxas gave
+// it there (read from the cubin, printed by nvcc -Xptxas -v at build time), capped on Fermi at
+// 63; with core.compiled_registers off, the PTX estimate instead (92 with nvcc 13.0, against
+// ptxas's 128 that the kernel's launch bounds allow).
+TEST(CudaPrograms, KernelsGetTheRegistersOfTheirCubin) {
+  NVCC_OR_SKIP();
+  std::string dir = build_dir() + "/cudart-test-programs";
+  fs::create_directories(dir);
+  std::string exe = dir + "/launch_bounds-sass-" + std::to_string(getpid());
+  Result c =
+      run(nvcc() + " -cudart shared -gencode 'arch=compute_75,code=[compute_75,sm_75]' -Xptxas -v " +
+          std::string(WARPSIM_SOURCE_DIR) + "/tests/integration/cuda_programs/programs/launch_bounds.cu -o " + exe);
+  ASSERT_EQ(c.rc, 0) << c.out << c.err;
+  std::string log = c.out + c.err;
+  size_t used = log.find("Used ");
+  ASSERT_NE(used, std::string::npos) << log;
+  const int ptxas = std::atoi(log.c_str() + used + 5);
+  ASSERT_GT(ptxas, 63) << log;
+  auto num_regs = [&](const std::string& opts) {
+    Result r = run(exec_cmd(exe, exe + ".json", opts));
+    EXPECT_EQ(r.rc, 0) << r.out << r.err;
+    size_t at = r.out.find("numRegs ");
+    EXPECT_NE(at, std::string::npos) << r.out;
+    return at == std::string::npos ? -1 : std::atoi(r.out.c_str() + at + 8);
+  };
+  EXPECT_EQ(num_regs("--gpu rtx2060"), ptxas);
+  EXPECT_EQ(num_regs("--gpu h100"), ptxas);  // sm_90 records none: the sm_75 count
+  EXPECT_EQ(num_regs("--gpu gtx480"), 63);
+  const int estimate = num_regs("--gpu rtx2060 --set core.compiled_registers=false");
+  EXPECT_GT(estimate, 0);
+  EXPECT_NE(estimate, ptxas);
+  fs::remove(exe);
+}
+
 TEST(CudaPrograms, StreamsRunConcurrently) {
   NVCC_OR_SKIP();
   std::string err;
@@ -266,11 +300,13 @@ TEST_P(StandaloneWorkloads, ExecEqualsRun) {
   if (read_file(ptx) != read_file(src + "/kernel.ptx"))
     GTEST_SKIP() << nvcc() << " makes PTX other than the committed suite/" << w
                  << "/kernel.ptx (scripts/gen_workload_ptx.sh --check): exec and run would execute different code";
-  Result b = run("NVCC_FLAGS='-gencode arch=compute_75,code=compute_75' " + std::string(WARPSIM_SOURCE_DIR) +
+  // With the sm_75 cubin, exec allocates each kernel the registers its ptxas gave it; run gives
+  // the ones recorded in workload.toml for sm_75 (the rtx2060 preset's core.register_target).
+  Result b = run("NVCC_FLAGS='-gencode arch=compute_75,code=[compute_75,sm_75]' " + std::string(WARPSIM_SOURCE_DIR) +
                  "/scripts/build_standalone.sh " + nvcc() + " " + dir + " " + w);
   ASSERT_EQ(b.rc, 0) << b.out << b.err << read_file(dir + "/.obj/" + w + "/build.log");
   std::string exe = dir + "/" + w, via_exec = exe + ".exec.json", via_run = exe + ".run.json";
-  const std::string opts = "--gpu titanv --scheduler gto";
+  const std::string opts = "--gpu rtx2060 --scheduler gto";
   Result r1 = run(exec_cmd(exe + " --size small --seed 3", via_exec, opts));
   ASSERT_EQ(r1.rc, 0) << r1.out << r1.err;
   EXPECT_NE(r1.out.find(w + " --size small --seed 3: verified"), std::string::npos) << r1.out;

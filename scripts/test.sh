@@ -9,4 +9,12 @@ bash scripts/format.sh --check
 bash scripts/build.sh
 # The committed PTX must be what nvcc makes of the sources (skipped with a note without nvcc).
 bash scripts/gen_workload_ptx.sh --check
+# And the register counts workload.toml records for sm_75 and sm_90 what its ptxas gives that PTX
+# (sm_70 needs a CUDA 11.x/12.x ptxas: docs/ptx.md, "Registers per thread").
+ptxas=${PTXAS:-/usr/local/cuda/bin/ptxas}
+if [ -x "$ptxas" ]; then
+  bash scripts/gen_workload_registers.sh --check 75="$ptxas" 90="$ptxas"
+else
+  echo "test.sh: no ptxas at $ptxas; the recorded register counts are used as they are" >&2
+fi
 (cd build && ctest --output-on-failure -j"$(nproc)" --timeout 900)

@@ -1370,15 +1370,17 @@ void CtaExecutor::run_warp(Warp& w) {
       case Op::Ret: {
         uint32_t target = in.target;
         bool entry_ret = in.op == Op::Ret && prog_->funcs[in.func].is_entry;
+        // Lanes whose guard fails are not active, as for every other instruction (GPGPU-Sim
+        // counts only the others as executed).
         WarpInst wi = in.tmpl;
-        wi.active_mask = m;
+        wi.active_mask = exec;
         if (m != w.live) wi.flags |= kFlagDiverged;
         if (entry_ret && exec == w.live) {
           wi.op = OpClass::EXIT;
           w.last_exit = true;
         }
         w.out->insts.push_back(wi);
-        thread_insts_ += popc32(uint32_t(m));
+        thread_insts_ += popc32(uint32_t(exec));
         uint32_t not_taken = m & ~exec;
         if (not_taken == 0) {
           e.pc = target;

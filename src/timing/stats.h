@@ -48,7 +48,9 @@ struct CoreStats {
   template <class V>
   static constexpr void visit(V& v) {
     v("warp_insts", &CoreStats::warp_insts, "warp instructions issued");
-    v("thread_insts", &CoreStats::thread_insts, "thread instructions: active lanes of the warp instructions issued");
+    v("thread_insts", &CoreStats::thread_insts,
+      "thread instructions: lanes of the warp instructions issued whose guard predicate holds (GPGPU-Sim's "
+      "gpu_sim_insn)");
     v("scheduler", &CoreStats::sched_cycles, cycle_class_element,
       "scheduler cycles by what the scheduler did: issued; declined (a ready warp was not chosen); unit_busy, raw, "
       "control (the best candidate waited for its unit, a register, a branch); barrier (every candidate waits at a "

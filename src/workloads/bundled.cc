@@ -29,12 +29,8 @@ BundledMeta parse_bundled_meta(const std::string& name, const char* text) {
   if (auto* sz = t["sizes"].as_table())
     for (auto&& [k, v] : *sz) m.sizes.emplace_back(k.str());
   if (const toml::node* r = t.get("registers")) {
-    auto where = [&](const toml::node& n) {
-      return std::pair{int(n.source().begin.line), int(n.source().begin.column)};
-    };
     auto fail = [&](const toml::node& n, const std::string& what) {
-      auto [line, col] = where(n);
-      throw LocatedError(src, line, col, what);
+      throw LocatedError(src, int(n.source().begin.line), int(n.source().begin.column), what);
     };
     if (!r->is_table()) fail(*r, "'registers' must be a table of [registers.sm_XX] tables");
     for (auto&& [target, counts] : *r->as_table()) {

@@ -138,5 +138,24 @@ TEST(Trace, PartialWarpAndPredicatedOff) {
   EXPECT_EQ(in.back().op, OpClass::EXIT);
 }
 
+TEST(Trace, BranchLanesWhoseGuardFailsAreNotActive) {
+  // Odd lanes take the branch, even lanes fall through: the branch is issued with the odd lanes
+  // active, as GPGPU-Sim leaves lanes whose guard fails out of an instruction's active mask
+  // (and of its count of thread instructions). A guarded branch no lane takes has none.
+  Traced t(
+      "and.b32 %r2, %r99, 1; setp.eq.s32 %p1, %r2, 1; @%p1 bra ODD; add.s32 %r1, %r1, 1;"
+      "ODD: setp.eq.s32 %p2, 1, 0; @%p2 bra END; st.global.u32 [%rd99], %r1; END: ret;");
+  const auto& in = t.warps[0].insts;
+  std::vector<uint32_t> branch_masks;
+  for (const auto& i : in)
+    if (i.op == OpClass::BRANCH) branch_masks.push_back(i.active_mask);
+  ASSERT_EQ(branch_masks.size(), 2u);
+  EXPECT_EQ(branch_masks[0], 0xAAAAAAAAu);
+  EXPECT_EQ(branch_masks[1], 0u);
+  uint64_t lanes = 0;
+  for (const auto& i : in) lanes += uint64_t(__builtin_popcount(i.active_mask));
+  EXPECT_EQ(t.r.target.results().back().thread_insts, lanes);
+}
+
 }  // namespace
 }  // namespace warpsim::test

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Cycle error of warpsim against the committed GPGPU-Sim reference (data/reference/gpgpusim, size
+small) two ways per launch: `warpsim run` of the bundled workload (the committed CUDA 13 PTX, what
+`warpsim correlate` runs) and `warpsim exec` of the standalone build GPGPU-Sim ran (its CUDA 11.8
+PTX). Built with an sm_70 cubin as well, the standalone programs give warpsim ptxas's sm_70
+register counts, as GPGPU-Sim uses; the difference between the two columns is then what the PTX
+alone does (docs/fidelity.md, "PTX").
+
+    NVCC_FLAGS="-gencode arch=compute_70,code=[compute_70,sm_70] -Xfatbin -compress=false" \\
+        scripts/build_standalone.sh /tmp/gpgpusim-ref/cuda/bin/nvcc /tmp/sa70
+    scripts/reference/correlate_exec.py /tmp/sa70 [--warpsim build/warpsim] [--jobs 2]
+
+Prints the MAE and the count within 15 % per GPU and way, and the largest errors of each.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import statistics
+import subprocess
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+REF = os.path.join(ROOT, "data", "reference", "gpgpusim")
+GPUS = {"gtx480": "gtx480", "titanv": "titanv", "rtx2060": os.path.join(REF, "gpus", "SM75_RTX2060.toml")}
+SCHEDULERS = {"lrr": ["lrr"], "gto": ["gto"], "tl:active=6": ["tl", "--sched-param", "active=6"]}
+
+
+def reference_cycles(path):
+    """gpu_sim_cycle of each launch, in log order."""
+    return [int(m.group(1)) for m in re.finditer(r"^gpu_sim_cycle = (\d+)", open(path).read(), re.M)]
+
+
+def kernel_cycles(path):
+    with open(path) as f:
+        return [k["cycles"] for k in json.load(f)["kernels"]]
+
+
+def one(args, tmp, gpu, sched, workload):
+    name, *params = SCHEDULERS[sched]
+    tag = f"{gpu}_{name}_{workload}"
+    run_json, exec_json = os.path.join(tmp, tag + ".run.json"), os.path.join(tmp, tag + ".exec.json")
+    common = ["--gpu", GPUS[gpu], "--scheduler", name, *params]
+    subprocess.run([args.warpsim, "run", workload, "--size", "small", "--seed", "1", *common, "-q", "--json", run_json],
+                   capture_output=True)
+    subprocess.run([args.warpsim, "exec", *common, "--json", exec_json, "--",
+                    os.path.join(args.standalone, workload), "--size", "small", "--seed", "1"], capture_output=True)
+    out = {}
+    for way, path in (("run", run_json), ("exec", exec_json)):
+        try:
+            out[way] = kernel_cycles(path)
+        except (OSError, ValueError, KeyError):
+            out[way] = None
+    return gpu, sched, workload, out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("standalone", help="directory of the standalone builds (scripts/build_standalone.sh)")
+    ap.add_argument("--warpsim", default=os.path.join(ROOT, "build", "warpsim"))
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+    jobs = []
+    for gpu in GPUS:
+        for sched in SCHEDULERS:
+            d = os.path.join(REF, gpu, sched)
+            for log in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+                if log.endswith(".small.log") and os.path.exists(os.path.join(args.standalone, log.split(".")[0])):
+                    jobs.append((gpu, sched, log.split(".")[0]))
+    errors = {}
+    with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for gpu, sched, workload, out in pool.map(lambda j: one(args, tmp, *j), jobs):
+            ref = reference_cycles(os.path.join(REF, gpu, sched, workload + ".small.log"))
+            for way, sim in out.items():
+                if sim is None or len(sim) != len(ref):
+                    print(f"skipped: {way} {gpu} {sched} {workload} (launches: reference {len(ref)}, warpsim "
+                          f"{'none' if sim is None else len(sim)})")
+                    continue
+                for i, (r, s) in enumerate(zip(ref, sim)):
+                    errors.setdefault((gpu, way), []).append((100.0 * (s - r) / r, workload, sched, i))
+    print("| gpu | way | launches | MAE % | within 15 % | largest errors |")
+    print("|---|---|---|---|---|---|")
+    for (gpu, way), v in sorted(errors.items()):
+        worst = ", ".join(f"{w} {s} #{i} {e:+.1f}" for e, w, s, i in sorted(v, key=lambda x: -abs(x[0]))[:3])
+        print(f"| {gpu} | {way} | {len(v)} | {statistics.mean(abs(e) for e, *_ in v):.2f} | "
+              f"{sum(abs(e) <= 15 for e, *_ in v)} | {worst} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -245,7 +245,9 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
       stats.shared_cycles += degree;
       busy_until_ = now + degree;
       pop();
-      complete(sm, idx, now + cfg_.core.shared_latency + degree - 1, now);
+      // The LD/ST unit takes the head a cycle after issue: that cycle is part of the latency.
+      const uint64_t lat = uint64_t(cfg_.core.shared_latency) + degree - 1;
+      complete(sm, idx, now + (lat > 0 ? lat - 1 : 0), now);
       return true;
     }
     case MemSpace::Const:

@@ -245,7 +245,8 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
       stats.shared_cycles += degree;
       busy_until_ = now + degree;
       pop();
-      // The LD/ST unit takes the head a cycle after issue: that cycle is part of the latency.
+      // The cycle the unit takes the load from its queue is the first of the shared_latency
+      // stages (GPGPU-Sim's -gpgpu_smem_latency pipeline counts entering it as its first stage).
       const uint64_t lat = uint64_t(cfg_.core.shared_latency) + degree - 1;
       complete(sm, idx, now + (lat > 0 ? lat - 1 : 0), now);
       return true;

@@ -86,4 +86,24 @@ class SnapshotShared {
   std::shared_ptr<T> p_;
 };
 
+// A pointer to part of the object that holds it (a lookup into its own containers, cached): a
+// copy starts null and looks it up again in its own containers, so a scheduler's defaulted copy
+// constructor never keeps a pointer into the original, which a snapshot may outlive.
+template <class T>
+class SelfPointer {
+ public:
+  SelfPointer() = default;
+  SelfPointer(const SelfPointer&) {}
+  SelfPointer& operator=(const SelfPointer&) {
+    p_ = nullptr;
+    return *this;
+  }
+  T* get() const { return p_; }
+  void set(T* p) { p_ = p; }
+  void reset() { p_ = nullptr; }
+
+ private:
+  T* p_ = nullptr;
+};
+
 }  // namespace warpsim

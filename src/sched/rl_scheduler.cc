@@ -106,7 +106,7 @@ RlScheduler::RlScheduler(std::shared_ptr<RlAgent> agent, int sm_id, int sched_id
 
 void RlScheduler::on_kernel_start(uint32_t kernel) {
   current_kernel_ = kernel;
-  record_ = nullptr;
+  record_.reset();
   record().actions.assign(num_actions_, 0);
   if (sched_id_ == 0) {
     // carry_weights = kernel sets the weights in on_kernel_launch, which knows the name.

@@ -121,17 +121,12 @@ class RlScheduler : public WarpScheduler {
   bool replay_summary_ = false, replay_state_ = false;
   bool summary_current_ = false;  // summary_ was made in the previous, not replayed, decision
   rl::State replay_s_;
-  // records_[current_kernel_], looked up once per kernel (a copy of the scheduler, whose
-  // pointer still names the original's record, looks it up again).
+  // records_[current_kernel_], looked up once per kernel (and again by a copy).
   KernelRecord& record() {
-    if (!record_ || record_owner_ != this) {
-      record_ = &records_[current_kernel_];
-      record_owner_ = this;
-    }
-    return *record_;
+    if (!record_.get()) record_.set(&records_[current_kernel_]);
+    return *record_.get();
   }
-  KernelRecord* record_ = nullptr;
-  const RlScheduler* record_owner_ = nullptr;
+  SelfPointer<KernelRecord> record_;
 };
 
 }  // namespace warpsim

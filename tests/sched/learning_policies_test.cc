@@ -4,6 +4,7 @@
 // chosen when it has a warp.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "fake_sm.h"
@@ -145,6 +146,43 @@ TEST(RlwsMs, IssuesTheWarpTheChosenOrderingNames) {
     if (got >= 0) last = got;
   }
   for (size_t a = 0; a < names.size(); ++a) EXPECT_GT(times[a], 20) << names[a];
+}
+
+// Cycles in each kernel's record of `p`'s report under `key`, by kernel.
+std::map<std::string, double> kernel_cycles(const WarpScheduler& p, const char* key) {
+  nlohmann::json j;
+  p.report(j);
+  std::map<std::string, double> m;
+  for (const auto& [k, r] : j[key]["kernels"].items()) m[k] = r["cycles"].get<double>();
+  return m;
+}
+
+// A snapshot goes on from a copy and drops the original, and the next snapshot copies the copy
+// (Gpu::clone): each copy counts its cycles in its own record of the running kernel, whichever
+// ancestors are gone. A copy that had not counted since it was made once kept its original's
+// record and passed it on to its own copy, which, made in the storage of that freed original,
+// took the pointer for its own and counted into freed memory or into another kernel's record
+// (with glibc's allocator the second copy below reuses the first original's storage, and its
+// three copied records take the freed ones' storage in another order).
+TEST(RlPolicies, CopiesOfCopiesCountTheirCyclesInTheirOwnRecord) {
+  for (const char* name : {"rlws", "rlws_ms"}) {
+    SCOPED_TRACE(name);
+    std::unique_ptr<WarpScheduler> p = make_policy(name);
+    uint64_t now = 0;
+    for (uint32_t k = 0; k < 3; ++k) {
+      p->on_kernel_start(k);
+      p->on_empty_cycles(now, 10);
+      now += 10;
+    }
+    for (int round = 0; round < 8; ++round) {
+      p = p->clone();  // counts nothing before it is copied again
+      p = p->clone();
+      p->on_empty_cycles(now, 10);
+      now += 10;
+      const std::map<std::string, double> expect = {{"0", 10.0}, {"1", 10.0}, {"2", 10.0 * (round + 2)}};
+      ASSERT_EQ(kernel_cycles(*p, name), expect) << "round " << round;
+    }
+  }
 }
 
 }  // namespace

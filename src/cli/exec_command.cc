@@ -35,6 +35,7 @@ struct ExecArgs {
   bool summary = false;
   bool gpgpusim_stats = false;
   bool memcheck = false;
+  std::string inst_stats;
   std::vector<std::string> command;
 };
 
@@ -140,7 +141,9 @@ int run_exec(ExecArgs& a) {
   for (const auto& [k, v] : sp.values()) params.push_back(k + "=" + v);
   set_env("WARPSIM_SCHED_PARAM", join(params, '\n'));
   set_env("WARPSIM_INST_LIMIT", a.inst_limit ? std::to_string(a.inst_limit) : "");
-  if (a.memcheck) set_env("WARPSIM_MEMCHECK", "1");  // else the environment's own setting stays
+  if (a.memcheck) set_env("WARPSIM_MEMCHECK", "1");
+  if (!a.inst_stats.empty())
+    set_env("WARPSIM_INST_STATS", fs::absolute(a.inst_stats).string());  // else the environment's own setting stays
   // The program's own directory is not where the presets are: pass ours.
   if (!std::getenv("WARPSIM_CONFIG_DIR")) set_env("WARPSIM_CONFIG_DIR", join(preset_search_dirs(), ':'));
 
@@ -249,6 +252,9 @@ void add_exec_command(CLI::App& app) {
   cmd->add_option("--cudart-dir", a->cudart_dir, "directory holding warpsim's libcudart.so.13");
   cmd->add_option("--inst-limit", a->inst_limit,
                   "per-thread instruction limit that stops a runaway kernel (default 50M)");
+  cmd->add_option("--inst-stats", a->inst_stats,
+                  "write, per kernel launch and instruction, the instructions issued and their average cycles "
+                  "from issue to result as CSV to this file (GPGPU-Sim's gpgpu_inst_stats.txt; docs/correlate.md)");
   cmd->add_flag("--memcheck", a->memcheck,
                 "check every global access against the live allocations, byte by byte: a kernel with invalid accesses "
                 "fails with a report of them");

@@ -61,6 +61,7 @@ struct RunArgs {
   std::vector<std::string> params;
   std::string json;
   std::string record_trace;
+  std::string inst_stats;
   bool quiet = false;
   bool gpgpusim_stats = false;
 };
@@ -96,6 +97,7 @@ int run(RunArgs& a) {
     workload = resolve_workload(a.workload);
   }
   Gpu gpu(cfg, a.sched.scheduler, sp);
+  if (!a.inst_stats.empty()) gpu.enable_inst_profile();
   auto t0 = std::chrono::steady_clock::now();
   WorkloadOutcome outcome;
   std::string error;
@@ -123,6 +125,7 @@ int run(RunArgs& a) {
     if (!error.empty()) j["error"] = error;
     write_json_atomic(a.json, j);
   }
+  if (!a.inst_stats.empty()) write_inst_profile_csv(a.inst_stats, gpu.inst_profile());
   if (!a.quiet && gpu.now() > 0) print_summary(gpu, secs);  // nothing to show if it never started
   if (a.gpgpusim_stats) fmt::print("{}", experiment::gpgpusim_stats_text(gpu.to_json()));
   if (!error.empty()) {
@@ -172,6 +175,10 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--dump", a->launch.dump,
                   "PTX file: write the buffers (those marked dump, else all) as JSON to this file");
   cmd->add_option("--json", a->json, "write the full statistics as JSON to this file");
+  cmd->add_option("--inst-stats", a->inst_stats,
+                  "write, per kernel launch and instruction, the instructions issued and their average cycles "
+                  "from issue to result as CSV to this file (GPGPU-Sim's gpgpu_inst_stats.txt; "
+                  "docs/correlate.md)");
   cmd->add_option("--record-trace", a->record_trace,
                   "also record the run as an Accel-Sim trace (kernelslist.g + .traceg) in this directory");
   cmd->add_flag("--quiet,-q", a->quiet, "print nothing but errors and the verification result");

@@ -60,6 +60,8 @@ class KernelSource {
   virtual void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaStreams& out) = 0;
   // Called once the kernel's last CTA finished in the timing model.
   virtual void on_kernel_done() {}
+  // The source line (PTX) of the instruction at `pc`, or -1 when the front end knows none.
+  virtual int source_line(uint32_t pc) const { return -1; }
   // An independent copy in the same state, for simulation snapshots (Gpu::clone): it produces
   // the same CTAs as this source would from now on. Sources that cannot be copied (a functional
   // front end that changes device memory as it runs) throw warpsim::Error; wrapping them in a

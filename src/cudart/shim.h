@@ -260,6 +260,7 @@ class State {
   std::unique_ptr<Runtime> rt_;
   std::string scheduler_;
   std::string json_path_;
+  std::string inst_stats_path_;  // WARPSIM_INST_STATS: per-instruction profile CSV
   uint32_t next_stream_ = 1;
   uint32_t launches_ = 0;
   std::vector<uint32_t> last_kernel_;  // per stream id: last launch id + 1 (0 = none)

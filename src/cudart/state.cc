@@ -276,6 +276,8 @@ void State::init_simulator() {
   std::string memcheck = env("WARPSIM_MEMCHECK");
   if (!memcheck.empty() && memcheck != "0") rt_->set_memcheck(true);
   json_path_ = env("WARPSIM_JSON");
+  inst_stats_path_ = env("WARPSIM_INST_STATS");
+  if (!inst_stats_path_.empty()) gpu_->enable_inst_profile();
   last_kernel_.assign(1, 0);
   std::atexit(at_exit_handler);
   // Place the variables of every module registered so far, as a driver loads its module first.
@@ -727,6 +729,13 @@ void State::write_statistics() {
       sticky = cudaErrorLaunchFailure;
       sticky_message = e.what();
       errors.push_back(std::string("at exit: ") + e.what());
+    }
+  }
+  if (gpu_ && !inst_stats_path_.empty()) {
+    try {
+      write_inst_profile_csv(inst_stats_path_, gpu_->inst_profile());
+    } catch (const std::exception& e) {
+      report("warpsim", fmt::format("cannot write instruction statistics to {}: {}", inst_stats_path_, e.what()));
     }
   }
   if (json_path_.empty()) return;

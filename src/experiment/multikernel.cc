@@ -34,6 +34,7 @@ class SideKernel final : public KernelSource {
   const KernelInfo& info() const override { return inner_->info(); }
   void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaStreams& out) override;
   void on_kernel_done() override { inner_->on_kernel_done(); }
+  int source_line(uint32_t pc) const override { return inner_->source_line(pc); }
 
  private:
   std::unique_ptr<KernelSource> inner_;

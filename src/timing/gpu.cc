@@ -229,6 +229,11 @@ bool Gpu::dispatch() {
   return any;
 }
 
+void Gpu::enable_inst_profile() {
+  if (!inst_profile_) inst_profile_ = std::make_unique<InstProfile>();
+  for (auto& sm : sms_) sm->set_inst_profile(inst_profile_.get());
+}
+
 void Gpu::finish_kernel(Kernel& k) {
   k.state = Kernel::Done;
   queue_.finish(k.id, k.stream);
@@ -252,6 +257,9 @@ void Gpu::finish_kernel(Kernel& k) {
   kernel_stats_.push_back(ks);
   for (auto& sm : sms_) sm->notify_kernel_end(k.id);
   mem_->remove_window(k.id);
+  if (inst_profile_)
+    for (auto& [pc, e] : inst_profile_->take(k.id))
+      inst_rows_.push_back({k.info.name, k.id, pc, k.source->source_line(pc), e});
   k.source->on_kernel_done();
   k.source.reset();  // every CTA was produced: nothing needs the source any more
 }

@@ -11,6 +11,7 @@
 #include "core/launch_target.h"
 #include "memory/memory_system.h"
 #include "sched/scheduler.h"
+#include "timing/inst_profile.h"
 #include "timing/launch_queue.h"
 #include "timing/sm.h"
 #include "timing/stats.h"
@@ -82,6 +83,10 @@ class Gpu final : public LaunchTarget {
   void set_issue_log(std::vector<IssueRecord>* log) {
     for (auto& sm : sms_) sm->set_issue_log(log);
   }
+  // Profile every instruction from now on (timing/inst_profile.h): each launch's rows are
+  // added to inst_profile() when it finishes.
+  void enable_inst_profile();
+  const std::vector<InstProfileRow>& inst_profile() const { return inst_rows_; }
   // Scheduler-specific counters of every SM's schedulers, merged.
   nlohmann::json scheduler_report() const;
   // The whole run as JSON (see docs/statistics.md).
@@ -129,6 +134,8 @@ class Gpu final : public LaunchTarget {
   uint64_t ctas_waiting_ = 0;                     // CTAs of unfinished launches not dispatched
   uint64_t last_submit_cycle_ = 0;                // launch cycle of the latest launch (core.kernel_submit_interval)
   std::vector<KernelResult> results_;
+  std::unique_ptr<InstProfile> inst_profile_;
+  std::vector<InstProfileRow> inst_rows_;
   std::vector<KernelStats> kernel_stats_;
   std::vector<IpcSample> ipc_;
   CtaStreams cta_buf_;  // the CTA being produced, before it is packed

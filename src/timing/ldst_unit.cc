@@ -84,7 +84,7 @@ uint32_t LdstUnit::bank_conflict_degree(const uint64_t* addrs, uint32_t mask, ui
   return degree;
 }
 
-void LdstUnit::push(int slot, const WarpInst& inst, const uint64_t* lane_addrs, uint64_t thread_base) {
+void LdstUnit::push(int slot, const WarpInst& inst, const uint64_t* lane_addrs, uint64_t thread_base, uint64_t now) {
   if (free_ops_.empty()) {  // rare: grow the pool
     size_t old = ops_.size();
     ops_.resize(old * 2);
@@ -101,6 +101,7 @@ void LdstUnit::push(int slot, const WarpInst& inst, const uint64_t* lane_addrs, 
   op.n_access = op.next_access = 0;
   op.outstanding = 0;
   op.ready = 0;
+  op.issued = now;
   op.inst = &inst;
   op.has_addrs = lane_addrs != nullptr;
   if (lane_addrs) std::copy(lane_addrs, lane_addrs + 32, op.addrs);
@@ -223,7 +224,7 @@ void LdstUnit::access_arrived(Sm& sm, uint32_t idx, uint64_t now) {
 void LdstUnit::complete(Sm& sm, uint32_t idx, uint64_t ready, uint64_t now) {
   Op& op = ops_[idx];
   int nd = (op.op == OpClass::STORE) ? 0 : kMaxDst;
-  sm.mem_done(op.slot, op.dst, nd, op.op == OpClass::ATOMIC, std::max(ready, now), now);
+  sm.mem_done(op.slot, *op.inst, op.issued, op.dst, nd, op.op == OpClass::ATOMIC, std::max(ready, now), now);
   free_ops_.push_back(idx);
   --in_flight_;
 }

@@ -35,7 +35,7 @@ class LdstUnit {
   // A memory instruction issued by warp `slot`, with its 32 lanes' addresses (copied; nullptr:
   // none). `thread_base` is the global thread id of lane 0 (used to interleave local memory
   // between threads).
-  void push(int slot, const WarpInst& inst, const uint64_t* lane_addrs, uint64_t thread_base);
+  void push(int slot, const WarpInst& inst, const uint64_t* lane_addrs, uint64_t thread_base, uint64_t now);
   // One cycle: consume responses, process the head of the queue, send requests.
   // Completions are reported to `sm`. Returns true when anything happened.
   bool cycle(Sm& sm, uint64_t now, CoreStats& stats);
@@ -97,6 +97,7 @@ class LdstUnit {
     uint8_t n_access, next_access;
     uint32_t outstanding;  // responses still expected
     uint64_t ready;        // latest completion among hits
+    uint64_t issued;       // cycle the instruction issued
     const WarpInst* inst;
     bool has_addrs;
     uint64_t addrs[32];

@@ -20,6 +20,7 @@ class MemoSource final : public KernelSource {
   void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaStreams& out) override;
   // The wrapped source is told once, and released; this copy lets go of the kept streams.
   void on_kernel_done() override;
+  int source_line(uint32_t pc) const override { return shared_->inner ? shared_->inner->source_line(pc) : -1; }
   // Shares the kept streams and the wrapped source with this one.
   std::unique_ptr<KernelSource> clone() const override;
   // CTAs produced so far by the wrapped source.

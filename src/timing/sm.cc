@@ -563,6 +563,7 @@ void Sm::issue(int sched, int slot, uint64_t now) {
   kernel_thread_insts_[w.info.kernel] += std::popcount(in.active_mask);
   counters_.insts_issued++;
   last_progress_ = now;
+  if (inst_profile_) inst_profile_->issued(w.info.kernel, in.pc, uint32_t(std::popcount(in.active_mask)));
   switch (in.op) {
     case OpClass::ALU:
     case OpClass::BRANCH: {
@@ -597,6 +598,8 @@ void Sm::issue(int sched, int slot, uint64_t now) {
       counters_.alu_issued++;
       for (RegId d : in.dst)
         if (d != kNoReg) w.sb.reserve(d, ready, now);
+      if (inst_profile_)
+        inst_profile_->completed(w.info.kernel, in.pc, uint32_t(std::popcount(in.active_mask)), ready - now);
       wake_at(ready);
       if (in.op == OpClass::BRANCH && w.next < w.n && w.inst(w.next).pc != in.pc + w.inst_bytes) {
         w.ibuf = 0;  // taken: flush and wait for the branch to resolve
@@ -617,11 +620,11 @@ void Sm::issue(int sched, int slot, uint64_t now) {
       stats_.issued_by_unit[int(Unit::MEM)]++;
       if (oc_.enabled()) oc_.collect(sched, slot, Unit::MEM, in.src, kMaxSrc, now, &stats_.reg_bank_conflicts);
       if (in.addr_index == kNoAddr) {
-        ldst_.push(slot, in, nullptr, w.thread_base);
+        ldst_.push(slot, in, nullptr, w.thread_base, now);
       } else {
         uint64_t lane_addrs[32];
         w.addr_next = lane_addresses::decode(w.addr_next, in.active_mask, lane_addrs);
-        ldst_.push(slot, in, lane_addrs, w.thread_base);
+        ldst_.push(slot, in, lane_addrs, w.thread_base, now);
       }
       if (in.op != OpClass::STORE) {
         const bool long_op = in.space == MemSpace::Global || in.space == MemSpace::Local ||
@@ -718,12 +721,15 @@ void Sm::maybe_finish_cta(int c, uint64_t now) {
   last_progress_ = now;
 }
 
-void Sm::mem_done(int slot, const RegId* dst, int ndst, bool atomic, uint64_t ready, uint64_t now) {
+void Sm::mem_done(int slot, const WarpInst& in, uint64_t issued, const RegId* dst, int ndst, bool atomic,
+                  uint64_t ready, uint64_t now) {
   Warp& w = warps_[slot];
   touch(slot);
   // Memory instructions pass the operand collector before the LD/ST unit and write back after
   // it: modelled as its uncontended delay added to the result.
   if (oc_.enabled()) ready += oc_.base_delay() + oc_.writeback_latency();
+  if (inst_profile_)
+    inst_profile_->completed(w.info.kernel, in.pc, uint32_t(std::popcount(in.active_mask)), ready - issued);
   for (int i = 0; i < ndst; ++i)
     if (dst[i] != kNoReg) w.sb.release(dst[i], ready);
   if (atomic && w.atomics > 0) {

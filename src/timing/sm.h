@@ -12,6 +12,7 @@
 #include "memory/cache.h"
 #include "memory/memory_system.h"
 #include "sched/scheduler.h"
+#include "timing/inst_profile.h"
 #include "timing/ldst_unit.h"
 #include "timing/operand_collector.h"
 #include "timing/packed_cta.h"
@@ -102,6 +103,8 @@ class Sm {
   void instruction_arrived(int mshr, uint64_t now);
   uint64_t last_progress() const { return last_progress_; }
   void set_issue_log(std::vector<IssueRecord>* log) { issue_log_ = log; }
+  // Count issues and latencies per instruction into `p` (null: off).
+  void set_inst_profile(InstProfile* p) { inst_profile_ = p; }
 
   // --- scheduler view (SmSchedulerContext, timing/sm_scheduler_context.h, reads these) ---
   WarpStatus status(int slot);
@@ -228,7 +231,10 @@ class Sm {
   }
   static WarpStatus status_of_class(CycleClass c);
   void wake_at(uint64_t t);
-  void mem_done(int slot, const RegId* dst, int ndst, bool atomic, uint64_t ready, uint64_t now);
+  // A memory instruction of warp `slot` completed in the LD/ST unit: its results are ready at
+  // `ready`; `in` was issued at `issued`.
+  void mem_done(int slot, const WarpInst& in, uint64_t issued, const RegId* dst, int ndst, bool atomic, uint64_t ready,
+                uint64_t now);
 
   int id_;
   const GpuConfig& cfg_;
@@ -290,6 +296,7 @@ class Sm {
   std::vector<EmptyRun> empty_runs_;
   std::vector<uint8_t> replay_each_scratch_;  // skip_cycles: the schedulers replayed cycle by cycle
   std::vector<IssueRecord>* issue_log_ = nullptr;
+  InstProfile* inst_profile_ = nullptr;
   struct IFill {
     int mshr;
     uint64_t ready;

@@ -252,6 +252,7 @@ class RecordingKernel : public KernelSource {
     inner_->on_kernel_done();
     rec_.end_kernel(id_);
   }
+  int source_line(uint32_t pc) const override { return inner_->source_line(pc); }
 
  private:
   std::unique_ptr<KernelSource> inner_;

@@ -105,9 +105,10 @@ struct CoreConfig {
   uint32_t shared_latency = 24;    // core cycles from issue to data
   uint32_t const_latency = 8;      // constant-cache hit latency
   uint32_t const_miss_latency = 200;
-  uint32_t ibuffer = 2;          // instruction buffer entries per warp
-  uint32_t fetch_per_cycle = 1;  // warps that fetch per cycle per SM
-  uint32_t decode_width = 2;     // instructions decoded into the ibuffer per fetch
+  uint32_t ibuffer = 2;            // instruction buffer entries per warp
+  uint32_t fetch_per_cycle = 1;    // warps that fetch per cycle per SM
+  bool fetch_after_issue = false;  // fetch and decode follow issue within a cycle (GPGPU-Sim's order)
+  uint32_t decode_width = 2;       // instructions decoded into the ibuffer per fetch
   uint32_t icache_miss_latency = 100;
   uint32_t branch_latency = 2;             // cycles after a branch issues before the warp fetches again
   uint32_t ldst_queue = 8;                 // memory instructions queued in the LD/ST unit
@@ -162,6 +163,14 @@ struct CoreConfig {
     v("const_miss_latency", const_miss_latency, "constant cache miss latency");
     v("ibuffer", ibuffer, "instruction buffer entries per warp");
     v("fetch_per_cycle", fetch_per_cycle, "warps fetching per cycle per SM");
+    v("fetch_after_issue", fetch_after_issue,
+      "fetch and decode come after issue in a cycle, as in GPGPU-Sim's shader cycle (issue, then fetch_per_cycle "
+      "rounds of decode and fetch): a warp whose buffer the issue emptied fetches in the same cycle, and what it "
+      "fetches is decoded before the cycle ends unless it was the cycle's last fetch slot, so it issues again "
+      "the next cycle; a taken branch lets its warp fetch the target branch_latency cycles after it issues, one "
+      "more when the branch was not the last instruction of its fetch (the sequential successor fetched with "
+      "it is found stale the next cycle); false: fetch comes before issue and a fetched buffer is decoded the "
+      "next cycle");
     v("decode_width", decode_width, "instructions decoded per fetch");
     v("icache_miss_latency", icache_miss_latency, "instruction cache miss latency");
     v("branch_latency", branch_latency, "cycles a branch blocks fetch of its warp");

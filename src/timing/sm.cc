@@ -458,11 +458,16 @@ void Sm::fill_ibuffer(Warp& w, uint64_t ready) {
   touch(int(&w - warps_.data()));
   uint32_t limit = std::min(cfg_.core.decode_width, cfg_.core.ibuffer);
   uint32_t count = 0, idx = w.next;
+  w.stale_successor = false;
   while (count < limit && idx < w.n) {
     ++count;
     const WarpInst& in = w.inst(idx);
-    if (in.op == OpClass::BRANCH && idx + 1 < w.n && w.inst(idx + 1).pc != in.pc + w.inst_bytes)
-      break;  // the successor is on the taken path: fetched after the branch resolves
+    if (in.op == OpClass::BRANCH && idx + 1 < w.n && w.inst(idx + 1).pc != in.pc + w.inst_bytes) {
+      // The successor is on the taken path: fetched after the branch resolves. A fetch that
+      // had room for more brought the sequential successor along, to be discarded.
+      w.stale_successor = count < limit;
+      break;
+    }
     ++idx;
   }
   w.ibuf = count;
@@ -524,7 +529,9 @@ bool Sm::fetch(uint64_t now) {
       if (r.outcome == Cache::Outcome::Hit) {
         stats_.icache_hits++;
         counters_.icache_hits++;
-        fill_ibuffer(w, now + std::max<uint32_t>(1, cfg_.icache.latency));
+        // After issue, the cycle's last fetch slot is decoded only in the next cycle.
+        const uint32_t late = cfg_.core.fetch_after_issue && f + 1 == cfg_.core.fetch_per_cycle ? 1 : 0;
+        fill_ibuffer(w, now + std::max<uint32_t>(1, cfg_.icache.latency) + late);
       } else {
         stats_.icache_misses++;
         counters_.icache_misses++;
@@ -604,7 +611,7 @@ void Sm::issue(int sched, int slot, uint64_t now) {
       if (in.op == OpClass::BRANCH && w.next < w.n && w.inst(w.next).pc != in.pc + w.inst_bytes) {
         w.ibuf = 0;  // taken: flush and wait for the branch to resolve
         w.control = true;
-        w.branch_wait = now + cfg_.core.branch_latency;
+        w.branch_wait = now + cfg_.core.branch_latency + (cfg_.core.fetch_after_issue && w.stale_successor ? 1 : 0);
         wake_at(w.branch_wait);
       }
       break;
@@ -838,7 +845,7 @@ bool Sm::cycle(uint64_t now) {
     wake_heap_.pop_back();
   }
   bool active = ldst_.cycle(*this, now, stats_);
-  active |= fetch(now);
+  if (!cfg_.core.fetch_after_issue) active |= fetch(now);
   uint32_t m = cfg_.core.schedulers;
   bool ldst_was_full = ldst_full_at_start_;
   ldst_full_at_start_ = ldst_.full();
@@ -892,6 +899,7 @@ bool Sm::cycle(uint64_t now) {
     policy.on_cycle_end(ctx, issued, issued ? WarpStatus::Ready : status_of_class(cls));
     active |= issued;
   }
+  if (cfg_.core.fetch_after_issue) active |= fetch(now);
   active |= ldst_.has_outgoing(now);
   // An SM whose policies act every cycle stays awake: the cycles of a sleep are counted when
   // it wakes or when statistics are read, which for them would be after the kernel they

@@ -155,17 +155,18 @@ class Sm {
     uint32_t next = 0;                    // next instruction to issue
     uint32_t ibuf = 0;                    // decoded instructions at the head of the stream
     uint32_t inst_bytes = 8;
-    uint64_t ibuf_ready = 0;    // cycle the decoded instructions become visible
-    uint64_t branch_wait = 0;   // no fetch before this cycle (a taken branch resolving)
-    uint64_t code_base = 0;     // instruction address space of the warp's kernel
-    uint64_t thread_base = 0;   // global thread id of lane 0
-    bool fetching = false;      // waiting for an I-cache fill
-    bool control = false;       // the empty ibuffer is due to a taken branch
-    uint32_t pending_mem = 0;   // memory instructions in flight
-    uint32_t atomics = 0;       // atomics in flight (core.atomic_waits)
-    uint64_t atomic_done = 0;   // cycle the last atomic's result is written back
-    uint64_t barrier_done = 0;  // cycle a released barrier lets the warp issue (core.barrier_latency)
-    uint64_t results_at = 0;    // oc.queued_dispatch: cycle the last ALU result is written back
+    uint64_t ibuf_ready = 0;       // cycle the decoded instructions become visible
+    uint64_t branch_wait = 0;      // no fetch before this cycle (a taken branch resolving)
+    uint64_t code_base = 0;        // instruction address space of the warp's kernel
+    uint64_t thread_base = 0;      // global thread id of lane 0
+    bool fetching = false;         // waiting for an I-cache fill
+    bool control = false;          // the empty ibuffer is due to a taken branch
+    bool stale_successor = false;  // the buffer ends at a taken branch that was not its fetch's last
+    uint32_t pending_mem = 0;      // memory instructions in flight
+    uint32_t atomics = 0;          // atomics in flight (core.atomic_waits)
+    uint64_t atomic_done = 0;      // cycle the last atomic's result is written back
+    uint64_t barrier_done = 0;     // cycle a released barrier lets the warp issue (core.barrier_latency)
+    uint64_t results_at = 0;       // oc.queued_dispatch: cycle the last ALU result is written back
     Scoreboard sb;
     WarpInfo info;
     // Warp-local status (Ready meaning "ready but for its unit"), valid until cycle

@@ -181,8 +181,14 @@ TEST(IpawsSim, ForcedDecisionsAndTheOracle) {
   EXPECT_EQ(forced_gto.cycles, gto.cycles);
   EXPECT_EQ(num(forced_gto.report, "forced"), kSchedulers);
   EXPECT_EQ(num(forced_gto.report, "decisions", "gto"), kSchedulers);
+  // Every finished sample (each scheduler's first, and the re-samples a drop in issue rate
+  // starts) ends in a decision, and every decision is the forced one.
   SimRun t_forced = run({"thrash_gto"}, "ipaws", params({{"force", "lrr"}}));
-  EXPECT_EQ(num(t_forced.report, "decisions", "lrr"), kSchedulers);
+  EXPECT_GE(num(t_forced.report, "decisions", "lrr"), kSchedulers);
+  EXPECT_EQ(num(t_forced.report, "decisions", "lrr"),
+            num(t_forced.report, "samples") - num(t_forced.report, "unfinished_samples"));
+  EXPECT_EQ(num(t_forced.report, "decisions", "gto"), 0);
+  EXPECT_EQ(num(t_forced.report, "forced"), num(t_forced.report, "decisions", "lrr"));
 
   // iPAWS_Oracle per kernel: force the better of LRR and GTO. It is never worse than iPAWS
   // forced to the other policy, and equals GTO where GTO is better (the sample is GTO's).

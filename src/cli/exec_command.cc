@@ -235,6 +235,11 @@ int run_exec(ExecArgs& a) {
     fmt::print(stderr, "warpsim exec: a kernel failed in the simulator: {}\n", stats["error"].get<std::string>());
     rc = 1;
   }
+  // So must an output the user asked for (--inst-stats) that could not be written.
+  if (have && stats.contains("output_errors") && rc == 0) {
+    for (const auto& e : stats["output_errors"]) fmt::print(stderr, "warpsim exec: {}\n", e.get<std::string>());
+    rc = 1;
+  }
   return rc;
 }
 

@@ -731,11 +731,14 @@ void State::write_statistics() {
       errors.push_back(std::string("at exit: ") + e.what());
     }
   }
+  // Outputs the user asked for that could not be written: `warpsim exec` exits non-zero on them.
+  std::vector<std::string> output_errors;
   if (gpu_ && !inst_stats_path_.empty()) {
     try {
       write_inst_profile_csv(inst_stats_path_, gpu_->inst_profile());
     } catch (const std::exception& e) {
-      report("warpsim", fmt::format("cannot write instruction statistics to {}: {}", inst_stats_path_, e.what()));
+      output_errors.push_back(fmt::format("cannot write instruction statistics to {}: {}", inst_stats_path_, e.what()));
+      report("warpsim", output_errors.back());
     }
   }
   if (json_path_.empty()) return;
@@ -754,6 +757,7 @@ void State::write_statistics() {
   j["launches"] = launches_;
   j["host_seconds"] = gpu_ ? now_seconds() - start_seconds_ : 0.0;
   j["errors"] = errors;
+  if (!output_errors.empty()) j["output_errors"] = output_errors;
   if (sticky != cudaSuccess) j["error"] = sticky_message;
   if (!stopped.empty()) j["stopped"] = stopped;
   try {

@@ -28,8 +28,11 @@ class PtxKernel : public KernelSource {
   void produce_cta(uint32_t cta_id, uint32_t sm_id, CtaStreams& out) override;
   // Under memcheck, a kernel that made invalid accesses fails here with their report.
   void on_kernel_done() override;
-  // The PTX line of the instruction at `pc` (the decoder gives instruction i the pc 8 i).
-  int source_line(uint32_t pc) const override { return pc / 8 < prog_->insts.size() ? prog_->insts[pc / 8].line : -1; }
+  // The PTX line of the instruction at `pc` (instruction i is at pc i x info().inst_bytes).
+  int source_line(uint32_t pc) const override {
+    const uint32_t i = pc / info_.inst_bytes;
+    return i < prog_->insts.size() ? prog_->insts[i].line : -1;
+  }
   uint64_t thread_insts() const { return thread_insts_; }
   const Program& program() const { return *prog_; }
 

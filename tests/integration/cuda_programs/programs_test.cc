@@ -713,6 +713,31 @@ TEST(Exec, PresetFromADirectoryIsTheDeviceAProgramSees) {
   EXPECT_NE(g.out.find("global memory: 12884901888\n"), std::string::npos) << g.out;
 }
 
+TEST(Exec, UnwritableInstructionStatisticsFailTheRun) {
+  warpsim::testsupport::ScratchDir d("warpsim-inst-stats");
+  ASSERT_FALSE(d.path().empty());
+  // The program itself succeeds; the profile it was asked for cannot be written (its folder is a file).
+  std::ofstream(d / "file") << "x";
+  const std::string bad = d / "file/inst.csv";
+  Result r = run(std::string(WARPSIM_BINARY) + " exec --gpu gtx480 --inst-stats " + bad + " -- " +
+                 WARPSIM_DEVICE_IDENTITY + " " + WARPSIM_SOURCE_DIR + "/tests/data/fatbin/vector_add_plain.fatbin");
+  EXPECT_NE(r.out.find("vector_add: PASSED"), std::string::npos) << r.out;
+  EXPECT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("cannot write instruction statistics to " + bad), std::string::npos) << r.err;
+
+  // Written where it can be: one row per instruction, exit 0.
+  std::string csv = d / "inst.csv";
+  Result ok = run(std::string(WARPSIM_BINARY) + " exec --gpu gtx480 --inst-stats " + csv + " -- " +
+                  WARPSIM_DEVICE_IDENTITY + " " + WARPSIM_SOURCE_DIR + "/tests/data/fatbin/vector_add_plain.fatbin");
+  EXPECT_EQ(ok.rc, 0) << ok.out << ok.err;
+  std::ifstream in(csv);
+  std::string header, row;
+  ASSERT_TRUE(std::getline(in, header));
+  EXPECT_EQ(header.rfind("kernel,launch,pc,line,", 0), 0u) << header;
+  ASSERT_TRUE(std::getline(in, row));
+  EXPECT_NE(row.find("vector_add"), std::string::npos) << row;
+}
+
 TEST(Exec, PassesTheProgramsExitStatusAndEnvironment) {
   Result r = run(
       std::string(WARPSIM_BINARY) +

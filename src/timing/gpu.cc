@@ -197,6 +197,10 @@ bool Gpu::dispatch() {
     if (k->next_cta < k->info.num_ctas() && k->first_cta_cycle <= now_) running.push_back(k);
   }
   if (running.empty()) return false;
+  if (refused_at_ == retired_ctas_ && running.size() == refused_kernels_.size() &&
+      std::equal(running.begin(), running.end(), refused_kernels_.begin(),
+                 [](const Kernel* k, uint32_t id) { return k->id == id; }))
+    return false;
   // The SMs are visited from the one after the last SM that received a CTA (GPGPU-Sim's
   // m_last_cluster_issue): the order moves only when a CTA is placed, so cycles in which
   // nothing can be placed (and the GPU may skip) leave it alone.
@@ -225,6 +229,13 @@ bool Gpu::dispatch() {
       any = true;
       break;
     }
+  }
+  if (!any) {
+    refused_at_ = retired_ctas_;
+    refused_kernels_.clear();
+    for (const Kernel* k : running) refused_kernels_.push_back(k->id);
+  } else {
+    refused_at_ = ~0ull;
   }
   return any;
 }
@@ -270,6 +281,7 @@ void Gpu::retire_ctas() {
     for (auto [kid, cta] : done) {
       Kernel& k = *kernels_[kid];
       if (++k.ctas_done == k.info.num_ctas()) finish_kernel(k);
+      ++retired_ctas_;
     }
     done.clear();
   }

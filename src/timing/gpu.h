@@ -148,7 +148,12 @@ class Gpu final : public LaunchTarget {
   uint32_t dispatch_rr_ = 0;
   std::vector<uint32_t> sm_kernel_rr_;
   std::vector<Kernel*> dispatchable_;  // scratch of dispatch()
-  std::vector<uint32_t> started_;      // scratch of start_eligible_kernels()
+  // A dispatch pass that placed nothing is not repeated until an SM frees a CTA's resources
+  // (retired_ctas_ changes) or the kernels with CTAs to place change: it would place nothing again.
+  uint64_t retired_ctas_ = 0;
+  uint64_t refused_at_ = ~0ull;
+  std::vector<uint32_t> refused_kernels_;  // their ids
+  std::vector<uint32_t> started_;          // scratch of start_eligible_kernels()
   bool every_cycle_ = false;
   // Watchdog state kept across a run_until_cycle() stop, so that continuing is exact.
   uint64_t progress_mark_ = 0;

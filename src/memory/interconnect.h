@@ -60,6 +60,10 @@ class Interconnect {
   void tick(uint64_t now);
   // Oldest response delivered to `sm` by `now`; `done` is its delivery cycle.
   bool pop(uint32_t sm, uint64_t now, MemRequest& out, uint64_t& done);
+  bool can_pop(uint32_t sm, uint64_t now) const {
+    const auto& q = delivered_q_[sm];
+    return !q.empty() && q.front().done <= now;
+  }
   // Earliest cycle at which tick() or pop() has something to do (UINT64_MAX: nothing).
   uint64_t next_event() const;
   uint64_t packets_in_transit() const { return heap_.size() + queued_ + delivered_; }

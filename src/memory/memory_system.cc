@@ -151,6 +151,11 @@ bool MemorySystem::pop_response(int sm, uint64_t now, MemRequest& out) {
   return true;
 }
 
+bool MemorySystem::has_response(int sm, uint64_t now) const {
+  const Impl& m = *impl_;
+  return sm >= 0 && uint32_t(sm) < m.num_sms && m.icnt.can_pop(uint32_t(sm), now);
+}
+
 uint64_t MemorySystem::next_event(uint64_t now) const {
   const Impl& m = *impl_;
   uint64_t t = m.icnt.next_event();

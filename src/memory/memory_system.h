@@ -76,6 +76,8 @@ class MemorySystem {
   // Responses (reads, atomics, write acknowledgements) that reached SM `sm` by `now`, oldest
   // first. Returns false when there is none.
   bool pop_response(int sm, uint64_t now, MemRequest& out);
+  // Whether pop_response(sm, now, ...) would return one (wakes a sleeping SM).
+  bool has_response(int sm, uint64_t now) const;
   // Earliest cycle > now at which tick() or pop_response() could do something, or UINT64_MAX
   // when the memory system is empty. Lets the GPU skip cycles in which nothing happens.
   uint64_t next_event(uint64_t now) const;

@@ -378,7 +378,8 @@ bool Gpu::step_until(uint32_t wait_for, uint64_t until) {
     mem_->tick(now_);
     refresh_gpu_counters();
     for (auto& sm : sms_)
-      if (!sm->asleep(now_)) active |= sm->cycle(now_);
+      if (!sm->asleep(now_) || (sm->sleeps_on_memory() && mem_->has_response(sm->id(), now_)))
+        active |= sm->cycle(now_);
     sm_counted_until_ = now_ + 1;
     retire_ctas();
     for (auto& sm : sms_) last_progress = std::max(last_progress, sm->last_progress());

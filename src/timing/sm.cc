@@ -115,7 +115,8 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       kernel_insts_(o.kernel_insts_),
       kernel_thread_insts_(o.kernel_thread_insts_),
       sleep_from_(o.sleep_from_),
-      sleep_until_(o.sleep_until_) {
+      sleep_until_(o.sleep_until_),
+      sleeps_on_memory_(o.sleeps_on_memory_) {
   schedulers_.reserve(o.schedulers_.size());
   for (const auto& s : o.schedulers_) schedulers_.push_back(s->clone());
   for (size_t s = 0; s < sched_age_.size(); ++s) {
@@ -904,23 +905,33 @@ bool Sm::cycle(uint64_t now) {
   // An SM whose policies act every cycle stays awake: the cycles of a sleep are counted when
   // it wakes or when statistics are read, which for them would be after the kernel they
   // belong to (or after their report).
-  if (live_ctas_ == 0 && !needs_every_cycle_ && !replays_) maybe_sleep(now);
+  if ((live_ctas_ == 0 || !active) && !needs_every_cycle_ && !replays_) maybe_sleep(now);
   return active;
 }
 
-// Sleeps from the next cycle when ticking would change nothing but the cycle-class counts: no
-// CTA, no memory operation or request anywhere, no instruction fill, and every scheduler in the
-// fast path of cycle() (not dirty, before its wake cycle, no port or queue change pending).
+// Sleeps from the next cycle when ticking would change nothing but the cycle-class counts:
+// every scheduler in the fast path of cycle() (not dirty, before its wake cycle, no port or
+// queue change pending), no instruction fill, and either no CTA and nothing in flight, or (an
+// SM whose cycle did nothing) nothing the LD/ST unit can do before its next own event or a
+// memory response for this SM, which wakes it (Gpu::step_until asks the memory system).
 void Sm::maybe_sleep(uint64_t now) {
-  if (!ldst_.quiet() || !ifills_.empty() || ifetches_out_ || ldst_full_at_start_ || mem_port_used_last_cycle_) return;
+  if (!ifills_.empty() || ldst_full_at_start_ || mem_port_used_last_cycle_) return;
+  const bool empty = live_ctas_ == 0;
+  if (empty && (!ldst_.quiet() || ifetches_out_)) return;
   uint64_t until = ~0ull;
   for (size_t s = 0; s < sched_wake_.size(); ++s) {
     if (sched_dirty_[s]) return;
     until = std::min(until, sched_wake_[s]);
   }
+  if (!empty) {
+    if (ldst_.has_outgoing(now + 1)) return;
+    until = std::min(until, next_event(now));
+  }
   if (until <= now + 1) return;
   sleep_from_ = now + 1;
   sleep_until_ = until;
+  sleeps_on_memory_ = !empty;
+  sleeps_with_ctas_ += !empty;
 }
 
 void Sm::count_sleep(uint64_t upto) {
@@ -933,6 +944,7 @@ void Sm::wake(uint64_t upto) {
   count_sleep(upto);
   sleep_from_ = kAwake;
   sleep_until_ = 0;
+  sleeps_on_memory_ = false;
 }
 
 WarpStatus Sm::status_of_class(CycleClass c) {
@@ -956,12 +968,14 @@ WarpStatus Sm::status_of_class(CycleClass c) {
 }
 
 uint64_t Sm::next_event(uint64_t now) {
+  // Asleep, it is ticked again at sleep_until_ or by a memory response (the memory system's
+  // event); its timers before then find it asleep.
+  if (sleep_from_ != kAwake) return sleep_until_;
   while (!wake_heap_.empty() && wake_heap_.front() <= now) {
     std::pop_heap(wake_heap_.begin(), wake_heap_.end(), std::greater<uint64_t>());
     wake_heap_.pop_back();
   }
   uint64_t t = wake_heap_.empty() ? ~0ull : wake_heap_.front();
-  if (sleep_from_ != kAwake) t = std::min(t, sleep_until_);
   for (size_t s = 0; s < sched_wake_.size(); ++s)
     if (sched_dirty_[s]) t = std::min(t, now + 1);
   // A blocked head waits for a request to leave or for a response: the terms below and the

@@ -57,13 +57,19 @@ class Sm {
   // Accounts cycles first .. first+n-1, in which nothing changed: repeats the last cycle's stall
   // classes, and replays them to the policies that act every cycle.
   void skip_cycles(uint64_t first, uint64_t n);
-  // An SM that holds no CTA and has nothing in flight sleeps after its cycle: the GPU does not
-  // tick it until `asleep(now)` turns false (its schedulers' own next decision) or a CTA is
-  // launched on it. Ticking it would only count each scheduler's last cycle class again, so the
+  // An SM that holds no CTA and has nothing in flight, or whose cycle did nothing and that can
+  // do nothing before its own next event, sleeps after its cycle: the GPU does not tick it until
+  // `asleep(now)` turns false (its schedulers' own next decision, its LD/ST unit's next event), a
+  // memory response for it arrives or a CTA is launched on it. Ticking it would only count each
+  // scheduler's last cycle class again, so the
   // cycles it sleeps are counted by skip_cycles when it wakes, or earlier by count_sleep: the
   // statistics are the same as if it had been ticked.
   bool asleep(uint64_t now) const { return now < sleep_until_; }
   bool dormant() const { return sleep_from_ != kAwake; }
+  // Asleep with CTAs: a memory response for the SM ends the sleep (the GPU asks for one).
+  bool sleeps_on_memory() const { return sleeps_on_memory_; }
+  // How often the SM fell asleep while holding CTAs (a host-side figure, not a statistic).
+  uint64_t sleeps_with_ctas() const { return sleeps_with_ctas_; }
   // Counts the cycles slept before `upto` (the first cycle not yet counted); the SM sleeps on.
   void count_sleep(uint64_t upto);
   // Counts the cycles slept before `upto` and ends the sleep.
@@ -306,8 +312,10 @@ class Sm {
   uint32_t ifetches_out_ = 0;                                 // I-cache misses sent to memory, not yet back
   std::vector<uint64_t> kernel_insts_, kernel_thread_insts_;  // by kernel launch index
   static constexpr uint64_t kAwake = ~0ull;
-  uint64_t sleep_from_ = kAwake;  // first cycle slept and not yet counted (kAwake: ticked)
-  uint64_t sleep_until_ = 0;      // first cycle the SM must be ticked again by itself
+  uint64_t sleep_from_ = kAwake;   // first cycle slept and not yet counted (kAwake: ticked)
+  uint64_t sleep_until_ = 0;       // first cycle the SM must be ticked again by itself
+  bool sleeps_on_memory_ = false;  // the sleep began with CTAs on the SM
+  uint64_t sleeps_with_ctas_ = 0;
   void maybe_sleep(uint64_t now);
 };
 

@@ -3,6 +3,7 @@
 // the same statistics, cycle for cycle, as with the skipping on. Policies that act in every
 // cycle (learning steps, two-level reordering, Juggler's predictor) get the skipped cycles
 // replayed (WarpScheduler::replays_skipped_cycles); the others must not depend on being asked.
+// SMs asleep (no CTA, or every warp waiting on memory) are part of the skipping.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include "config/config_loader.h"
 #include "sched/scheduler.h"
 #include "timing/gpu.h"
+#include "timing/sm.h"
 #include "workloads/bundled.h"
 
 namespace warpsim::test {
@@ -32,6 +34,10 @@ std::vector<Case> cases() {
   SchedulerParams penalised;
   penalised.set("penalty", "-0.3");
   for (const char* w : {"bptree", "srad"}) out.push_back({w, "gtx480", "rlws", penalised});
+  // SMs whose warps all wait on memory sleep with their CTAs until a response arrives.
+  for (const char* w : {"nw", "atax_pt"})
+    for (const char* gpu : {"gtx480", "titanv"})
+      for (const char* sched : {"gto", "lrr"}) out.push_back({w, gpu, sched});
   return out;
 }
 
@@ -46,6 +52,25 @@ nlohmann::json simulate(const Case& c, bool skip) {
   nlohmann::json j = gpu.to_json();
   j.erase("gpu");  // the configuration, which differs in skip_idle_cycles
   return j;
+}
+
+// An SM that holds CTAs but can do nothing until a memory response arrives is not ticked (with
+// the skipping on), and the statistics are those of ticking it (IdleSkipping above).
+TEST(IdleSkipping, SmWaitingOnMemorySleepsWithItsCtas) {
+  for (bool skip : {true, false}) {
+    GpuConfig cfg = load_preset("gtx480");
+    cfg.skip_idle_cycles = skip;
+    Gpu gpu(cfg, "gto");
+    WorkloadOptions opts;
+    opts.size = "small";
+    ASSERT_TRUE(make_bundled_workload("nw")->run(gpu, opts).verified);
+    uint64_t sleeps = 0;
+    for (const auto& sm : gpu.sms()) sleeps += sm->sleeps_with_ctas();
+    if (skip)
+      EXPECT_GT(sleeps, 1000u);
+    else
+      EXPECT_EQ(sleeps, 0u);
+  }
 }
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.workload << " on " << c.gpu << " with " << c.sched; }

@@ -66,6 +66,10 @@ class Interconnect {
   }
   // Earliest cycle at which tick() or pop() has something to do (UINT64_MAX: nothing).
   uint64_t next_event() const;
+  // Earliest cycle at which tick() has something to do (deliveries waiting for pop() aside).
+  uint64_t next_tick_event() const {
+    return std::min(heap_.empty() ? UINT64_MAX : heap_.front().head, queued_ ? next_try_ : UINT64_MAX);
+  }
   uint64_t packets_in_transit() const { return heap_.size() + queued_ + delivered_; }
 
  private:

@@ -41,7 +41,8 @@ struct MemorySystem::Impl {
         icnt(cfg.icnt, cfg.core.num_sms, checked_slices(cfg)),
         num_sms(cfg.core.num_sms),
         slices_per_partition(cfg.l2.slices_per_partition),
-        queue_cap(cfg.icnt.input_queue ? cfg.icnt.input_queue : 1) {
+        queue_cap(cfg.icnt.input_queue ? cfg.icnt.input_queue : 1),
+        skip_quiet(cfg.skip_idle_cycles) {
     uint32_t nslices = checked_slices(cfg);
     slices.reserve(nslices);
     for (uint32_t s = 0; s < nslices; ++s)
@@ -70,6 +71,16 @@ struct MemorySystem::Impl {
   std::vector<AccessPolicyWindow> windows;  // of the running kernels, in window_kernels' order
   std::vector<uint32_t> window_kernels;
   uint64_t l2_bytes = 0;  // all slices
+  // tick() changes nothing before this cycle: the earliest event of the crossbar, the slices and
+  // the channels after the last tick. Whatever adds work (send() and the other mutators) resets it.
+  uint64_t quiet_until = 0;
+  bool skip_quiet;  // skip_idle_cycles: off, every tick does the work (the reference the tests compare with)
+  uint64_t next_tick_event(uint64_t now) const {
+    uint64_t t = icnt.next_tick_event();
+    for (const DramChannel& ch : chans) t = std::min(t, ch.next_event());
+    for (const L2Slice& s : slices) t = std::min(t, s.next_event());
+    return std::max(t, now + 1);
+  }
 };
 
 MemorySystem::MemorySystem(const GpuConfig& cfg) : impl_(std::make_unique<Impl>(cfg)) {}
@@ -105,10 +116,12 @@ void MemorySystem::send(const MemRequest& req, uint64_t now) {
   m.slices[loc.slice].enqueue(req, ready, loc.slice_addr);
   m.stats.icnt_flits_up += flits;
   ++m.sent;
+  m.quiet_until = 0;
 }
 
 void MemorySystem::tick(uint64_t now) {
   Impl& m = *impl_;
+  if (m.skip_quiet && now < m.quiet_until) return;
   const uint32_t parts = uint32_t(m.chans.size());
   for (uint32_t p = 0; p < parts; ++p) {
     DramChannel& ch = m.chans[p];
@@ -136,6 +149,7 @@ void MemorySystem::tick(uint64_t now) {
     m.slice_full[s] = m.slices[s].queued() >= m.queue_cap;
     m.full_slices += m.slice_full[s];
   }
+  m.quiet_until = m.next_tick_event(now);
 }
 
 bool MemorySystem::pop_response(int sm, uint64_t now, MemRequest& out) {
@@ -183,6 +197,8 @@ const MemoryStats& MemorySystem::stats() const {
   return m.stats;
 }
 
+const MemoryStats& MemorySystem::counters() const { return impl_->stats; }
+
 uint64_t MemorySystem::average_read_latency() const {
   const MemoryStats& s = impl_->stats;
   return s.reads_returned ? s.read_latency_sum / s.reads_returned : 0;
@@ -198,10 +214,12 @@ uint32_t MemorySystem::num_l2_slices() const { return uint32_t(impl_->slices.siz
 uint32_t MemorySystem::slice_of(uint64_t addr) const { return impl_->map.locate(addr).slice; }
 
 void MemorySystem::drop_l2() {
+  impl_->quiet_until = 0;
   for (auto& s : impl_->slices) s.drop_lines();
 }
 
 void MemorySystem::copy_fill(uint64_t addr, uint64_t bytes) {
+  impl_->quiet_until = 0;
   for (uint64_t a = addr & ~uint64_t(31); a < addr + bytes; a += 32) {
     auto loc = impl_->map.locate(a);
     impl_->slices[loc.slice].install(loc.slice_addr, 1u << ((a & 127) >> 5));
@@ -209,6 +227,7 @@ void MemorySystem::copy_fill(uint64_t addr, uint64_t bytes) {
 }
 
 uint64_t MemorySystem::set_persisting_bytes(uint64_t bytes) {
+  impl_->quiet_until = 0;
   uint64_t set_aside = 0;
   for (auto& s : impl_->slices) {
     Cache& c = s.cache();
@@ -220,16 +239,19 @@ uint64_t MemorySystem::set_persisting_bytes(uint64_t bytes) {
 }
 
 void MemorySystem::reset_persisting() {
+  impl_->quiet_until = 0;
   for (auto& s : impl_->slices) s.cache().reset_persisting();
 }
 
 void MemorySystem::add_window(uint32_t kernel, const AccessPolicyWindow& w) {
+  impl_->quiet_until = 0;
   if (w.empty()) return;
   impl_->window_kernels.push_back(kernel);
   impl_->windows.push_back(w);
 }
 
 void MemorySystem::remove_window(uint32_t kernel) {
+  impl_->quiet_until = 0;
   auto& k = impl_->window_kernels;
   for (size_t i = 0; i < k.size(); ++i)
     if (k[i] == kernel) {

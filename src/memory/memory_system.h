@@ -87,6 +87,9 @@ class MemorySystem {
   int partition_of(uint64_t addr) const;
 
   const MemoryStats& stats() const;
+  // The counters as they stand, without summing the channels' busy cycles into
+  // dram_busy_cycles (which stays as the last stats() call left it): the per-cycle read.
+  const MemoryStats& counters() const;
   uint64_t average_read_latency() const;
 
   // Like can_send(sm, now), but checks only the queue of the slice `addr` maps to instead of

@@ -289,7 +289,7 @@ void Gpu::retire_ctas() {
 
 void Gpu::refresh_gpu_counters() {
   counters_.ctas_waiting = ctas_waiting_;
-  const MemoryStats& ms = mem_->stats();
+  const MemoryStats& ms = mem_->counters();  // no DRAM figure is read here
   counters_.l2_hits = ms.l2_read_hits + ms.l2_write_hits;
   counters_.l2_misses = (ms.l2_reads + ms.l2_writes) - counters_.l2_hits;
   counters_.avg_mem_latency = mem_->average_read_latency();

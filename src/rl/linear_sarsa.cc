@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 namespace warpsim::rl {
@@ -22,6 +23,7 @@ LinearSarsa::LinearSarsa(uint32_t num_attrs, uint32_t num_actions, const RlConfi
       td_update_(cfg.td_update),
       tie_break_(cfg.tie_break),
       limit_(cfg.effective_weight_limit()) {
+  if (n_ > uint32_t(kMaxAttrsInUse)) throw std::invalid_argument("LinearSarsa: more attributes than a State holds");
   // Optimistic start: with every state variable in bucket 0 (feature 1), Q = r_max / (1 - gamma).
   double rmax = std::max(cfg.reward, cfg.penalty);
   init_ = cfg.optimistic && n_ > 0 ? rmax / (1.0 - cfg.gamma) / double(n_) : 0.0;
@@ -46,20 +48,24 @@ double LinearSarsa::q(const State& s, int action) const {
 }
 
 double LinearSarsa::feature_norm2(const State& s) const {
+  // Consecutive updates are mostly at the same state (idle cycles): the last sum serves again.
+  if (norm2_valid_ && std::memcmp(norm2_state_.v, s.v, n_) == 0) return norm2_;
   double sum = 0;
   for (uint32_t i = 0; i < n_; ++i) {
     double f = feature(s.v[i]);
     sum += f * f;
   }
+  std::memcpy(norm2_state_.v, s.v, n_);
+  norm2_ = sum;
+  norm2_valid_ = true;
   return sum;
 }
 
 int LinearSarsa::choose(const State& s, uint32_t possible, double epsilon, Rng& rng, bool* explored) const {
   if (!possible) return -1;
-  int count = std::popcount(possible);
   if (epsilon > 0 && rng.uniform() < epsilon) {
     *explored = true;
-    int k = int(rng.below(uint64_t(count)));
+    int k = int(rng.below(uint64_t(std::popcount(possible))));
     uint32_t m = possible;
     while (k--) m &= m - 1;
     return std::countr_zero(m);

@@ -68,6 +68,10 @@ class LinearSarsa {
   uint64_t resets_ = 0;
   std::vector<double> theta_;    // [action][attr]
   std::vector<int64_t> thetaq_;  // Q16.16 in fixed-point mode
+  // feature_norm2 of the state it was last asked for (it depends on the state alone).
+  mutable State norm2_state_;
+  mutable double norm2_ = 0;
+  mutable bool norm2_valid_ = false;
 };
 
 // One SARSA chain: the previous state-action pair and its Q, the reward accumulated since, and

@@ -138,12 +138,14 @@ int RlScheduler::select(const SchedulerContext& ctx) {
     ag.ratio_rebased_at = now;
     ag.kernel_start = now;
     ag.baseline_pending = false;
+    ag.baseline_version++;
     ag.long_latency_pcs.clear();
   }
   const rl::RlConfig& cfg = ag.cfg;
   // The summary made in the previous decision still holds in an idle cycle of the scheduler.
   if (ctx.replaying() ? !replay_summary_ : !(ctx.warps_unchanged() && summary_current_)) {
     summarize_warps(ctx, summary_);
+    summary_version_++;
     replay_summary_ = ctx.replaying();
   }
   summary_current_ = !ctx.replaying();
@@ -162,6 +164,7 @@ int RlScheduler::select(const SchedulerContext& ctx) {
       ag.ratio_prev = ag.ratio_cur;
       ag.ratio_cur = {ctx.sm(), ctx.gpu()};
       ag.ratio_rebased_at = now;
+      ag.baseline_version++;
       replay_state_ = false;
     }
     rl::State s;
@@ -201,7 +204,9 @@ rl::State RlScheduler::compute_state(const SchedulerContext& ctx) {
     in.long_latency_pcs = &ag.long_latency_pcs;
   }
   if (bucketizers_.empty()) {
+    state_from_counters_ = cfg.rlmi != rl::RlmiReading::Observed;
     for (const rl::AttrUse& u : cfg.attrs) {
+      state_from_counters_ &= attribute_reads_counters_only(u.attr);
       const rl::AttrInfo& info = rl::attr_info(u.attr);
       // Warp counts range over the scheduler's warp slots (24 on Fermi); GNMIE over 40 memory
       // instructions per SM of the GPU (600 on a 15-SM Fermi).
@@ -211,9 +216,22 @@ rl::State RlScheduler::compute_state(const SchedulerContext& ctx) {
       bucketizers_.emplace_back(range, u.buckets, info.spacing);
     }
   }
+  const SmCounters& sm = ctx.sm();
+  const GpuCounters& gpu = ctx.gpu();
+  if (state_cached_ && summary_version_ == cached_summary_version_ && ag.baseline_version == cached_baseline_version_ &&
+      same_counters(sm, cached_sm_) && same_counters(gpu, cached_gpu_))
+    return cached_state_;
   rl::State s;
   for (size_t i = 0; i < cfg.attrs.size(); ++i)
     s.v[i] = uint8_t(bucketizers_[i](attribute_value(cfg.attrs[i].attr, ctx, summary_, in)));
+  if (state_from_counters_) {
+    state_cached_ = true;
+    cached_summary_version_ = summary_version_;
+    cached_baseline_version_ = ag.baseline_version;
+    cached_sm_ = sm;
+    cached_gpu_ = gpu;
+    cached_state_ = s;
+  }
   return s;
 }
 

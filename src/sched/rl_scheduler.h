@@ -30,6 +30,7 @@ struct RlAgent : SmSharedState {
   uint64_t ratio_rebased_at = 0;
   uint64_t kernel_start = 0;
   bool baseline_pending = true;
+  uint64_t baseline_version = 0;  // changes with base and ratio_prev
   // rlmi = observed: the PCs of off-chip reads seen to be long-latency (sorted), and per warp
   // slot the last such read issued and when.
   struct PendingLoad {
@@ -121,6 +122,16 @@ class RlScheduler : public WarpScheduler {
   bool replay_summary_ = false, replay_state_ = false;
   bool summary_current_ = false;  // summary_ was made in the previous, not replayed, decision
   rl::State replay_s_;
+  // The state is a function of the summary, the SM and GPU counters and the baselines when every
+  // attribute in use reads only those (state_from_counters_): the last state serves again while
+  // none of them has changed, as in most cycles of a scheduler waiting on memory.
+  bool state_from_counters_ = false;
+  bool state_cached_ = false;
+  uint64_t summary_version_ = 0;
+  uint64_t cached_summary_version_ = 0, cached_baseline_version_ = 0;
+  SmCounters cached_sm_;
+  GpuCounters cached_gpu_;
+  rl::State cached_state_;
   // records_[current_kernel_], looked up once per kernel (and again by a copy).
   KernelRecord& record() {
     if (!record_.get()) record_.set(&records_[current_kernel_]);

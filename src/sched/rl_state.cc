@@ -35,6 +35,35 @@ double percent(uint64_t part, uint64_t whole) { return whole ? 100.0 * double(pa
 
 }  // namespace
 
+bool attribute_reads_counters_only(rl::Attr a) {
+  using rl::Attr;
+  switch (a) {
+    case Attr::ATBWB:   // the CTAs
+    case Attr::ATBWF:   // the CTAs
+    case Attr::RLMI:    // the next instructions' PCs (rlmi = observed)
+    case Attr::STBRMI:  // the warps' CTAs
+      return false;
+    default:
+      return true;
+  }
+}
+
+// A counter added to either struct must be compared below (or said not to matter, like the cycle).
+static_assert(sizeof(SmCounters) == 9 * sizeof(uint64_t) + 8, "same_counters(SmCounters) compares every field");
+static_assert(sizeof(GpuCounters) == 6 * sizeof(uint64_t), "same_counters(GpuCounters) compares every field but cycle");
+
+bool same_counters(const SmCounters& a, const SmCounters& b) {
+  return a.insts_issued == b.insts_issued && a.alu_issued == b.alu_issued && a.mem_issued == b.mem_issued &&
+         a.mem_in_flight == b.mem_in_flight && a.l1d_hits == b.l1d_hits && a.l1d_misses == b.l1d_misses &&
+         a.icache_hits == b.icache_hits && a.icache_misses == b.icache_misses && a.ctas_finished == b.ctas_finished &&
+         a.last_mem_cta == b.last_mem_cta;
+}
+
+bool same_counters(const GpuCounters& a, const GpuCounters& b) {
+  return a.ctas_waiting == b.ctas_waiting && a.l2_hits == b.l2_hits && a.l2_misses == b.l2_misses &&
+         a.avg_mem_latency == b.avg_mem_latency && a.mem_in_flight == b.mem_in_flight;
+}
+
 double attribute_value(rl::Attr a, const SchedulerContext& ctx, const WarpSummaries& ws, const AttrInputs& in) {
   using rl::Attr;
   const RlBaseline& base = *in.ratios;

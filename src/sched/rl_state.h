@@ -79,6 +79,12 @@ struct AttrInputs {
   // off-chip read whose PC is in this sorted list (observed to be long-latency).
   const std::vector<uint32_t>* long_latency_pcs = nullptr;
 };
+// True when attribute_value(a, ...) reads nothing but the summaries, the SM and GPU counters and
+// the baselines of AttrInputs (not the CTAs, the warps themselves or the long-latency PCs).
+bool attribute_reads_counters_only(rl::Attr a);
+// The counters attribute_value reads, equal (the GPU's cycle aside).
+bool same_counters(const SmCounters& a, const SmCounters& b);
+bool same_counters(const GpuCounters& a, const GpuCounters& b);
 // One Table II attribute's value from the summaries and the SM/GPU counters.
 double attribute_value(rl::Attr a, const SchedulerContext& ctx, const WarpSummaries& warps, const AttrInputs& in);
 

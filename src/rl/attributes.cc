@@ -77,7 +77,9 @@ Bucketizer::Bucketizer(double range, uint32_t buckets, Spacing spacing)
     upper += size / total;
     bounds_.push_back(upper - 1e-12);
   }
-  for (int i = 0; i < kWholeNumbers; ++i) whole_[i] = uint8_t(cut(double(i)));
+  double upto = std::clamp(range_ + 2.0, double(kMinWholeNumbers), double(kMaxWholeNumbers));
+  whole_.resize(size_t(upto));
+  for (size_t i = 0; i < whole_.size(); ++i) whole_[i] = uint8_t(cut(double(i)));
 }
 
 uint32_t Bucketizer::cut(double value) const {

@@ -67,12 +67,13 @@ bool attr_by_name(std::string_view name, Attr* out);
 uint32_t bucketize(double value, double range, uint32_t buckets, Spacing spacing);
 
 // The same cut, with the bucket bounds computed once (a decision bucketizes every attribute),
-// and the buckets of the small whole numbers (warp counts, flags) looked up.
+// and the buckets of the whole numbers up to the range (warp counts, flags, memory
+// instructions in flight, latencies; at least 0..127, at most 0..4095) looked up.
 class Bucketizer {
  public:
   Bucketizer(double range, uint32_t buckets, Spacing spacing);
   uint32_t operator()(double value) const {
-    if (value >= 0 && value < double(kWholeNumbers)) {
+    if (value >= 0 && value < double(whole_.size())) {
       int i = int(value);
       if (double(i) == value) return whole_[i];
     }
@@ -80,13 +81,13 @@ class Bucketizer {
   }
 
  private:
-  static constexpr int kWholeNumbers = 128;
+  static constexpr size_t kMinWholeNumbers = 128, kMaxWholeNumbers = 4096;
   uint32_t cut(double value) const;
   double range_;
   uint32_t buckets_;
   Spacing spacing_;
-  std::vector<double> bounds_;                // bucket b holds fractions below bounds_[b] (b < buckets - 1)
-  std::array<uint8_t, kWholeNumbers> whole_;  // cut(i) for i = 0, 1, ...
+  std::vector<double> bounds_;  // bucket b holds fractions below bounds_[b] (b < buckets - 1)
+  std::vector<uint8_t> whole_;  // cut(i) for i = 0, 1, ...
 };
 
 }  // namespace warpsim::rl

@@ -14,6 +14,8 @@ constexpr double kOne = 65536.0;  // Q16.16
 constexpr double kFeature[16] = {1.0,        0.5,         0.25,    0.125,   0.0625,  0.03125, 0.015625, 0.0078125,
                                  0.00390625, 0.001953125, 0x1p-10, 0x1p-11, 0x1p-12, 0x1p-13, 0x1p-14,  0x1p-15};
 inline double feature(uint8_t v) { return kFeature[v & 15]; }
+// std::has_single_bit without a population count (a library call on baseline x86-64).
+inline bool single_bit(uint32_t m) { return m && !(m & (m - 1)); }
 }  // namespace
 
 LinearSarsa::LinearSarsa(uint32_t num_attrs, uint32_t num_actions, const RlConfig& cfg)
@@ -49,13 +51,13 @@ double LinearSarsa::q(const State& s, int action) const {
 
 double LinearSarsa::feature_norm2(const State& s) const {
   // Consecutive updates are mostly at the same state (idle cycles): the last sum serves again.
-  if (norm2_valid_ && std::memcmp(norm2_state_.v, s.v, n_) == 0) return norm2_;
+  if (norm2_valid_ && norm2_state_.same_as(s, n_)) return norm2_;
   double sum = 0;
   for (uint32_t i = 0; i < n_; ++i) {
     double f = feature(s.v[i]);
     sum += f * f;
   }
-  std::memcpy(norm2_state_.v, s.v, n_);
+  norm2_state_ = s;
   norm2_ = sum;
   norm2_valid_ = true;
   return sum;
@@ -72,7 +74,7 @@ int LinearSarsa::choose(const State& s, uint32_t possible, double epsilon, Rng& 
   }
   *explored = false;
   // One possible action needs no Q values (the rotating tie-break still draws its start).
-  if (std::has_single_bit(possible) && tie_break_ != TieBreak::Rotate) return std::countr_zero(possible);
+  if (single_bit(possible) && tie_break_ != TieBreak::Rotate) return std::countr_zero(possible);
   if (tie_break_ == TieBreak::Rotate) {
     int best = -1;
     double bq = 0;
@@ -100,7 +102,7 @@ int LinearSarsa::choose(const State& s, uint32_t possible, double epsilon, Rng& 
       tied |= 1u << a;
     }
   }
-  if (tie_break_ == TieBreak::Lowest || std::has_single_bit(tied)) return std::countr_zero(tied);
+  if (tie_break_ == TieBreak::Lowest || single_bit(tied)) return std::countr_zero(tied);
   int k = int(rng.below(uint64_t(std::popcount(tied))));
   while (k--) tied &= tied - 1;
   return std::countr_zero(tied);

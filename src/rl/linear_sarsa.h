@@ -3,6 +3,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "core/rng.h"
@@ -15,6 +16,19 @@ inline constexpr int kMaxAttrsInUse = kNumAttrs;
 // The bucketed state: one small integer per attribute in use.
 struct State {
   uint8_t v[kMaxAttrsInUse] = {};
+  // The first n variables equal those of o (eight at a time).
+  bool same_as(const State& o, uint32_t n) const {
+    uint32_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      uint64_t a, b;
+      std::memcpy(&a, v + i, 8);
+      std::memcpy(&b, o.v + i, 8);
+      if (a != b) return false;
+    }
+    for (; i < n; ++i)
+      if (v[i] != o.v[i]) return false;
+    return true;
+  }
 };
 
 class LinearSarsa {
@@ -123,9 +137,7 @@ struct SarsaTrace {
 
  private:
   static bool same_state(const LinearSarsa& agent, const State& a, const State& b) {
-    for (uint32_t i = 0; i < agent.num_attrs(); ++i)
-      if (a.v[i] != b.v[i]) return false;
-    return true;
+    return a.same_as(b, agent.num_attrs());
   }
   void decay_eligibility(const LinearSarsa& agent, double factor) {
     eligibility.resize(size_t(agent.num_actions()) * agent.num_attrs(), 0.0);

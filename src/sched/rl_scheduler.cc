@@ -12,10 +12,6 @@
 
 namespace warpsim {
 
-namespace {
-constexpr uint64_t kRewardWindow = 5000;
-}
-
 rl::RlConfig rl_config_from_params(const SchedulerParams& p, const rl::RlConfig& defaults) {
   rl::RlConfig c = defaults;
   std::string file = p.get_string("rl_config", "");
@@ -198,41 +194,14 @@ int RlScheduler::select(const SchedulerContext& ctx) {
 rl::State RlScheduler::compute_state(const SchedulerContext& ctx) {
   RlAgent& ag = *agent_;
   const rl::RlConfig& cfg = ag.cfg;
+  const bool observed = cfg.rlmi == rl::RlmiReading::Observed;
   AttrInputs in{&ag.base, cfg.ratio_window > 0 ? &ag.ratio_prev : &ag.base};
-  if (cfg.rlmi == rl::RlmiReading::Observed) {
+  if (observed) {
     observe_long_latency(ctx);
     in.long_latency_pcs = &ag.long_latency_pcs;
   }
-  if (bucketizers_.empty()) {
-    state_from_counters_ = cfg.rlmi != rl::RlmiReading::Observed;
-    for (const rl::AttrUse& u : cfg.attrs) {
-      state_from_counters_ &= attribute_reads_counters_only(u.attr);
-      const rl::AttrInfo& info = rl::attr_info(u.attr);
-      // Warp counts range over the scheduler's warp slots (24 on Fermi); GNMIE over 40 memory
-      // instructions per SM of the GPU (600 on a 15-SM Fermi).
-      double range = info.range == 0  ? double(ctx.warps_per_scheduler())
-                     : info.range < 0 ? 40.0 * double(ctx.num_sms())
-                                      : info.range;
-      bucketizers_.emplace_back(range, u.buckets, info.spacing);
-    }
-  }
-  const SmCounters& sm = ctx.sm();
-  const GpuCounters& gpu = ctx.gpu();
-  if (state_cached_ && summary_version_ == cached_summary_version_ && ag.baseline_version == cached_baseline_version_ &&
-      same_counters(sm, cached_sm_) && same_counters(gpu, cached_gpu_))
-    return cached_state_;
-  rl::State s;
-  for (size_t i = 0; i < cfg.attrs.size(); ++i)
-    s.v[i] = uint8_t(bucketizers_[i](attribute_value(cfg.attrs[i].attr, ctx, summary_, in)));
-  if (state_from_counters_) {
-    state_cached_ = true;
-    cached_summary_version_ = summary_version_;
-    cached_baseline_version_ = ag.baseline_version;
-    cached_sm_ = sm;
-    cached_gpu_ = gpu;
-    cached_state_ = s;
-  }
-  return s;
+  if (!state_eval_) state_eval_.emplace(cfg.attrs, ctx, observed);
+  return state_eval_->evaluate(ctx, summary_, summary_version_, in, ag.baseline_version);
 }
 
 void RlScheduler::observe_long_latency(const SchedulerContext& ctx) {
@@ -276,6 +245,21 @@ void RlScheduler::count_cycles(uint64_t first, uint64_t n, bool issued) {
   double r = issued ? cfg.reward : cfg.penalty;
   KernelRecord& rec = record();
   rec.cycles += n;
+  // One cycle inside the window of the previous call (most calls).
+  if (n == 1 && window_valid_ && first - window_start_ < kRewardWindow) {
+    auto& win = reward_windows_[window_index_];
+    win.second++;
+    if (r != 0) {
+      trace_.reward += r;
+      rec.reward += r;
+      win.first += r;
+    }
+    return;
+  }
+  window_index_ = size_t(first / kRewardWindow);
+  window_start_ = uint64_t(window_index_) * kRewardWindow;
+  window_valid_ = true;
+  if (window_index_ >= reward_windows_.size()) reward_windows_.resize(window_index_ + 1, {0.0, 0});
   // Cycle by cycle within each reward window, so the sums are those of one call per cycle (a
   // reward of 0 leaves them as they are: no sum starts at or becomes -0).
   for (uint64_t c = first, end = first + n; c < end;) {

@@ -4,12 +4,14 @@
 #pragma once
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "rl/linear_sarsa.h"
 #include "sched/clone_context.h"
 #include "sched/rl_state.h"
+#include "sched/rl_state_evaluator.h"
 #include "sched/scheduler.h"
 
 namespace warpsim {
@@ -103,7 +105,12 @@ class RlScheduler : public WarpScheduler {
   int held_action_ = -1;
   uint32_t current_kernel_ = 0;
   std::map<uint32_t, KernelRecord> records_;
-  std::vector<std::pair<double, uint64_t>> reward_windows_;  // (reward sum, cycles) per 5000 cycles
+  static constexpr uint64_t kRewardWindow = 5000;
+  std::vector<std::pair<double, uint64_t>> reward_windows_;  // (reward sum, cycles) per kRewardWindow cycles
+  // The window count_cycles last started in (it exists in reward_windows_), and its first cycle.
+  bool window_valid_ = false;
+  size_t window_index_ = 0;
+  uint64_t window_start_ = 0;
   // rlmi = observed: marks the PCs of this scheduler's warps' pending off-chip reads that have
   // kept their warp waiting on memory for more than cfg.long_latency cycles.
   void observe_long_latency(const SchedulerContext& ctx);
@@ -115,23 +122,14 @@ class RlScheduler : public WarpScheduler {
   rl::State compute_state(const SchedulerContext& ctx);
 
   WarpSummaries summary_;
-  std::vector<rl::Bucketizer> bucketizers_;  // per attribute in use, made at the first decision
+  uint64_t summary_version_ = 0;                // changes with summary_
+  std::optional<RlStateEvaluator> state_eval_;  // made at the first decision
   // While replaying skipped cycles nothing the state is made of changes: the summary and the
   // state of the first replayed cycle serve the rest (not with rlmi = observed, whose marks
   // age with time, nor across a rebase of the ratio window).
   bool replay_summary_ = false, replay_state_ = false;
   bool summary_current_ = false;  // summary_ was made in the previous, not replayed, decision
   rl::State replay_s_;
-  // The state is a function of the summary, the SM and GPU counters and the baselines when every
-  // attribute in use reads only those (state_from_counters_): the last state serves again while
-  // none of them has changed, as in most cycles of a scheduler waiting on memory.
-  bool state_from_counters_ = false;
-  bool state_cached_ = false;
-  uint64_t summary_version_ = 0;
-  uint64_t cached_summary_version_ = 0, cached_baseline_version_ = 0;
-  SmCounters cached_sm_;
-  GpuCounters cached_gpu_;
-  rl::State cached_state_;
   // records_[current_kernel_], looked up once per kernel (and again by a copy).
   KernelRecord& record() {
     if (!record_.get()) record_.set(&records_[current_kernel_]);

@@ -1,6 +1,7 @@
 #include "sched/rl_state.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 
 namespace warpsim {
@@ -35,42 +36,94 @@ double percent(uint64_t part, uint64_t whole) { return whole ? 100.0 * double(pa
 
 }  // namespace
 
-bool attribute_reads_counters_only(rl::Attr a) {
+AttrSource attribute_source(rl::Attr a, bool observed_rlmi) {
   using rl::Attr;
   switch (a) {
     case Attr::ATBWB:   // the CTAs
     case Attr::ATBWF:   // the CTAs
-    case Attr::RLMI:    // the next instructions' PCs (rlmi = observed)
     case Attr::STBRMI:  // the warps' CTAs
-      return false;
+      return AttrSource::Other;
+    case Attr::RLMI:  // the next instructions' PCs when observed
+      return observed_rlmi ? AttrSource::Other : AttrSource::Summary;
     default:
-      return true;
+      return counter_inputs(a).count ? AttrSource::Counters : AttrSource::Summary;
   }
 }
 
-// A counter added to either struct must be compared below (or said not to matter, like the cycle).
-static_assert(sizeof(SmCounters) == 9 * sizeof(uint64_t) + 8, "same_counters(SmCounters) compares every field");
-static_assert(sizeof(GpuCounters) == 6 * sizeof(uint64_t), "same_counters(GpuCounters) compares every field but cycle");
-
-bool same_counters(const SmCounters& a, const SmCounters& b) {
-  return a.insts_issued == b.insts_issued && a.alu_issued == b.alu_issued && a.mem_issued == b.mem_issued &&
-         a.mem_in_flight == b.mem_in_flight && a.l1d_hits == b.l1d_hits && a.l1d_misses == b.l1d_misses &&
-         a.icache_hits == b.icache_hits && a.icache_misses == b.icache_misses && a.ctas_finished == b.ctas_finished &&
-         a.last_mem_cta == b.last_mem_cta;
+CounterInputs counter_inputs(rl::Attr a) {
+  using rl::Attr;
+  auto sm = [](size_t off) { return CounterRef{false, uint8_t(off)}; };
+  auto gpu = [](size_t off) { return CounterRef{true, uint8_t(off)}; };
+  auto one = [](CounterRef r) { return CounterInputs{{r, r}, 1}; };
+  auto two = [](CounterRef r0, CounterRef r1) { return CounterInputs{{r0, r1}, 2}; };
+  switch (a) {
+    case Attr::TBW:
+      return one(gpu(offsetof(GpuCounters, ctas_waiting)));
+    case Attr::NTF:
+      return one(sm(offsetof(SmCounters, ctas_finished)));
+    case Attr::NAIPMI:
+      return two(sm(offsetof(SmCounters, alu_issued)), sm(offsetof(SmCounters, mem_issued)));
+    case Attr::SMNMIE:
+      return one(sm(offsetof(SmCounters, mem_in_flight)));
+    case Attr::ICMP:
+      return two(sm(offsetof(SmCounters, icache_hits)), sm(offsetof(SmCounters, icache_misses)));
+    case Attr::L1MP:
+      return two(sm(offsetof(SmCounters, l1d_hits)), sm(offsetof(SmCounters, l1d_misses)));
+    case Attr::L2MP:
+      return two(gpu(offsetof(GpuCounters, l2_hits)), gpu(offsetof(GpuCounters, l2_misses)));
+    case Attr::NIPL1M:
+      return two(sm(offsetof(SmCounters, insts_issued)), sm(offsetof(SmCounters, l1d_misses)));
+    case Attr::AGML:
+      return one(gpu(offsetof(GpuCounters, avg_mem_latency)));
+    case Attr::GNMIE:
+      return one(gpu(offsetof(GpuCounters, mem_in_flight)));
+    default:
+      return {};
+  }
 }
 
-bool same_counters(const GpuCounters& a, const GpuCounters& b) {
-  return a.ctas_waiting == b.ctas_waiting && a.l2_hits == b.l2_hits && a.l2_misses == b.l2_misses &&
-         a.avg_mem_latency == b.avg_mem_latency && a.mem_in_flight == b.mem_in_flight;
+const RlBaseline& counter_baseline(rl::Attr a, const AttrInputs& in) {
+  return a == rl::Attr::NTF ? *in.kernel : *in.ratios;
+}
+
+double counter_attribute(rl::Attr a, const uint64_t now[2], const uint64_t base[2]) {
+  using rl::Attr;
+  switch (a) {
+    case Attr::TBW:
+      return now[0] > 0;
+    case Attr::NTF:
+      return now[0] == base[0];
+    case Attr::NAIPMI:
+    case Attr::NIPL1M:
+      return ratio(now[0] - base[0], now[1] - base[1]);
+    case Attr::ICMP:
+    case Attr::L1MP:
+    case Attr::L2MP: {
+      uint64_t h = now[0] - base[0], m = now[1] - base[1];
+      return percent(m, h + m);
+    }
+    case Attr::SMNMIE:
+    case Attr::AGML:
+    case Attr::GNMIE:
+      return double(now[0]);
+    default:
+      return 0;
+  }
 }
 
 double attribute_value(rl::Attr a, const SchedulerContext& ctx, const WarpSummaries& ws, const AttrInputs& in) {
   using rl::Attr;
-  const RlBaseline& base = *in.ratios;
   const SmCounters& sm = ctx.sm();
   const GpuCounters& gpu = ctx.gpu();
   auto all_of = [&](PipeClass p) { return ws.by_pipe[int(p)]; };
   auto busy = [&](PipeClass p) { return ws.count[int(WarpStatus::UnitBusy)][int(p)]; };
+  if (CounterInputs c = counter_inputs(a); c.count) {
+    uint64_t now[2], at_base[2];
+    const RlBaseline& b = counter_baseline(a, in);
+    c.read(sm, gpu, now);
+    c.read(b.sm, b.gpu, at_base);
+    return counter_attribute(a, now, at_base);
+  }
   switch (a) {
     case Attr::ATBWB:
     case Attr::ATBWF:
@@ -80,8 +133,6 @@ double attribute_value(rl::Attr a, const SchedulerContext& ctx, const WarpSummar
         if (a == Attr::ATBWB ? ci.at_barrier > 0 && ci.at_barrier + ci.finished < ci.warps : ci.finished > 0) return 1;
       }
       return 0;
-    case Attr::TBW:
-      return gpu.ctas_waiting > 0;
     case Attr::RLMI:
       // Loads from off-chip memory are the long-latency memory instructions (rlmi =
       // global_load), or those of them at a PC observed to be long-latency (observed).
@@ -101,8 +152,6 @@ double attribute_value(rl::Attr a, const SchedulerContext& ctx, const WarpSummar
       return ws.ready(PipeClass::SFU) > 0;
     case Attr::RSPI:
       return ws.ready(PipeClass::SP) > 0;
-    case Attr::NTF:
-      return sm.ctas_finished == in.kernel->sm.ctas_finished;
     case Attr::NIW:
       return ws.with_status(WarpStatus::Idle) + ws.with_status(WarpStatus::Control);
     case Attr::NSW:
@@ -129,8 +178,6 @@ double attribute_value(rl::Attr a, const SchedulerContext& ctx, const WarpSummar
       return busy(PipeClass::SFU);
     case Attr::NSPPS:
       return busy(PipeClass::SP) + busy(PipeClass::None);
-    case Attr::NAIPMI:
-      return ratio(sm.alu_issued - base.sm.alu_issued, sm.mem_issued - base.sm.mem_issued);
     case Attr::NRI:
       return ws.with_status(WarpStatus::Ready);
     case Attr::NWS:
@@ -148,27 +195,7 @@ double attribute_value(rl::Attr a, const SchedulerContext& ctx, const WarpSummar
       }
       return c;
     }
-    case Attr::SMNMIE:
-      return double(sm.mem_in_flight);
-    case Attr::ICMP: {
-      uint64_t h = sm.icache_hits - base.sm.icache_hits, m = sm.icache_misses - base.sm.icache_misses;
-      return percent(m, h + m);
-    }
-    case Attr::L1MP: {
-      uint64_t h = sm.l1d_hits - base.sm.l1d_hits, m = sm.l1d_misses - base.sm.l1d_misses;
-      return percent(m, h + m);
-    }
-    case Attr::L2MP: {
-      uint64_t h = gpu.l2_hits - base.gpu.l2_hits, m = gpu.l2_misses - base.gpu.l2_misses;
-      return percent(m, h + m);
-    }
-    case Attr::NIPL1M:
-      return ratio(sm.insts_issued - base.sm.insts_issued, sm.l1d_misses - base.sm.l1d_misses);
-    case Attr::AGML:
-      return double(gpu.avg_mem_latency);
-    case Attr::GNMIE:
-      return double(gpu.mem_in_flight);
-    case Attr::kCount:
+    default:  // the Counters attributes, above
       break;
   }
   return 0;

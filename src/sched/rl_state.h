@@ -1,6 +1,7 @@
 // Computes the RLWS state attributes (Table II) of one warp scheduler from its read-only view.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "rl/attributes.h"
@@ -79,12 +80,38 @@ struct AttrInputs {
   // off-chip read whose PC is in this sorted list (observed to be long-latency).
   const std::vector<uint32_t>* long_latency_pcs = nullptr;
 };
-// True when attribute_value(a, ...) reads nothing but the summaries, the SM and GPU counters and
-// the baselines of AttrInputs (not the CTAs, the warps themselves or the long-latency PCs).
-bool attribute_reads_counters_only(rl::Attr a);
-// The counters attribute_value reads, equal (the GPU's cycle aside).
-bool same_counters(const SmCounters& a, const SmCounters& b);
-bool same_counters(const GpuCounters& a, const GpuCounters& b);
+// Where an attribute's value comes from, which says when it can change.
+enum class AttrSource : uint8_t {
+  Summary,   // the warps' summary alone
+  Counters,  // at most two SM or GPU counters and the same counters at a baseline
+  Other,     // the CTAs, the warps themselves or the long-latency PCs: read every time
+};
+// observed_rlmi: RLMI reads the long-latency PCs (rlmi = observed), not the summary alone.
+AttrSource attribute_source(rl::Attr a, bool observed_rlmi);
+// A uint64_t counter of SmCounters or GpuCounters.
+struct CounterRef {
+  bool gpu = false;    // in GpuCounters, else in SmCounters
+  uint8_t offset = 0;  // byte offset of the field
+  const uint64_t* in(const SmCounters& sm, const GpuCounters& g) const {
+    const char* base = gpu ? reinterpret_cast<const char*>(&g) : reinterpret_cast<const char*>(&sm);
+    return reinterpret_cast<const uint64_t*>(base + offset);
+  }
+};
+// The counters a Counters attribute reads: count is 1 or 2 for those, 0 for the others.
+struct CounterInputs {
+  CounterRef ref[2];
+  uint8_t count = 0;
+  // k[0], and k[1] (0 when one counter), now.
+  void read(const SmCounters& sm, const GpuCounters& g, uint64_t k[2]) const {
+    k[0] = *ref[0].in(sm, g);
+    k[1] = count > 1 ? *ref[1].in(sm, g) : 0;
+  }
+};
+CounterInputs counter_inputs(rl::Attr a);
+// The baseline a Counters attribute starts from: NTF the kernel's, the others in.ratios.
+const RlBaseline& counter_baseline(rl::Attr a, const AttrInputs& in);
+// A Counters attribute's value from its counters now and at its baseline.
+double counter_attribute(rl::Attr a, const uint64_t now[2], const uint64_t base[2]);
 // One Table II attribute's value from the summaries and the SM/GPU counters.
 double attribute_value(rl::Attr a, const SchedulerContext& ctx, const WarpSummaries& warps, const AttrInputs& in);
 

@@ -380,6 +380,8 @@ bool Gpu::step_until(uint32_t wait_for, uint64_t until) {
     for (auto& sm : sms_)
       if (!sm->asleep(now_) || (sm->sleeps_on_memory() && mem_->has_response(sm->id(), now_)))
         active |= sm->cycle(now_);
+      else if (sm->dozes())
+        sm->doze(now_);
     sm_counted_until_ = now_ + 1;
     retire_ctas();
     for (auto& sm : sms_) last_progress = std::max(last_progress, sm->last_progress());
@@ -407,7 +409,10 @@ bool Gpu::step_until(uint32_t wait_for, uint64_t until) {
       if (cfg_.max_cycles) t = std::min(t, std::max(next, cfg_.max_cycles));
       if (t > next) {
         for (auto& sm : sms_)
-          if (!sm->dormant()) sm->skip_cycles(next, t - next);
+          if (!sm->dormant())
+            sm->skip_cycles(next, t - next);
+          else if (sm->dozes())
+            sm->count_sleep(t);
         sm_counted_until_ = t;
         next = t;
       }
@@ -428,6 +433,7 @@ nlohmann::json Gpu::scheduler_report() const {
   // Every scheduler of every SM adds its counters into the same object (sched/report_util.h).
   nlohmann::json out = nlohmann::json::object();
   for (const auto& sm : sms_) {
+    sm->count_sleep(sm_counted_until_);  // a sleep's empty cycles reach the policies first
     sm->flush_empty_cycles();
     for (const auto& s : sm->schedulers()) s->report(out);
   }

@@ -106,6 +106,7 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       last_progress_(o.last_progress_),
       needs_every_cycle_(o.needs_every_cycle_),
       replays_(o.replays_),
+      doze_live_(o.doze_live_),
       sched_replays_(o.sched_replays_),
       bulk_empty_(o.bulk_empty_),
       empty_runs_(o.empty_runs_),
@@ -857,13 +858,7 @@ bool Sm::cycle(uint64_t now) {
     // cycle, the LD/ST queue draining or the per-cycle issue ports freeing.
     if (!needs_every_cycle_ && !sched_dirty_[s] && now < sched_wake_[s] && !(ldst_was_full && !ldst_.full()) &&
         !ports_reset) {
-      stats_.sched_cycles[int(last_class_[s])]++;
-      if (last_class_[s] == CycleClass::UnitBusy) stats_.unit_busy[int(last_busy_unit_[s])]++;
-      if (!sched_replays_[s]) continue;
-      if (in_bulk(s))
-        add_empty_cycles(s, now, 1);
-      else
-        idle_cycle(s, false);
+      unchanged_cycle(s, now);
       continue;
     }
     sched_dirty_[s] = 0;
@@ -902,11 +897,28 @@ bool Sm::cycle(uint64_t now) {
   }
   if (cfg_.core.fetch_after_issue) active |= fetch(now);
   active |= ldst_.has_outgoing(now);
-  // An SM whose policies act every cycle stays awake: the cycles of a sleep are counted when
-  // it wakes or when statistics are read, which for them would be after the kernel they
-  // belong to (or after their report).
-  if ((live_ctas_ == 0 || !active) && !needs_every_cycle_ && !replays_) maybe_sleep(now);
+  // An SM whose policies act every cycle on their own stays awake; one whose policies are
+  // given every cycle (replays_) dozes instead of sleeping.
+  if ((live_ctas_ == 0 || !active) && !needs_every_cycle_) maybe_sleep(now);
   return active;
+}
+
+void Sm::unchanged_cycle(uint32_t s, uint64_t now) {
+  stats_.sched_cycles[int(last_class_[s])]++;
+  if (last_class_[s] == CycleClass::UnitBusy) stats_.unit_busy[int(last_busy_unit_[s])]++;
+  if (!sched_replays_[s]) return;
+  if (in_bulk(s))
+    add_empty_cycles(s, now, 1);
+  else
+    idle_cycle(s, false);
+}
+
+void Sm::doze(uint64_t now) {
+  // The cycles before `now` are counted (by the previous doze, or a skip_cycles of the GPU's).
+  now_ = now;
+  ldst_.skip_cycles(1, stats_);
+  for (uint32_t s = 0; s < uint32_t(schedulers_.size()); ++s) unchanged_cycle(s, now);
+  sleep_from_ = now + 1;
 }
 
 // Sleeps from the next cycle when ticking would change nothing but the cycle-class counts:
@@ -930,6 +942,9 @@ void Sm::maybe_sleep(uint64_t now) {
   if (until <= now + 1) return;
   sleep_from_ = now + 1;
   sleep_until_ = until;
+  doze_live_ = false;
+  for (uint32_t s = 0; s < uint32_t(schedulers_.size()); ++s)
+    doze_live_ |= sched_replays_[s] && !(sched_replays_[s] == kReplayEach && in_bulk(s));
   sleeps_on_memory_ = !empty;
   sleeps_with_ctas_ += !empty;
 }
@@ -944,6 +959,7 @@ void Sm::wake(uint64_t upto) {
   count_sleep(upto);
   sleep_from_ = kAwake;
   sleep_until_ = 0;
+  doze_live_ = false;
   sleeps_on_memory_ = false;
 }
 

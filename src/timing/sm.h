@@ -66,6 +66,15 @@ class Sm {
   // statistics are the same as if it had been ticked.
   bool asleep(uint64_t now) const { return now < sleep_until_; }
   bool dormant() const { return sleep_from_ != kAwake; }
+  // An SM whose policies are given every cycle (WarpScheduler::replays_skipped_cycles) dozes
+  // rather than sleeps: in each cycle it sleeps the GPU calls doze(), which counts the cycle and
+  // asks those policies as the cycle would have (live, not replayed), without ticking the SM;
+  // the cycles the GPU itself skips are counted at once (count_sleep), so none waits for a wake.
+  // Where each such policy holds no warp and takes its empty cycles in bulk, the SM sleeps
+  // instead: those cycles reach the policies in one call when the sleep is counted, which
+  // happens before anything they are attributed to (a kernel's start or end, a report).
+  bool dozes() const { return doze_live_; }
+  void doze(uint64_t now);
   // Asleep with CTAs: a memory response for the SM ends the sleep (the GPU asks for one).
   bool sleeps_on_memory() const { return sleeps_on_memory_; }
   // How often the SM fell asleep while holding CTAs (a host-side figure, not a statistic).
@@ -133,6 +142,9 @@ class Sm {
   // Cycle now_ for scheduler `s`, which replays skipped cycles and cannot issue in it; `frozen`:
   // a cycle the GPU skipped (nothing changed anywhere since the previous one).
   void idle_cycle(uint32_t s, bool frozen);
+  // Cycle now_ for scheduler `s`, which is idle and whose warps did not change: its last class
+  // counted again, and a policy that is given every cycle asked.
+  void unchanged_cycle(uint32_t s, uint64_t now);
   // Cycles first .. first + n - 1 of scheduler `s`, which holds no warp and takes them in bulk.
   void add_empty_cycles(uint32_t s, uint64_t first, uint64_t n) {
     EmptyRun& run = empty_runs_[s];
@@ -292,6 +304,7 @@ class Sm {
   // in the cycles it lets the others idle, skip_cycles replays the cycles the GPU skipped, and
   // the SM does not sleep.
   bool replays_ = false;
+  bool doze_live_ = false;  // the current sleep is a doze (dozes())
   enum : uint8_t { kNoReplay, kReplayEach, kReplayLast };
   std::vector<uint8_t> sched_replays_;  // per scheduler: which skipped cycles it is given
   // Per scheduler: its policy takes the cycles in which it holds no warp in bulk, and the run of

@@ -38,6 +38,11 @@ std::vector<Case> cases() {
   for (const char* w : {"nw", "atax_pt"})
     for (const char* gpu : {"gtx480", "titanv"})
       for (const char* sched : {"gto", "lrr"}) out.push_back({w, gpu, sched});
+  // The SMs of policies asked every cycle doze instead (Sm::doze): asked live in each cycle of
+  // the sleep, with a learning step (rlws), a reordering given only the last cycle of a skipped
+  // run (tl), mode counters (ipaws, juggler).
+  for (const char* sched : {"rlws", "tl", "ipaws", "juggler"}) out.push_back({"nw", "titanv", sched});
+  out.push_back({"atax_pt", "titanv", "rlws"});
   return out;
 }
 
@@ -61,6 +66,25 @@ TEST(IdleSkipping, SmWaitingOnMemorySleepsWithItsCtas) {
     GpuConfig cfg = load_preset("gtx480");
     cfg.skip_idle_cycles = skip;
     Gpu gpu(cfg, "gto");
+    WorkloadOptions opts;
+    opts.size = "small";
+    ASSERT_TRUE(make_bundled_workload("nw")->run(gpu, opts).verified);
+    uint64_t sleeps = 0;
+    for (const auto& sm : gpu.sms()) sleeps += sm->sleeps_with_ctas();
+    if (skip)
+      EXPECT_GT(sleeps, 1000u);
+    else
+      EXPECT_EQ(sleeps, 0u);
+  }
+}
+
+// The same for an SM whose scheduler learns every cycle: it dozes (the GPU does not tick it, it
+// asks the scheduler each cycle), and an SM whose schedulers hold no warp sleeps outright.
+TEST(IdleSkipping, SmOfALearningSchedulerDozes) {
+  for (bool skip : {true, false}) {
+    GpuConfig cfg = load_preset("gtx480");
+    cfg.skip_idle_cycles = skip;
+    Gpu gpu(cfg, "rlws");
     WorkloadOptions opts;
     opts.size = "small";
     ASSERT_TRUE(make_bundled_workload("nw")->run(gpu, opts).verified);

@@ -423,7 +423,7 @@ void Sm::compute_local_status(Warp& w) {
   }
 }
 
-WarpStatus Sm::status(int slot) {
+WarpStatus Sm::update_status(int slot) {
   Warp& w = warps_[slot];
   if (w.blocked_until <= now_) compute_local_status(w);
   if (w.status != WarpStatus::Ready) return w.status;
@@ -903,16 +903,6 @@ bool Sm::cycle(uint64_t now) {
   return active;
 }
 
-void Sm::unchanged_cycle(uint32_t s, uint64_t now) {
-  stats_.sched_cycles[int(last_class_[s])]++;
-  if (last_class_[s] == CycleClass::UnitBusy) stats_.unit_busy[int(last_busy_unit_[s])]++;
-  if (!sched_replays_[s]) return;
-  if (in_bulk(s))
-    add_empty_cycles(s, now, 1);
-  else
-    idle_cycle(s, false);
-}
-
 void Sm::doze(uint64_t now) {
   // The cycles before `now` are counted (by the previous doze, or a skip_cycles of the GPU's).
   now_ = now;
@@ -943,8 +933,9 @@ void Sm::maybe_sleep(uint64_t now) {
   sleep_from_ = now + 1;
   sleep_until_ = until;
   doze_live_ = false;
-  for (uint32_t s = 0; s < uint32_t(schedulers_.size()); ++s)
-    doze_live_ |= sched_replays_[s] && !(sched_replays_[s] == kReplayEach && in_bulk(s));
+  if (replays_)
+    for (uint32_t s = 0; s < uint32_t(schedulers_.size()); ++s)
+      doze_live_ |= sched_replays_[s] && !(sched_replays_[s] == kReplayEach && in_bulk(s));
   sleeps_on_memory_ = !empty;
   sleeps_with_ctas_ += !empty;
 }

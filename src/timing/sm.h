@@ -122,7 +122,12 @@ class Sm {
   void set_inst_profile(InstProfile* p) { inst_profile_ = p; }
 
   // --- scheduler view (SmSchedulerContext, timing/sm_scheduler_context.h, reads these) ---
-  WarpStatus status(int slot);
+  WarpStatus status(int slot) {
+    // A warp blocked until a later cycle keeps its status (the common case: no call).
+    const Warp& w = warps_[size_t(slot)];
+    if (w.blocked_until > now_ && w.status != WarpStatus::Ready) return w.status;
+    return update_status(slot);
+  }
   bool waiting_on_memory(int slot);
   const WarpInst& next_inst(int slot) const { return warps_[slot].inst(warps_[slot].next); }
   const WarpInfo& warp_info(int slot) const { return warps_[slot].info; }
@@ -142,9 +147,19 @@ class Sm {
   // Cycle now_ for scheduler `s`, which replays skipped cycles and cannot issue in it; `frozen`:
   // a cycle the GPU skipped (nothing changed anywhere since the previous one).
   void idle_cycle(uint32_t s, bool frozen);
+  // status() when the warp's cached status may have changed or is Ready.
+  WarpStatus update_status(int slot);
   // Cycle now_ for scheduler `s`, which is idle and whose warps did not change: its last class
   // counted again, and a policy that is given every cycle asked.
-  void unchanged_cycle(uint32_t s, uint64_t now);
+  void unchanged_cycle(uint32_t s, uint64_t now) {
+    stats_.sched_cycles[int(last_class_[s])]++;
+    if (last_class_[s] == CycleClass::UnitBusy) stats_.unit_busy[int(last_busy_unit_[s])]++;
+    if (!sched_replays_[s]) return;
+    if (in_bulk(s))
+      add_empty_cycles(s, now, 1);
+    else
+      idle_cycle(s, false);
+  }
   // Cycles first .. first + n - 1 of scheduler `s`, which holds no warp and takes them in bulk.
   void add_empty_cycles(uint32_t s, uint64_t first, uint64_t n) {
     EmptyRun& run = empty_runs_[s];

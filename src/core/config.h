@@ -441,6 +441,7 @@ struct GpuConfig {
   uint64_t watchdog_cycles = 1000000;          // cycles with no progress before a deadlock is declared
   uint64_t stream_memory_limit_mb = 8192;      // host memory for the resident CTAs' streams; 0 = no limit
   bool skip_idle_cycles = true;                // jump over cycles in which nothing can change
+  uint32_t sm_threads = 1;                     // host threads that tick the SMs (0 = one per hardware thread)
 
   GpuConfig();
   template <class V>
@@ -480,6 +481,9 @@ struct GpuConfig {
     v("skip_idle_cycles", skip_idle_cycles,
       "jump over cycles in which nothing can change (the results are the same either way; false ticks every cycle, "
       "to check that, at a cost in host time)");
+    v("sm_threads", sm_threads,
+      "host threads that tick the SMs of the GPU in each cycle, the calling thread included (1 = none besides it, 0 "
+      "= one per hardware thread of the host); the results are the same for every value (docs/performance.md)");
   }
 };
 

@@ -26,9 +26,7 @@ Interconnect::Interconnect(const IcntConfig& cfg, uint32_t num_sms, uint32_t num
   heap_.reserve(1024);
 }
 
-uint64_t Interconnect::send_up(uint32_t sm, uint32_t slice, uint32_t flits, uint64_t now) {
-  uint64_t s0 = std::max(sm_up_[sm], now * sm_rate_);
-  sm_up_[sm] = s0 + flits;
+uint64_t Interconnect::reach_slice(uint32_t slice, uint32_t flits, uint64_t s0) {
   uint64_t head = s0 / sm_rate_ + latency_;
   uint64_t tail = (s0 + flits - 1) / sm_rate_ + latency_;
   uint64_t d0 = std::max(slice_in_[slice], head * slice_rate_);
@@ -139,13 +137,12 @@ void Interconnect::tick(uint64_t now) {
   }
 }
 
-bool Interconnect::pop(uint32_t sm, uint64_t now, MemRequest& out, uint64_t& done) {
+bool Interconnect::take(uint32_t sm, uint64_t now, MemRequest& out, uint64_t& done) {
   Ring<Delivery>& q = delivered_q_[sm];
   if (q.empty() || q.front().done > now) return false;
   out = q.front().req;
   done = q.front().done;
   q.pop_front();
-  --delivered_;
   return true;
 }
 

@@ -22,6 +22,7 @@
 // the slice port and the SM port for its flits and arrives icnt.latency cycles later; a head
 // packet that is not granted holds back every packet behind it in its slice.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -49,8 +50,19 @@ class Interconnect {
     return c > now ? c : now;
   }
   // Sends `flits` from SM `sm` to slice `slice` in cycle `now`; returns the cycle the whole
-  // packet has been received by the slice.
-  uint64_t send_up(uint32_t sm, uint32_t slice, uint32_t flits, uint64_t now);
+  // packet has been received by the slice. The two halves apart: leave_sm reserves the SM's
+  // injection slots (and returns the first); reach_slice reserves the slice's input slots for
+  // a packet whose first flit left in slot `first_slot`. Only leave_sm touches the SM's state,
+  // so SMs may call it concurrently and their reach_slice calls follow in SM order.
+  uint64_t send_up(uint32_t sm, uint32_t slice, uint32_t flits, uint64_t now) {
+    return reach_slice(slice, flits, leave_sm(sm, flits, now));
+  }
+  uint64_t leave_sm(uint32_t sm, uint32_t flits, uint64_t now) {
+    uint64_t s0 = std::max(sm_up_[sm], now * sm_rate_);
+    sm_up_[sm] = s0 + flits;
+    return s0;
+  }
+  uint64_t reach_slice(uint32_t slice, uint32_t flits, uint64_t first_slot);
   // Queues a response of `flits` at slice `slice`, ready to leave at cycle `ready`. A packet that
   // does not `complete` its request (an earlier sector of a reply sent sector by sector) takes
   // its slots at both ports and is dropped on delivery; the request is delivered with its last
@@ -59,7 +71,15 @@ class Interconnect {
   // Moves down packets whose head reached their SM by `now` through the SM ejection port.
   void tick(uint64_t now);
   // Oldest response delivered to `sm` by `now`; `done` is its delivery cycle.
-  bool pop(uint32_t sm, uint64_t now, MemRequest& out, uint64_t& done);
+  bool pop(uint32_t sm, uint64_t now, MemRequest& out, uint64_t& done) {
+    if (!take(sm, now, out, done)) return false;
+    --delivered_;
+    return true;
+  }
+  // pop() that leaves the count of deliveries alone (touches only `sm`'s queue, so SMs may call
+  // it concurrently); untaken(n) then settles n of them.
+  bool take(uint32_t sm, uint64_t now, MemRequest& out, uint64_t& done);
+  void untaken(uint64_t n) { delivered_ -= n; }
   bool can_pop(uint32_t sm, uint64_t now) const {
     const auto& q = delivered_q_[sm];
     return !q.empty() && q.front().done <= now;

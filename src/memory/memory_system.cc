@@ -51,6 +51,8 @@ struct MemorySystem::Impl {
     chans.reserve(cfg.l2.partitions);
     for (uint32_t p = 0; p < cfg.l2.partitions; ++p) chans.emplace_back(cfg.dram);
     l2_bytes = uint64_t(cfg.l2.cache.size) * nslices;
+    outbox.resize(num_sms);
+    taken.resize(num_sms);
   }
 
   SlicePorts ports(uint32_t partition) { return SlicePorts{map, icnt, chans[partition], stats, windows}; }
@@ -75,6 +77,26 @@ struct MemorySystem::Impl {
   // the channels after the last tick. Whatever adds work (send() and the other mutators) resets it.
   uint64_t quiet_until = 0;
   bool skip_quiet;  // skip_idle_cycles: off, every tick does the work (the reference the tests compare with)
+  // The SMs' phase (open_sm_phase): each SM's requests wait in its outbox for the slices, and
+  // what its responses would add to shared counters waits in its tally.
+  struct Outgoing {
+    MemRequest req;
+    MemLocation loc;
+    uint32_t flits;
+    uint64_t first_slot;
+  };
+  struct Tally {
+    uint64_t responses = 0, reads = 0, read_latency = 0;
+  };
+  bool sm_phase = false;
+  std::vector<std::vector<Outgoing>> outbox;  // per SM
+  std::vector<Tally> taken;                   // per SM
+  void enter(const MemRequest& req, const MemLocation& loc, uint32_t flits, uint64_t ready) {
+    slices[loc.slice].enqueue(req, ready, loc.slice_addr);
+    stats.icnt_flits_up += flits;
+    ++sent;
+    quiet_until = 0;
+  }
   uint64_t next_tick_event(uint64_t now) const {
     uint64_t t = icnt.next_tick_event();
     for (const DramChannel& ch : chans) t = std::min(t, ch.next_event());
@@ -112,11 +134,30 @@ void MemorySystem::send(const MemRequest& req, uint64_t now) {
     uint32_t bytes = req.bytes ? req.bytes : 32u * uint32_t(std::popcount(req.sectors));
     flits = m.icnt.flits(bytes);
   }
-  uint64_t ready = m.icnt.send_up(req.sm, loc.slice, flits, now);
-  m.slices[loc.slice].enqueue(req, ready, loc.slice_addr);
-  m.stats.icnt_flits_up += flits;
-  ++m.sent;
-  m.quiet_until = 0;
+  if (m.sm_phase) {
+    m.outbox[req.sm].push_back({req, loc, flits, m.icnt.leave_sm(req.sm, flits, now)});
+    return;
+  }
+  m.enter(req, loc, flits, m.icnt.send_up(req.sm, loc.slice, flits, now));
+}
+
+void MemorySystem::open_sm_phase() { impl_->sm_phase = true; }
+
+void MemorySystem::close_sm_phase() {
+  Impl& m = *impl_;
+  m.sm_phase = false;
+  for (uint32_t sm = 0; sm < m.num_sms; ++sm) {
+    for (const Impl::Outgoing& o : m.outbox[sm])
+      m.enter(o.req, o.loc, o.flits, m.icnt.reach_slice(o.loc.slice, o.flits, o.first_slot));
+    m.outbox[sm].clear();
+    Impl::Tally& t = m.taken[sm];
+    if (!t.responses) continue;
+    m.icnt.untaken(t.responses);
+    m.returned += t.responses;
+    m.stats.reads_returned += t.reads;
+    m.stats.read_latency_sum += t.read_latency;
+    t = {};
+  }
 }
 
 void MemorySystem::tick(uint64_t now) {
@@ -156,9 +197,19 @@ bool MemorySystem::pop_response(int sm, uint64_t now, MemRequest& out) {
   Impl& m = *impl_;
   if (sm < 0 || uint32_t(sm) >= m.num_sms) return false;
   uint64_t done = 0;
-  if (!m.icnt.pop(uint32_t(sm), now, out, done)) return false;
-  if (out.kind == MemKind::Read) {
-    m.stats.read_latency_sum += done - std::min(done, out.issue_cycle);
+  if (!m.icnt.take(uint32_t(sm), now, out, done)) return false;
+  const uint64_t latency = done - std::min(done, out.issue_cycle);
+  const bool read = out.kind == MemKind::Read;
+  if (m.sm_phase) {
+    Impl::Tally& t = m.taken[uint32_t(sm)];
+    ++t.responses;
+    t.reads += read;
+    t.read_latency += read ? latency : 0;
+    return true;
+  }
+  m.icnt.untaken(1);
+  if (read) {
+    m.stats.read_latency_sum += latency;
     ++m.stats.reads_returned;
   }
   ++m.returned;

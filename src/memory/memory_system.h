@@ -76,6 +76,15 @@ class MemorySystem {
   // Responses (reads, atomics, write acknowledgements) that reached SM `sm` by `now`, oldest
   // first. Returns false when there is none.
   bool pop_response(int sm, uint64_t now, MemRequest& out);
+  // The SMs' part of a cycle (Gpu::step_until) lies between open_sm_phase() and
+  // close_sm_phase(). In it, send() and pop_response() change only the calling SM's own state
+  // (its injection port, its queue of responses), so SMs may call them from several threads at
+  // once; close_sm_phase() then hands the requests to the L2 slices and adds up the counters in
+  // SM order, which gives exactly what calling them one SM after another would have given
+  // (nothing an SM reads in its cycle depends on another SM's requests of that cycle: can_send
+  // samples the slices' queues at tick()).
+  void open_sm_phase();
+  void close_sm_phase();
   // Whether pop_response(sm, now, ...) would return one (wakes a sleeping SM).
   bool has_response(int sm, uint64_t now) const;
   // Earliest cycle > now at which tick() or pop_response() could do something, or UINT64_MAX

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "core/error.h"
 #include "core/l1_carveout.h"
@@ -74,6 +75,7 @@ Gpu::Gpu(const Gpu& o, CloneTag)
   ctx.map(&o.counters_, &counters_);
   sms_.reserve(o.sms_.size());
   for (const auto& sm : o.sms_) sms_.push_back(std::make_unique<Sm>(*sm, cfg_, *mem_, counters_));
+  issue_log_ = o.issue_log_;  // the copy's workers are made when it first runs
 }
 
 std::unique_ptr<Gpu> Gpu::clone() const { return std::unique_ptr<Gpu>(new Gpu(*this, CloneTag{})); }
@@ -377,11 +379,7 @@ bool Gpu::step_until(uint32_t wait_for, uint64_t until) {
     bool active = dispatch();
     mem_->tick(now_);
     refresh_gpu_counters();
-    for (auto& sm : sms_)
-      if (!sm->asleep(now_) || (sm->sleeps_on_memory() && mem_->has_response(sm->id(), now_)))
-        active |= sm->cycle(now_);
-      else if (sm->dozes())
-        sm->doze(now_);
+    active |= tick_sms();
     sm_counted_until_ = now_ + 1;
     retire_ctas();
     for (auto& sm : sms_) last_progress = std::max(last_progress, sm->last_progress());
@@ -421,6 +419,57 @@ bool Gpu::step_until(uint32_t wait_for, uint64_t until) {
     sample(now_);
   }
   return true;
+}
+
+bool Gpu::tick_sms() {
+  // The per-instruction profile and the issue log are shared by the SMs: one thread.
+  const bool threads = cfg_.sm_threads != 1 && sms_.size() > 1 && !inst_profile_ && !issue_log_;
+  if (threads && !workers_) [[unlikely]] {
+    // 0: one per hardware thread. More threads than SMs would have nothing to do; more than
+    // the host runs at once only wait for each other (they are made all the same: the results
+    // do not depend on it).
+    const uint32_t host = std::max(1u, std::thread::hardware_concurrency());
+    const uint32_t n = std::min(cfg_.sm_threads ? cfg_.sm_threads : host, uint32_t(sms_.size()));
+    if (n > 1) workers_ = std::make_unique<SmWorkers>(n);
+    sm_active_.assign(sms_.size(), 0);
+  }
+  bool active = false;
+  if (!threads || !workers_) [[likely]] {
+    for (auto& sm : sms_)
+      if (wants_cycle(*sm))
+        active |= sm->cycle(now_);
+      else if (sm->dozes())
+        sm->doze(now_);
+    return active;
+  }
+  uint32_t awake = 0;
+  for (size_t i = 0; i < sms_.size(); ++i) {
+    sm_active_[i] = wants_cycle(*sms_[i]);
+    awake += sm_active_[i];
+    if (!sm_active_[i] && sms_[i]->dozes()) sms_[i]->doze(now_);
+  }
+  // A round of the workers costs about as much as a few SM cycles: a cycle in which few SMs
+  // are awake stays on this thread.
+  if (awake < kMinSmsPerThread * workers_->threads()) {
+    for (size_t i = 0; i < sms_.size(); ++i)
+      if (sm_active_[i]) active |= sms_[i]->cycle(now_);
+    return active;
+  }
+  // In the memory system's SM phase each SM's requests wait for the slices until every SM has
+  // run: the SMs of the cycle are independent, in any order and on any thread, and the result
+  // is the one of ticking them one after another (as above).
+  mem_->open_sm_phase();
+  try {
+    workers_->run(uint32_t(sms_.size()), [this](uint32_t i) {
+      if (sm_active_[i]) sm_active_[i] = sms_[i]->cycle(now_);
+    });
+  } catch (...) {
+    mem_->close_sm_phase();
+    throw;
+  }
+  mem_->close_sm_phase();
+  for (uint8_t a : sm_active_) active |= a != 0;
+  return active;
 }
 
 void Gpu::run_until_idle() { step_until(kAllLaunches); }

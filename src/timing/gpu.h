@@ -14,6 +14,7 @@
 #include "timing/inst_profile.h"
 #include "timing/launch_queue.h"
 #include "timing/sm.h"
+#include "timing/sm_workers.h"
 #include "timing/stats.h"
 
 namespace warpsim {
@@ -82,11 +83,15 @@ class Gpu final : public LaunchTarget {
   // Record every scheduler decision of every SM into `log` (null to stop).
   void set_issue_log(std::vector<IssueRecord>* log) {
     for (auto& sm : sms_) sm->set_issue_log(log);
+    issue_log_ = log != nullptr;
   }
   // Profile every instruction from now on (timing/inst_profile.h): each launch's rows are
   // added to inst_profile() when it finishes.
   void enable_inst_profile();
   const std::vector<InstProfileRow>& inst_profile() const { return inst_rows_; }
+  // Host threads that ticked the SMs in the last cycle that could use several (sm_threads; 1
+  // when only the calling thread did).
+  uint32_t sm_threads_in_use() const { return workers_ ? workers_->threads() : 1; }
   // Scheduler-specific counters of every SM's schedulers, merged.
   nlohmann::json scheduler_report() const;
   // The whole run as JSON (see docs/statistics.md).
@@ -118,6 +123,15 @@ class Gpu final : public LaunchTarget {
   void retire_ctas();
   void finish_kernel(Kernel& k);
   void refresh_gpu_counters();
+  // One cycle of every SM (asleep ones dozing or left alone), on sm_threads host threads;
+  // true when any was active.
+  bool tick_sms();
+  // Not asleep, or woken by a response.
+  bool wants_cycle(const Sm& sm) const {
+    return !sm.asleep(now_) || (sm.sleeps_on_memory() && mem_->has_response(sm.id(), now_));
+  }
+  // Fewest SMs to tick per thread for a cycle to be handed to the workers.
+  static constexpr uint32_t kMinSmsPerThread = 2;
   void sample(uint64_t upto);
   void check_limits();
   void check_stream_memory(const Kernel& k, const PackedCta& cta) const;
@@ -155,6 +169,11 @@ class Gpu final : public LaunchTarget {
   std::vector<uint32_t> refused_kernels_;  // their ids
   std::vector<uint32_t> started_;          // scratch of start_eligible_kernels()
   bool every_cycle_ = false;
+  bool issue_log_ = false;
+  // sm_threads > 1: the workers (made at the first cycle that can use them) and each SM's
+  // result of the cycle.
+  std::unique_ptr<SmWorkers> workers_;
+  std::vector<uint8_t> sm_active_;
   // Watchdog state kept across a run_until_cycle() stop, so that continuing is exact.
   uint64_t progress_mark_ = 0;
   bool resume_ = false;

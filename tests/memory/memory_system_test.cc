@@ -711,3 +711,56 @@ TEST(MemorySystem, BadConfigThrows) {
 
 }  // namespace
 }  // namespace warpsim
+
+namespace warpsim {
+namespace {
+
+// In the SMs' phase a request reserves its SM's injection port at once and reaches the slice at
+// close_sm_phase(), in SM order: SMs that send in any order within the phase get what sending
+// one SM after another outside it gives (the slice port serialises them by SM), and their
+// responses' counters are added at the close.
+TEST(MemorySystem, SmPhaseDeliversInSmOrderWhateverTheCallOrder) {
+  GpuConfig c = tiny_cfg();
+  c.core.num_sms = 3;
+  auto run = [&](bool phase, std::vector<uint16_t> order) {
+    MemorySystem m(c);
+    m.tick(0);
+    if (phase) m.open_sm_phase();
+    for (uint16_t sm : order) {
+      MemRequest r = read_req(uint64_t(sm) * 128, sm, sm);
+      r.issue_cycle = 0;
+      m.send(r, 0);
+      // The SM's own port is taken at once, the others are not.
+      EXPECT_FALSE(m.can_send(sm, 0));
+    }
+    if (phase) {
+      EXPECT_EQ(m.in_flight(), 0u);  // not at the slices yet
+      m.close_sm_phase();
+    }
+    EXPECT_EQ(m.in_flight(), 3u);
+    std::vector<uint64_t> back(3, 0);
+    for (uint64_t t = 1; t < 2000; ++t) {
+      m.tick(t);
+      if (phase) m.open_sm_phase();
+      for (uint16_t sm = 0; sm < 3; ++sm) {
+        MemRequest out;
+        if (m.pop_response(sm, t, out)) back[sm] = t;
+      }
+      if (phase) m.close_sm_phase();
+    }
+    EXPECT_EQ(m.in_flight(), 0u);
+    EXPECT_EQ(m.stats().reads_returned, 3u);
+    return std::make_pair(back, m.average_read_latency());
+  };
+  auto sequential = run(false, {0, 1, 2});
+  for (uint64_t t : sequential.first) EXPECT_GT(t, 0u);
+  // The slice port takes the three one after another: later SMs wait longer.
+  EXPECT_LT(sequential.first[0], sequential.first[1]);
+  EXPECT_LT(sequential.first[1], sequential.first[2]);
+  EXPECT_EQ(run(true, {0, 1, 2}), sequential);
+  EXPECT_EQ(run(true, {2, 0, 1}), sequential);
+  EXPECT_NE(run(false, {2, 0, 1}), sequential);  // outside the phase the call order counts
+}
+
+}  // namespace
+}  // namespace warpsim

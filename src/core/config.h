@@ -483,7 +483,8 @@ struct GpuConfig {
       "to check that, at a cost in host time)");
     v("sm_threads", sm_threads,
       "host threads that tick the SMs of the GPU in each cycle, the calling thread included (1 = none besides it, 0 "
-      "= one per hardware thread of the host); the results are the same for every value (docs/performance.md)");
+      "= one per hardware thread of the host); the results are the same for every value; more threads than free cores "
+      "slow the run down many times (docs/performance.md)");
   }
 };
 

@@ -15,9 +15,12 @@ namespace {
 // How long a worker spins for the next round before it blocks.
 constexpr auto kSpinBeforeSleep = std::chrono::milliseconds(1);
 // One turn of a spin-wait: a pause, and after a while a yield, so that a waiting thread does
-// not hold a core that the thread it waits for needs (more threads than free cores).
+// not hold a core that the thread it waits for needs (more threads than free cores). The
+// pauses cover the usual wait (the serial part of a cycle, a few microseconds): a yield is a
+// system call, and yielding sooner (after 64 or 512 pauses) made two threads on two free
+// cores up to 2.3x slower than one (docs/performance.md).
 void relax(uint32_t spins) {
-  if (spins < 64)
+  if (spins < 4096)
     WARPSIM_SPIN_PAUSE();
   else
     std::this_thread::yield();

@@ -89,8 +89,8 @@ class Gpu final : public LaunchTarget {
   // added to inst_profile() when it finishes.
   void enable_inst_profile();
   const std::vector<InstProfileRow>& inst_profile() const { return inst_rows_; }
-  // Host threads that ticked the SMs in the last cycle that could use several (sm_threads; 1
-  // when only the calling thread did).
+  // Host threads the SMs may run on: the caller and the workers made for sm_threads (1 when
+  // none were made). Cycles with few awake SMs still run on the caller alone.
   uint32_t sm_threads_in_use() const { return workers_ ? workers_->threads() : 1; }
   // Scheduler-specific counters of every SM's schedulers, merged.
   nlohmann::json scheduler_report() const;

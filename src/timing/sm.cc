@@ -912,12 +912,15 @@ void Sm::doze(uint64_t now) {
 }
 
 // Sleeps from the next cycle when ticking would change nothing but the cycle-class counts:
-// every scheduler in the fast path of cycle() (not dirty, before its wake cycle, no port or
-// queue change pending), no instruction fill, and either no CTA and nothing in flight, or (an
-// SM whose cycle did nothing) nothing the LD/ST unit can do before its next own event or a
-// memory response for this SM, which wakes it (Gpu::step_until asks the memory system).
+// every scheduler in the fast path of cycle() (not dirty, before its wake cycle, no port
+// change pending), no instruction fill, and either no CTA and nothing in flight, or (an SM
+// whose cycle did nothing) nothing the LD/ST unit can do before its next own event or a memory
+// response for this SM, which wakes it (Gpu::step_until asks the memory system). A full LD/ST
+// queue does not keep the SM awake: it empties only in a cycle of the LD/ST unit that does
+// something, i.e. at one of those events, and the schedulers waiting for room are asked in that
+// cycle (cycle() keeps ldst_full_at_start_ as the last cycle left it), as they would be awake.
 void Sm::maybe_sleep(uint64_t now) {
-  if (!ifills_.empty() || ldst_full_at_start_ || mem_port_used_last_cycle_) return;
+  if (!ifills_.empty() || mem_port_used_last_cycle_) return;
   const bool empty = live_ctas_ == 0;
   if (empty && (!ldst_.quiet() || ifetches_out_)) return;
   uint64_t until = ~0ull;
@@ -938,6 +941,7 @@ void Sm::maybe_sleep(uint64_t now) {
       doze_live_ |= sched_replays_[s] && !(sched_replays_[s] == kReplayEach && in_bulk(s));
   sleeps_on_memory_ = !empty;
   sleeps_with_ctas_ += !empty;
+  sleeps_with_full_ldst_ += !empty && ldst_full_at_start_;
 }
 
 void Sm::count_sleep(uint64_t upto) {

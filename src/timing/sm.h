@@ -79,6 +79,8 @@ class Sm {
   bool sleeps_on_memory() const { return sleeps_on_memory_; }
   // How often the SM fell asleep while holding CTAs (a host-side figure, not a statistic).
   uint64_t sleeps_with_ctas() const { return sleeps_with_ctas_; }
+  // Of those, how often its LD/ST queue was full (a host-side figure, not a statistic).
+  uint64_t sleeps_with_full_ldst() const { return sleeps_with_full_ldst_; }
   // Counts the cycles slept before `upto` (the first cycle not yet counted); the SM sleeps on.
   void count_sleep(uint64_t upto);
   // Counts the cycles slept before `upto` and ends the sleep.
@@ -344,6 +346,7 @@ class Sm {
   uint64_t sleep_until_ = 0;       // first cycle the SM must be ticked again by itself
   bool sleeps_on_memory_ = false;  // the sleep began with CTAs on the SM
   uint64_t sleeps_with_ctas_ = 0;
+  uint64_t sleeps_with_full_ldst_ = 0;
   void maybe_sleep(uint64_t now);
 };
 

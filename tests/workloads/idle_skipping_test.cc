@@ -43,6 +43,7 @@ std::vector<Case> cases() {
   // run (tl), mode counters (ipaws, juggler).
   for (const char* sched : {"rlws", "tl", "ipaws", "juggler"}) out.push_back({"nw", "titanv", sched});
   out.push_back({"atax_pt", "titanv", "rlws"});
+  out.push_back({"atax_pt", "gtx480", "rlws"});
   return out;
 }
 
@@ -85,6 +86,25 @@ TEST(IdleSkipping, SmWaitingOnMemorySleepsWithItsCtas) { expect_sleeps_with_ctas
 // The same for an SM whose scheduler learns every cycle: it dozes (the GPU does not tick it, it
 // asks the scheduler each cycle), and an SM whose schedulers hold no warp sleeps outright.
 TEST(IdleSkipping, SmOfALearningSchedulerDozes) { expect_sleeps_with_ctas("rlws"); }
+
+// An SM whose LD/ST queue is full sleeps as well: the queue empties only at an event of the
+// LD/ST unit (a response, the head's next attempt), which wakes the SM. atax_pt's first kernel
+// walks a row per thread, 32 lines per warp load, and keeps the queues of gtx480's SMs full;
+// the statistics are those of ticking every cycle (IdleSkipping cases atax_pt_gtx480_*).
+TEST(IdleSkipping, SmWithAFullLdstQueueSleeps) {
+  GpuConfig cfg = load_preset("gtx480");
+  Gpu gpu(cfg, "gto");
+  WorkloadOptions opts;
+  opts.size = "small";
+  ASSERT_TRUE(make_bundled_workload("atax_pt")->run(gpu, opts).verified);
+  uint64_t sleeps = 0, full = 0;
+  for (const auto& sm : gpu.sms()) {
+    sleeps += sm->sleeps_with_ctas();
+    full += sm->sleeps_with_full_ldst();
+  }
+  EXPECT_GT(full, 10000u);
+  EXPECT_GT(sleeps, full);
+}
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.workload << " on " << c.gpu << " with " << c.sched; }
 

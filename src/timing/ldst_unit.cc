@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <iterator>
 
 #include "core/l1_carveout.h"
@@ -119,6 +120,32 @@ void LdstUnit::expand(Op& op) {
   int n = 0;
   uint64_t lmask = ~uint64_t(line_bytes_ - 1);
   const bool store_bytes = op.op == OpClass::STORE && line_bytes_ <= LineBytes::kMaxLine;
+  // The access of a line: the previous lane's most often; else, with few lines, a scan; with
+  // more, an open-addressed table of the lines so far (a warp that scatters over 32 lines would
+  // otherwise compare each with all before it).
+  constexpr int kScanUpTo = 8;
+  constexpr uint32_t kTable = 2 * kMaxAccess;  // a power of two
+  uint8_t table[kTable];
+  const int shift = std::countr_zero(uint64_t(line_bytes_));
+  auto bucket = [&](uint64_t line) { return uint32_t(((line >> shift) * 0x9e3779b97f4a7c15ull) >> 57) & (kTable - 1); };
+  auto index_line = [&](int j) {
+    uint32_t b = bucket(op.acc[j].line);
+    while (table[b] != 0xff) b = (b + 1) & (kTable - 1);
+    table[b] = uint8_t(j);
+  };
+  auto find = [&](uint64_t line, int prev) {
+    if (prev >= 0 && op.acc[prev].line == line) return prev;
+    if (n <= kScanUpTo) {
+      int j = 0;
+      while (j < n && op.acc[j].line != line) ++j;
+      return j;
+    }
+    for (uint32_t b = bucket(line);; b = (b + 1) & (kTable - 1)) {
+      if (table[b] == 0xff) return n;
+      if (op.acc[table[b]].line == line) return int(table[b]);
+    }
+  };
+  int prev = -1;  // the access of the previous lane
   for (uint32_t m = in.active_mask; m; m &= m - 1) {
     int lane = std::countr_zero(m);
     uint64_t a = op.has_addrs ? op.addrs[lane] : 0;
@@ -137,12 +164,18 @@ void LdstUnit::expand(Op& op) {
       uint64_t stop = std::min(end, line + line_bytes_);
       uint32_t first = uint32_t((a - line) / 32), last = uint32_t((stop - 1 - line) / 32);
       uint32_t sectors = ((last >= 31 ? ~0u : ((1u << (last + 1)) - 1))) & ~((1u << first) - 1);
-      int j = 0;
-      while (j < n && op.acc[j].line != line) ++j;
+      int j = find(line, prev);
       if (j == n) {
         if (n == int(kMaxAccess)) break;  // pathological scatter: the rest merge into the last line
         op.acc[n++] = {line, 0, 0, {}};
+        if (n == kScanUpTo + 1) {
+          std::memset(table, 0xff, sizeof table);
+          for (int k = 0; k < n; ++k) index_line(k);
+        } else if (n > kScanUpTo + 1) {
+          index_line(j);
+        }
       }
+      prev = j;
       op.acc[j].sectors |= sectors;
       if (store_bytes) op.acc[j].written.add(uint32_t(a - line), uint32_t(stop - a));
       op.acc[j].bytes = uint16_t(std::min<uint32_t>(op.acc[j].bytes + uint32_t(stop - a), 0xffff));

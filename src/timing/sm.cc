@@ -847,7 +847,7 @@ bool Sm::cycle(uint64_t now) {
     wake_heap_.pop_back();
   }
   bool active = ldst_.cycle(*this, now, stats_);
-  if (!cfg_.core.fetch_after_issue) active |= fetch(now);
+  if (!cfg_.core.fetch_after_issue && fetch_has_work()) active |= fetch(now);
   uint32_t m = cfg_.core.schedulers;
   bool ldst_was_full = ldst_full_at_start_;
   ldst_full_at_start_ = ldst_.full();
@@ -895,7 +895,7 @@ bool Sm::cycle(uint64_t now) {
     policy.on_cycle_end(ctx, issued, issued ? WarpStatus::Ready : status_of_class(cls));
     active |= issued;
   }
-  if (cfg_.core.fetch_after_issue) active |= fetch(now);
+  if (cfg_.core.fetch_after_issue && fetch_has_work()) active |= fetch(now);
   active |= ldst_.has_outgoing(now);
   // An SM whose policies act every cycle on their own stays awake; one whose policies are
   // given every cycle (replays_) dozes instead of sleeping.

@@ -224,6 +224,9 @@ class Sm {
   };
 
   bool fetch(uint64_t now);
+  // Whether fetch() has anything to do: an I-cache fill to take or a warp wanting instructions
+  // (without, it changes nothing and returns false; most cycles of a memory-bound SM).
+  bool fetch_has_work() const { return fetch_want_ != 0 || !ifills_.empty(); }
   void compute_local_status(Warp& w);
   void fill_ibuffer(Warp& w, uint64_t ready);
   void icache_filled(int mshr, uint64_t now);

@@ -383,7 +383,11 @@ std::string config_keys_markdown(const std::vector<std::string>& presets) {
     std::string doc = f.doc;
     for (size_t p = 0; (p = doc.find('|', p)) != std::string::npos; p += 2) doc.replace(p, 1, "\\|");
     out += fmt::format("| `{}` | {} | {} |", f.key, type, value(f));
-    for (const auto& pf : pfields) out += " " + value(pf[i]) + " |";
+    for (const auto& pf : pfields) {
+      out += ' ';
+      out += value(pf[i]);
+      out += " |";
+    }
     out += " " + doc + " |\n";
   }
   return out;

@@ -80,7 +80,8 @@ E enum_by_name(const std::string& src, const char* key, const std::string& text,
   std::string valid;
   for (E v : values) {
     if (text == name(v)) return v;
-    valid += (valid.empty() ? "" : "|") + std::string(name(v));
+    if (!valid.empty()) valid += '|';
+    valid += name(v);
   }
   throw Error(fmt::format("{}: '{}' = '{}' is not one of {}", src, key, text, valid));
 }

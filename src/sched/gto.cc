@@ -24,7 +24,7 @@ static std::unique_ptr<WarpScheduler> make_gto(const SchedulerSetup& setup) { re
 
 namespace {
 const SchedulerRegistration kRegistered{
-    {"gto", "greedy then oldest: keep the last warp while ready, else the oldest ready", make_gto}};
+    {"gto", "greedy then oldest: keep the last warp while ready, else the oldest ready", make_gto, nullptr, {}}};
 }  // namespace
 
 }  // namespace warpsim

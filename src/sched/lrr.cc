@@ -21,7 +21,7 @@ static std::unique_ptr<WarpScheduler> make_lrr(const SchedulerSetup& setup) { re
 
 namespace {
 const SchedulerRegistration kRegistered{
-    {"lrr", "loose round robin: the next ready warp after the last one issued", make_lrr}};
+    {"lrr", "loose round robin: the next ready warp after the last one issued", make_lrr, nullptr, {}}};
 }  // namespace
 
 }  // namespace warpsim

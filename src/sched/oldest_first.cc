@@ -18,7 +18,7 @@ static std::unique_ptr<WarpScheduler> make_oldest_first(const SchedulerSetup& se
 }
 
 namespace {
-const SchedulerRegistration kRegistered{{"oldest", "oldest ready warp first", make_oldest_first}};
+const SchedulerRegistration kRegistered{{"oldest", "oldest ready warp first", make_oldest_first, nullptr, {}}};
 }  // namespace
 
 }  // namespace warpsim

@@ -18,7 +18,7 @@ static std::unique_ptr<WarpScheduler> make_youngest_first(const SchedulerSetup& 
 }
 
 namespace {
-const SchedulerRegistration kRegistered{{"youngest", "youngest ready warp first", make_youngest_first}};
+const SchedulerRegistration kRegistered{{"youngest", "youngest ready warp first", make_youngest_first, nullptr, {}}};
 }  // namespace
 
 }  // namespace warpsim

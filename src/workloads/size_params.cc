@@ -25,7 +25,10 @@ SizeParams parse_size_params(const std::string& name, const char* toml_text, con
   if (!sz) {
     std::string valid;
     if (auto* all = t["sizes"].as_table())
-      for (auto&& [k, v] : *all) valid += (valid.empty() ? "" : "|") + std::string(k.str());
+      for (auto&& [k, v] : *all) {
+        if (!valid.empty()) valid += '|';
+        valid += k.str();
+      }
     throw Error(fmt::format("workload '{}' has no size '{}' (valid: {})", name, size, valid));
   }
   SizeParams p;

@@ -29,7 +29,9 @@ TEST(JobPool, RunsEachJobOnceAndNeverMoreThanItsWidth) {
     });
     for (size_t i = 0; i < runs.size(); ++i) EXPECT_EQ(runs[i].load(), 1) << "job " << i << " width " << width;
     EXPECT_LE(most.load(), width);
-    if (width > 1) EXPECT_GT(most.load(), 1) << "width " << width << " never ran jobs side by side";
+    if (width > 1) {
+      EXPECT_GT(most.load(), 1) << "width " << width << " never ran jobs side by side";
+    }
   }
 }
 

@@ -49,7 +49,9 @@ TEST(DeviceHeap, PerThreadBlocksAreWrittenAndReadBackInLaneOrder) {
     ASSERT_NE(p, 0u) << "thread " << t;
     EXPECT_EQ(p % 16, 0u) << "thread " << t;
     // First fit from the bottom, lane by lane, warp by warp: each block follows the last.
-    if (t > 0) EXPECT_GE(p, prev + 24 + (t - 1)) << "thread " << t;
+    if (t > 0) {
+      EXPECT_GE(p, prev + 24 + (t - 1)) << "thread " << t;
+    }
     prev = p;
     seen.insert(p);
     uint32_t want = 0;

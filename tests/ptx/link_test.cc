@@ -63,13 +63,17 @@ TEST(Link, TheLinkedModuleHasOneDefinitionOfEachSymbol) {
   for (const auto& f : linked.functions) {
     scale += f.name == "scale";
     one += f.name == "one";
-    if (f.name == "scale") EXPECT_TRUE(f.has_body);
+    if (f.name == "scale") {
+      EXPECT_TRUE(f.has_body);
+    }
   }
   for (const auto& v : linked.globals) {
     counter += v.name == "counter";
     tbl += v.name == "tbl";
     tbl_renamed += v.name.rfind("tbl$obj", 0) == 0;
-    if (v.name == "counter") EXPECT_FALSE(v.is_extern);
+    if (v.name == "counter") {
+      EXPECT_FALSE(v.is_extern);
+    }
   }
   EXPECT_EQ(scale, 1);
   EXPECT_EQ(one, 1);  // the weak copies: the first is kept

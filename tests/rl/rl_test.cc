@@ -628,7 +628,9 @@ TEST(Rlws, AHeldActionWithoutAReadyWarpIsDecidedAfresh) {
     SCOPED_TRACE(sched);
     EXPECT_GT(declined[1], 0u);
     EXPECT_LT(declined[0], declined[1]);
-    if (std::string(sched) == "rlws_ms") EXPECT_EQ(declined[0], 0u);
+    if (std::string(sched) == "rlws_ms") {
+      EXPECT_EQ(declined[0], 0u);
+    }
   }
 }
 

@@ -113,9 +113,11 @@ void expect_same_stream(const WarpStream& a, const WarpStream& b) {
   for (size_t i = 0; i < a.insts.size(); ++i) {
     WarpInst x = a.insts[i], y = b.insts[i];
     ASSERT_EQ(x.addr_index == kNoAddr, y.addr_index == kNoAddr) << "instruction " << i;
-    if (x.addr_index != kNoAddr)
-      for (uint32_t l = 0; l < 32; ++l)
+    if (x.addr_index != kNoAddr) {
+      for (uint32_t l = 0; l < 32; ++l) {
         ASSERT_EQ(a.addrs[x.addr_index + l], b.addrs[y.addr_index + l]) << "instruction " << i << " lane " << l;
+      }
+    }
     x.addr_index = y.addr_index = 0;
     ASSERT_EQ(std::memcmp(&x, &y, sizeof x), 0) << "instruction " << i;
   }

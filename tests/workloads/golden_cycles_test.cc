@@ -71,8 +71,10 @@ Outcome simulate(const std::string& workload, const char* gpu_name, const char* 
   WorkloadOutcome r = w->run(gpu, opts);
   EXPECT_TRUE(r.verified) << workload << " on " << gpu_name << " with " << sched << ": " << r.message;
   Outcome o;
-  for (const auto& k : gpu.results())
-    o.launches += (o.launches.empty() ? "" : ",") + std::to_string(k.end_cycle - k.start_cycle);
+  for (const auto& k : gpu.results()) {
+    if (!o.launches.empty()) o.launches += ',';
+    o.launches += std::to_string(k.end_cycle - k.start_cycle);
+  }
   StatsSnapshot s = gpu.snapshot();
   o.cycles = s.cycle;
   o.warp_insts = s.core.warp_insts;

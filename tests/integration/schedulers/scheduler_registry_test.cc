@@ -48,7 +48,7 @@ std::shared_ptr<SmSharedState> make_counting_shared(const SchedulerParams&, int)
 }
 
 const SchedulerRegistration kCounting{
-    {"test-counting", "oldest ready, counting its SM's schedulers", make_counting, make_counting_shared}};
+    {"test-counting", "oldest ready, counting its SM's schedulers", make_counting, make_counting_shared, {}}};
 
 TEST(SchedulerRegistry, APolicyRegistersItselfFromItsOwnFile) {
   const SchedulerFactory& f = find_scheduler("test-counting");

@@ -39,13 +39,25 @@ void LinearSarsa::reset() {
 
 double LinearSarsa::q(const State& s, int action) const {
   size_t base = size_t(action) * n_;
+  const uint32_t n = n_;
+  const uint8_t* v = s.v;
   if (fixed_) {
+    const int64_t* w = thetaq_.data() + base;
     int64_t sum = 0;
-    for (uint32_t i = 0; i < n_; ++i) sum += thetaq_[base + i] >> s.v[i];  // theta * 2^-v as a shift
+    for (uint32_t i = 0; i < n; ++i) sum += w[i] >> v[i];  // theta * 2^-v as a shift
     return double(sum) / kOne;
   }
+  // The terms are added in attribute order, four per step (the same sums as one at a time).
+  const double* w = theta_.data() + base;
   double sum = 0;
-  for (uint32_t i = 0; i < n_; ++i) sum += theta_[base + i] * feature(s.v[i]);
+  uint32_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    sum += w[i] * feature(v[i]);
+    sum += w[i + 1] * feature(v[i + 1]);
+    sum += w[i + 2] * feature(v[i + 2]);
+    sum += w[i + 3] * feature(v[i + 3]);
+  }
+  for (; i < n; ++i) sum += w[i] * feature(v[i]);
   return sum;
 }
 
@@ -131,12 +143,25 @@ bool LinearSarsa::update(const State& s, int action, double delta, double alpha)
       }
     }
   } else {
-    double step = alpha * delta;
-    for (uint32_t i = 0; i < n_; ++i) {
-      double& w = theta_[base + i];
-      w += step * feature(s.v[i]);
-      if (!(std::abs(w) <= limit_)) ok = false;  // also catches NaN
+    const double step = alpha * delta, limit = limit_;
+    const uint32_t n = n_;
+    const uint8_t* v = s.v;
+    double* w = theta_.data() + base;
+    // Four weights per step; a weight beyond the limit or not a number (the comparison fails
+    // for NaN) is noted and acted on after the loop.
+    bool within = true;
+    uint32_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+      double w0 = w[i] + step * feature(v[i]), w1 = w[i + 1] + step * feature(v[i + 1]);
+      double w2 = w[i + 2] + step * feature(v[i + 2]), w3 = w[i + 3] + step * feature(v[i + 3]);
+      w[i] = w0, w[i + 1] = w1, w[i + 2] = w2, w[i + 3] = w3;
+      within &= (std::abs(w0) <= limit) & (std::abs(w1) <= limit) & (std::abs(w2) <= limit) & (std::abs(w3) <= limit);
     }
+    for (; i < n; ++i) {
+      w[i] += step * feature(v[i]);
+      within &= std::abs(w[i]) <= limit;
+    }
+    ok = within;
   }
   if (!ok) {
     ++resets_;

@@ -412,6 +412,11 @@ void Importer::map_units() {
   // mode, otherwise ID_OC_SFU pipeline registers bound SFU issue per SM.
   core.mem_issue_per_sm = 1;
   if (core.subcore) core.sfu_issue_per_sm = 0;
+  // shader_core_ctx::issue asks the schedulers from Issue_Prio, which advances every cycle. In
+  // sub-core mode each scheduler issues into its own pipeline-register slots, so the order
+  // decides no shared slot there; warpsim's one memory slot per SM then stands for the collector
+  // units' dispatch to the LD/ST unit, not for issue, and keeps the fixed order (docs/fidelity.md).
+  core.rotate_issue_priority = !core.subcore;
   if (Option* o = take("-gpgpu_pipeline_widths")) {
     auto w = u32_list(*o, ',', 7);
     size_t sfu_idx = w.size() >= 11 ? 3 : 1;  // 4.x: SP,DP,INT,SFU,MEM,...; 3.x: SP,SFU,MEM,...

@@ -115,6 +115,7 @@ struct CoreConfig {
   uint32_t issue_per_scheduler = 1;        // instructions a scheduler issues per cycle
   uint32_t mem_issue_per_sm = 1;           // MEM instructions the whole SM may issue per cycle
   uint32_t sfu_issue_per_sm = 1;           // SFU instructions the whole SM may issue per cycle (0: no limit)
+  bool rotate_issue_priority = false;      // the scheduler asked first rotates by one each cycle
   uint32_t cta_dispatch_latency = 0;       // per CTA of the grid, added to the kernel launch latency
   uint32_t kernel_launch_latency = 0;      // cycles from a kernel's start to its first CTA
   uint32_t kernel_submit_interval = 0;     // fewest cycles between two launches' submissions by the host
@@ -178,6 +179,11 @@ struct CoreConfig {
     v("issue_per_scheduler", issue_per_scheduler, "instructions issued per scheduler per cycle");
     v("mem_issue_per_sm", mem_issue_per_sm, "memory instructions issued per SM per cycle");
     v("sfu_issue_per_sm", sfu_issue_per_sm, "SFU instructions issued per SM per cycle (0 = no limit)");
+    v("rotate_issue_priority", rotate_issue_priority,
+      "the SM asks its schedulers in an order that starts one scheduler later every cycle (cycle c starts at "
+      "scheduler c mod schedulers), so the issue slots they share (mem_issue_per_sm, sfu_issue_per_sm) go to each "
+      "in turn when several want them, as GPGPU-Sim's shader_core_ctx::issue does; false: scheduler 0 is asked "
+      "first every cycle");
     v("cta_dispatch_latency", cta_dispatch_latency,
       "cycles per CTA of the grid added to kernel_launch_latency before the first CTA (GPGPU-Sim "
       "-gpgpu_TB_launch_latency)");

@@ -853,7 +853,8 @@ bool Sm::cycle(uint64_t now) {
   ldst_full_at_start_ = ldst_.full();
   bool ports_reset = mem_port_used_last_cycle_;
   mem_port_used_last_cycle_ = false;
-  for (uint32_t s = 0; s < m; ++s) {
+  for (uint32_t i = 0; i < m; ++i) {
+    const uint32_t s = sched_in_order(i, now);
     // A scheduler that issued nothing stays idle until an event of one of its warps, its wake
     // cycle, the LD/ST queue draining or the per-cycle issue ports freeing.
     if (!needs_every_cycle_ && !sched_dirty_[s] && now < sched_wake_[s] && !(ldst_was_full && !ldst_.full()) &&
@@ -907,7 +908,7 @@ void Sm::doze(uint64_t now) {
   // The cycles before `now` are counted (by the previous doze, or a skip_cycles of the GPU's).
   now_ = now;
   ldst_.skip_cycles(1, stats_);
-  for (uint32_t s = 0; s < uint32_t(schedulers_.size()); ++s) unchanged_cycle(s, now);
+  for (uint32_t i = 0; i < uint32_t(schedulers_.size()); ++i) unchanged_cycle(sched_in_order(i, now), now);
   sleep_from_ = now + 1;
 }
 
@@ -1022,8 +1023,10 @@ void Sm::skip_cycles(uint64_t first, uint64_t n) {
   const uint64_t last = first + n - 1;
   for (uint64_t c = any_each ? first : last; c <= last; ++c) {
     now_ = c;
-    for (uint32_t s = 0; s < uint32_t(schedulers_.size()); ++s)
+    for (uint32_t i = 0; i < uint32_t(schedulers_.size()); ++i) {
+      const uint32_t s = sched_in_order(i, c);
       if (each[s] || (sched_replays_[s] == kReplayLast && c == last)) idle_cycle(s, true);
+    }
   }
 }
 

@@ -144,6 +144,13 @@ class Sm {
   int num_sms() const { return int(cfg_.core.num_sms); }
 
  private:
+  // The scheduler asked i-th in cycle `cycle` (core.rotate_issue_priority: the order starts at
+  // scheduler cycle mod m; else scheduler i). A function of the cycle, so skipped and replayed
+  // cycles get the order ticking would have given them.
+  uint32_t sched_in_order(uint32_t i, uint64_t cycle) const {
+    const uint32_t m = cfg_.core.schedulers;
+    return cfg_.core.rotate_issue_priority ? uint32_t((uint64_t(i) + cycle) % m) : i;
+  }
   // needs_every_cycle_ and replays_ from the schedulers.
   void read_scheduler_needs();
   // Cycle now_ for scheduler `s`, which replays skipped cycles and cannot issue in it; `frozen`:

@@ -106,6 +106,7 @@ TEST(GpgpusimImport, CoreAndUnits) {
   EXPECT_FALSE(c.core.subcore);
   EXPECT_EQ(c.core.sfu_issue_per_sm, 1u);  // ID_OC_SFU width in shared mode
   EXPECT_EQ(c.core.mem_issue_per_sm, 1u);
+  EXPECT_TRUE(c.core.rotate_issue_priority);  // shared pipeline registers: Issue_Prio decides who gets them
   const auto& sp = c.units[int(Unit::SP)];
   EXPECT_EQ(sp.count, 2u);
   EXPECT_EQ(sp.latency[kLatDefault], 4u);
@@ -300,7 +301,8 @@ TEST(GpgpusimImport, SubCoreCountsPerScheduler) {
   EXPECT_EQ(c.core.schedulers, 4u);
   EXPECT_EQ(c.units[int(Unit::SP)].count, 1u);
   EXPECT_EQ(c.units[int(Unit::DP)].count, 2u);
-  EXPECT_EQ(c.core.sfu_issue_per_sm, 0u);  // each scheduler has its own SFU
+  EXPECT_EQ(c.core.sfu_issue_per_sm, 0u);      // each scheduler has its own SFU
+  EXPECT_FALSE(c.core.rotate_issue_priority);  // each scheduler issues into its own slots
   EXPECT_EQ(c.l2.hash, "ipoly");
 }
 

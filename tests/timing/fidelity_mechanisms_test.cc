@@ -3,6 +3,8 @@
 // a figure computed by hand.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "config/config_loader.h"
 #include "memory/cache.h"
 #include "support/sim_helpers.h"
@@ -374,6 +376,48 @@ TEST(Fidelity, AWarpWaitsForItsAtomic) {
   cfg.core.atomic_waits = true;
   EXPECT_EQ(kernel_cycles(simulate(cfg, kernel(0))), atomic_only);
   EXPECT_GE(kernel_cycles(simulate(cfg, kernel(40))), atomic_only + 40);
+}
+
+// core.rotate_issue_priority: the schedulers of an SM share one memory issue slot per cycle
+// (core.mem_issue_per_sm = 1). Four warps, two per scheduler (even slots on scheduler 0, odd on
+// scheduler 1), each issue four independent loads, all ready from the same cycle. Asked in a fixed
+// order, scheduler 0 takes the slot every cycle it has a load, so its eight loads go first; with
+// the order rotating every cycle (GPGPU-Sim's shader_core_ctx::issue) the two schedulers take it
+// in turn once both have a load ready.
+TEST(Fidelity, RotatingIssuePriorityAlternatesTheSharedMemorySlot) {
+  GpuConfig cfg = small_gpu(1, 2);
+  cfg.icache.perfect = true;
+  cfg.core.ldst_queue = 16;
+  KernelBuilder b("loads");
+  b.grid({1, 1, 1}).block({128, 1, 1}).load(MemSpace::Global, AccessPattern::coalesced(), 4, 4);
+  const synth::SyntheticKernel k = b.build();
+  // The scheduler of each of the first eight issues, and their cycles.
+  auto first_issues = [&](std::vector<uint64_t>* cycles) {
+    RunResult r = simulate(cfg, k, "gto", {}, /*log=*/true);
+    std::vector<int> sched;
+    for (const auto& d : r.log)
+      if (d.slot >= 0 && sched.size() < 8) {
+        sched.push_back(d.sched);
+        cycles->push_back(d.cycle);
+        EXPECT_EQ(d.slot % 2, d.sched);
+      }
+    EXPECT_EQ(sched.size(), 8u);
+    return sched;
+  };
+  std::vector<uint64_t> fixed_cycles, rotating_cycles;
+  const std::vector<int> fixed = first_issues(&fixed_cycles);
+  EXPECT_EQ(fixed, std::vector<int>(8, 0));
+  for (int i = 1; i < 8; ++i) EXPECT_EQ(fixed_cycles[i], fixed_cycles[0] + i) << "issue " << i;
+  cfg.core.rotate_issue_priority = true;
+  const std::vector<int> rotating = first_issues(&rotating_cycles);
+  EXPECT_EQ(rotating_cycles[0], fixed_cycles[0]);
+  // Scheduler 1's warps are ready a cycle after scheduler 0's first (one warp fetches per cycle);
+  // from its first load on, the slot goes to the scheduler asked first: cycle c starts at
+  // scheduler c mod 2.
+  const size_t first1 = size_t(std::find(rotating.begin(), rotating.end(), 1) - rotating.begin());
+  ASSERT_LE(first1, 2u);
+  for (size_t i = 1; i < 8; ++i) EXPECT_EQ(rotating_cycles[i], rotating_cycles[0] + i) << "issue " << i;
+  for (size_t i = first1; i < 8; ++i) EXPECT_EQ(uint64_t(rotating[i]), rotating_cycles[i] % 2) << "issue " << i;
 }
 
 // core.mem_writeback_per_cycle: the LD/ST unit writes back one memory response per cycle. Eight

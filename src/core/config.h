@@ -105,10 +105,11 @@ struct CoreConfig {
   uint32_t shared_latency = 24;    // core cycles from issue to data
   uint32_t const_latency = 8;      // constant-cache hit latency
   uint32_t const_miss_latency = 200;
-  uint32_t ibuffer = 2;            // instruction buffer entries per warp
-  uint32_t fetch_per_cycle = 1;    // warps that fetch per cycle per SM
-  bool fetch_after_issue = false;  // fetch and decode follow issue within a cycle (GPGPU-Sim's order)
-  uint32_t decode_width = 2;       // instructions decoded into the ibuffer per fetch
+  uint32_t ibuffer = 2;                    // instruction buffer entries per warp
+  uint32_t fetch_per_cycle = 1;            // warps that fetch per cycle per SM
+  bool fetch_after_issue = false;          // fetch and decode follow issue within a cycle (GPGPU-Sim's order)
+  bool ifill_feeds_one_per_fetch = false;  // an I-cache fill serves its waiting warps one per fetch slot
+  uint32_t decode_width = 2;               // instructions decoded into the ibuffer per fetch
   uint32_t icache_miss_latency = 100;
   uint32_t branch_latency = 2;             // cycles after a branch issues before the warp fetches again
   uint32_t ldst_queue = 8;                 // memory instructions queued in the LD/ST unit
@@ -172,6 +173,10 @@ struct CoreConfig {
       "more when the branch was not the last instruction of its fetch (the sequential successor fetched with "
       "it is found stale the next cycle); false: fetch comes before issue and a fetched buffer is decoded the "
       "next cycle");
+    v("ifill_feeds_one_per_fetch", ifill_feeds_one_per_fetch,
+      "an I-cache fill hands its line to the warps waiting on it one per fetch slot, in the order they missed, "
+      "each taking that slot as a fetch would (GPGPU-Sim's fetch takes one m_L1I->next_access() per round); "
+      "false: every waiting warp gets its instructions the cycle after the fill");
     v("decode_width", decode_width, "instructions decoded per fetch");
     v("icache_miss_latency", icache_miss_latency, "instruction cache miss latency");
     v("branch_latency", branch_latency, "cycles a branch blocks fetch of its warp");

@@ -112,6 +112,8 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       empty_runs_(o.empty_runs_),
       issue_log_(nullptr),
       ifills_(o.ifills_),
+      ifeed_(o.ifeed_),
+      ifeed_head_(o.ifeed_head_),
       ifetches_out_(o.ifetches_out_),
       kernel_insts_(o.kernel_insts_),
       kernel_thread_insts_(o.kernel_thread_insts_),
@@ -488,7 +490,11 @@ void Sm::instruction_arrived(int mshr, uint64_t now) {
 void Sm::icache_filled(int mshr, uint64_t now) {
   for (uint32_t slot : icache_.fill(mshr, now)) {
     Warp& w = warps_[slot];
-    if (w.info.valid && w.fetching) fill_ibuffer(w, now + 1);
+    if (!w.info.valid || !w.fetching) continue;
+    if (cfg_.core.ifill_feeds_one_per_fetch)
+      ifeed_.push_back(uint16_t(slot));
+    else
+      fill_ibuffer(w, now + 1);
   }
 }
 
@@ -506,7 +512,17 @@ bool Sm::fetch(uint64_t now) {
     }
   }
   uint64_t want = fetch_want_;
-  for (uint32_t f = 0; f < cfg_.core.fetch_per_cycle && want; ++f) {
+  for (uint32_t f = 0; f < cfg_.core.fetch_per_cycle && (want || ifeed_head_ < ifeed_.size()); ++f) {
+    // After the cycle's issue, its last fetch slot is decoded only in the next cycle.
+    const uint32_t late = cfg_.core.fetch_after_issue && f + 1 == cfg_.core.fetch_per_cycle ? 1 : 0;
+    if (ifeed_head_ < ifeed_.size()) {
+      // A filled line serves one waiting warp in this slot, as a hit would (no other fetch).
+      Warp& w = warps_[ifeed_[ifeed_head_++]];
+      if (ifeed_head_ == ifeed_.size()) ifeed_.clear(), ifeed_head_ = 0;
+      if (w.info.valid && w.fetching) fill_ibuffer(w, now + std::max<uint32_t>(1, cfg_.icache.latency) + late);
+      active = true;
+      continue;
+    }
     // Round robin over warps that need instructions, starting after the last one fetched.
     uint64_t rot = std::rotr(want, int(fetch_rr_ & 63));
     int slot = -1;
@@ -531,8 +547,6 @@ bool Sm::fetch(uint64_t now) {
       if (r.outcome == Cache::Outcome::Hit) {
         stats_.icache_hits++;
         counters_.icache_hits++;
-        // After issue, the cycle's last fetch slot is decoded only in the next cycle.
-        const uint32_t late = cfg_.core.fetch_after_issue && f + 1 == cfg_.core.fetch_per_cycle ? 1 : 0;
         fill_ibuffer(w, now + std::max<uint32_t>(1, cfg_.icache.latency) + late);
       } else {
         stats_.icache_misses++;
@@ -921,7 +935,7 @@ void Sm::doze(uint64_t now) {
 // something, i.e. at one of those events, and the schedulers waiting for room are asked in that
 // cycle (cycle() keeps ldst_full_at_start_ as the last cycle left it), as they would be awake.
 void Sm::maybe_sleep(uint64_t now) {
-  if (!ifills_.empty() || mem_port_used_last_cycle_) return;
+  if (!ifills_.empty() || ifeed_head_ < ifeed_.size() || mem_port_used_last_cycle_) return;
   const bool empty = live_ctas_ == 0;
   if (empty && (!ldst_.quiet() || ifetches_out_)) return;
   uint64_t until = ~0ull;

@@ -378,6 +378,37 @@ TEST(Fidelity, AWarpWaitsForItsAtomic) {
   EXPECT_GE(kernel_cycles(simulate(cfg, kernel(40))), atomic_only + 40);
 }
 
+// core.ifill_feeds_one_per_fetch: eight warps, each with a scheduler of its own (so issue is no
+// limit), all miss the I-cache on the kernel's first line: the first warp's miss is sent, the
+// other seven merge into its MSHR. Without the switch the fill gives every waiting warp its
+// instructions in the cycle after it, so all eight issue their first instruction in one cycle.
+// With it (GPGPU-Sim's fetch takes one m_L1I->next_access() per fetch round) the fill serves
+// one waiting warp per fetch slot, in the order they missed: one round per cycle gives first
+// issues on eight consecutive cycles, two rounds two per cycle.
+TEST(Fidelity, AnInstructionFillServesOneWaitingWarpPerFetchSlot) {
+  GpuConfig cfg = small_gpu(1, 8);
+  KernelBuilder b("alu8");
+  b.grid({1, 1, 1}).block({256, 1, 1}).alu(Unit::SP, 4);
+  const synth::SyntheticKernel k = b.build();
+  auto first_issue = [&] {
+    RunResult r = simulate(cfg, k, "gto", {}, /*log=*/true);
+    std::vector<uint64_t> first(8, 0);
+    for (const auto& d : r.log)
+      if (d.slot >= 0 && d.slot < 8 && first[d.slot] == 0) first[d.slot] = d.cycle;
+    EXPECT_EQ(r.stats.core.icache_misses, 8u);  // one sent, seven merged
+    return first;
+  };
+  const std::vector<uint64_t> all_at_once = first_issue();
+  for (int w = 1; w < 8; ++w) EXPECT_EQ(all_at_once[w], all_at_once[0]) << "warp " << w;
+  cfg.core.ifill_feeds_one_per_fetch = true;
+  const std::vector<uint64_t> one_per_cycle = first_issue();
+  EXPECT_EQ(one_per_cycle[0], all_at_once[0]);
+  for (int w = 0; w < 8; ++w) EXPECT_EQ(one_per_cycle[w], all_at_once[0] + w) << "warp " << w;
+  cfg.core.fetch_per_cycle = 2;
+  const std::vector<uint64_t> two_per_cycle = first_issue();
+  for (int w = 0; w < 8; ++w) EXPECT_EQ(two_per_cycle[w], all_at_once[0] + w / 2) << "warp " << w;
+}
+
 // core.rotate_issue_priority: the schedulers of an SM share one memory issue slot per cycle
 // (core.mem_issue_per_sm = 1). Four warps, two per scheduler (even slots on scheduler 0, odd on
 // scheduler 1), each issue four independent loads, all ready from the same cycle. Asked in a fixed

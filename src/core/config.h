@@ -109,6 +109,7 @@ struct CoreConfig {
   uint32_t fetch_per_cycle = 1;            // warps that fetch per cycle per SM
   bool fetch_after_issue = false;          // fetch and decode follow issue within a cycle (GPGPU-Sim's order)
   bool ifill_feeds_one_per_fetch = false;  // an I-cache fill serves its waiting warps one per fetch slot
+  bool fetch_refusal_moves_on = false;     // a refused I-cache fetch moves the round robin past its warp
   uint32_t decode_width = 2;               // instructions decoded into the ibuffer per fetch
   uint32_t icache_miss_latency = 100;
   uint32_t branch_latency = 2;             // cycles after a branch issues before the warp fetches again
@@ -177,6 +178,10 @@ struct CoreConfig {
       "an I-cache fill hands its line to the warps waiting on it one per fetch slot, in the order they missed, "
       "each taking that slot as a fetch would (GPGPU-Sim's fetch takes one m_L1I->next_access() per round); "
       "false: every waiting warp gets its instructions the cycle after the fill");
+    v("fetch_refusal_moves_on", fetch_refusal_moves_on,
+      "a fetch the I-cache refuses (no free MSHR or merge slot) ends the cycle's fetch and moves the round robin "
+      "past its warp, so the next cycle tries the next warp (GPGPU-Sim's fetch on RESERVATION_FAIL); false: the "
+      "same warp tries again next cycle");
     v("decode_width", decode_width, "instructions decoded per fetch");
     v("icache_miss_latency", icache_miss_latency, "instruction cache miss latency");
     v("branch_latency", branch_latency, "cycles a branch blocks fetch of its warp");

@@ -543,7 +543,15 @@ bool Sm::fetch(uint64_t now) {
       fill_ibuffer(w, now + 1);
     } else {
       Cache::Result r = icache_.read(addr, icache_.sector_mask(addr, 8), uint32_t(slot), now);
-      if (r.outcome == Cache::Outcome::Fail) break;
+      if (r.outcome == Cache::Outcome::Fail) {
+        // GPGPU-Sim moves its round robin past a warp the I-cache refused: the next cycle tries
+        // another warp, so the cycle changed something (it may not be skipped).
+        if (cfg_.core.fetch_refusal_moves_on) {
+          fetch_rr_ = uint32_t(slot + 1) & 63;
+          active = true;
+        }
+        break;
+      }
       if (r.outcome == Cache::Outcome::Hit) {
         stats_.icache_hits++;
         counters_.icache_hits++;

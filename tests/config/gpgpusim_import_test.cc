@@ -134,6 +134,7 @@ TEST(GpgpusimImport, CoreAndUnits) {
   EXPECT_EQ(c.core.mem_writeback_per_cycle, 1u);  // one memory response written back per cycle
   EXPECT_TRUE(c.core.fetch_after_issue);          // issue, then decode and fetch, in a cycle
   EXPECT_TRUE(c.core.ifill_feeds_one_per_fetch);  // one m_L1I->next_access() per fetch round
+  EXPECT_TRUE(c.core.fetch_refusal_moves_on);     // the round robin moves past a refused warp
   EXPECT_EQ(c.core.branch_latency, 0u);           // no delay beyond that order
   EXPECT_EQ(c.l1d.set_index, "fermi");            // dl1 ...,L:L:m:N:H
   EXPECT_EQ(c.l2.cache.set_index, "ipoly");       // dl2 ...,L:B:m:L:P

@@ -409,6 +409,42 @@ TEST(Fidelity, AnInstructionFillServesOneWaitingWarpPerFetchSlot) {
   for (int w = 0; w < 8; ++w) EXPECT_EQ(two_per_cycle[w], all_at_once[0] + w / 2) << "warp " << w;
 }
 
+// core.fetch_refusal_moves_on: one I-cache MSHR that takes two requests, six warps (each with a
+// scheduler of its own, so a warp issues the cycle after its fetch and the order of first issues
+// is the order of fetches), the kernel's first line missing. Warp 0's fetch misses and warp 1's merges into its
+// MSHR; warps 2-5 are refused, one attempt per cycle. Without the switch the round robin stays
+// on the refused warp, so warp 2 tries every cycle and, once the line is back, warps 2, 3, 4, 5
+// fetch in slot order. With it (GPGPU-Sim's fetch sets m_last_warp_fetched on a reservation
+// failure) each refusal moves the round robin on, so the refused warps take turns, 2, 3, 4, 5,
+// 2, ..., and the first of them to fetch after the fill is the one whose turn it is then: with
+// the miss taking L cycles from warp 0's fetch in cycle c0, the fill is found in cycle c0 + L,
+// whose attempt is the (L - 2)-th refusal slot, warp 2 + (L - 2) mod 4.
+TEST(Fidelity, ARefusedFetchMovesTheRoundRobinOn) {
+  KernelBuilder b("alu6");
+  b.grid({1, 1, 1}).block({192, 1, 1}).alu(Unit::SP, 2);
+  const synth::SyntheticKernel k = b.build();
+  // The refused warps (2-5) in the order of their first issue.
+  auto order = [&](uint32_t miss_latency, bool moves_on) {
+    GpuConfig cfg = small_gpu(1, 6);
+    cfg.icache.mshr_entries = 1;
+    cfg.icache.mshr_merge = 2;
+    cfg.core.icache_miss_latency = miss_latency;
+    cfg.core.fetch_refusal_moves_on = moves_on;
+    RunResult r = simulate(cfg, k, "gto", {}, /*log=*/true);
+    std::vector<int> seen;
+    for (const auto& d : r.log)
+      if (d.slot >= 2 && d.slot < 6 && std::find(seen.begin(), seen.end(), d.slot) == seen.end())
+        seen.push_back(d.slot);
+    return seen;
+  };
+  for (uint32_t lat : {20u, 21u, 22u, 23u}) {
+    EXPECT_EQ(order(lat, false), (std::vector<int>{2, 3, 4, 5})) << "latency " << lat;
+    std::vector<int> want;
+    for (int i = 0; i < 4; ++i) want.push_back(2 + int((lat - 2 + i) % 4));
+    EXPECT_EQ(order(lat, true), want) << "latency " << lat;
+  }
+}
+
 // core.rotate_issue_priority: the schedulers of an SM share one memory issue slot per cycle
 // (core.mem_issue_per_sm = 1). Four warps, two per scheduler (even slots on scheduler 0, odd on
 // scheduler 1), each issue four independent loads, all ready from the same cycle. Asked in a fixed

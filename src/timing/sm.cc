@@ -113,7 +113,6 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       issue_log_(nullptr),
       ifills_(o.ifills_),
       ifeed_(o.ifeed_),
-      ifeed_head_(o.ifeed_head_),
       ifetches_out_(o.ifetches_out_),
       kernel_insts_(o.kernel_insts_),
       kernel_thread_insts_(o.kernel_thread_insts_),
@@ -512,13 +511,13 @@ bool Sm::fetch(uint64_t now) {
     }
   }
   uint64_t want = fetch_want_;
-  for (uint32_t f = 0; f < cfg_.core.fetch_per_cycle && (want || ifeed_head_ < ifeed_.size()); ++f) {
+  for (uint32_t f = 0; f < cfg_.core.fetch_per_cycle && (want || !ifeed_.empty()); ++f) {
     // After the cycle's issue, its last fetch slot is decoded only in the next cycle.
     const uint32_t late = cfg_.core.fetch_after_issue && f + 1 == cfg_.core.fetch_per_cycle ? 1 : 0;
-    if (ifeed_head_ < ifeed_.size()) {
+    if (!ifeed_.empty()) {
       // A filled line serves one waiting warp in this slot, as a hit would (no other fetch).
-      Warp& w = warps_[ifeed_[ifeed_head_++]];
-      if (ifeed_head_ == ifeed_.size()) ifeed_.clear(), ifeed_head_ = 0;
+      Warp& w = warps_[ifeed_.front()];
+      ifeed_.pop_front();
       if (w.info.valid && w.fetching) fill_ibuffer(w, now + std::max<uint32_t>(1, cfg_.icache.latency) + late);
       active = true;
       continue;
@@ -943,7 +942,7 @@ void Sm::doze(uint64_t now) {
 // something, i.e. at one of those events, and the schedulers waiting for room are asked in that
 // cycle (cycle() keeps ldst_full_at_start_ as the last cycle left it), as they would be awake.
 void Sm::maybe_sleep(uint64_t now) {
-  if (!ifills_.empty() || ifeed_head_ < ifeed_.size() || mem_port_used_last_cycle_) return;
+  if (!ifills_.empty() || !ifeed_.empty() || mem_port_used_last_cycle_) return;
   const bool empty = live_ctas_ == 0;
   if (empty && (!ldst_.quiet() || ifetches_out_)) return;
   uint64_t until = ~0ull;

@@ -11,6 +11,7 @@
 #include "core/kernel_source.h"
 #include "memory/cache.h"
 #include "memory/memory_system.h"
+#include "memory/ring.h"
 #include "sched/scheduler.h"
 #include "timing/inst_profile.h"
 #include "timing/ldst_unit.h"
@@ -233,7 +234,7 @@ class Sm {
   bool fetch(uint64_t now);
   // Whether fetch() has anything to do: an I-cache fill to take or a warp wanting instructions
   // (without, it changes nothing and returns false; most cycles of a memory-bound SM).
-  bool fetch_has_work() const { return fetch_want_ != 0 || !ifills_.empty() || ifeed_head_ < ifeed_.size(); }
+  bool fetch_has_work() const { return fetch_want_ != 0 || !ifills_.empty() || !ifeed_.empty(); }
   void compute_local_status(Warp& w);
   void fill_ibuffer(Warp& w, uint64_t ready);
   void icache_filled(int mshr, uint64_t now);
@@ -351,8 +352,7 @@ class Sm {
   std::vector<IFill> ifills_;
   // core.ifill_feeds_one_per_fetch: warps whose I-cache line has arrived, in the order they
   // missed, each waiting for a fetch slot to take it.
-  std::vector<uint16_t> ifeed_;
-  size_t ifeed_head_ = 0;
+  Ring<uint16_t> ifeed_{64};
   uint32_t ifetches_out_ = 0;                                 // I-cache misses sent to memory, not yet back
   std::vector<uint64_t> kernel_insts_, kernel_thread_insts_;  // by kernel launch index
   static constexpr uint64_t kAwake = ~0ull;

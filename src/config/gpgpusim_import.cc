@@ -720,6 +720,7 @@ void Importer::map_all() {
   core.param_through_const_cache = true;  // GPGPU-Sim reads kernel parameters through the constant cache
   core.cache_global_bypasses_l1 = true;   // GPGPU-Sim's ldst_unit sends CACHE_GLOBAL accesses past the L1
   core.atomic_waits = true;               // GPGPU-Sim's warps wait while an atomic is outstanding
+  core.long_op_marks_persist = true;      // its scoreboard leaves a loaded register on the long-op list
   core.mem_writeback_per_cycle = 1;       // GPGPU-Sim's LD/ST unit writes back one memory response per cycle
   core.fetch_after_issue = true;          // shader_core_ctx::cycle: issue, then decode and fetch
   core.ifill_feeds_one_per_fetch = true;  // shader_core_ctx::fetch: one m_L1I->next_access() per fetch

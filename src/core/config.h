@@ -129,6 +129,7 @@ struct CoreConfig {
   bool l1_miss_after_latency = false;      // L1D misses and writes leave for the L2 l1d.latency cycles after the access
   bool const_through_memory = false;       // constant-cache misses read their line through the L2
   bool atomic_waits = false;               // a warp with an atomic in flight issues nothing until it completes
+  bool long_op_marks_persist = false;      // a register loaded from memory stays "long-latency" until an ALU write
   bool param_through_const_cache = false;  // kernel-parameter loads are constant-cache accesses
   bool cache_global_bypasses_l1 = false;   // ld/st.global.cg go past the L1
   uint32_t mem_writeback_per_cycle = 0;    // memory responses written back per cycle per SM (0: no limit)
@@ -232,6 +233,12 @@ struct CoreConfig {
       "a warp that issued an atomic (shared or global) issues nothing more until the atomic has completed, and the "
       "two-level scheduler demotes it meanwhile (GPGPU-Sim's outstanding-atomic count); false: only the atomic's "
       "destination register waits");
+    v("long_op_marks_persist", long_op_marks_persist,
+      "a register written by a global or local load (or a parameter or texture load that missed its cache) keeps "
+      "its long-latency mark after the data has come back, until an instruction of an execution unit overwrites "
+      "it; the two-level scheduler demotes a warp whose next instruction reads a marked register, ready or not "
+      "(GPGPU-Sim's scoreboard: a load's writeback releases the register but leaves it among the long operations). "
+      "false: only a load still in flight makes a register long-latency");
     v("mem_writeback_per_cycle", mem_writeback_per_cycle,
       "line accesses of global, local and atomic operations whose data came back from below the L1 (misses, "
       "accesses merged into a pending miss, L1 bypasses) written back per cycle per SM, in arrival order; an "

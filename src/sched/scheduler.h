@@ -63,6 +63,10 @@ class SchedulerContext {
   // register that a global, local, parameter or texture load has not yet written back, it waits
   // at a memory barrier, or (core.atomic_waits) an atomic of the warp is in flight.
   virtual bool waiting_on_memory(int slot) const = 0;
+  // What GPGPU-Sim's two-level scheduler demotes a warp for besides barriers and exits: it waits
+  // on memory as above, or (core.long_op_marks_persist) its next instruction reads a register
+  // marked long-latency, ready or not.
+  virtual bool waits_on_long_op(int slot) const { return status(slot) == WarpStatus::RAW && waiting_on_memory(slot); }
   // Next instruction of the warp (valid when status is Ready, UnitBusy or RAW).
   virtual const WarpInst& next_inst(int slot) const = 0;
   virtual const WarpInfo& warp(int slot) const = 0;

@@ -26,8 +26,7 @@ bool TwoLevelState::order_once(const SchedulerContext& ctx) {
   for (size_t i = 0; i < active_.size();) {
     uint16_t w = active_[i];
     WarpStatus s = ctx.status(w);
-    bool waits =
-        s == WarpStatus::Finished || s == WarpStatus::Barrier || (s == WarpStatus::RAW && ctx.waiting_on_memory(w));
+    bool waits = s == WarpStatus::Finished || s == WarpStatus::Barrier || ctx.waits_on_long_op(w);
     if (waits) {
       active_.erase(active_.begin() + ptrdiff_t(i));
       pending_.push_back(w);

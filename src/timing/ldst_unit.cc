@@ -101,6 +101,7 @@ void LdstUnit::push(int slot, const WarpInst& inst, const uint64_t* lane_addrs, 
   op.expanded = false;
   op.n_access = op.next_access = 0;
   op.outstanding = 0;
+  op.missed = false;
   op.ready = 0;
   op.issued = now;
   op.inst = &inst;
@@ -257,7 +258,7 @@ void LdstUnit::access_arrived(Sm& sm, uint32_t idx, uint64_t now) {
 void LdstUnit::complete(Sm& sm, uint32_t idx, uint64_t ready, uint64_t now) {
   Op& op = ops_[idx];
   int nd = (op.op == OpClass::STORE) ? 0 : kMaxDst;
-  sm.mem_done(op.slot, *op.inst, op.issued, op.dst, nd, op.op == OpClass::ATOMIC, std::max(ready, now), now);
+  sm.mem_done(op.slot, *op.inst, op.issued, op.dst, nd, op.op == OpClass::ATOMIC, op.missed, std::max(ready, now), now);
   free_ops_.push_back(idx);
   --in_flight_;
 }
@@ -316,6 +317,7 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
       uint32_t degree = std::max(1, n);
       busy_until_ = now + degree;
       pop();
+      op.missed = miss;
       uint32_t lat = miss ? cfg_.core.const_miss_latency : cfg_.core.const_latency;
       complete(sm, idx, now + lat + degree - 1, now);
       return true;
@@ -382,6 +384,7 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
           stats.l1d_misses++;
           sm.counters_.l1d_misses++;
           op.outstanding++;
+          op.missed = true;
           if (r.outcome == Cache::Outcome::HitPending) stats.l1d_pending_hits++;
           if (r.outcome == Cache::Outcome::Miss) {
             // Request the missing sectors (whole 32-byte sectors of the L1 sector size).
@@ -403,6 +406,7 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
         req.bytes = uint16_t(std::popcount(a.sectors) * 32);
         req.token = kDirect | idx;
         op.outstanding++;
+        op.missed = true;
         enqueue_request(req);
         stats.mem_requests++;
       }
@@ -428,6 +432,7 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
         req.written = a.written;
         req.token = (op.op == OpClass::ATOMIC ? kDirect : kWriteAck) | idx;
         op.outstanding++;
+        op.missed = true;
         enqueue_request(req, op.op == OpClass::STORE && cfg_.l1d.enabled && !past_l1 ? l1_ready : 0);
         stats.mem_requests++;
       }
@@ -498,6 +503,7 @@ bool LdstUnit::process_const_through_memory(Sm& sm, uint32_t idx, uint64_t now, 
     if (r.outcome != Cache::Outcome::Hit) {
       stats.const_misses++;
       op.outstanding++;
+      op.missed = true;
       if (r.outcome == Cache::Outcome::Miss)
         fetch_line(const_.mshr_line(r.mshr), cfg_.constcache.line, kConstFetch | uint32_t(r.mshr), now);
     }

@@ -96,6 +96,7 @@ class LdstUnit {
     bool expanded;
     uint8_t n_access, next_access;
     uint32_t outstanding;  // responses still expected
+    bool missed;           // an access of it missed its cache (or bypassed it): it waited on a response
     uint64_t ready;        // latest completion among hits
     uint64_t issued;       // cycle the instruction issued
     const WarpInst* inst;

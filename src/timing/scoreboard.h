@@ -3,6 +3,7 @@
 // writes outstanding.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "core/warp_inst.h"
 
@@ -44,17 +45,51 @@ class Scoreboard {
   }
 
   // Record a write of `reg` ready at `ready` (kPending: until release()); `long_op` marks the
-  // write of a long-latency operation.
-  void reserve(RegId reg, uint64_t ready, uint64_t now, bool long_op = false) {
+  // write of a long-latency operation, `over_mark` a write that replaces a long-op mark (below)
+  // and keeps the register long-latency until it is ready.
+  void reserve(RegId reg, uint64_t ready, uint64_t now, bool long_op = false, bool over_mark = false) {
     if (reg == kNoReg) return;
     compact(now);
     for (int i = 0; i < count_; ++i)
       if (entries_[i].reg == reg) {
         entries_[i].ready = ready;
         entries_[i].long_op = long_op;
+        entries_[i].over_mark = over_mark;
         return;
       }
-    if (count_ < kCapacity) entries_[count_++] = {reg, long_op, ready};
+    if (count_ < kCapacity) entries_[count_++] = {reg, long_op, over_mark, ready};
+  }
+
+  // Long-op marks (core.long_op_marks_persist): registers a long-latency load wrote, marked once
+  // its data is back and kept until an execution unit's write replaces them (GPGPU-Sim's
+  // scoreboard releases a load's register without taking it off its long-operation list).
+  void mark_long_op(RegId reg) {
+    const size_t word = reg / 64;
+    if (word >= marks_.size()) marks_.resize(word + 1, 0);
+    marks_[word] |= uint64_t(1) << (reg % 64);
+  }
+  // Takes the mark off `reg`; true when it had one.
+  bool unmark_long_op(RegId reg) {
+    const size_t word = reg / 64;
+    if (word >= marks_.size()) return false;
+    const uint64_t bit = uint64_t(1) << (reg % 64);
+    const bool had = (marks_[word] & bit) != 0;
+    marks_[word] &= ~bit;
+    return had;
+  }
+  // True when a source of `inst` is long-latency in GPGPU-Sim's sense: marked, written by a
+  // long-latency load still in flight, or by an execution unit's write over a mark not yet done.
+  bool reads_long_op_mark(const WarpInst& inst, uint64_t now) const {
+    for (RegId r : inst.src) {
+      if (r == kNoReg) continue;
+      const size_t word = r / 64;
+      if (word < marks_.size() && (marks_[word] >> (r % 64) & 1)) return true;
+    }
+    for (int i = 0; i < count_; ++i) {
+      const Entry& e = entries_[i];
+      if ((e.long_op || e.over_mark) && e.ready > now && inst.reads(e.reg)) return true;
+    }
+    return false;
   }
 
   // A pending register becomes ready at `ready`.
@@ -66,6 +101,8 @@ class Scoreboard {
       }
   }
 
+  // Forgets the writes in flight. The long-op marks stay: GPGPU-Sim's scoreboard lives as long as
+  // its SM, so a warp slot's marks pass to the warps that use the slot after it.
   void clear() { count_ = 0; }
   bool empty_at(uint64_t now) {
     compact(now);
@@ -83,6 +120,7 @@ class Scoreboard {
   struct Entry {
     RegId reg;
     bool long_op;
+    bool over_mark;
     uint64_t ready;
   };
   void compact(uint64_t now) {
@@ -93,6 +131,7 @@ class Scoreboard {
   }
   Entry entries_[kCapacity];
   int count_ = 0;
+  std::vector<uint64_t> marks_;  // long-op marks, one bit per register
 };
 
 }  // namespace warpsim

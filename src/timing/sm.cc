@@ -364,6 +364,7 @@ void Sm::wake_at(uint64_t t) {
 void Sm::compute_local_status(Warp& w) {
   constexpr uint64_t kUntilEvent = ~0ull;
   w.on_memory = false;
+  w.long_next = false;
   w.needs_unit = NeedsUnit::None;
   if (!w.info.valid || w.info.finished) {
     w.status = WarpStatus::Finished;
@@ -386,6 +387,7 @@ void Sm::compute_local_status(Warp& w) {
   } else {
     const WarpInst& in = w.inst(w.next);
     uint64_t until = 0;
+    if (cfg_.core.long_op_marks_persist) w.long_next = w.sb.reads_long_op_mark(in, now_);
     if (w.sb.blocks(in, now_, &until)) {
       w.status = WarpStatus::RAW;
       w.on_memory = w.sb.reads_long_op(in, now_);
@@ -454,6 +456,12 @@ WarpStatus Sm::update_status(int slot) {
 bool Sm::waiting_on_memory(int slot) {
   status(slot);
   return warps_[slot].on_memory;
+}
+
+bool Sm::waits_on_long_op(int slot) {
+  const WarpStatus s = status(slot);
+  const Warp& w = warps_[slot];
+  return (s == WarpStatus::RAW && w.on_memory) || w.long_next;
 }
 
 // --- fetch ----------------------------------------------------------------------------------
@@ -627,7 +635,7 @@ void Sm::issue(int sched, int slot, uint64_t now) {
       stats_.issued_by_unit[int(u)]++;
       counters_.alu_issued++;
       for (RegId d : in.dst)
-        if (d != kNoReg) w.sb.reserve(d, ready, now);
+        if (d != kNoReg) w.sb.reserve(d, ready, now, false, cfg_.core.long_op_marks_persist && w.sb.unmark_long_op(d));
       if (inst_profile_)
         inst_profile_->completed(w.info.kernel, in.pc, uint32_t(std::popcount(in.active_mask)), ready - now);
       wake_at(ready);
@@ -751,7 +759,40 @@ void Sm::maybe_finish_cta(int c, uint64_t now) {
   last_progress_ = now;
 }
 
-void Sm::mem_done(int slot, const WarpInst& in, uint64_t issued, const RegId* dst, int ndst, bool atomic,
+namespace {
+// core.long_op_marks_persist: what a completed load does to its registers' long-op marks, as
+// GPGPU-Sim's LD/ST unit leaves them. Global and local data come back through the L1's miss path
+// or its latency queue, whose writeback releases a register without unmarking it; a parameter,
+// texture or constant load whose every access hit is finished when it leaves the unit, which
+// releases and unmarks its registers; a parameter or texture load that missed comes back like a
+// global one (constant loads are never marked); shared loads release without unmarking.
+void update_long_op_marks(Scoreboard& sb, const WarpInst& in, const RegId* dst, int ndst, bool missed) {
+  bool mark = false, unmark = false;
+  switch (in.space) {
+    case MemSpace::Global:
+    case MemSpace::Local:
+      mark = true;
+      break;
+    case MemSpace::Param:
+    case MemSpace::Tex:
+      mark = missed;
+      unmark = !missed;
+      break;
+    case MemSpace::Const:
+      unmark = !missed;
+      break;
+    default:
+      return;
+  }
+  for (int i = 0; i < ndst; ++i) {
+    if (dst[i] == kNoReg) continue;
+    if (mark) sb.mark_long_op(dst[i]);
+    if (unmark) sb.unmark_long_op(dst[i]);
+  }
+}
+}  // namespace
+
+void Sm::mem_done(int slot, const WarpInst& in, uint64_t issued, const RegId* dst, int ndst, bool atomic, bool missed,
                   uint64_t ready, uint64_t now) {
   Warp& w = warps_[slot];
   touch(slot);
@@ -762,6 +803,7 @@ void Sm::mem_done(int slot, const WarpInst& in, uint64_t issued, const RegId* ds
     inst_profile_->completed(w.info.kernel, in.pc, uint32_t(std::popcount(in.active_mask)), ready - issued);
   for (int i = 0; i < ndst; ++i)
     if (dst[i] != kNoReg) w.sb.release(dst[i], ready);
+  if (cfg_.core.long_op_marks_persist && ndst > 0) update_long_op_marks(w.sb, in, dst, ndst, missed);
   if (atomic && w.atomics > 0) {
     --w.atomics;
     w.atomic_done = std::max(w.atomic_done, ready);

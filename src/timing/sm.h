@@ -132,6 +132,8 @@ class Sm {
     return update_status(slot);
   }
   bool waiting_on_memory(int slot);
+  // GPGPU-Sim's two-level demotion test beyond barriers and exits (SchedulerContext::waits_on_long_op).
+  bool waits_on_long_op(int slot);
   const WarpInst& next_inst(int slot) const { return warps_[slot].inst(warps_[slot].next); }
   const WarpInfo& warp_info(int slot) const { return warps_[slot].info; }
   const CtaInfo& cta_info(int slot) const { return ctas_[slot].info; }
@@ -219,6 +221,7 @@ class Sm {
     NeedsUnit needs_unit = NeedsUnit::None;
     Unit unit = Unit::SP;
     bool on_memory = false;
+    bool long_next = false;  // core.long_op_marks_persist: the next instruction reads a long-op register
     void invalidate() { blocked_until = 0; }
     const WarpInst& inst(uint32_t i) const { return table[codes[i]]; }
   };
@@ -280,8 +283,9 @@ class Sm {
   void wake_at(uint64_t t);
   // A memory instruction of warp `slot` completed in the LD/ST unit: its results are ready at
   // `ready`; `in` was issued at `issued`.
-  void mem_done(int slot, const WarpInst& in, uint64_t issued, const RegId* dst, int ndst, bool atomic, uint64_t ready,
-                uint64_t now);
+  // `missed`: an access of it missed its cache (what decides its long-op marks).
+  void mem_done(int slot, const WarpInst& in, uint64_t issued, const RegId* dst, int ndst, bool atomic, bool missed,
+                uint64_t ready, uint64_t now);
 
   int id_;
   const GpuConfig& cfg_;

@@ -130,6 +130,7 @@ TEST(GpgpusimImport, CoreAndUnits) {
   EXPECT_TRUE(c.core.l1_miss_after_latency);      // the L1 latency queue comes before the lookup
   EXPECT_TRUE(c.core.const_through_memory);       // constant-cache misses go to the L2
   EXPECT_TRUE(c.core.atomic_waits);               // warps wait for their atomics
+  EXPECT_TRUE(c.core.long_op_marks_persist);      // loaded registers stay long ops for two-level demotion
   EXPECT_TRUE(c.core.param_through_const_cache);  // ld.param reads the constant cache
   EXPECT_EQ(c.core.mem_writeback_per_cycle, 1u);  // one memory response written back per cycle
   EXPECT_TRUE(c.core.fetch_after_issue);          // issue, then decode and fetch, in a cycle

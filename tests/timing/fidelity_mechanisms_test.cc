@@ -487,6 +487,48 @@ TEST(Fidelity, RotatingIssuePriorityAlternatesTheSharedMemorySlot) {
   for (size_t i = first1; i < 8; ++i) EXPECT_EQ(uint64_t(rotating[i]), rotating_cycles[i] % 2) << "issue " << i;
 }
 
+// core.long_op_marks_persist: one warp loads a word from global memory, then issues six
+// independent instructions that read it (with the exit, eight instructions: one fetch). The
+// scheduler is two-level with an active set of one and owns eight warp slots, seven of them
+// empty (an empty slot counts as waiting, so each cycle demotes it and promotes the next slot of
+// the pending FIFO). Without marks the uses issue on consecutive cycles once the load is back.
+// With them (GPGPU-Sim's scoreboard leaves the loaded register on its long-operation list) each
+// use reads a long-op register, so the warp is demoted every cycle and issues only in the cycle
+// it comes back to the front: one use every eight cycles. Greedy-then-oldest does not look at
+// the marks: its cycles do not change.
+TEST(Fidelity, ALoadedRegisterKeepsTwoLevelDemotingItsReaders) {
+  GpuConfig cfg = small_gpu(1, 1);
+  cfg.icache.perfect = true;
+  cfg.core.ibuffer = 8;  // the whole kernel in one fetch (an empty buffer keeps a warp active)
+  cfg.core.decode_width = 8;
+  cfg.core.max_warps = 8;
+  KernelBuilder b("load_then_uses");
+  b.grid({1, 1, 1}).block({32, 1, 1}).load(MemSpace::Global, AccessPattern::coalesced(), 4).use_load(Unit::SP, 6);
+  const synth::SyntheticKernel k = b.build();
+  SchedulerParams one_active;
+  one_active.set("active", "1");
+  auto use_cycles = [&](const std::string& sched, const SchedulerParams& params) {
+    RunResult r = simulate(cfg, k, sched, params, /*log=*/true);
+    std::vector<uint64_t> cycles;
+    for (const auto& d : r.log)
+      if (d.slot == 0) cycles.push_back(d.cycle);
+    EXPECT_EQ(cycles.size(), 8u);  // the load, six uses, the exit
+    if (cycles.size() >= 7) cycles = std::vector<uint64_t>(cycles.begin() + 1, cycles.begin() + 7);
+    return cycles;
+  };
+  const std::vector<uint64_t> unmarked = use_cycles("tl", one_active);
+  ASSERT_EQ(unmarked.size(), 6u);
+  for (size_t i = 1; i < 6; ++i) EXPECT_EQ(unmarked[i], unmarked[i - 1] + 1) << "use " << i;
+  const uint64_t gto = kernel_cycles(simulate(cfg, k, "gto"));
+  cfg.core.long_op_marks_persist = true;
+  const std::vector<uint64_t> marked = use_cycles("tl", one_active);
+  ASSERT_EQ(marked.size(), 6u);
+  EXPECT_GE(marked[0], unmarked[0]);
+  EXPECT_LT(marked[0], unmarked[0] + 8);  // at the warp's first turn once the data is back
+  for (size_t i = 1; i < 6; ++i) EXPECT_EQ(marked[i], marked[i - 1] + 8) << "use " << i;
+  EXPECT_EQ(kernel_cycles(simulate(cfg, k, "gto")), gto);
+}
+
 // core.mem_writeback_per_cycle: the LD/ST unit writes back one memory response per cycle. Eight
 // warps load the same line: one miss and seven accesses merged into its MSHR, all answered by
 // the same fill. Each warp has a scheduler of its own, so without the limit the eight uses of

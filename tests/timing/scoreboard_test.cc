@@ -55,5 +55,29 @@ TEST(Scoreboard, FullOfReturnedLoadsDoesNotBlock) {
   EXPECT_TRUE(sb.empty_at(70));
 }
 
+// Long-op marks (core.long_op_marks_persist): a pending long-op write and a mark make a reader
+// "long op"; an execution unit's write takes the mark off but keeps the register long op until
+// that write is ready; marks survive clear() (a warp slot's next warp inherits them).
+TEST(Scoreboard, LongOpMarksLastUntilAnExecutionUnitOverwritesTheRegister) {
+  Scoreboard sb;
+  sb.reserve(RegId(7), Scoreboard::kPending, 1, /*long_op=*/true);
+  EXPECT_TRUE(sb.reads_long_op_mark(reading(RegId(7)), 2));
+  EXPECT_FALSE(sb.reads_long_op_mark(reading(RegId(8)), 2));
+  sb.release(RegId(7), 10);
+  EXPECT_FALSE(sb.reads_long_op_mark(reading(RegId(7)), 10));  // returned, not marked
+  sb.mark_long_op(RegId(7));
+  EXPECT_TRUE(sb.reads_long_op_mark(reading(RegId(7)), 100));
+  sb.clear();
+  EXPECT_TRUE(sb.reads_long_op_mark(reading(RegId(7)), 100));
+  sb.mark_long_op(RegId(300));  // beyond the first word of marks
+  EXPECT_TRUE(sb.reads_long_op_mark(reading(RegId(300)), 100));
+  EXPECT_TRUE(sb.unmark_long_op(RegId(7)));
+  EXPECT_FALSE(sb.unmark_long_op(RegId(7)));
+  sb.reserve(RegId(7), 110, 100, false, /*over_mark=*/true);
+  EXPECT_TRUE(sb.reads_long_op_mark(reading(RegId(7)), 109));
+  EXPECT_FALSE(sb.reads_long_op_mark(reading(RegId(7)), 110));
+  EXPECT_FALSE(sb.unmark_long_op(RegId(1000)));  // never marked, past the marks' end
+}
+
 }  // namespace
 }  // namespace warpsim

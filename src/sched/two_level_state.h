@@ -3,8 +3,9 @@
 // slot of the scheduler is in either the active list (at most N, in priority order) or the
 // pending FIFO. Once per cycle, before the decision, each active warp that waits (finished or
 // empty slot, barrier, memory barrier, an atomic in flight, or a next instruction that reads
-// the result of a long-latency load) moves to the back of the pending FIFO, and the front of
-// the FIFO refills the active list, so a waiting warp with no replacement comes back at the
+// the result of a long-latency load, or with core.long_op_marks_persist a register such a
+// load ever wrote: SchedulerContext::waits_on_long_op) moves to the back of the pending FIFO,
+// and the front of the FIFO refills the active list, so a waiting warp with no replacement comes back at the
 // end of the active list. After an issue the active list rotates to start after the issued
 // warp (round robin).
 #pragma once

@@ -364,7 +364,6 @@ void Sm::wake_at(uint64_t t) {
 void Sm::compute_local_status(Warp& w) {
   constexpr uint64_t kUntilEvent = ~0ull;
   w.on_memory = false;
-  w.long_next = false;
   w.needs_unit = NeedsUnit::None;
   if (!w.info.valid || w.info.finished) {
     w.status = WarpStatus::Finished;
@@ -387,7 +386,6 @@ void Sm::compute_local_status(Warp& w) {
   } else {
     const WarpInst& in = w.inst(w.next);
     uint64_t until = 0;
-    if (cfg_.core.long_op_marks_persist) w.long_next = w.sb.reads_long_op_mark(in, now_);
     if (w.sb.blocks(in, now_, &until)) {
       w.status = WarpStatus::RAW;
       w.on_memory = w.sb.reads_long_op(in, now_);
@@ -461,7 +459,11 @@ bool Sm::waiting_on_memory(int slot) {
 bool Sm::waits_on_long_op(int slot) {
   const WarpStatus s = status(slot);
   const Warp& w = warps_[slot];
-  return (s == WarpStatus::RAW && w.on_memory) || w.long_next;
+  if (s == WarpStatus::RAW && w.on_memory) return true;
+  // Ready, waiting for a unit or for a register: its next instruction is decoded (asked here
+  // rather than with the status, so that schedulers that never ask pay nothing).
+  const bool decoded = s == WarpStatus::Ready || s == WarpStatus::UnitBusy || s == WarpStatus::RAW;
+  return cfg_.core.long_op_marks_persist && decoded && w.sb.reads_long_op_mark(w.inst(w.next), now_);
 }
 
 // --- fetch ----------------------------------------------------------------------------------

@@ -221,7 +221,6 @@ class Sm {
     NeedsUnit needs_unit = NeedsUnit::None;
     Unit unit = Unit::SP;
     bool on_memory = false;
-    bool long_next = false;  // core.long_op_marks_persist: the next instruction reads a long-op register
     void invalidate() { blocked_until = 0; }
     const WarpInst& inst(uint32_t i) const { return table[codes[i]]; }
   };

@@ -191,6 +191,8 @@ class Importer {
   void map_cache(const std::string& name, CacheConfig& c);
   void map_units();
   void map_operand_collector();
+  // core.ldst_queue from the memory pipeline registers and collector units (after both above).
+  void map_ldst_queue();
   void map_dram();
   void map_equivalent_options();
 
@@ -200,6 +202,7 @@ class Importer {
   std::vector<Option> opts_;
   std::map<std::string, size_t> index_;
   double core_mhz_ = 0, dram_mhz_ = 0;
+  uint32_t id_oc_mem_ = 1, oc_ex_mem_ = 1;  // -gpgpu_pipeline_widths of ID_OC_MEM and OC_EX_MEM
 };
 
 // <sector?>:<nsets>:<bsize>:<assoc>,<rep>:<wr>:<alloc>:<wr_alloc>[:<set_index_fn>],
@@ -421,8 +424,21 @@ void Importer::map_units() {
     auto w = u32_list(*o, ',', 7);
     size_t sfu_idx = w.size() >= 11 ? 3 : 1;  // 4.x: SP,DP,INT,SFU,MEM,...; 3.x: SP,SFU,MEM,...
     if (!core.subcore && w[sfu_idx] > 0) core.sfu_issue_per_sm = w[sfu_idx];
+    // 4.x: ..., ID_OC_MEM (4), ..., OC_EX_MEM (9), ...; 3.x: ID_OC_MEM (2), OC_EX_MEM (5).
+    id_oc_mem_ = w[w.size() >= 11 ? 4 : 2];
+    oc_ex_mem_ = w[w.size() >= 11 ? 9 : 5];
   }
   u32_opt("-gpgpu_max_insn_issue_per_warp", core.issue_per_scheduler);
+}
+
+// A memory instruction the LD/ST unit cannot take waits in its dispatch register, and those
+// issued after it in the OC_EX_MEM and ID_OC_MEM registers and the MEM collector units: so many
+// memory instructions are issued before issue stops. In sub-core mode memory instructions share
+// the general collector units with every other instruction, so the count is not fixed; the
+// default stays (docs/fidelity.md).
+void Importer::map_ldst_queue() {
+  if (cfg_.core.subcore || !cfg_.oc.enabled || cfg_.oc.collectors_mem == 0) return;
+  cfg_.core.ldst_queue = id_oc_mem_ + cfg_.oc.collectors_mem + oc_ex_mem_ + 1;
 }
 
 void Importer::map_dram() {
@@ -676,6 +692,7 @@ void Importer::map_all() {
 
   map_units();
   map_operand_collector();
+  map_ldst_queue();
 
   map_cache("-gpgpu_cache:dl1", cfg_.l1d);
   map_cache("-gpgpu_cache:il1", cfg_.icache);
@@ -684,6 +701,7 @@ void Importer::map_all() {
   // A sectored L2 ('S') gets every request as one request per sector (l2cache.cc).
   cfg_.l2.sector_lookups = cfg_.l2.cache.sector < cfg_.l2.cache.line;
   cfg_.l2.sector_replies = cfg_.l2.sector_lookups;
+  cfg_.l2.half_line_shared_mshr = cfg_.l2.sector_lookups;
   u32_opt("-gpgpu_l1_latency", cfg_.l1d.latency);
   // One access per bank per cycle, up to one per bank (shader.cc's L1 latency queue).
   if (u32_opt("-gpgpu_l1_banks", cfg_.l1d.ports)) cfg_.l1d.banks = cfg_.l1d.ports;

@@ -320,6 +320,7 @@ struct L2Config {
   bool flush_at_launch = false;           // each kernel starts with an empty L2 (Nsight Compute's cache control)
   bool sector_lookups = false;            // a request takes one lookup slot per L2 sector it covers
   bool sector_replies = false;            // each L2 sector of a reply or write acknowledgement is a packet
+  bool half_line_shared_mshr = false;     // a 64-byte line fetch's two sectors share the MSHR entry of the first
   uint64_t persisting_max_bytes = 0;      // persistingL2CacheMaxSize (0: no persisting L2 accesses)
   uint64_t access_policy_max_window = 0;  // accessPolicyMaxWindowSize (0: no access policy windows)
 
@@ -344,6 +345,12 @@ struct L2Config {
       "an answer leaves the slice as one packet per L2 sector it covers (data of reads, acknowledgements of writes), "
       "each after its own lookup; the request completes with the last (GPGPU-Sim answers each sector request of a "
       "sectored L2 separately); false: one packet per request");
+    v("half_line_shared_mshr", half_line_shared_mshr,
+      "with sector_lookups, a 64-byte line fetch (constant cache) is two sector requests that both carry the "
+      "first sector's address, so both find the MSHR entry of the first sector: the second merges into it (no "
+      "read of its own), counts towards the merge limit, and is answered by its fill, which brings the first "
+      "sector only (GPGPU-Sim's breakdown_request_to_sector_requests and per-sector MSHR addresses); false: each "
+      "sector is looked up and fetched on its own");
     v("persisting_max_bytes", persisting_max_bytes,
       "most bytes of L2 a program may set aside for persisting accesses (cudaDeviceProp::persistingL2CacheMaxSize, "
       "the bound of cudaLimitPersistingL2CacheSize); 0: the device has no persisting L2 (compute capability "

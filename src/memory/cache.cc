@@ -263,6 +263,7 @@ int Cache::alloc_mshr(uint64_t line, uint32_t sectors, uint32_t waiter) {
   Mshr& e = mshrs_[m];
   e.line = line;
   e.sectors = sectors;
+  e.key = sectors & (~sectors + 1);  // the lowest sector
   e.seq = ++mshr_seq_;
   e.busy = true;
   e.waiters.clear();
@@ -278,10 +279,7 @@ Cache::Result Cache::read(uint64_t addr, uint32_t sectors, uint32_t waiter, uint
 
 Cache::Result Cache::lookup(uint64_t addr, uint32_t sectors, uint32_t waiter, uint64_t now, AccessProperty prop) {
   (void)now;
-  if (cfg_.perfect) {
-    ++hits;
-    return {Outcome::Hit};
-  }
+  if (perfect_hit()) return {Outcome::Hit};
   sectors = normalize(addr, sectors);
   const uint64_t la = line_addr(addr);
   if (!cfg_.enabled) {
@@ -345,6 +343,60 @@ Cache::Result Cache::lookup(uint64_t addr, uint32_t sectors, uint32_t waiter, ui
   v->last_use = ++stamp_;
   ++misses;
   return {Outcome::Miss, alloc_mshr(la, sectors, waiter), sectors};
+}
+
+Cache::Result Cache::read_keyed(uint64_t addr, uint32_t sector, uint32_t key, uint32_t waiter, uint64_t now) {
+  (void)now;
+  if (perfect_hit()) return {Outcome::Hit};
+  sector = normalize(addr, sector);
+  key = normalize(addr, key);
+  const uint64_t la = line_addr(addr);
+  Line* l = find(la);
+  if (l && (l->valid & sector) == sector) {
+    ++hits;
+    ++generation_;
+    l->last_use = ++stamp_;
+    return {Outcome::Hit};
+  }
+  int found = -1;
+  for (int m = 0; m < int(mshrs_.size()); ++m) {
+    const Mshr& e = mshrs_[m];
+    if (e.busy && e.line == la && e.key == key && (found < 0 || e.seq > mshrs_[found].seq)) found = m;
+  }
+  if (found >= 0) {
+    if (mshrs_[found].waiters.size() >= cfg_.mshr_merge) {
+      ++fails;
+      return {Outcome::Fail};
+    }
+    mshrs_[found].waiters.push_back(waiter);
+    ++pending_hits;
+    ++generation_;
+    if (l) l->last_use = ++stamp_;
+    return {Outcome::HitPending, found};
+  }
+  if (free_mshrs_.empty()) {
+    ++fails;
+    return {Outcome::Fail};
+  }
+  if (cfg_.enabled) {
+    if (!l) {
+      l = victim(la);
+      if (!l) {
+        ++fails;
+        return {Outcome::Fail};
+      }
+      evict(*l);
+      set_tag(*l, la >> line_shift_);
+      apply(*l, AccessProperty::Default, true);
+    }
+    l->reserved |= sector;
+    l->last_use = ++stamp_;
+  }
+  ++misses;
+  ++generation_;
+  const int m = alloc_mshr(la, sector, waiter);
+  mshrs_[m].key = key;
+  return {Outcome::Miss, m, sector};
 }
 
 bool Cache::write(uint64_t addr, uint32_t sectors, uint64_t now, bool local, const LineBytes* bytes,
@@ -460,6 +512,14 @@ bool Cache::probe(uint64_t addr, uint32_t sectors) const {
   sectors = normalize(addr, sectors);
   const Line* l = find(line_addr(addr));
   return l && (l->valid & sectors) == sectors;
+}
+
+bool Cache::keyed_entry(uint64_t addr, uint32_t key) const {
+  key = normalize(addr, key);
+  const uint64_t la = line_addr(addr);
+  for (const Mshr& e : mshrs_)
+    if (e.busy && e.line == la && e.key == key) return true;
+  return false;
 }
 
 uint32_t Cache::valid_sectors(uint64_t addr) const {

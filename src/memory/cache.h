@@ -61,6 +61,15 @@ class Cache {
   // `prop`: the access's L2 property (Default outside every access policy window).
   Result read(uint64_t addr, uint32_t sectors, uint32_t waiter, uint64_t now,
               AccessProperty prop = AccessProperty::Default);
+  // Read of the one sector `sector` (a mask) by a request that carries the address of sector
+  // `key` of the same line, as each half of a 64-byte fetch reaches GPGPU-Sim's sectored L2
+  // (l2.half_line_shared_mshr). A valid sector hits. Otherwise the request joins the youngest
+  // MSHR entry of the line found by `key` (an entry is found by the lowest sector it was
+  // allocated for, or by the key it was allocated with), whatever sector that entry brings,
+  // and fails when the entry holds mshr_merge waiters; with no such entry it gets a new one,
+  // found by `key`, fetching `sector`. A request merged into an entry that does not bring its
+  // sector leaves it neither valid nor reserved, so the next such request fetches it.
+  Result read_keyed(uint64_t addr, uint32_t sector, uint32_t key, uint32_t waiter, uint64_t now);
   // Write access following the configured write policy. Returns true when the write hit.
   // write_back+allocate: marks sectors dirty (allocating the line; may evict, see evictions()).
   // write_through: updates a present line, forwards the write (client sends it on).
@@ -79,6 +88,9 @@ class Cache {
   void install(uint64_t addr, uint32_t sectors);
   uint64_t mshr_line(int mshr) const { return mshrs_[mshr].line; }
   uint32_t mshr_sectors(int mshr) const { return mshrs_[mshr].sectors; }
+  uint32_t mshr_key(int mshr) const { return mshrs_[mshr].key; }
+  // True when an MSHR entry of the line holding `addr` is found by `key` (read_keyed).
+  bool keyed_entry(uint64_t addr, uint32_t key) const;
 
   // Dirty lines evicted since the last call (cleared by take_evictions()).
   std::vector<Eviction>& evictions() { return evictions_; }
@@ -138,6 +150,7 @@ class Cache {
     uint64_t line = ~0ull;
     uint64_t seq = 0;  // allocation order: the youngest entry of a line is merged into
     uint32_t sectors = 0;
+    uint32_t key = 0;  // the sector (mask) whose address finds this entry (read_keyed)
     bool busy = false;
     std::vector<uint32_t> waiters;
   };
@@ -156,6 +169,12 @@ class Cache {
   // read() but for the generation count.
   Result lookup(uint64_t addr, uint32_t sectors, uint32_t waiter, uint64_t now, AccessProperty prop);
   uint32_t normalize(uint64_t addr, uint32_t sectors) const;
+  // A perfect cache answers every read with a hit (counted).
+  bool perfect_hit() {
+    if (!cfg_.perfect) return false;
+    ++hits;
+    return true;
+  }
 
   CacheConfig cfg_;
   uint32_t sets_ = 0, ways_ = 0, line_shift_ = 0, sector_shift_ = 0, full_mask_ = 0;

@@ -14,7 +14,8 @@ L2Slice::L2Slice(const GpuConfig& cfg, uint32_t index, uint32_t local_index, uin
       sector_shift_(uint32_t(std::countr_zero(cache_.config().sector))),
       inq_(size_t(cfg.icnt.input_queue) + senders),
       sector_lookups_(cfg.l2.sector_lookups),
-      sector_replies_(cfg.l2.sector_replies) {
+      sector_replies_(cfg.l2.sector_replies),
+      half_line_(cfg.l2.half_line_shared_mshr && cfg.l2.sector_lookups) {
   uint32_t n = cache_.config().mshr_entries * cache_.config().mshr_merge;
   waiters_.resize(n);
   free_waiters_.reserve(n);
@@ -77,6 +78,21 @@ void L2Slice::lookup(uint64_t now, SlicePorts& p) {
       blocked_ = true;
       break;
     }
+    if (half_line_ && e.req.half_line && e.req.kind == MemKind::Read && std::popcount(e.sectors) == 2) {
+      const HalfStep step = lookup_half(inq_.front(), now, p);
+      if (step == HalfStep::Stall) {
+        blocked_ = true;
+        break;
+      }
+      if (step == HalfStep::NextCycle) {
+        free_at_ = now + 1;
+        break;
+      }
+      --slots;
+      write_back_evictions(p);
+      if (inq_.front().part == 2) inq_.pop_front();
+      continue;
+    }
     const uint32_t n = sector_lookups_ ? std::max(1, std::popcount(e.sectors)) : 1;
     const uint64_t answer = now + latency_ + (n - 1) / ports_;  // after its last sector's lookup
     // Sector by sector, the i-th reply follows its own lookup, i / ports cycles after the first.
@@ -115,39 +131,100 @@ void L2Slice::lookup(uint64_t now, SlicePorts& p) {
         const uint32_t fetched =
             r.outcome == Cache::Outcome::Miss ? (sector_lookups_ ? uint32_t(std::popcount(r.fetch_mask)) : 1u) : 0u;
         p.stats.l2_read_pending_hits += n - std::min(n, fetched);
-        if (r.outcome == Cache::Outcome::Miss) {
-          DramRequest d;
-          d.addr = p.map.partition_addr_of_slice(local_, cache_.mshr_line(r.mshr));
-          d.bank = p.map.bank(d.addr);
-          d.row = p.map.row(d.addr);
-          d.bytes = uint32_t(std::popcount(r.fetch_mask)) << sector_shift_;
-          d.piece = 1u << sector_shift_;
-          d.mshr = r.mshr;
-          d.slice = uint16_t(index_);
-          p.dram.enqueue(d);
-        }
+        if (r.outcome == Cache::Outcome::Miss) fetch(r, p);
       }
     }
-    auto& ev = cache_.evictions();
-    for (const Cache::Eviction& x : ev) dram_write(x.line_addr, x.dirty_mask, true, p);
-    ev.clear();
+    write_back_evictions(p);
     inq_.pop_front();
   }
   if (slots < 0) free_at_ = now + 1 + (uint64_t(-slots) + ports_ - 1) / ports_;
 }
 
 void L2Slice::fill(int mshr, uint64_t now, SlicePorts& p) {
+  const uint64_t line = cache_.mshr_line(mshr);
+  const uint32_t key = cache_.mshr_key(mshr);
   const std::vector<uint32_t>& ws = cache_.fill(mshr, now);
+  if (half_line_) {
+    std::erase_if(drains_, [now](const Drain& d) { return d.end <= now; });
+    drains_.push_back({line, key, now + ws.size()});
+  }
   for (uint32_t w : ws) {
     const Waiter& x = waiters_[w];
+    if (x.left) {
+      answer_half(w, now + latency_, p);
+      continue;
+    }
     if (x.req.kind == MemKind::Atomic) write_line(x.slice_addr, x.sectors, now, p);
     respond(x.req, x.sectors, now + latency_, 0, p);
     free_waiters_.push_back(w);
   }
+  write_back_evictions(p);
+  blocked_ = false;
+}
+
+void L2Slice::write_back_evictions(SlicePorts& p) {
   auto& ev = cache_.evictions();
   for (const Cache::Eviction& x : ev) dram_write(x.line_addr, x.dirty_mask, true, p);
   ev.clear();
-  blocked_ = false;
+}
+
+void L2Slice::fetch(const Cache::Result& r, SlicePorts& p) {
+  DramRequest d;
+  d.addr = p.map.partition_addr_of_slice(local_, cache_.mshr_line(r.mshr));
+  d.bank = p.map.bank(d.addr);
+  d.row = p.map.row(d.addr);
+  d.bytes = uint32_t(std::popcount(r.fetch_mask)) << sector_shift_;
+  d.piece = 1u << sector_shift_;
+  d.mshr = r.mshr;
+  d.slice = uint16_t(index_);
+  p.dram.enqueue(d);
+}
+
+L2Slice::HalfStep L2Slice::lookup_half(Entry& e, uint64_t now, SlicePorts& p) {
+  const uint32_t key = e.sectors & (~e.sectors + 1);  // both halves carry the first sector's address
+  const uint32_t sector = e.part == 0 ? key : e.sectors & ~key;
+  if (e.waiter < 0) {
+    if (free_waiters_.empty()) return HalfStep::Stall;
+    e.waiter = int32_t(free_waiters_.back());
+    free_waiters_.pop_back();
+    waiters_[size_t(e.waiter)] = {e.req, e.slice_addr, e.sectors, 2};
+  }
+  if (!(cache_.valid_sectors(e.slice_addr) & sector) && !cache_.keyed_entry(e.slice_addr, key)) {
+    const uint64_t line = e.slice_addr & ~uint64_t(line_ - 1);
+    for (Drain& d : drains_) {
+      if (d.line != line || d.key != key || d.end <= now) continue;
+      // The filled entry still holds d.end - now waiters: join it if it has room.
+      if (d.end - now >= cache_.config().mshr_merge) return HalfStep::NextCycle;
+      ++d.end;
+      ++p.stats.l2_reads;
+      ++p.stats.l2_read_pending_hits;
+      answer_half(uint32_t(e.waiter), now + latency_, p);
+      ++e.part;
+      return HalfStep::Done;
+    }
+  }
+  const Cache::Result r = cache_.read_keyed(e.slice_addr, sector, key, uint32_t(e.waiter), now);
+  if (r.outcome == Cache::Outcome::Fail) return HalfStep::Stall;
+  ++p.stats.l2_reads;
+  if (r.outcome == Cache::Outcome::Hit) {
+    ++p.stats.l2_read_hits;
+    answer_half(uint32_t(e.waiter), now + latency_, p);
+  } else if (r.outcome == Cache::Outcome::HitPending) {
+    ++p.stats.l2_read_pending_hits;
+  } else {
+    fetch(r, p);
+  }
+  ++e.part;
+  return HalfStep::Done;
+}
+
+void L2Slice::answer_half(uint32_t w, uint64_t ready, SlicePorts& p) {
+  Waiter& x = waiters_[w];
+  const bool last = --x.left == 0;
+  const uint32_t flits = p.icnt.flits(std::max(1u, uint32_t(x.req.bytes) / 2));
+  p.icnt.send_down(index_, x.req, flits, ready, last);
+  p.stats.icnt_flits_down += flits;
+  if (last) free_waiters_.push_back(w);
 }
 
 }  // namespace warpsim

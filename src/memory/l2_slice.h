@@ -83,12 +83,29 @@ class L2Slice {
     uint64_t ready = 0;  // cycle the request has fully arrived
     uint64_t slice_addr = 0;
     uint32_t sectors = 0;  // L2 sectors
+    uint8_t part = 0;      // halves of a half-line request looked up so far
+    int32_t waiter = -1;   // its waiter slot, once taken
   };
   struct Waiter {
     MemRequest req;
     uint64_t slice_addr = 0;
     uint32_t sectors = 0;
+    uint8_t left = 0;  // halves of a half-line request not answered yet (0: another request)
   };
+  // A filled MSHR entry still handing out its waiters until `end` (l2.half_line_shared_mshr).
+  struct Drain {
+    uint64_t line = 0;
+    uint32_t key = 0;
+    uint64_t end = 0;
+  };
+  enum class HalfStep : uint8_t { Done, Stall, NextCycle };
+  // Looks up the next half of the half-line request `e`.
+  HalfStep lookup_half(Entry& e, uint64_t now, SlicePorts& p);
+  // Answers one half of the half-line request of waiter `w` (freeing `w` with the second).
+  void answer_half(uint32_t w, uint64_t ready, SlicePorts& p);
+  // Sends the DRAM read of the MSHR entry a lookup allocated.
+  void fetch(const Cache::Result& r, SlicePorts& p);
+  void write_back_evictions(SlicePorts& p);
   // Answers `req` (covering L2 sectors `sectors`); with l2.sector_replies one packet per sector,
   // the i-th ready at `first + i / spread` (spread 0: all at `first`).
   void respond(const MemRequest& req, uint32_t sectors, uint64_t first, uint32_t spread, SlicePorts& p);
@@ -104,8 +121,9 @@ class L2Slice {
   Ring<Entry> inq_;
   std::vector<Waiter> waiters_;
   std::vector<uint32_t> free_waiters_;
+  std::vector<Drain> drains_;
   bool blocked_ = false;
-  bool sector_lookups_, sector_replies_;
+  bool sector_lookups_, sector_replies_, half_line_;
   uint64_t free_at_ = 0;  // first cycle with a free lookup slot (l2.sector_lookups)
 };
 

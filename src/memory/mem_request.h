@@ -16,7 +16,10 @@ struct MemRequest {
   uint16_t sm = 0;
   MemKind kind = MemKind::Read;
   uint16_t bytes = 0;  // payload: data returned (read/atomic) or carried (write)
-  LineBytes written;   // a store: the bytes of the line it writes (empty: the whole sectors)
+  // A 64-byte line fetch (constant cache): GPGPU-Sim's sectored L2 sees it as two sector requests
+  // that both carry the address of the first (l2.half_line_shared_mshr).
+  bool half_line = false;
+  LineBytes written;  // a store: the bytes of the line it writes (empty: the whole sectors)
 };
 
 }  // namespace warpsim

@@ -235,6 +235,7 @@ void LdstUnit::fetch_line(uint64_t addr, uint32_t line_bytes, uint32_t token, ui
   r.sectors = sectors >= 32 ? ~0u : (1u << sectors) - 1;
   r.kind = MemKind::Read;
   r.bytes = uint16_t(line_bytes);
+  r.half_line = line_bytes == 64;
   r.token = token;
   r.sm = uint16_t(sm_id_);
   r.issue_cycle = now;

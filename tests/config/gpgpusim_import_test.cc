@@ -486,6 +486,24 @@ TEST(GpgpusimImport, OperandCollector) {
   EXPECT_EQ(gtx480.oc.writeback_latency, preset.oc.writeback_latency);
 }
 
+// Memory instructions issued while the LD/ST unit refuses one: its dispatch register, OC_EX_MEM,
+// the MEM collector units and ID_OC_MEM (GTX480: 1 + 1 + 2 + 1, as in the preset). In sub-core
+// mode memory instructions share the general collectors: the default stays.
+TEST(GpgpusimImport, LdstQueueFromTheMemoryPipeline) {
+  const GpuConfig gtx480 =
+      import_text("-gpgpu_pipeline_widths 2,0,0,1,1,2,0,0,1,1,2\n-gpgpu_operand_collector_num_units_sp 6\n", nullptr);
+  EXPECT_EQ(gtx480.core.ldst_queue, 5u);
+  EXPECT_EQ(gtx480.core.ldst_queue, load_preset("gtx480").core.ldst_queue);
+  const GpuConfig wide =
+      import_text("-gpgpu_pipeline_widths 2,0,0,1,2,2,0,0,1,3,2\n-gpgpu_operand_collector_num_units_mem 4\n", nullptr);
+  EXPECT_EQ(wide.core.ldst_queue, 2u + 4u + 3u + 1u);
+  const GpuConfig subcore = import_text(
+      "-gpgpu_sub_core_model 1\n-gpgpu_pipeline_widths 4,4,4,4,4,4,4,4,4,4,8,4,4\n"
+      "-gpgpu_operand_collector_num_units_gen 8\n",
+      nullptr);
+  EXPECT_EQ(subcore.core.ldst_queue, GpuConfig{}.core.ldst_queue);
+}
+
 TEST(GpgpusimImport, CopiesFillTheL2) {
   EXPECT_TRUE(import_text("-gpgpu_perf_sim_memcpy 1\n", nullptr).l2.fill_on_copy);
   EXPECT_FALSE(import_text("-gpgpu_perf_sim_memcpy 0\n", nullptr).l2.fill_on_copy);
@@ -493,11 +511,18 @@ TEST(GpgpusimImport, CopiesFillTheL2) {
 }
 
 // A sectored L2 ('S' cache string with 32-byte sectors in 128-byte lines) gets one request per
-// sector; a line-granular one ('N') one per request.
+// sector, and the two halves of a 64-byte fetch share the first sector's MSHR entry; a
+// line-granular one ('N') one request per request.
 TEST(GpgpusimImport, SectoredL2LooksUpSectors) {
-  EXPECT_TRUE(import_text("-gpgpu_cache:dl2 S:32:128:24,L:B:m:L:P,A:192:4,32:0,32\n", nullptr).l2.sector_lookups);
-  EXPECT_FALSE(import_text("-gpgpu_cache:dl2 N:32:128:24,L:B:m:L:P,A:192:4,32:0,32\n", nullptr).l2.sector_lookups);
+  const GpuConfig s = import_text("-gpgpu_cache:dl2 S:32:128:24,L:B:m:L:P,A:192:4,32:0,32\n", nullptr);
+  EXPECT_TRUE(s.l2.sector_lookups);
+  EXPECT_TRUE(s.l2.half_line_shared_mshr);
+  const GpuConfig n = import_text("-gpgpu_cache:dl2 N:32:128:24,L:B:m:L:P,A:192:4,32:0,32\n", nullptr);
+  EXPECT_FALSE(n.l2.sector_lookups);
+  EXPECT_FALSE(n.l2.half_line_shared_mshr);
   EXPECT_TRUE(load_preset("gtx480").l2.sector_lookups);
+  EXPECT_TRUE(load_preset("gtx480").l2.half_line_shared_mshr);
+  EXPECT_FALSE(load_preset("h100").l2.half_line_shared_mshr);
 }
 
 namespace {

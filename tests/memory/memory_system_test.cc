@@ -337,6 +337,58 @@ TEST(MemorySystem, SectorRepliesAnswerSectorBySector) {
   EXPECT_EQ(each[0], one[0] - 1);
 }
 
+// l2.half_line_shared_mshr: twelve SMs miss on the same 64-byte constant line at once. Both
+// halves of each fetch find the MSHR entry of the first sector, so that entry takes the halves
+// of two SMs (merge limit 4) and brings the first sector only; the third SM's fetch waits at the
+// head until the fill. While the filled entry hands out its waiters, one per cycle, a few more
+// SMs' second halves join it; after that the second half misses again and a second DRAM read
+// answers the rest. Without the key one read brings both sectors and answers all together.
+TEST(MemorySystem, HalfLineFetchesShareTheFirstSectorsMshrEntry) {
+  constexpr uint16_t kSms = 12;
+  auto run = [](bool shared) {
+    GpuConfig c = tiny_cfg();
+    c.core.num_sms = kSms;
+    c.l2.sector_lookups = true;
+    c.l2.sector_replies = true;
+    c.l2.half_line_shared_mshr = shared;
+    c.l2.cache.mshr_merge = 4;
+    MemorySystem m(c);
+    m.tick(0);
+    for (uint16_t sm = 0; sm < kSms; ++sm) {
+      MemRequest r = read_req(0, sm, sm);
+      r.sectors = 0x3;
+      r.bytes = 64;
+      r.half_line = true;
+      EXPECT_TRUE(m.can_send(sm, 0));
+      m.send(r, 0);
+    }
+    std::vector<uint64_t> done(kSms, 0);
+    for (uint64_t t = 1; t < 5000; ++t) {
+      m.tick(t);
+      for (uint16_t sm = 0; sm < kSms; ++sm) {
+        MemRequest out;
+        if (m.pop_response(sm, t, out)) done[sm] = t;
+      }
+    }
+    for (uint64_t d : done) EXPECT_GT(d, 0u);
+    return std::make_pair(done, m.stats().dram_reads);
+  };
+  const auto [on, on_reads] = run(true);
+  const auto [off, off_reads] = run(false);
+  EXPECT_EQ(off_reads, 1u);
+  EXPECT_EQ(on_reads, 2u);
+  // SMs 0 and 1 in the entry and 3 joining it while it drains (each SM's first half hits and its
+  // second joins: the entry shrinks by one every two cycles) are answered no later than without
+  // the key; the other 7 a DRAM read after them (its latency alone is 20 cycles; the row is open).
+  const uint64_t off_last = *std::max_element(off.begin(), off.end());
+  const uint64_t first_wave = *std::max_element(on.begin(), on.begin() + 5);
+  EXPECT_LE(first_wave, off_last);
+  for (uint16_t sm = 5; sm < kSms; ++sm) {
+    SCOPED_TRACE(sm);
+    EXPECT_GE(on[sm], first_wave + 20);
+  }
+}
+
 // A dirty line the L2 evicts goes to DRAM as one request of its dirty bytes in whole atoms
 // (128 B: two 64-byte atoms), as GPGPU-Sim writes back an evicted block; a write the L2 forwards
 // (write-through) goes sector by sector, each 32-byte sector a whole atom.
@@ -499,6 +551,10 @@ std::vector<Scheduled> random_traffic(int nsm, int n, uint64_t seed) {
     else if (k < 3) {
       r.kind = MemKind::Atomic;
       r.bytes = 4;
+    } else if (k == 9) {  // a constant-cache line fetch: one half of the line
+      r.sectors = rng() % 2 ? 0x3 : 0xc;
+      r.bytes = 64;
+      r.half_line = true;
     }
     s.push_back({cycle, r});
   }
@@ -565,6 +621,7 @@ GpuConfig stress_cfg(int variant) {
     c.icnt.input_queued = true;
     c.l2.sector_lookups = true;
     c.l2.sector_replies = true;
+    c.l2.half_line_shared_mshr = true;
     if (variant & 2) c.l2.hash = "random";
   }
   return c;

@@ -358,11 +358,7 @@ Cache::Result Cache::read_keyed(uint64_t addr, uint32_t sector, uint32_t key, ui
     l->last_use = ++stamp_;
     return {Outcome::Hit};
   }
-  int found = -1;
-  for (int m = 0; m < int(mshrs_.size()); ++m) {
-    const Mshr& e = mshrs_[m];
-    if (e.busy && e.line == la && e.key == key && (found < 0 || e.seq > mshrs_[found].seq)) found = m;
-  }
+  const int found = keyed_mshr(la, key);
   if (found >= 0) {
     if (mshrs_[found].waiters.size() >= cfg_.mshr_merge) {
       ++fails;
@@ -514,12 +510,17 @@ bool Cache::probe(uint64_t addr, uint32_t sectors) const {
   return l && (l->valid & sectors) == sectors;
 }
 
+int Cache::keyed_mshr(uint64_t line, uint32_t key) const {
+  int found = -1;
+  for (int m = 0; m < int(mshrs_.size()); ++m) {
+    const Mshr& e = mshrs_[m];
+    if (e.busy && e.line == line && e.key == key && (found < 0 || e.seq > mshrs_[found].seq)) found = m;
+  }
+  return found;
+}
+
 bool Cache::keyed_entry(uint64_t addr, uint32_t key) const {
-  key = normalize(addr, key);
-  const uint64_t la = line_addr(addr);
-  for (const Mshr& e : mshrs_)
-    if (e.busy && e.line == la && e.key == key) return true;
-  return false;
+  return keyed_mshr(line_addr(addr), normalize(addr, key)) >= 0;
 }
 
 uint32_t Cache::valid_sectors(uint64_t addr) const {

@@ -169,6 +169,8 @@ class Cache {
   // read() but for the generation count.
   Result lookup(uint64_t addr, uint32_t sectors, uint32_t waiter, uint64_t now, AccessProperty prop);
   uint32_t normalize(uint64_t addr, uint32_t sectors) const;
+  // The youngest busy MSHR entry of line `line` found by `key`, or -1.
+  int keyed_mshr(uint64_t line, uint32_t key) const;
   // A perfect cache answers every read with a hit (counted).
   bool perfect_hit() {
     if (!cfg_.perfect) return false;

@@ -752,6 +752,9 @@ void Importer::map_all() {
   if (Option* o = take("-gpgpu_l2_rop_latency")) cfg_.l2.cache.latency = to_u32(*o, o->value);  // core cycles
   if (Option* o = take("-gpgpu_dram_partition_queues")) cfg_.icnt.input_queue = u32_list(*o, ':', 1)[0];
   u32_opt("-icnt_flit_size", cfg_.icnt.flit);
+  // A request for a full sub-partition queue stays in GPGPU-Sim's network (icnt_pop is not called
+  // for it) and holds back the SM's requests behind it, not other SMs' requests for other slices.
+  cfg_.icnt.slice_back_pressure = true;
   // Both of GPGPU-Sim's crossbars (booksim with one virtual channel, and the local crossbar) queue
   // packets at their inputs: head-of-line blocking, round-robin (iSLIP) grants.
   if (Option* o = take("-network_mode")) {

@@ -293,6 +293,7 @@ struct IcntConfig {
   uint32_t slice_flits_per_cycle = 1;  // flits an L2 slice accepts / returns per cycle
   uint32_t input_queue = 64;           // requests buffered at each L2 slice
   bool input_queued = false;           // replies cross in order per slice, head-of-line blocking
+  bool slice_back_pressure = false;    // a full slice queue holds back only requests for that slice
 
   template <class V>
   void visit(V& v) {
@@ -306,6 +307,10 @@ struct IcntConfig {
       "head packet at a time, round robin over the slices, and a head packet whose SM is busy holds back the "
       "packets behind it (head-of-line blocking, as in GPGPU-Sim's one-virtual-channel crossbars); false: every "
       "packet reaches its SM's ejection port independently");
+    v("slice_back_pressure", slice_back_pressure,
+      "an SM's next request waits only while the input queue of the L2 slice it goes to is full (back-pressure "
+      "per destination, as in GPGPU-Sim, where a request for a full slice stays in the network and holds back "
+      "the requests behind it); false: any full slice queue holds back every SM's requests (global)");
   }
 };
 

@@ -572,13 +572,13 @@ bool LdstUnit::cycle(Sm& sm, uint64_t now, CoreStats& stats) {
     else if (blocked == LdstHeadWait::Reason::L1Fail)
       count_failed_lookups(1, stats);
   }
-  if (!line_fetches_.empty() && mem_.can_send(sm_id_, now)) {
+  if (!line_fetches_.empty() && can_send(line_fetches_.front().addr, now)) {
     line_fetches_.front().issue_cycle = now;
     mem_.send(line_fetches_.front(), now);
     ++requests_out_;
     line_fetches_.erase(line_fetches_.begin());
     active = true;
-  } else if (out_count_ > 0 && out_ready_[out_head_] <= now && mem_.can_send(sm_id_, now)) {
+  } else if (out_count_ > 0 && out_ready_[out_head_] <= now && can_send(out_[out_head_].addr, now)) {
     MemRequest& head = out_[out_head_];
     head.issue_cycle = now;
     mem_.send(head, now);

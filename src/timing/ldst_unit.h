@@ -82,6 +82,12 @@ class LdstUnit {
   static constexpr uint32_t kConstFetch = 1u << 28;  // response token: constant-cache MSHR
   static constexpr uint32_t kMaxAccess = 64;
 
+  // Whether a request for `addr` may enter the interconnect this cycle (icnt.slice_back_pressure
+  // picks whether only its own slice's queue or every slice's can hold it back).
+  bool can_send(uint64_t addr, uint64_t now) const {
+    return cfg_.icnt.slice_back_pressure ? mem_.can_send(sm_id_, addr, now) : mem_.can_send(sm_id_, now);
+  }
+
   struct Access {
     uint64_t line;
     uint32_t sectors;  // 32-byte sectors of the line

@@ -355,6 +355,9 @@ TEST(GpgpusimImport, FetchLaunchBanksAndHashing) {
   EXPECT_TRUE(nu4.empty());
   import_text("-network_mode 3\n", &nu4);
   EXPECT_TRUE(has(nu4, "-network_mode 3"));
+  // A request for a full slice waits in GPGPU-Sim's network: back-pressure per destination.
+  EXPECT_FALSE(GpuConfig{}.icnt.slice_back_pressure);
+  EXPECT_TRUE(import_text("-gpgpu_n_mem 6\n", &nu4).icnt.slice_back_pressure);
 }
 
 TEST(GpgpusimImport, AppliesOnTopOfAPreset) {

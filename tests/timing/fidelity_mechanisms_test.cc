@@ -7,6 +7,7 @@
 
 #include "config/config_loader.h"
 #include "memory/cache.h"
+#include "memory/memory_system.h"
 #include "support/sim_helpers.h"
 #include "workloads/bundled.h"
 
@@ -748,6 +749,64 @@ TEST(Fidelity, LazyFetchOnReadFetchesSectorsWrittenInPart) {
   RunResult eager = run("allocate", 8);
   EXPECT_EQ(eager.stats.mem.dram_reads, 0u);
   EXPECT_GT(kernel_cycles(lazy), kernel_cycles(eager));
+}
+
+}  // namespace
+}  // namespace warpsim::test
+
+namespace warpsim::test {
+namespace {
+
+// icnt.slice_back_pressure: two kernels run side by side on two SMs of a GPU with two
+// partitions of one L2 slice each (a DRAM channel each). The flood kernel's warp reads 32 new
+// lines of slice 0 per load, all misses, which fills slice 0's two-request input queue while it
+// waits for its slow DRAM; the probe kernel's warp reads one line of slice 1 again and again (L2
+// hits). With global back-pressure the full queue of slice 0 holds the probe's requests back
+// too: a slot frees each time a DRAM read ends (every 32 cycles), so each of the probe's loads
+// (a 41-cycle round trip alone) waits for the second slot after it comes back, 64 cycles a load;
+// per destination nothing holds the probe back, and it takes exactly as long as it does alone.
+TEST(Fidelity, PerSliceBackPressureHoldsBackOnlyRequestsForTheFullSlice) {
+  GpuConfig cfg = small_gpu(2, 1);
+  cfg.l1d.enabled = false;
+  cfg.l2.partitions = 2;
+  cfg.l2.slices_per_partition = 1;
+  cfg.l2.hash = "linear";
+  cfg.l2.interleave = 256;
+  cfg.icnt.input_queue = 2;
+  cfg.dram.bytes_per_cycle = 1;  // a sector read holds its channel for 32 cycles
+  cfg.l2.cache.latency = 18;     // a probe load's round trip (40 cycles) is not a multiple of it
+  const uint64_t probe_line = (1u << 20) + 256;
+  {
+    MemorySystem m(cfg);
+    ASSERT_EQ(m.slice_of(0), m.slice_of(512));
+    ASSERT_NE(m.slice_of(0), m.slice_of(probe_line));
+  }
+  KernelBuilder flood("flood");
+  flood.grid({1, 1, 1}).block({32, 1, 1}).loop(16, [](KernelBuilder& l) {
+    l.load(MemSpace::Global, AccessPattern::strided(512).every(32 * 512), 4, 1);
+  });
+  KernelBuilder probe("probe");
+  probe.grid({1, 1, 1}).block({32, 1, 1}).loop(64, [&](KernelBuilder& l) {
+    l.load(MemSpace::Global, AccessPattern::broadcast().at(probe_line), 4, 1, true);
+  });
+  const synth::SyntheticKernel f = flood.build(), p = probe.build();
+  auto run = [&](bool per_slice, bool with_flood) {
+    GpuConfig c = cfg;
+    c.icnt.slice_back_pressure = per_slice;
+    Gpu gpu(c, "gto", {});
+    if (with_flood) gpu.enqueue(f.source(), 0);
+    gpu.enqueue(p.source(), 1);
+    gpu.run_until_idle();
+    const std::vector<KernelResult>& done = gpu.results();
+    const KernelResult& k =
+        *std::find_if(done.begin(), done.end(), [](const KernelResult& r) { return r.name == "probe"; });
+    return k.end_cycle - k.start_cycle;
+  };
+  const uint64_t alone = run(false, false);
+  EXPECT_EQ(run(true, false), alone);  // no full queue: the key changes nothing
+  const uint64_t global = run(false, true), per_slice = run(true, true);
+  EXPECT_GT(global, alone * 3 / 2);
+  EXPECT_EQ(per_slice, alone);
 }
 
 }  // namespace

@@ -25,13 +25,139 @@ CUDART_API cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int d) {
 
 #else
 
-// cudaDeviceProp of CUDA 11 and 12 has fields CUDA 13 removed (clockRate, computeMode, ...),
-// so the CUDA 13 layout cannot be written into it: fail loudly instead of corrupting memory.
-CUDART_API cudaError_t cudaGetDeviceProperties(void*, int) {
-  unsupported("cudaGetDeviceProperties (CUDA 11/12 layout)");
+namespace {
+
+// The CUDA 11 layout from the CUDA 13 one, plus the fields CUDA 13 dropped.
+void fill_properties11(State& s, cudaDeviceProp11* o) {
+  cudaDeviceProp p;
+  fill_properties(s, &p);
+  std::memset(o, 0, sizeof(*o));
+  std::memcpy(o->name, p.name, sizeof(o->name));
+  o->uuid = p.uuid;
+  std::memcpy(o->luid, p.luid, sizeof(o->luid));
+  o->luidDeviceNodeMask = p.luidDeviceNodeMask;
+  o->totalGlobalMem = p.totalGlobalMem;
+  o->sharedMemPerBlock = p.sharedMemPerBlock;
+  o->regsPerBlock = p.regsPerBlock;
+  o->warpSize = p.warpSize;
+  o->memPitch = p.memPitch;
+  o->maxThreadsPerBlock = p.maxThreadsPerBlock;
+  std::memcpy(o->maxThreadsDim, p.maxThreadsDim, sizeof(o->maxThreadsDim));
+  std::memcpy(o->maxGridSize, p.maxGridSize, sizeof(o->maxGridSize));
+  const int khz = int(s.config().clock_mhz * 1000.0);  // as cudaDevAttrClockRate
+  o->clockRate = khz;
+  o->totalConstMem = p.totalConstMem;
+  o->major = p.major;
+  o->minor = p.minor;
+  o->textureAlignment = p.textureAlignment;
+  o->texturePitchAlignment = p.texturePitchAlignment;
+  o->deviceOverlap = 1;
+  o->multiProcessorCount = p.multiProcessorCount;
+  o->kernelExecTimeoutEnabled = 0;
+  o->integrated = p.integrated;
+  o->canMapHostMemory = p.canMapHostMemory;
+  o->computeMode = 0;  // cudaComputeModeDefault
+  o->maxTexture1D = p.maxTexture1D;
+  o->maxTexture1DMipmap = p.maxTexture1DMipmap;
+  o->maxTexture1DLinear = 1 << 27;
+  std::memcpy(o->maxTexture2D, p.maxTexture2D, sizeof(o->maxTexture2D));
+  std::memcpy(o->maxTexture2DMipmap, p.maxTexture2DMipmap, sizeof(o->maxTexture2DMipmap));
+  std::memcpy(o->maxTexture2DLinear, p.maxTexture2DLinear, sizeof(o->maxTexture2DLinear));
+  std::memcpy(o->maxTexture2DGather, p.maxTexture2DGather, sizeof(o->maxTexture2DGather));
+  std::memcpy(o->maxTexture3D, p.maxTexture3D, sizeof(o->maxTexture3D));
+  std::memcpy(o->maxTexture3DAlt, p.maxTexture3DAlt, sizeof(o->maxTexture3DAlt));
+  o->maxTextureCubemap = p.maxTextureCubemap;
+  std::memcpy(o->maxTexture1DLayered, p.maxTexture1DLayered, sizeof(o->maxTexture1DLayered));
+  std::memcpy(o->maxTexture2DLayered, p.maxTexture2DLayered, sizeof(o->maxTexture2DLayered));
+  std::memcpy(o->maxTextureCubemapLayered, p.maxTextureCubemapLayered, sizeof(o->maxTextureCubemapLayered));
+  o->maxSurface1D = p.maxSurface1D;
+  std::memcpy(o->maxSurface2D, p.maxSurface2D, sizeof(o->maxSurface2D));
+  std::memcpy(o->maxSurface3D, p.maxSurface3D, sizeof(o->maxSurface3D));
+  std::memcpy(o->maxSurface1DLayered, p.maxSurface1DLayered, sizeof(o->maxSurface1DLayered));
+  std::memcpy(o->maxSurface2DLayered, p.maxSurface2DLayered, sizeof(o->maxSurface2DLayered));
+  o->maxSurfaceCubemap = p.maxSurfaceCubemap;
+  std::memcpy(o->maxSurfaceCubemapLayered, p.maxSurfaceCubemapLayered, sizeof(o->maxSurfaceCubemapLayered));
+  o->surfaceAlignment = p.surfaceAlignment;
+  o->concurrentKernels = p.concurrentKernels;
+  o->ECCEnabled = p.ECCEnabled;
+  o->pciBusID = p.pciBusID;
+  o->pciDeviceID = p.pciDeviceID;
+  o->pciDomainID = p.pciDomainID;
+  o->tccDriver = p.tccDriver;
+  o->asyncEngineCount = p.asyncEngineCount;
+  o->unifiedAddressing = p.unifiedAddressing;
+  o->memoryClockRate = khz;  // as cudaDevAttrMemoryClockRate
+  o->memoryBusWidth = p.memoryBusWidth;
+  o->l2CacheSize = p.l2CacheSize;
+  o->persistingL2CacheMaxSize = p.persistingL2CacheMaxSize;
+  o->maxThreadsPerMultiProcessor = p.maxThreadsPerMultiProcessor;
+  o->streamPrioritiesSupported = p.streamPrioritiesSupported;
+  o->globalL1CacheSupported = p.globalL1CacheSupported;
+  o->localL1CacheSupported = p.localL1CacheSupported;
+  o->sharedMemPerMultiprocessor = p.sharedMemPerMultiprocessor;
+  o->regsPerMultiprocessor = p.regsPerMultiprocessor;
+  o->managedMemory = p.managedMemory;
+  o->isMultiGpuBoard = p.isMultiGpuBoard;
+  o->multiGpuBoardGroupID = p.multiGpuBoardGroupID;
+  o->hostNativeAtomicSupported = p.hostNativeAtomicSupported;
+  o->singleToDoublePrecisionPerfRatio = 32;
+  o->pageableMemoryAccess = p.pageableMemoryAccess;
+  o->concurrentManagedAccess = p.concurrentManagedAccess;
+  o->computePreemptionSupported = p.computePreemptionSupported;
+  o->canUseHostPointerForRegisteredMem = p.canUseHostPointerForRegisteredMem;
+  o->cooperativeLaunch = p.cooperativeLaunch;
+  o->cooperativeMultiDeviceLaunch = 0;  // one device
+  o->sharedMemPerBlockOptin = p.sharedMemPerBlockOptin;
+  o->pageableMemoryAccessUsesHostPageTables = p.pageableMemoryAccessUsesHostPageTables;
+  o->directManagedMemAccessFromHost = p.directManagedMemAccessFromHost;
+  o->maxBlocksPerMultiProcessor = p.maxBlocksPerMultiProcessor;
+  o->accessPolicyMaxWindowSize = p.accessPolicyMaxWindowSize;
+  o->reservedSharedMemPerBlock = p.reservedSharedMemPerBlock;
 }
-CUDART_API cudaError_t cudaGetDeviceProperties_v2(void*, int) {
-  unsupported("cudaGetDeviceProperties_v2 (CUDA 12 layout)");
+
+void fill_properties12(State& s, cudaDeviceProp12* o) {
+  std::memset(o, 0, sizeof(*o));
+  fill_properties11(s, &o->base);
+  cudaDeviceProp p;
+  fill_properties(s, &p);
+  o->hostRegisterSupported = p.hostRegisterSupported;
+  o->sparseCudaArraySupported = p.sparseCudaArraySupported;
+  o->hostRegisterReadOnlySupported = p.hostRegisterReadOnlySupported;
+  o->timelineSemaphoreInteropSupported = p.timelineSemaphoreInteropSupported;
+  o->memoryPoolsSupported = p.memoryPoolsSupported;
+  o->gpuDirectRDMASupported = p.gpuDirectRDMASupported;
+  o->gpuDirectRDMAFlushWritesOptions = p.gpuDirectRDMAFlushWritesOptions;
+  o->gpuDirectRDMAWritesOrdering = p.gpuDirectRDMAWritesOrdering;
+  o->memoryPoolSupportedHandleTypes = p.memoryPoolSupportedHandleTypes;
+  o->deferredMappingCudaArraySupported = p.deferredMappingCudaArraySupported;
+  o->ipcEventSupported = p.ipcEventSupported;
+  o->clusterLaunch = p.clusterLaunch;
+  o->unifiedFunctionPointers = p.unifiedFunctionPointers;
+}
+
+template <class Prop>
+cudaError_t legacy_properties(const char* api, Prop* p, int d, void (*fill)(State&, Prop*)) {
+  return guarded(api, [&](State& s) {
+    if (!p) return cudaErrorInvalidValue;
+    if (d != 0) throw ShimError(cudaErrorInvalidDevice, "the simulator models one GPU (device 0)");
+    fill(s, p);
+    return cudaSuccess;
+  });
+}
+
+}  // namespace
+
+// CUDA 11's library writes its own layout; CUDA 12's headers call the _v2 entry point, and
+// its library answers the plain one with the same layout.
+CUDART_API cudaError_t cudaGetDeviceProperties(void* p, int d) {
+#if WARPSIM_CUDART_ABI == 12
+  return legacy_properties("cudaGetDeviceProperties", static_cast<cudaDeviceProp12*>(p), d, fill_properties12);
+#else
+  return legacy_properties("cudaGetDeviceProperties", static_cast<cudaDeviceProp11*>(p), d, fill_properties11);
+#endif
+}
+CUDART_API cudaError_t cudaGetDeviceProperties_v2(void* p, int d) {
+  return legacy_properties("cudaGetDeviceProperties_v2", static_cast<cudaDeviceProp12*>(p), d, fill_properties12);
 }
 
 #endif

@@ -462,6 +462,111 @@ struct cudaDeviceProp {
   int reserved[56];
 };
 
+// cudaDeviceProp of CUDA 11 (it ends at reservedSharedMemPerBlock). CUDA 13 dropped the fields
+// marked "(11/12 only)" and moved the ones after them.
+struct cudaDeviceProp11 {
+  char name[256];
+  CUuuid_st uuid;
+  char luid[8];
+  unsigned int luidDeviceNodeMask;
+  size_t totalGlobalMem;
+  size_t sharedMemPerBlock;
+  int regsPerBlock;
+  int warpSize;
+  size_t memPitch;
+  int maxThreadsPerBlock;
+  int maxThreadsDim[3];
+  int maxGridSize[3];
+  int clockRate;  // (11/12 only) kHz
+  size_t totalConstMem;
+  int major;
+  int minor;
+  size_t textureAlignment;
+  size_t texturePitchAlignment;
+  int deviceOverlap;  // (11/12 only)
+  int multiProcessorCount;
+  int kernelExecTimeoutEnabled;  // (11/12 only)
+  int integrated;
+  int canMapHostMemory;
+  int computeMode;  // (11/12 only)
+  int maxTexture1D;
+  int maxTexture1DMipmap;
+  int maxTexture1DLinear;  // (11/12 only)
+  int maxTexture2D[2];
+  int maxTexture2DMipmap[2];
+  int maxTexture2DLinear[3];
+  int maxTexture2DGather[2];
+  int maxTexture3D[3];
+  int maxTexture3DAlt[3];
+  int maxTextureCubemap;
+  int maxTexture1DLayered[2];
+  int maxTexture2DLayered[3];
+  int maxTextureCubemapLayered[2];
+  int maxSurface1D;
+  int maxSurface2D[2];
+  int maxSurface3D[3];
+  int maxSurface1DLayered[2];
+  int maxSurface2DLayered[3];
+  int maxSurfaceCubemap;
+  int maxSurfaceCubemapLayered[2];
+  size_t surfaceAlignment;
+  int concurrentKernels;
+  int ECCEnabled;
+  int pciBusID;
+  int pciDeviceID;
+  int pciDomainID;
+  int tccDriver;
+  int asyncEngineCount;
+  int unifiedAddressing;
+  int memoryClockRate;  // (11/12 only) kHz
+  int memoryBusWidth;
+  int l2CacheSize;
+  int persistingL2CacheMaxSize;
+  int maxThreadsPerMultiProcessor;
+  int streamPrioritiesSupported;
+  int globalL1CacheSupported;
+  int localL1CacheSupported;
+  size_t sharedMemPerMultiprocessor;
+  int regsPerMultiprocessor;
+  int managedMemory;
+  int isMultiGpuBoard;
+  int multiGpuBoardGroupID;
+  int hostNativeAtomicSupported;
+  int singleToDoublePrecisionPerfRatio;  // (11/12 only)
+  int pageableMemoryAccess;
+  int concurrentManagedAccess;
+  int computePreemptionSupported;
+  int canUseHostPointerForRegisteredMem;
+  int cooperativeLaunch;
+  int cooperativeMultiDeviceLaunch;  // (11/12 only)
+  size_t sharedMemPerBlockOptin;
+  int pageableMemoryAccessUsesHostPageTables;
+  int directManagedMemAccessFromHost;
+  int maxBlocksPerMultiProcessor;
+  int accessPolicyMaxWindowSize;
+  size_t reservedSharedMemPerBlock;
+};
+
+// cudaDeviceProp of CUDA 12 (cudaGetDeviceProperties_v2): CUDA 11's, thirteen fields that CUDA 13
+// keeps, and 63 reserved ints (the same size in every 12.x).
+struct cudaDeviceProp12 {
+  cudaDeviceProp11 base;
+  int hostRegisterSupported;
+  int sparseCudaArraySupported;
+  int hostRegisterReadOnlySupported;
+  int timelineSemaphoreInteropSupported;
+  int memoryPoolsSupported;
+  int gpuDirectRDMASupported;
+  unsigned int gpuDirectRDMAFlushWritesOptions;
+  int gpuDirectRDMAWritesOrdering;
+  unsigned int memoryPoolSupportedHandleTypes;
+  int deferredMappingCudaArraySupported;
+  int ipcEventSupported;
+  int clusterLaunch;
+  int unifiedFunctionPointers;
+  int reserved[63];
+};
+
 // cudaDeviceAttr values the shim answers.
 enum : int {
   cudaDevAttrMaxThreadsPerBlock = 1,

@@ -1,6 +1,7 @@
 // The shim's copies of the CUDA runtime structures (src/cudart/cuda_abi.h) against the
 // toolkit's headers: a host program compiled with the CUDA include directory prints sizes and
 // field offsets, which must equal ours. Skipped when the headers are not installed.
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -8,11 +9,13 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "cudart/cuda_abi.h"
 
@@ -113,4 +116,60 @@ TEST(CudaAbi, StructuresMatchTheToolkitHeaders) {
     ASSERT_TRUE(theirs.count(k)) << k;
     EXPECT_EQ(v, theirs[k]) << k;
   }
+}
+
+// CUDA 11's cudaDeviceProp (libcudart.so.11.0) and CUDA 12's (cudaGetDeviceProperties_v2 of
+// libcudart.so.12): sizes and offsets as CUDA 11.8's driver_types.h gives them (a probe compiled
+// against it printed these), CUDA 12 adding 13 fields and 63 reserved ints to CUDA 11's.
+TEST(CudaAbi, LegacyDevicePropertiesLayouts) {
+  using namespace warpsim::cudart;
+  EXPECT_EQ(sizeof(cudaDeviceProp11), 728u);
+  EXPECT_EQ(offsetof(cudaDeviceProp11, clockRate), 348u);
+  EXPECT_EQ(offsetof(cudaDeviceProp11, multiProcessorCount), 388u);
+  EXPECT_EQ(offsetof(cudaDeviceProp11, computeMode), 404u);
+  EXPECT_EQ(offsetof(cudaDeviceProp11, memoryClockRate), 608u);
+  EXPECT_EQ(offsetof(cudaDeviceProp11, l2CacheSize), 616u);
+  EXPECT_EQ(offsetof(cudaDeviceProp11, cooperativeMultiDeviceLaunch), 692u);
+  EXPECT_EQ(offsetof(cudaDeviceProp11, sharedMemPerBlockOptin), 696u);
+  EXPECT_EQ(offsetof(cudaDeviceProp11, reservedSharedMemPerBlock), 720u);
+  EXPECT_EQ(sizeof(cudaDeviceProp12), 1032u);
+  EXPECT_EQ(offsetof(cudaDeviceProp12, unifiedFunctionPointers), 776u);
+}
+
+// A CUDA 11 or 12 program's cudaGetDeviceProperties fills its own layout and not a byte past it.
+TEST(CudaAbi, OlderLibrariesWriteTheirOwnDeviceProperties) {
+  using namespace warpsim::cudart;
+  std::string bin = WARPSIM_BINARY;
+  std::string dir = bin.substr(0, bin.rfind('/')) + "/cudart/";
+  setenv("WARPSIM_GPU", "titanv", 1);
+  unsetenv("WARPSIM_SET");
+  unsetenv("WARPSIM_JSON");
+  void* l11 = dlopen((dir + "libcudart.so.11.0").c_str(), RTLD_NOW | RTLD_LOCAL);
+  void* l12 = dlopen((dir + "libcudart.so.12").c_str(), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(l11, nullptr) << dlerror();
+  ASSERT_NE(l12, nullptr) << dlerror();
+  using GetProps = int (*)(void*, int);
+  auto check = [](void* lib, const char* entry, size_t size) {
+    auto get = reinterpret_cast<GetProps>(dlsym(lib, entry));
+    ASSERT_NE(get, nullptr) << entry;
+    std::vector<unsigned char> buf(size + 64, 0xab);
+    ASSERT_EQ(get(buf.data(), 0), 0) << entry;
+    for (size_t i = size; i < buf.size(); ++i) ASSERT_EQ(buf[i], 0xab) << entry << ": byte " << i << " written";
+    cudaDeviceProp11 p;
+    std::memcpy(&p, buf.data(), sizeof(p));
+    EXPECT_EQ(std::string(p.name), "NVIDIA TITAN V") << entry;
+    EXPECT_EQ(p.multiProcessorCount, 80) << entry;
+    EXPECT_EQ(p.warpSize, 32) << entry;
+    EXPECT_EQ(p.maxThreadsPerBlock, 1024) << entry;
+    EXPECT_EQ(p.clockRate, 1200000) << entry;  // kHz
+    EXPECT_GT(p.l2CacheSize, 0) << entry;
+    EXPECT_GT(p.sharedMemPerBlockOptin, 0u) << entry;
+    EXPECT_NE(get(buf.data(), 1), 0) << entry << ": one device";
+  };
+  check(l11, "cudaGetDeviceProperties", sizeof(cudaDeviceProp11));
+  check(l12, "cudaGetDeviceProperties", sizeof(cudaDeviceProp12));
+  check(l12, "cudaGetDeviceProperties_v2", sizeof(cudaDeviceProp12));
+  cudaDeviceProp12 p12;
+  ASSERT_EQ(reinterpret_cast<GetProps>(dlsym(l12, "cudaGetDeviceProperties_v2"))(&p12, 0), 0);
+  EXPECT_EQ(p12.memoryPoolsSupported, 1);
 }

@@ -352,6 +352,9 @@ TEST(GpgpusimImport, FetchLaunchBanksAndHashing) {
   EXPECT_FALSE(GpuConfig{}.icnt.input_queued);
   EXPECT_TRUE(import_text("-network_mode 1\n", &nu4).icnt.input_queued);
   EXPECT_TRUE(import_text("-network_mode 2\n-icnt_arbiter_algo 1\n", &nu4).icnt.input_queued);
+  // The local crossbar's latency; booksim's stays the default.
+  EXPECT_EQ(import_text("-network_mode 2\n", &nu4).icnt.latency, 3u);
+  EXPECT_EQ(import_text("-network_mode 1\n", &nu4).icnt.latency, GpuConfig{}.icnt.latency);
   EXPECT_TRUE(nu4.empty());
   import_text("-network_mode 3\n", &nu4);
   EXPECT_TRUE(has(nu4, "-network_mode 3"));

@@ -12,25 +12,33 @@ using namespace warpsim::cudart;
 
 #define CUDART_API extern "C" __attribute__((visibility("default")))
 
+namespace {
+
+// cudaGetDeviceProperties of every generation: `fill` writes the generation's layout.
+template <class Prop>
+cudaError_t device_properties(const char* api, Prop* p, int d, void (*fill)(State&, Prop*)) {
+  return guarded(api, [&](State& s) {
+    if (!p) return cudaErrorInvalidValue;
+    if (d != 0) throw ShimError(cudaErrorInvalidDevice, "the simulator models one GPU (device 0)");
+    fill(s, p);
+    return cudaSuccess;
+  });
+}
+
+}  // namespace
+
 #if WARPSIM_CUDART_ABI >= 13
 
 CUDART_API cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int d) {
-  return guarded("cudaGetDeviceProperties", [&](State& s) {
-    if (!p) return cudaErrorInvalidValue;
-    if (d != 0) throw ShimError(cudaErrorInvalidDevice, "the simulator models one GPU (device 0)");
-    fill_properties(s, p);
-    return cudaSuccess;
-  });
+  return device_properties("cudaGetDeviceProperties", p, d, fill_properties);
 }
 
 #else
 
 namespace {
 
-// The CUDA 11 layout from the CUDA 13 one, plus the fields CUDA 13 dropped.
-void fill_properties11(State& s, cudaDeviceProp11* o) {
-  cudaDeviceProp p;
-  fill_properties(s, &p);
+// The CUDA 11 layout from the CUDA 13 one `p`, plus the fields CUDA 13 dropped.
+void copy_properties11(State& s, const cudaDeviceProp& p, cudaDeviceProp11* o) {
   std::memset(o, 0, sizeof(*o));
   std::memcpy(o->name, p.name, sizeof(o->name));
   o->uuid = p.uuid;
@@ -115,11 +123,19 @@ void fill_properties11(State& s, cudaDeviceProp11* o) {
   o->reservedSharedMemPerBlock = p.reservedSharedMemPerBlock;
 }
 
-void fill_properties12(State& s, cudaDeviceProp12* o) {
-  std::memset(o, 0, sizeof(*o));
-  fill_properties11(s, &o->base);
+#if WARPSIM_CUDART_ABI == 11
+void fill_properties11(State& s, cudaDeviceProp11* o) {
   cudaDeviceProp p;
   fill_properties(s, &p);
+  copy_properties11(s, p, o);
+}
+#endif
+
+void fill_properties12(State& s, cudaDeviceProp12* o) {
+  cudaDeviceProp p;
+  fill_properties(s, &p);
+  std::memset(o, 0, sizeof(*o));
+  copy_properties11(s, p, &o->base);
   o->hostRegisterSupported = p.hostRegisterSupported;
   o->sparseCudaArraySupported = p.sparseCudaArraySupported;
   o->hostRegisterReadOnlySupported = p.hostRegisterReadOnlySupported;
@@ -135,29 +151,19 @@ void fill_properties12(State& s, cudaDeviceProp12* o) {
   o->unifiedFunctionPointers = p.unifiedFunctionPointers;
 }
 
-template <class Prop>
-cudaError_t legacy_properties(const char* api, Prop* p, int d, void (*fill)(State&, Prop*)) {
-  return guarded(api, [&](State& s) {
-    if (!p) return cudaErrorInvalidValue;
-    if (d != 0) throw ShimError(cudaErrorInvalidDevice, "the simulator models one GPU (device 0)");
-    fill(s, p);
-    return cudaSuccess;
-  });
-}
-
 }  // namespace
 
 // CUDA 11's library writes its own layout; CUDA 12's headers call the _v2 entry point, and
 // its library answers the plain one with the same layout.
 CUDART_API cudaError_t cudaGetDeviceProperties(void* p, int d) {
 #if WARPSIM_CUDART_ABI == 12
-  return legacy_properties("cudaGetDeviceProperties", static_cast<cudaDeviceProp12*>(p), d, fill_properties12);
+  return device_properties("cudaGetDeviceProperties", static_cast<cudaDeviceProp12*>(p), d, fill_properties12);
 #else
-  return legacy_properties("cudaGetDeviceProperties", static_cast<cudaDeviceProp11*>(p), d, fill_properties11);
+  return device_properties("cudaGetDeviceProperties", static_cast<cudaDeviceProp11*>(p), d, fill_properties11);
 #endif
 }
 CUDART_API cudaError_t cudaGetDeviceProperties_v2(void* p, int d) {
-  return legacy_properties("cudaGetDeviceProperties_v2", static_cast<cudaDeviceProp12*>(p), d, fill_properties12);
+  return device_properties("cudaGetDeviceProperties_v2", static_cast<cudaDeviceProp12*>(p), d, fill_properties12);
 }
 
 #endif

@@ -632,6 +632,11 @@ void Importer::map_equivalent_options() {
     if (v < 20 || (v >= 39 && v < 40) || sectors != sectored_l1)
       not_understood(fmt::format("-gpgpu_coalesce_arch {} (warpsim coalesces by the L1D's {} sectors)", v,
                                  sectored_l1 ? "32-byte" : "whole-line"));
+    // Accesses that do not go through the L1 are 32-byte sectors on every arch, each its own packet
+    // (icnt.request_packets). From Maxwell on L1-cached ones are too, but GPGPU-Sim's banked L1
+    // sends the sectors of consecutive misses interleaved, which one packet per line follows more
+    // closely than back-to-back sector packets (docs/fidelity.md): sector_uncached for all.
+    cfg_.icnt.request_packets = "sector_uncached";
   }
   // The address mask presets are replaced by -gpgpu_mem_addr_mapping whenever it is given.
   if (Option* o = take("-gpgpu_mem_address_mask"); o && !index_.count("-gpgpu_mem_addr_mapping"))
@@ -672,6 +677,8 @@ void Importer::map_all() {
     uint64_t n = (clusters ? to_u32(*clusters, clusters->value) : 1) * uint64_t(per ? to_u32(*per, per->value) : 1);
     if (n > UINT32_MAX) fail(clusters ? *clusters : *per, "too many SMs");
     core.num_sms = uint32_t(n);
+    // The cores of a SIMT cluster share its crossbar port (core.sms_per_cluster).
+    core.sms_per_cluster = per ? to_u32(*per, per->value) : 1;
   }
   u32_opt("-gpgpu_shader_registers", core.registers);
   if (Option* o = take("-gpgpu_shader_core_pipeline")) {
@@ -763,6 +770,14 @@ void Importer::map_all() {
       cfg_.icnt.input_queued = true;
     else
       not_understood(fmt::format("-network_mode {}", v));
+    // The local crossbar queues requests at their cluster's input as well, and its outputs grant
+    // one after another (xbar_router::iSLIP_Advance); its buffers are -icnt_in/out_buffer_limit.
+    if (v == 2) {
+      cfg_.icnt.request_input_queued = true;
+      cfg_.icnt.sequential_grants = true;
+      u32_opt("-icnt_in_buffer_limit", cfg_.icnt.sm_input_queue);
+      u32_opt("-icnt_out_buffer_limit", cfg_.icnt.slice_output_queue);
+    }
     // The local crossbar (2) moves a packet from its input to its output buffer in one
     // interconnect cycle: 3 core cycles from send to arrival reproduce GPGPU-Sim's L2-hit round
     // trip on every mode-2 tested config (docs/fidelity.md); booksim (1) keeps the default 8,

@@ -181,6 +181,10 @@ void validate(const GpuConfig& c) {
     throw Error(fmt::format("config key 'device_name': {} characters, at most 255 fit cudaDeviceProp::name",
                             c.device_name.size()));
   check_pos("core.num_sms", c.core.num_sms);
+  check_pos("core.sms_per_cluster", c.core.sms_per_cluster);
+  if (c.core.num_sms % c.core.sms_per_cluster != 0)
+    throw Error(fmt::format("config key 'core.sms_per_cluster': {} does not divide core.num_sms ({})",
+                            c.core.sms_per_cluster, c.core.num_sms));
   check_pos("core.schedulers", c.core.schedulers);
   check_pos("core.max_warps", c.core.max_warps);
   if (c.core.max_warps > 64) throw Error("config key 'core.max_warps': at most 64 warps per SM are supported");
@@ -267,6 +271,8 @@ void validate(const GpuConfig& c) {
   check_pos("icnt.sm_flits_per_cycle", c.icnt.sm_flits_per_cycle);
   check_pos("icnt.slice_flits_per_cycle", c.icnt.slice_flits_per_cycle);
   check_pos("icnt.input_queue", c.icnt.input_queue);
+  check_pos("icnt.sm_input_queue", c.icnt.sm_input_queue);
+  check_choice("icnt.request_packets", c.icnt.request_packets, {"line", "sector", "sector_uncached"});
   check_pos("dram.banks", c.dram.banks);
   if (!pow2(c.dram.row_bytes)) throw Error("config key 'dram.row_bytes': must be a power of two");
   if (!(c.dram.bytes_per_cycle > 0)) throw Error("config key 'dram.bytes_per_cycle': must be positive");

@@ -87,8 +87,9 @@ struct UnitConfig {
 
 struct CoreConfig {
   uint32_t num_sms = 15;
-  uint32_t schedulers = 2;  // warp schedulers per SM
-  bool subcore = false;     // true: each scheduler owns its units (Volta/Turing)
+  uint32_t sms_per_cluster = 1;  // SMs sharing one crossbar port (GPGPU-Sim's SIMT core cluster)
+  uint32_t schedulers = 2;       // warp schedulers per SM
+  bool subcore = false;          // true: each scheduler owns its units (Volta/Turing)
   uint32_t max_warps = 48;
   uint32_t max_threads = 1536;
   uint32_t max_ctas = 8;
@@ -137,6 +138,11 @@ struct CoreConfig {
   template <class V>
   void visit(V& v) {
     v("num_sms", num_sms, "streaming multiprocessors");
+    v("sms_per_cluster", sms_per_cluster,
+      "SMs per cluster (GPGPU-Sim's SIMT core cluster, -gpgpu_n_cores_per_cluster): the SMs of a cluster share "
+      "one crossbar port each way (the request FIFO of icnt.request_input_queued, and the ejection port of "
+      "replies); SM s is in cluster s mod (num_sms / sms_per_cluster), so the SMs given consecutive CTAs of the "
+      "first wave are in different clusters, as GPGPU-Sim hands out CTAs one cluster at a time");
     v("schedulers", schedulers, "warp schedulers per SM");
     v("subcore", subcore, "each scheduler owns its units (Volta/Turing sub-cores)");
     v("max_warps", max_warps, "resident warps per SM");
@@ -287,13 +293,18 @@ struct OperandCollectorConfig {
 };
 
 struct IcntConfig {
-  uint32_t latency = 8;                // one-way latency, core cycles
-  uint32_t flit = 32;                  // bytes per flit
-  uint32_t sm_flits_per_cycle = 1;     // flits an SM injects / ejects per cycle
-  uint32_t slice_flits_per_cycle = 1;  // flits an L2 slice accepts / returns per cycle
-  uint32_t input_queue = 64;           // requests buffered at each L2 slice
-  bool input_queued = false;           // replies cross in order per slice, head-of-line blocking
-  bool slice_back_pressure = false;    // a full slice queue holds back only requests for that slice
+  uint32_t latency = 8;                  // one-way latency, core cycles
+  uint32_t flit = 32;                    // bytes per flit
+  uint32_t sm_flits_per_cycle = 1;       // flits an SM injects / ejects per cycle
+  uint32_t slice_flits_per_cycle = 1;    // flits an L2 slice accepts / returns per cycle
+  uint32_t input_queue = 64;             // requests buffered at each L2 slice
+  bool input_queued = false;             // replies cross in order per slice, head-of-line blocking
+  bool slice_back_pressure = false;      // a full slice queue holds back only requests for that slice
+  bool request_input_queued = false;     // requests cross in order per SM, head-of-line blocking
+  bool sequential_grants = false;        // input-queued: outputs grant in index order, inputs may send more than once
+  uint32_t sm_input_queue = 512;         // request packets waiting to cross at each SM (request_input_queued)
+  uint32_t slice_output_queue = 512;     // request packets waiting at a full slice's crossbar output
+  std::string request_packets = "line";  // line | sector | sector_uncached: packets a request takes to the L2
 
   template <class V>
   void visit(V& v) {
@@ -311,6 +322,31 @@ struct IcntConfig {
       "an SM's next request waits only while the input queue of the L2 slice it goes to is full (back-pressure "
       "per destination, as in GPGPU-Sim, where a request for a full slice stays in the network and holds back "
       "the requests behind it); false: any full slice queue holds back every SM's requests (global)");
+    v("request_input_queued", request_input_queued,
+      "requests wait in a FIFO at their SM's crossbar port (one per cluster, core.sms_per_cluster), in the order "
+      "they left their SMs, and cross in that order: in every cycle each L2 slice takes the head packet of the "
+      "first port at or after its round-robin pointer whose head is addressed to it, and a head whose slice is "
+      "taken, busy or full holds back the packets behind it (head-of-line blocking, as in GPGPU-Sim's local "
+      "crossbar); false: a request reserves its slice's input slots when it is sent and reaches the slice "
+      "independently of other SMs' requests");
+    v("sequential_grants", sequential_grants,
+      "in the input-queued directions (input_queued, request_input_queued) the outputs take their head packets one "
+      "after another in index order within a cycle, so an input whose head crossed may send its next packet to a "
+      "later output in the same cycle (GPGPU-Sim's local crossbar, -network_mode 2); false: each input sends at "
+      "most one packet per cycle (a matching, as booksim's iSLIP)");
+    v("sm_input_queue", sm_input_queue,
+      "with request_input_queued, packets that may wait to cross at each crossbar port; each SM of a cluster may "
+      "fill its share and sends nothing while it is full (GPGPU-Sim -icnt_in_buffer_limit)");
+    v("slice_output_queue", slice_output_queue,
+      "with request_input_queued, packets that may cross to an L2 slice whose input queue is full and wait in the "
+      "crossbar's output buffer, in order, before the slice holds back the head packets addressed to it "
+      "(GPGPU-Sim -icnt_out_buffer_limit)");
+    v("request_packets", request_packets,
+      "line|sector|sector_uncached packets of a read or write of the LD/ST unit on its way to the L2: one (line) or "
+      "one per 32-byte sector it covers (sector: GPGPU-Sim's coalescer from Maxwell on, whose every global "
+      "access is a sector; sector_uncached: only accesses that do not go through the L1, as GPGPU-Sim's Fermi and "
+      "Kepler coalescer, whose L1-cached accesses are whole segments); with request_input_queued each packet "
+      "reaches the L2 slice as an access of its own sector and the request completes with the last answer");
   }
 };
 

@@ -15,15 +15,35 @@
 // arrival and reserve the SM ejection port in that order; an SM receives its packets oldest
 // first.
 //
+// The SMs of a cluster (core.sms_per_cluster; SM s in cluster s mod the number of clusters)
+// share their crossbar port: the ejection port and, with icnt.request_input_queued, the request
+// FIFO. Each SM keeps its own injection slots.
+//
 // With icnt.input_queued the down direction is an input-queued crossbar instead: each slice
 // keeps its packets in a FIFO; in every cycle each SM whose ejection port is free grants one of
 // the slices whose head packet is ready and addressed to it, the first at or after its
 // round-robin pointer (which then moves past the granted slice). The granted packet occupies
 // the slice port and the SM port for its flits and arrives icnt.latency cycles later; a head
 // packet that is not granted holds back every packet behind it in its slice.
+//
+// With icnt.request_input_queued the up direction is input-queued as well: a request waits in
+// its SM's FIFO from the cycle its first flit is injected; in every cycle the slices, in index
+// order, each grant the first SM at or after their round-robin pointer whose head packet is
+// ready and addressed to them (the pointer then moves past that SM), so an SM whose head crossed
+// may have its next packet taken by a later slice in the same cycle (GPGPU-Sim's xbar_router
+// visits its outputs in order). A granted packet occupies the slice port for its flits and
+// reaches the slice icnt.latency cycles later; a head whose slice is taken, busy or full holds
+// back every packet behind it in its SM.
+//
+// In both input-queued directions an input sends at most one packet per cycle (each input is
+// matched with one output, as in booksim's iSLIP), unless icnt.sequential_grants: then the
+// outputs take their head packets one after another in index order and an input whose head
+// crossed may send its next packet to a later output in the same cycle (GPGPU-Sim's local
+// crossbar, xbar_router::iSLIP_Advance).
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "core/config.h"
@@ -34,7 +54,7 @@ namespace warpsim {
 
 class Interconnect {
  public:
-  Interconnect(const IcntConfig& cfg, uint32_t num_sms, uint32_t num_slices);
+  Interconnect(const IcntConfig& cfg, uint32_t num_sms, uint32_t num_slices, uint32_t sms_per_cluster = 1);
 
   uint32_t flits(uint32_t bytes) const {
     uint32_t f = (bytes + flit_ - 1) / flit_;
@@ -88,9 +108,36 @@ class Interconnect {
   uint64_t next_event() const;
   // Earliest cycle at which tick() has something to do (deliveries waiting for pop() aside).
   uint64_t next_tick_event() const {
-    return std::min(heap_.empty() ? UINT64_MAX : heap_.front().head, queued_ ? next_try_ : UINT64_MAX);
+    return std::min({heap_.empty() ? UINT64_MAX : heap_.front().head, queued_ ? next_try_ : UINT64_MAX,
+                     up_queued_ ? next_up_try_ + 1 : UINT64_MAX});
   }
-  uint64_t packets_in_transit() const { return heap_.size() + queued_ + delivered_; }
+  uint64_t packets_in_transit() const { return heap_.size() + queued_ + delivered_ + up_queued_; }
+
+  // The input-queued up direction (icnt.request_input_queued).
+  struct Crossing {
+    MemRequest req;
+    uint64_t slice_addr = 0, arrival = 0;  // arrival: the cycle the whole packet is at the slice
+    uint32_t slice = 0, flits = 0;
+  };
+  bool request_input_queued() const { return up_mode_; }
+  // Whether SM `sm` may queue one more request, `pending` of its requests not queued yet.
+  // Each SM of a cluster may fill its share of the cluster's FIFO (icnt.sm_input_queue packets).
+  bool sm_queue_free(uint32_t sm, size_t pending) const { return sm_queued_[sm] + pending < sm_queue_share_; }
+  // Queues a request of `packets` packets of `flits` flits each, whose first flit leaves SM `sm`
+  // in slot `first_slot` (leave_sm reserved packets x flits slots). A port's FIFO holds packets
+  // in the order their first flits left their SMs (the SMs of a cluster interleave). A read of
+  // several packets (sector_packets) reaches the slice packet by packet, each a read of its own
+  // sector (MemRequest::part), and is delivered to its SM with the reply of its last part to
+  // arrive.
+  void queue_up(uint32_t sm, uint32_t slice, uint64_t slice_addr, const MemRequest& req, uint32_t packets,
+                uint32_t flits, uint64_t first_slot);
+  // Runs the grants of every cycle before `now` (the sends of cycle `now` come after it) and
+  // appends the packets that crossed, in crossing order. A slice whose slice_full entry is set
+  // takes nothing.
+  void cross_up(uint64_t now, const std::vector<uint8_t>& slice_full, std::vector<Crossing>& out);
+  // Earliest cycle whose grants can move a queued request (UINT64_MAX: none queued); they run in
+  // the tick after it.
+  uint64_t next_up_grant() const { return up_queued_ ? next_up_try_ : UINT64_MAX; }
 
  private:
   struct Packet {
@@ -105,22 +152,66 @@ class Interconnect {
   };
   static bool later(const Packet& a, const Packet& b) { return a.head != b.head ? a.head > b.head : a.seq > b.seq; }
 
+  struct UpPacket {
+    MemRequest req;                      // a whole request, or one sector part of a split read
+    uint64_t slice_addr = 0, ready = 0;  // ready: the cycle its first flit has left the SM
+    uint32_t slice = 0, flits = 0;
+  };
+  // The candidates of one cycle of an input-queued direction: granted output by output in index
+  // order and, for each output, nearest its round-robin pointer first ((output, rank, input) in
+  // one integer, smallest first).
+  struct GrantQueue {
+    std::vector<uint64_t> heap;
+    void clear() { heap.clear(); }
+    void add(uint32_t output, uint32_t rank, uint32_t input) {
+      heap.push_back((uint64_t(output) << 32) | (uint64_t(rank) << 16) | input);
+    }
+    void order() { std::make_heap(heap.begin(), heap.end(), std::greater<uint64_t>()); }
+    void insert(uint32_t output, uint32_t rank, uint32_t input) {
+      add(output, rank, input);
+      std::push_heap(heap.begin(), heap.end(), std::greater<uint64_t>());
+    }
+    bool take(uint32_t& output, uint32_t& input) {
+      if (heap.empty()) return false;
+      std::pop_heap(heap.begin(), heap.end(), std::greater<uint64_t>());
+      output = uint32_t(heap.back() >> 32);
+      input = uint32_t(heap.back() & 0xffff);
+      heap.pop_back();
+      return true;
+    }
+  };
   void arbitrate(uint64_t now);  // one cycle of the input-queued crossbar
+  void arbitrate_up(uint64_t at, const std::vector<uint8_t>& slice_full, std::vector<Crossing>& out);
   void deliver(const Packet& p, uint64_t done);
 
-  uint32_t latency_, flit_, sm_rate_, slice_rate_;
-  bool input_queued_;
+  uint32_t port(uint32_t sm) const { return sm % ports_; }
+
+  uint32_t latency_, flit_, sm_rate_, slice_rate_, ports_;
+  bool input_queued_, sequential_, up_mode_;
+  uint32_t sm_queue_share_;
   std::vector<Ring<Packet>> slice_q_;           // input-queued: each slice's packets in order
   std::vector<uint64_t> slice_free_, sm_free_;  // input-queued: cycle each port is free again
-  std::vector<uint32_t> rr_;                    // input-queued: each SM's round-robin pointer
-  std::vector<int32_t> grant_;                  // input-queued: scratch, chosen slice per SM
-  std::vector<uint32_t> granted_sms_;
-  std::vector<uint32_t> busy_slices_;  // input-queued: the slices with packets queued
+  std::vector<uint32_t> rr_;                    // input-queued: each SM port's round-robin pointer
+  GrantQueue down_grants_;                      // input-queued: scratch
+  std::vector<uint32_t> busy_slices_;           // input-queued: the slices with packets queued
   uint64_t queued_ = 0;
   uint64_t next_try_ = UINT64_MAX;              // input-queued: earliest cycle a head may cross
-  std::vector<uint64_t> sm_up_, sm_down_;       // next free slot of each SM's ports
+  std::vector<uint64_t> sm_up_, sm_down_;       // next free slot of each SM's injection, each port's ejection
   std::vector<uint64_t> slice_in_, slice_out_;  // next free slot of each slice's ports
   std::vector<uint64_t> sm_last_done_;
+  std::vector<Ring<UpPacket>> sm_q_;     // request_input_queued: each port's packets in order
+  std::vector<uint32_t> sm_queued_;      // packets of each SM in its port's FIFO
+  std::vector<uint32_t> up_busy_ports_;  // ports with packets queued
+  std::vector<uint64_t> up_slice_free_, up_port_free_;
+  std::vector<uint16_t> up_rr_;  // each slice's round-robin pointer over the ports
+  GrantQueue up_grants_;         // scratch
+  uint64_t up_queued_ = 0, next_up_try_ = UINT64_MAX;
+  struct Group {
+    MemRequest req;          // the whole read, delivered with its last part
+    uint32_t remaining = 0;  // parts not delivered yet
+  };
+  std::vector<Group> groups_;
+  std::vector<uint32_t> free_groups_;
   std::vector<Packet> heap_;                 // down packets in flight, min-heap on head
   std::vector<Ring<Delivery>> delivered_q_;  // per SM, delivery order
   uint64_t seq_ = 0, delivered_ = 0;

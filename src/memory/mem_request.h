@@ -19,6 +19,11 @@ struct MemRequest {
   // A 64-byte line fetch (constant cache): GPGPU-Sim's sectored L2 sees it as two sector requests
   // that both carry the address of the first (l2.half_line_shared_mshr).
   bool half_line = false;
+  // A read or write that crosses to the L2 as one packet per sector (icnt.request_packets); the
+  // LD/ST unit decides. With icnt.request_input_queued each packet reaches the slice as an access
+  // of its own sector, `part` = 1 + the index of the request it belongs to (0: a whole request).
+  bool sector_packets = false;
+  uint32_t part = 0;
   LineBytes written;  // a store: the bytes of the line it writes (empty: the whole sectors)
 };
 

@@ -38,10 +38,12 @@ uint32_t checked_slices(const GpuConfig& cfg) {
 struct MemorySystem::Impl {
   explicit Impl(const GpuConfig& cfg)
       : map(cfg),
-        icnt(cfg.icnt, cfg.core.num_sms, checked_slices(cfg)),
+        icnt(cfg.icnt, cfg.core.num_sms, checked_slices(cfg), cfg.core.sms_per_cluster),
         num_sms(cfg.core.num_sms),
         slices_per_partition(cfg.l2.slices_per_partition),
         queue_cap(cfg.icnt.input_queue ? cfg.icnt.input_queue : 1),
+        // Input-queued requests for a full slice wait in its crossbar output buffer first.
+        cross_cap(queue_cap + (cfg.icnt.request_input_queued ? cfg.icnt.slice_output_queue : 0)),
         skip_quiet(cfg.skip_idle_cycles) {
     uint32_t nslices = checked_slices(cfg);
     slices.reserve(nslices);
@@ -65,7 +67,8 @@ struct MemorySystem::Impl {
   std::vector<L2Slice> slices;
   std::vector<DramChannel> chans;
   MemoryStats stats;
-  uint32_t num_sms, slices_per_partition, queue_cap;
+  uint32_t num_sms, slices_per_partition, queue_cap, cross_cap;
+  std::vector<Interconnect::Crossing> crossings;  // scratch of tick()
   // Slices whose input queue was full after the last tick (back-pressure for that cycle).
   std::vector<uint8_t> slice_full;
   uint32_t full_slices = 0;
@@ -82,7 +85,6 @@ struct MemorySystem::Impl {
   struct Outgoing {
     MemRequest req;
     MemLocation loc;
-    uint32_t flits;
     uint64_t first_slot;
   };
   struct Tally {
@@ -91,11 +93,33 @@ struct MemorySystem::Impl {
   bool sm_phase = false;
   std::vector<std::vector<Outgoing>> outbox;  // per SM
   std::vector<Tally> taken;                   // per SM
-  void enter(const MemRequest& req, const MemLocation& loc, uint32_t flits, uint64_t ready) {
-    slices[loc.slice].enqueue(req, ready, loc.slice_addr);
-    stats.icnt_flits_up += flits;
+  // A request leaves its SM: with input-queued requests it waits there for its turn to cross,
+  // otherwise it is already on its way to the slice (reach_slice).
+  void enter(const MemRequest& req, const MemLocation& loc, uint64_t first_slot) {
+    const uint32_t packets = request_packets(req), flits = packet_flits(req);
+    if (icnt.request_input_queued())
+      icnt.queue_up(req.sm, loc.slice, loc.slice_addr, req, packets, flits, first_slot);
+    else
+      slices[loc.slice].enqueue(req, icnt.reach_slice(loc.slice, packets * flits, first_slot), loc.slice_addr);
+    stats.icnt_flits_up += packets * flits;
     ++sent;
     quiet_until = 0;
+  }
+  // A read is one control packet of one flit, a write or an atomic one packet carrying its data;
+  // a read or write the LD/ST unit marked (icnt.request_packets) one such packet per sector.
+  uint32_t request_packets(const MemRequest& req) const {
+    if (req.sector_packets && req.kind != MemKind::Atomic) return std::max(1u, uint32_t(std::popcount(req.sectors)));
+    return 1;
+  }
+  uint32_t packet_flits(const MemRequest& req) const {
+    if (req.kind == MemKind::Read) return 1;
+    if (req.sector_packets && req.kind == MemKind::Write) return icnt.flits(32);
+    return icnt.flits(req.bytes ? req.bytes : 32u * uint32_t(std::popcount(req.sectors)));
+  }
+  bool sm_may_send(uint32_t sm, uint64_t now) const {
+    if (!icnt.sm_port_free(sm, now)) return false;
+    // The requests of this cycle's SM phase wait in the outbox: they count as queued.
+    return !icnt.request_input_queued() || icnt.sm_queue_free(sm, outbox[sm].size());
   }
   uint64_t next_tick_event(uint64_t now) const {
     uint64_t t = icnt.next_tick_event();
@@ -115,13 +139,15 @@ MemorySystem& MemorySystem::operator=(const MemorySystem& o) {
 
 bool MemorySystem::can_send(int sm, uint64_t now) const {
   const Impl& m = *impl_;
-  return sm >= 0 && uint32_t(sm) < m.num_sms && m.full_slices == 0 && m.icnt.sm_port_free(uint32_t(sm), now);
+  if (sm < 0 || uint32_t(sm) >= m.num_sms || !m.sm_may_send(uint32_t(sm), now)) return false;
+  // Input-queued requests wait for their slice in the crossbar instead.
+  return m.icnt.request_input_queued() || m.full_slices == 0;
 }
 
 bool MemorySystem::can_send(int sm, uint64_t addr, uint64_t now) const {
   const Impl& m = *impl_;
-  if (sm < 0 || uint32_t(sm) >= m.num_sms || !m.icnt.sm_port_free(uint32_t(sm), now)) return false;
-  return !m.slice_full[m.map.locate(addr).slice];
+  if (sm < 0 || uint32_t(sm) >= m.num_sms || !m.sm_may_send(uint32_t(sm), now)) return false;
+  return m.icnt.request_input_queued() || !m.slice_full[m.map.locate(addr).slice];
 }
 
 void MemorySystem::send(const MemRequest& req, uint64_t now) {
@@ -129,16 +155,12 @@ void MemorySystem::send(const MemRequest& req, uint64_t now) {
   if (req.sm >= m.num_sms)
     throw Error(fmt::format("memory: request from SM {} but the GPU has {} SMs", req.sm, m.num_sms));
   MemLocation loc = m.map.locate(req.addr);
-  uint32_t flits = 1;
-  if (req.kind != MemKind::Read) {
-    uint32_t bytes = req.bytes ? req.bytes : 32u * uint32_t(std::popcount(req.sectors));
-    flits = m.icnt.flits(bytes);
-  }
+  const uint64_t first_slot = m.icnt.leave_sm(req.sm, m.request_packets(req) * m.packet_flits(req), now);
   if (m.sm_phase) {
-    m.outbox[req.sm].push_back({req, loc, flits, m.icnt.leave_sm(req.sm, flits, now)});
+    m.outbox[req.sm].push_back({req, loc, first_slot});
     return;
   }
-  m.enter(req, loc, flits, m.icnt.send_up(req.sm, loc.slice, flits, now));
+  m.enter(req, loc, first_slot);
 }
 
 void MemorySystem::open_sm_phase() { impl_->sm_phase = true; }
@@ -147,8 +169,7 @@ void MemorySystem::close_sm_phase() {
   Impl& m = *impl_;
   m.sm_phase = false;
   for (uint32_t sm = 0; sm < m.num_sms; ++sm) {
-    for (const Impl::Outgoing& o : m.outbox[sm])
-      m.enter(o.req, o.loc, o.flits, m.icnt.reach_slice(o.loc.slice, o.flits, o.first_slot));
+    for (const Impl::Outgoing& o : m.outbox[sm]) m.enter(o.req, o.loc, o.first_slot);
     m.outbox[sm].clear();
     Impl::Tally& t = m.taken[sm];
     if (!t.responses) continue;
@@ -163,6 +184,12 @@ void MemorySystem::close_sm_phase() {
 void MemorySystem::tick(uint64_t now) {
   Impl& m = *impl_;
   if (m.skip_quiet && now < m.quiet_until) return;
+  if (m.icnt.request_input_queued()) {
+    // The grants of the cycles before this one, with the slices' queues as those cycles left them.
+    m.crossings.clear();
+    m.icnt.cross_up(now, m.slice_full, m.crossings);
+    for (const Interconnect::Crossing& c : m.crossings) m.slices[c.slice].enqueue(c.req, c.arrival, c.slice_addr);
+  }
   const uint32_t parts = uint32_t(m.chans.size());
   for (uint32_t p = 0; p < parts; ++p) {
     DramChannel& ch = m.chans[p];
@@ -187,7 +214,7 @@ void MemorySystem::tick(uint64_t now) {
   // Back-pressure for the sends of this cycle: the queues as the cycle's lookups left them.
   m.full_slices = 0;
   for (uint32_t s = 0; s < m.slices.size(); ++s) {
-    m.slice_full[s] = m.slices[s].queued() >= m.queue_cap;
+    m.slice_full[s] = m.slices[s].queued() >= m.cross_cap;
     m.full_slices += m.slice_full[s];
   }
   m.quiet_until = m.next_tick_event(now);

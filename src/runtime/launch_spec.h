@@ -15,6 +15,11 @@ namespace warpsim {
 enum class ArgType : uint8_t { U8, S8, U16, S16, U32, S32, U64, S64, F32, F64 };
 const char* arg_type_name(ArgType t);
 uint32_t arg_type_bytes(ArgType t);
+inline bool arg_type_is_float(ArgType t) { return t == ArgType::F32 || t == ArgType::F64; }
+// The bytes of `x` converted to `t` (floats rounded to the type; integers truncated towards
+// zero and wrapped to the type's width), and the value of the bytes at `p` read as `t`.
+uint64_t encode_value(double x, ArgType t);
+double decode_value(const uint8_t* p, ArgType t);
 
 // One kernel argument: "s32 4096", "f32 2.5", "u64 0x10", or a device buffer
 // "buffer f32 n=4096 fill=random seed=1 min=-1 max=1 dump name=x".
@@ -60,7 +65,8 @@ struct LaunchOutcome {
 
 // Loads the module into `rt`, creates and fills the buffers (random fills seeded by the
 // argument's seed, else by `seed` + argument index), launches the kernel, waits for it and
-// writes the dump file when one is named.
+// writes the dump file when one is named. Defined in ptx/launch_run.cc: it runs through the
+// implementation of Runtime.
 LaunchOutcome run_launch(Runtime& rt, const std::string& ptx_text, const std::string& ptx_name, const LaunchSpec& spec,
                          uint64_t seed);
 

@@ -23,7 +23,9 @@ LdstUnit::LdstUnit(int sm_id, const GpuConfig& cfg, MemorySystem& mem)
       l1d_(l1d_storage(cfg)),
       const_(cfg.constcache),
       queue_cap_(cfg.core.ldst_queue),
-      line_bytes_(cfg.l1d.line) {
+      line_bytes_(cfg.l1d.line),
+      sector_direct_(cfg.icnt.request_packets != "line"),
+      sector_misses_(cfg.icnt.request_packets == "sector") {
   queue_.resize(queue_cap_);
   out_.resize(kOutCap);
   out_ready_.resize(kOutCap);
@@ -55,7 +57,9 @@ LdstUnit::LdstUnit(const LdstUnit& o, const GpuConfig& cfg, MemorySystem& mem)
       head_wait_(o.head_wait_),
       in_flight_(o.in_flight_),
       requests_out_(o.requests_out_),
-      line_bytes_(o.line_bytes_) {
+      line_bytes_(o.line_bytes_),
+      sector_direct_(o.sector_direct_),
+      sector_misses_(o.sector_misses_) {
   free_ops_.reserve(ops_.size());  // push() and complete() never reallocate
 }
 
@@ -397,6 +401,7 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
             req.sectors = s32;
             req.kind = MemKind::Read;
             req.bytes = uint16_t(std::popcount(s32) * 32);
+            req.sector_packets = sector_misses_;
             req.token = uint32_t(r.mshr);
             enqueue_request(req, l1_ready);
             stats.mem_requests++;
@@ -405,6 +410,7 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
       } else {
         req.kind = MemKind::Read;
         req.bytes = uint16_t(std::popcount(a.sectors) * 32);
+        req.sector_packets = sector_direct_;
         req.token = kDirect | idx;
         op.outstanding++;
         op.missed = true;
@@ -431,6 +437,7 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
         req.kind = op.op == OpClass::ATOMIC ? MemKind::Atomic : MemKind::Write;
         req.bytes = a.bytes;
         req.written = a.written;
+        req.sector_packets = op.op == OpClass::STORE && (sector_misses_ || (sector_direct_ && !use_l1));
         req.token = (op.op == OpClass::ATOMIC ? kDirect : kWriteAck) | idx;
         op.outstanding++;
         op.missed = true;

@@ -156,6 +156,8 @@ class LdstUnit {
   uint32_t in_flight_ = 0;
   uint32_t requests_out_ = 0;  // requests sent to memory whose response has not come back
   uint32_t line_bytes_;
+  // icnt.request_packets: accesses past the L1 / through it cross as one packet per sector.
+  bool sector_direct_, sector_misses_;
 };
 
 }  // namespace warpsim

@@ -361,6 +361,27 @@ TEST(GpgpusimImport, FetchLaunchBanksAndHashing) {
   // A request for a full slice waits in GPGPU-Sim's network: back-pressure per destination.
   EXPECT_FALSE(GpuConfig{}.icnt.slice_back_pressure);
   EXPECT_TRUE(import_text("-gpgpu_n_mem 6\n", &nu4).icnt.slice_back_pressure);
+  // The local crossbar queues requests at their cluster's input and grants its outputs in turn,
+  // with its buffer limits; booksim keeps the slot model.
+  std::vector<std::string> nu5;
+  GpuConfig local = import_text("-network_mode 2\n-icnt_in_buffer_limit 256\n-icnt_out_buffer_limit 128\n", &nu5);
+  EXPECT_TRUE(nu5.empty()) << nu5.front();
+  EXPECT_TRUE(local.icnt.request_input_queued);
+  EXPECT_TRUE(local.icnt.sequential_grants);
+  EXPECT_EQ(local.icnt.sm_input_queue, 256u);
+  EXPECT_EQ(local.icnt.slice_output_queue, 128u);
+  GpuConfig booksim = import_text("-network_mode 1\n", &nu5);
+  EXPECT_FALSE(booksim.icnt.request_input_queued);
+  EXPECT_FALSE(booksim.icnt.sequential_grants);
+  import_text("-network_mode 1\n-icnt_in_buffer_limit 64\n", &nu5);
+  EXPECT_TRUE(has(nu5, "-icnt_in_buffer_limit"));  // a booksim buffer: not modelled
+  // A cluster's cores share its crossbar port.
+  GpuConfig titanv = import_text("-gpgpu_n_clusters 40\n-gpgpu_n_cores_per_cluster 2\n", nullptr);
+  EXPECT_EQ(titanv.core.num_sms, 80u);
+  EXPECT_EQ(titanv.core.sms_per_cluster, 2u);
+  // Accesses past the L1 are sector packets on every coalescing arch.
+  EXPECT_EQ(GpuConfig{}.icnt.request_packets, "line");
+  EXPECT_EQ(import_text("-gpgpu_coalesce_arch 20\n", nullptr).icnt.request_packets, "sector_uncached");
 }
 
 TEST(GpgpusimImport, AppliesOnTopOfAPreset) {
@@ -368,7 +389,9 @@ TEST(GpgpusimImport, AppliesOnTopOfAPreset) {
   GpuConfig ref = c;
   import_gpgpusim_text(c, "-gpgpu_n_clusters 20\n-gpgpu_n_cores_per_cluster 1\n", "x.config", nullptr);
   EXPECT_EQ(c.core.num_sms, 20u);
+  EXPECT_EQ(c.core.sms_per_cluster, 1u);  // the preset's 2, replaced by the file's
   ref.core.num_sms = 20;
+  ref.core.sms_per_cluster = 1;
   EXPECT_TRUE(same_config(c, ref)) << differing_keys(c, ref);
 }
 

@@ -887,3 +887,45 @@ TEST(GpgpusimReference, DependentL2HitsTakeGpgpuSimsCycles) {
   }
   EXPECT_EQ(rows, 6);
 }
+
+// L2 hits under load (bench/gpu/l2_hit_stream.cu: 160 blocks of 256 threads streaming 4-byte
+// ld.global.cg words of an L2-resident buffer, launches of 20 and 40 iterations) against GPGPU-Sim
+// on its six tested configs (data/reference/gpgpusim/l2_hit_stream.tsv): the two launches
+// together, and where the row says so each launch and the difference between them, within the
+// row's tolerance. Every load is four sector packets queued
+// at its cluster's crossbar input (icnt.request_input_queued, request_packets, sms_per_cluster).
+TEST(GpgpusimReference, L2HitStreamTakesGpgpuSimsCycles) {
+  NVCC_OR_SKIP();
+  std::string err;
+  std::string exe = compile_source(std::string(WARPSIM_SOURCE_DIR) + "/bench/gpu/l2_hit_stream.cu", "l2_hit_stream",
+                                   "ptx75", kPtx, &err);
+  ASSERT_FALSE(exe.empty()) << err;
+  const std::string ref = std::string(WARPSIM_SOURCE_DIR) + "/data/reference/gpgpusim/";
+  std::istringstream in(read_file(ref + "l2_hit_stream.tsv"));
+  std::string line;
+  int rows = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#' || line.rfind("config", 0) == 0) continue;
+    std::istringstream f(line);
+    std::string config, preset, check;
+    double c20 = 0, c40 = 0, tol = 0;
+    f >> config >> preset >> c20 >> c40 >> tol >> check;
+    ASSERT_GT(tol, 0) << line;
+    ASSERT_TRUE(check == "launches" || check == "total") << line;
+    if (preset.find('/') != std::string::npos) preset = ref + preset;
+    std::string json = exe + "-" + config + ".json";
+    Result r = run(exec_cmd(exe, json, "--gpu " + preset));
+    ASSERT_EQ(r.rc, 0) << config << r.out << r.err;
+    const nlohmann::json j = load_json(json);
+    ASSERT_EQ(j["kernels"].size(), 2u) << config;
+    const double w20 = j["kernels"][0]["cycles"].get<double>(), w40 = j["kernels"][1]["cycles"].get<double>();
+    EXPECT_NEAR((w20 + w40) / (c20 + c40), 1.0, tol) << config;
+    if (check == "launches") {
+      EXPECT_NEAR(w20 / c20, 1.0, tol) << config;
+      EXPECT_NEAR(w40 / c40, 1.0, tol) << config;
+      EXPECT_NEAR((w40 - w20) / (c40 - c20), 1.0, 2 * tol) << config;
+    }
+    ++rows;
+  }
+  EXPECT_EQ(rows, 6);
+}

@@ -213,7 +213,7 @@ void Interconnect::arbitrate_up(uint64_t at, const std::vector<uint8_t>& slice_f
   bool emptied = false;
   for (uint32_t s, pt; up_grants_.take(s, pt);) {
     if (int64_t(s) == granted || slice_full[s]) {
-      next = std::min(next, at + 1);  // another SM won the slice, or it is full: try again
+      next = std::min(next, at + 1);  // another port won the slice, or it is full: try again
       continue;
     }
     if (up_slice_free_[s] > at) {
@@ -227,7 +227,7 @@ void Interconnect::arbitrate_up(uint64_t at, const std::vector<uint8_t>& slice_f
     if (!sequential_) up_port_free_[pt] = at + (p.flits + sm_rate_ - 1) / sm_rate_;  // one packet per input and cycle
     up_rr_[s] = uint16_t((pt + 1) % ports_);
     --sm_queued_[p.req.sm];
-    out.push_back({p.req, p.slice_addr, at + latency_ + (p.flits - 1) / std::min(sm_rate_, slice_rate_), s, p.flits});
+    out.push_back({p.req, p.slice_addr, at + latency_ + (p.flits - 1) / std::min(sm_rate_, slice_rate_), s});
     q.pop_front();
     --up_queued_;
     if (q.empty()) {

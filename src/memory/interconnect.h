@@ -26,14 +26,13 @@
 // the slice port and the SM port for its flits and arrives icnt.latency cycles later; a head
 // packet that is not granted holds back every packet behind it in its slice.
 //
-// With icnt.request_input_queued the up direction is input-queued as well: a request waits in
-// its SM's FIFO from the cycle its first flit is injected; in every cycle the slices, in index
-// order, each grant the first SM at or after their round-robin pointer whose head packet is
-// ready and addressed to them (the pointer then moves past that SM), so an SM whose head crossed
-// may have its next packet taken by a later slice in the same cycle (GPGPU-Sim's xbar_router
-// visits its outputs in order). A granted packet occupies the slice port for its flits and
-// reaches the slice icnt.latency cycles later; a head whose slice is taken, busy or full holds
-// back every packet behind it in its SM.
+// With icnt.request_input_queued the up direction is input-queued as well: a packet waits in
+// the FIFO of its SM's port, in the order packets left their SMs, from the cycle its first flit
+// is injected; in every cycle the slices, in index order, each grant the first port at or after
+// their round-robin pointer whose head packet is ready and addressed to them (the pointer then
+// moves past that port). A granted packet occupies the slice port for its flits and reaches the
+// slice icnt.latency cycles later; a head whose slice is taken, busy or full holds back every
+// packet behind it in its port.
 //
 // In both input-queued directions an input sends at most one packet per cycle (each input is
 // matched with one output, as in booksim's iSLIP), unless icnt.sequential_grants: then the
@@ -69,14 +68,12 @@ class Interconnect {
     uint64_t c = sm_up_[sm] / sm_rate_;
     return c > now ? c : now;
   }
-  // Sends `flits` from SM `sm` to slice `slice` in cycle `now`; returns the cycle the whole
-  // packet has been received by the slice. The two halves apart: leave_sm reserves the SM's
-  // injection slots (and returns the first); reach_slice reserves the slice's input slots for
-  // a packet whose first flit left in slot `first_slot`. Only leave_sm touches the SM's state,
-  // so SMs may call it concurrently and their reach_slice calls follow in SM order.
-  uint64_t send_up(uint32_t sm, uint32_t slice, uint32_t flits, uint64_t now) {
-    return reach_slice(slice, flits, leave_sm(sm, flits, now));
-  }
+  // Sending `flits` from SM `sm` in cycle `now` is two halves: leave_sm reserves the SM's
+  // injection slots (and returns the first); then either reach_slice reserves the slice's input
+  // slots for a packet whose first flit left in slot `first_slot` and returns the cycle the whole
+  // packet has been received by the slice, or (icnt.request_input_queued) queue_up queues it at
+  // the SM's port. Only leave_sm touches the SM's state, so SMs may call it concurrently and the
+  // second halves follow in SM order.
   uint64_t leave_sm(uint32_t sm, uint32_t flits, uint64_t now) {
     uint64_t s0 = std::max(sm_up_[sm], now * sm_rate_);
     sm_up_[sm] = s0 + flits;
@@ -117,7 +114,7 @@ class Interconnect {
   struct Crossing {
     MemRequest req;
     uint64_t slice_addr = 0, arrival = 0;  // arrival: the cycle the whole packet is at the slice
-    uint32_t slice = 0, flits = 0;
+    uint32_t slice = 0;
   };
   bool request_input_queued() const { return up_mode_; }
   // Whether SM `sm` may queue one more request, `pending` of its requests not queued yet.
@@ -125,19 +122,16 @@ class Interconnect {
   bool sm_queue_free(uint32_t sm, size_t pending) const { return sm_queued_[sm] + pending < sm_queue_share_; }
   // Queues a request of `packets` packets of `flits` flits each, whose first flit leaves SM `sm`
   // in slot `first_slot` (leave_sm reserved packets x flits slots). A port's FIFO holds packets
-  // in the order their first flits left their SMs (the SMs of a cluster interleave). A read of
-  // several packets (sector_packets) reaches the slice packet by packet, each a read of its own
-  // sector (MemRequest::part), and is delivered to its SM with the reply of its last part to
-  // arrive.
+  // in the order their first flits left their SMs (the SMs of a cluster interleave). A read or
+  // write of several packets (sector_packets) reaches the slice packet by packet, each an access
+  // of its own sector (MemRequest::part), and is delivered to its SM with the answer of its last
+  // part to arrive.
   void queue_up(uint32_t sm, uint32_t slice, uint64_t slice_addr, const MemRequest& req, uint32_t packets,
                 uint32_t flits, uint64_t first_slot);
   // Runs the grants of every cycle before `now` (the sends of cycle `now` come after it) and
   // appends the packets that crossed, in crossing order. A slice whose slice_full entry is set
   // takes nothing.
   void cross_up(uint64_t now, const std::vector<uint8_t>& slice_full, std::vector<Crossing>& out);
-  // Earliest cycle whose grants can move a queued request (UINT64_MAX: none queued); they run in
-  // the tick after it.
-  uint64_t next_up_grant() const { return up_queued_ ? next_up_try_ : UINT64_MAX; }
 
  private:
   struct Packet {

@@ -271,6 +271,26 @@ TEST(TomlErrors, ValidationFailureIsLocatedAtTheKey) {
   EXPECT_NE(std::string(e.what()).find("'l1d.line'"), std::string::npos) << e.what();
 }
 
+// A cluster size that does not divide the SMs, and the choices of icnt.request_packets (each of
+// them accepted from TOML, and anything else refused with the list).
+TEST(TomlErrors, CrossbarPortKeysAreCheckedAndLocated) {
+  TempDir d;
+  std::string path = d.write("c.toml", "base = \"gtx480\"\n[core]\nsms_per_cluster = 2\n");
+  LocatedError e = located_error_of([&] { load_preset(path); });
+  EXPECT_EQ(e.line(), 3);
+  EXPECT_NE(std::string(e.what()).find("does not divide core.num_sms (15)"), std::string::npos) << e.what();
+  for (const char* v : {"line", "sector", "sector_uncached"}) {
+    GpuConfig c;
+    apply_toml(c, std::string("[icnt]\nrequest_packets = \"") + v + "\"\n", "t.toml");
+    EXPECT_EQ(c.icnt.request_packets, v);
+    EXPECT_NO_THROW(validate(c)) << v;
+  }
+  GpuConfig c;
+  std::string msg = error_of([&] { apply_toml(c, "[icnt]\nrequest_packets = \"half\"\n", "t.toml"); });
+  EXPECT_NE(msg.find("'icnt.request_packets'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("line|sector|sector_uncached"), std::string::npos) << msg;
+}
+
 TEST(TomlErrors, SyntaxErrorIsLocated) {
   GpuConfig c;
   LocatedError e = located_error_of([&] { apply_toml(c, "[core]\nnum_sms = = 3\n", "s.toml"); });

@@ -38,12 +38,14 @@ Sm::Sm(int id, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu,
   if (oc_.queued_dispatch()) {
     issue_slot_free_.assign(unit_free_.size(), 0);
     unit_slot_free_.assign(unit_free_.size(), 0);
+    issue_slot_min_.assign(unit_free_.size() / 8, 0);
+    for (size_t b = 0; b < issue_slot_min_.size(); ++b)
+      if (cfg.units[b % kNumUnits].count == 0) issue_slot_min_[b] = ~0ull;
   }
   last_class_.assign(m, CycleClass::NoWarp);
   last_busy_unit_.assign(m, Unit::SP);
   sched_dirty_.assign(m, 1);
   sched_wake_.assign(m, 0);
-  wake_heap_.reserve(256);
   read_scheduler_needs();
 }
 
@@ -75,6 +77,7 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       unit_stride_(o.unit_stride_),
       result_slots_(o.result_slots_),
       issue_slot_free_(o.issue_slot_free_),
+      issue_slot_min_(o.issue_slot_min_),
       unit_slot_free_(o.unit_slot_free_),
       oc_(o.oc_),
       mem_issued_this_cycle_(o.mem_issued_this_cycle_),
@@ -89,9 +92,7 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       sched_wake_(o.sched_wake_),
       ldst_full_at_start_(o.ldst_full_at_start_),
       mem_port_used_last_cycle_(o.mem_port_used_last_cycle_),
-      wake_heap_(o.wake_heap_),
-      recent_wakes_(o.recent_wakes_),
-      recent_wake_next_(o.recent_wake_next_),
+      wakes_(o.wakes_),
       finished_ctas_(o.finished_ctas_),
       now_(o.now_),
       next_age_(o.next_age_),
@@ -125,7 +126,6 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
     sched_age_[s].reserve(cfg.core.max_warps);
     sched_slot_[s].reserve(cfg.core.max_warps);
   }
-  wake_heap_.reserve(256);
 }
 
 void Sm::replace_schedulers(std::vector<std::unique_ptr<WarpScheduler>> schedulers,
@@ -298,10 +298,7 @@ int Sm::free_issue_slot(int sched, Unit u, uint64_t now) const {
 }
 
 uint64_t Sm::issue_slot_next_free(int sched, Unit u) const {
-  uint32_t base = (cfg_.core.subcore ? sched : 0) * unit_stride_ + uint32_t(u) * 8;
-  uint64_t t = ~0ull;
-  for (uint32_t i = 0; i < cfg_.units[int(u)].count; ++i) t = std::min(t, issue_slot_free_[base + i]);
-  return t;
+  return issue_slot_min_[(cfg_.core.subcore ? sched : 0) * kNumUnits + uint32_t(u)];
 }
 
 // GPGPU-Sim's path from issue to a unit: the instruction takes a slot of its unit type's
@@ -319,7 +316,12 @@ uint64_t Sm::issue_queued(int sched, int slot, Unit u, const WarpInst& in, uint3
     if (unit_slot_free_[base + i] < unit_slot_free_[out]) out = base + i;
   OperandCollector::Route r =
       oc_.collect_queued(sched, slot, u, in.src, kMaxSrc, now, unit_slot_free_[out], &stats_.reg_bank_conflicts);
-  if (in_slot >= 0) issue_slot_free_[size_t(in_slot)] = r.alloc;
+  if (in_slot >= 0) {
+    issue_slot_free_[size_t(in_slot)] = r.alloc;
+    uint64_t first = ~0ull;
+    for (uint32_t i = 0; i < n; ++i) first = std::min(first, issue_slot_free_[base + i]);
+    issue_slot_min_[base / 8] = first;
+  }
   const bool slots = latency > 0 && latency < kResultRing && !result_slots_.empty();
   // The first cycle after the dispatch at which an instance takes it (bounded: a unit frees
   // within its initiation interval, and result slots only delay within the ring).
@@ -350,11 +352,7 @@ uint64_t Sm::issue_queued(int sched, int slot, Unit u, const WarpInst& in, uint3
 
 void Sm::wake_at(uint64_t t) {
   if (t <= now_) return;
-  for (uint64_t r : recent_wakes_)
-    if (r == t) return;
-  recent_wakes_[recent_wake_next_++ & 3] = t;
-  wake_heap_.push_back(t);
-  std::push_heap(wake_heap_.begin(), wake_heap_.end(), std::greater<uint64_t>());
+  wakes_.add(t);
 }
 
 // --- warp status ----------------------------------------------------------------------------
@@ -443,7 +441,7 @@ WarpStatus Sm::update_status(int slot) {
       [[fallthrough]];
     default:
       if (oc_.queued_dispatch())
-        return free_issue_slot(sched, w.unit, now_) < 0 ? WarpStatus::UnitBusy : WarpStatus::Ready;
+        return issue_slot_next_free(sched, w.unit) > now_ ? WarpStatus::UnitBusy : WarpStatus::Ready;
       return free_unit(sched, w.unit, now_, result_latency(w.inst(w.next), w.unit)) < 0 ||
                      !collector_free(sched, w.unit)
                  ? WarpStatus::UnitBusy
@@ -907,10 +905,7 @@ bool Sm::cycle(uint64_t now) {
   if (sleep_from_ != kAwake) wake(now);
   now_ = now;
   mem_issued_this_cycle_ = sfu_issued_this_cycle_ = 0;
-  while (!wake_heap_.empty() && wake_heap_.front() <= now) {
-    std::pop_heap(wake_heap_.begin(), wake_heap_.end(), std::greater<uint64_t>());
-    wake_heap_.pop_back();
-  }
+  wakes_.drop_through(now);
   bool active = ldst_.cycle(*this, now, stats_);
   if (!cfg_.core.fetch_after_issue && fetch_has_work()) active |= fetch(now);
   uint32_t m = cfg_.core.schedulers;
@@ -1048,11 +1043,8 @@ uint64_t Sm::next_event(uint64_t now) {
   // Asleep, it is ticked again at sleep_until_ or by a memory response (the memory system's
   // event); its timers before then find it asleep.
   if (sleep_from_ != kAwake) return sleep_until_;
-  while (!wake_heap_.empty() && wake_heap_.front() <= now) {
-    std::pop_heap(wake_heap_.begin(), wake_heap_.end(), std::greater<uint64_t>());
-    wake_heap_.pop_back();
-  }
-  uint64_t t = wake_heap_.empty() ? ~0ull : wake_heap_.front();
+  wakes_.drop_through(now);
+  uint64_t t = wakes_.earliest();
   for (size_t s = 0; s < sched_wake_.size(); ++s)
     if (sched_dirty_[s]) t = std::min(t, now + 1);
   // A blocked head waits for a request to leave or for a response: the terms below and the

@@ -19,6 +19,7 @@
 #include "timing/packed_cta.h"
 #include "timing/scoreboard.h"
 #include "timing/slot_ring.h"
+#include "timing/wake_set.h"
 #include "timing/stats.h"
 
 namespace warpsim {
@@ -305,6 +306,7 @@ class Sm {
   // oc.queued_dispatch: per unit instance (indexed as unit_free_), the cycle its slot of the
   // issue-to-collector register and of the collector-to-unit register is free again.
   std::vector<uint64_t> issue_slot_free_, unit_slot_free_;
+  std::vector<uint64_t> issue_slot_min_;  // per unit type (and sub-core): the earliest of its issue slots
   OperandCollector oc_;
   uint32_t mem_issued_this_cycle_ = 0, sfu_issued_this_cycle_ = 0;
   Cache icache_;
@@ -317,11 +319,7 @@ class Sm {
   std::vector<uint64_t> sched_wake_;  // first cycle its idle decision may change by itself
   bool ldst_full_at_start_ = false;
   bool mem_port_used_last_cycle_ = false;
-  std::vector<uint64_t> wake_heap_;  // min-heap of future cycles at which something changes
-  // The last cycles pushed: only the heap's minimum is ever used, and a pushed cycle stays in it
-  // until it has passed, so pushing a future cycle again changes nothing.
-  std::array<uint64_t, 4> recent_wakes_{};
-  uint32_t recent_wake_next_ = 0;
+  WakeSet wakes_;  // future cycles at which something changes by itself
   std::vector<std::pair<uint32_t, uint32_t>> finished_ctas_;
   uint64_t now_ = 0;
   uint64_t next_age_ = 0;

@@ -19,8 +19,8 @@
 #include "timing/packed_cta.h"
 #include "timing/scoreboard.h"
 #include "timing/slot_ring.h"
-#include "timing/wake_set.h"
 #include "timing/stats.h"
+#include "timing/wake_set.h"
 
 namespace warpsim {
 

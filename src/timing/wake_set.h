@@ -51,7 +51,7 @@ class WakeSet {
     const uint64_t w0 = c / 64;
     for (uint32_t i = 0; i <= kWords; ++i) {
       uint64_t bits = near_.bits[(w0 + i) % kWords];
-      if (i == 0) bits &= ~0ull << (c % 64);                        // cycles from c on
+      if (i == 0) bits &= ~0ull << (c % 64);                           // cycles from c on
       if (i == kWords) bits &= (c % 64) ? ~0ull >> (64 - c % 64) : 0;  // the ring's last cycles
       if (bits) return std::min(t, (w0 + i) * 64 + uint64_t(std::countr_zero(bits)));
     }

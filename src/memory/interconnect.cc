@@ -36,6 +36,8 @@ Interconnect::Interconnect(const IcntConfig& cfg, uint32_t num_sms, uint32_t num
     rr_.assign(ports_, 0);
   }
   heap_.reserve(1024);
+  port_of_.resize(num_sms);
+  for (uint32_t sm = 0; sm < num_sms; ++sm) port_of_[sm] = sm % ports_;
 }
 
 uint64_t Interconnect::reach_slice(uint32_t slice, uint32_t flits, uint64_t s0) {
@@ -92,7 +94,7 @@ void Interconnect::deliver(const Packet& p, uint64_t done) {
 void Interconnect::arbitrate(uint64_t now) {
   // Each port grants the slice nearest its round-robin pointer.
   const uint32_t nslices = uint32_t(slice_q_.size());
-  auto rank = [&](uint32_t pt, uint32_t s) { return (s + nslices - rr_[pt]) % nslices; };
+  auto rank = [&](uint32_t pt, uint32_t s) { return s >= rr_[pt] ? s - rr_[pt] : s + nslices - rr_[pt]; };
   uint64_t next = UINT64_MAX;
   down_grants_.clear();
   for (uint32_t s : busy_slices_) {
@@ -197,7 +199,9 @@ void Interconnect::cross_up(uint64_t now, const std::vector<uint8_t>& slice_full
 
 void Interconnect::arbitrate_up(uint64_t at, const std::vector<uint8_t>& slice_full, std::vector<Crossing>& out) {
   // Each slice grants the port nearest its round-robin pointer.
-  auto rank = [&](uint32_t slice, uint32_t pt) { return (pt + ports_ - up_rr_[slice]) % ports_; };
+  auto rank = [&](uint32_t slice, uint32_t pt) {
+    return pt >= up_rr_[slice] ? pt - up_rr_[slice] : pt + ports_ - up_rr_[slice];
+  };
   uint64_t next = UINT64_MAX;
   up_grants_.clear();
   for (uint32_t pt : up_busy_ports_) {

@@ -154,23 +154,30 @@ class Interconnect {
   // The candidates of one cycle of an input-queued direction: granted output by output in index
   // order and, for each output, nearest its round-robin pointer first ((output, rank, input) in
   // one integer, smallest first).
+  // The grants of one cycle, taken in order of (output, rank): a few dozen entries at most, so
+  // a sorted vector read from the front.
   struct GrantQueue {
-    std::vector<uint64_t> heap;
-    void clear() { heap.clear(); }
-    void add(uint32_t output, uint32_t rank, uint32_t input) {
-      heap.push_back((uint64_t(output) << 32) | (uint64_t(rank) << 16) | input);
+    std::vector<uint64_t> keys;
+    size_t next = 0;
+    void clear() {
+      keys.clear();
+      next = 0;
     }
-    void order() { std::make_heap(heap.begin(), heap.end(), std::greater<uint64_t>()); }
+    static uint64_t key(uint32_t output, uint32_t rank, uint32_t input) {
+      return (uint64_t(output) << 32) | (uint64_t(rank) << 16) | input;
+    }
+    void add(uint32_t output, uint32_t rank, uint32_t input) { keys.push_back(key(output, rank, input)); }
+    void order() { std::sort(keys.begin(), keys.end()); }
+    // After order(): an entry that comes after the last one taken.
     void insert(uint32_t output, uint32_t rank, uint32_t input) {
-      add(output, rank, input);
-      std::push_heap(heap.begin(), heap.end(), std::greater<uint64_t>());
+      const uint64_t k = key(output, rank, input);
+      keys.insert(std::lower_bound(keys.begin() + std::ptrdiff_t(next), keys.end(), k), k);
     }
     bool take(uint32_t& output, uint32_t& input) {
-      if (heap.empty()) return false;
-      std::pop_heap(heap.begin(), heap.end(), std::greater<uint64_t>());
-      output = uint32_t(heap.back() >> 32);
-      input = uint32_t(heap.back() & 0xffff);
-      heap.pop_back();
+      if (next == keys.size()) return false;
+      output = uint32_t(keys[next] >> 32);
+      input = uint32_t(keys[next] & 0xffff);
+      ++next;
       return true;
     }
   };
@@ -178,9 +185,10 @@ class Interconnect {
   void arbitrate_up(uint64_t at, const std::vector<uint8_t>& slice_full, std::vector<Crossing>& out);
   void deliver(const Packet& p, uint64_t done);
 
-  uint32_t port(uint32_t sm) const { return sm % ports_; }
+  uint32_t port(uint32_t sm) const { return port_of_[sm]; }
 
   uint32_t latency_, flit_, sm_rate_, slice_rate_, ports_;
+  std::vector<uint32_t> port_of_;  // each SM's crossbar port (SM s is in cluster s mod ports)
   bool input_queued_, sequential_, up_mode_;
   uint32_t sm_queue_share_;
   std::vector<Ring<Packet>> slice_q_;           // input-queued: each slice's packets in order

@@ -303,6 +303,7 @@ void Gpu::refresh_gpu_counters() {
 
 void Gpu::sample(uint64_t upto) {
   // Close every sampling window that ends at or before `upto`.
+  if (sample_start_ + cfg_.sample_interval > upto) return;
   uint64_t insts = 0;
   for (auto& sm : sms_) insts += sm->stats().warp_insts;
   while (sample_start_ + cfg_.sample_interval <= upto) {

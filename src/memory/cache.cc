@@ -51,6 +51,26 @@ Cache::Cache(const CacheConfig& cfg) : cfg_(cfg) {
     lines_.resize(size_t(sets_) * ways_);
     tags_.assign(lines_.size(), ~0ull);
     active_ways_ = ways_;
+    indexed_ = ways_ > kIndexedWays;
+    if (indexed_) {
+      where_.reset(lines_.size());
+      words_ = (ways_ + 63) / 64;
+      empty_.assign(size_t(sets_) * words_, 0);
+      lru_prev_.resize(lines_.size());
+      lru_next_.resize(lines_.size());
+      lru_first_.resize(sets_);
+      lru_last_.resize(sets_);
+      for (uint32_t set = 0; set < sets_; ++set) {
+        const uint32_t base = set * ways_;
+        for (uint32_t w = 0; w < ways_; ++w) {
+          empty_[size_t(set) * words_ + w / 64] |= 1ull << (w % 64);
+          lru_prev_[base + w] = w == 0 ? kNone : base + w - 1;
+          lru_next_[base + w] = w + 1 == ways_ ? kNone : base + w + 1;
+        }
+        lru_first_[set] = base;
+        lru_last_[set] = base + ways_ - 1;
+      }
+    }
   } else {
     // A disabled cache keeps only its MSHRs (every read misses); make the geometry sane so the
     // address helpers stay well defined whatever the unused fields say.
@@ -91,6 +111,8 @@ Cache::Cache(const CacheConfig& cfg) : cfg_(cfg) {
   uint32_t nsec = cfg_.line / cfg_.sector;
   full_mask_ = nsec >= 32 ? ~0u : ((1u << nsec) - 1);
   mshrs_.resize(cfg_.mshr_entries);
+  mshr_newest_.reset(cfg_.mshr_entries);
+  mshr_older_.assign(cfg_.mshr_entries, -1);
   for (auto& m : mshrs_) m.waiters.reserve(cfg_.mshr_merge);
   free_mshrs_.reserve(cfg_.mshr_entries);
   for (int i = int(cfg_.mshr_entries) - 1; i >= 0; --i) free_mshrs_.push_back(i);
@@ -149,6 +171,10 @@ Cache::Line* Cache::find(uint64_t line) { return const_cast<Line*>(static_cast<c
 const Cache::Line* Cache::find(uint64_t line) const {
   if (!cfg_.enabled) return nullptr;
   uint64_t idx = line >> line_shift_;
+  if (indexed_) {
+    const uint32_t at = where_.get(idx);
+    return at == LineTable::kAbsent ? nullptr : &lines_[at];
+  }
   const size_t base = size_t(set_of(idx)) * ways_;
   const uint64_t* tags = &tags_[base];
   for (uint32_t w = 0; w < active_ways_; ++w)
@@ -158,10 +184,61 @@ const Cache::Line* Cache::find(uint64_t line) const {
 
 // An empty way if there is one, else the least recently used way with no fill on the way;
 // nullptr when every way of the set awaits a fill.
+void Cache::set_tag(Line& l, uint64_t tag) {
+  const size_t i = size_t(&l - lines_.data());
+  if (indexed_) {
+    if (l.tag != ~0ull) where_.erase(l.tag);
+    if (tag != ~0ull) where_.set(tag, uint32_t(i));
+    uint64_t& word = empty_[(i / ways_) * words_ + (i % ways_) / 64];
+    const uint64_t bit = 1ull << ((i % ways_) % 64);
+    word = tag == ~0ull ? word | bit : word & ~bit;
+  }
+  l.tag = tag;
+  l.prop = AccessProperty::Default;
+  tags_[i] = tag;
+  if (lazy_) written_[i].clear();
+}
+
+void Cache::touch(Line& l) {
+  l.last_use = ++stamp_;
+  if (!indexed_) return;
+  const uint32_t i = uint32_t(&l - lines_.data());
+  const uint32_t set = i / ways_;
+  if (lru_last_[set] == i) return;
+  // Unlink, then append as the most recently used.
+  const uint32_t prev = lru_prev_[i], next = lru_next_[i];
+  if (prev == kNone)
+    lru_first_[set] = next;
+  else
+    lru_next_[prev] = next;
+  lru_prev_[next] = prev;  // next exists: i is not the last
+  lru_prev_[i] = lru_last_[set];
+  lru_next_[i] = kNone;
+  lru_next_[lru_last_[set]] = i;
+  lru_last_[set] = i;
+}
+
 Cache::Line* Cache::victim(uint64_t line, AccessProperty prop) {
   uint64_t idx = line >> line_shift_;
   Line* set = &lines_[size_t(set_of(idx)) * ways_];
   const bool persisting = prop == AccessProperty::Persisting && set_aside_ > 0;
+  if (indexed_ && !persisting && !props_used_) {
+    // Every line normal: the scan below returns the first empty way, else the least recently
+    // used line without a fill on the way; the mask and the list give the same.
+    const uint32_t s = uint32_t(set - lines_.data()) / ways_;
+    const uint64_t* empty = &empty_[size_t(s) * words_];
+    for (uint32_t w = 0; w * 64 < active_ways_; ++w) {
+      uint64_t bits = empty[w];
+      const uint32_t left = active_ways_ - w * 64;
+      if (left < 64) bits &= (1ull << left) - 1;
+      if (bits) return &set[w * 64 + uint32_t(std::countr_zero(bits))];
+    }
+    for (uint32_t p = lru_first_[s]; p != kNone; p = lru_next_[p]) {
+      Line& l = lines_[p];
+      if (l.tag != ~0ull && !l.reserved) return &l;
+    }
+    return nullptr;
+  }
   const uint32_t end = persisting ? set_aside_ : active_ways_;
   // Eviction order: streaming lines, then normal ones, then (persisting accesses only)
   // persisting ones; least recently used first within each.
@@ -185,6 +262,7 @@ Cache::Line* Cache::victim(uint64_t line, AccessProperty prop) {
 }
 
 void Cache::apply(Line& l, AccessProperty prop, bool fresh) {
+  if (prop == AccessProperty::Streaming || prop == AccessProperty::Persisting) props_used_ = true;
   switch (prop) {
     case AccessProperty::Default:
       if (fresh) l.prop = AccessProperty::Default;
@@ -245,7 +323,7 @@ void Cache::install(uint64_t addr, uint32_t sectors) {
     l->valid = l->dirty = l->reserved = 0;
   }
   l->valid |= sectors & ~l->reserved;
-  l->last_use = ++stamp_;
+  touch(*l);
 }
 
 void Cache::evict(Line& l) {
@@ -266,6 +344,9 @@ int Cache::alloc_mshr(uint64_t line, uint32_t sectors, uint32_t waiter) {
   e.key = sectors & (~sectors + 1);  // the lowest sector
   e.seq = ++mshr_seq_;
   e.busy = true;
+  const uint32_t newest = mshr_newest_.get(line);
+  mshr_older_[size_t(m)] = newest == LineTable::kAbsent ? -1 : int(newest);
+  mshr_newest_.set(line, uint32_t(m));
   e.waiters.clear();
   e.waiters.push_back(waiter);
   return m;
@@ -296,7 +377,7 @@ Cache::Result Cache::lookup(uint64_t addr, uint32_t sectors, uint32_t waiter, ui
     apply(*l, prop, false);
     if (!missing) {
       ++hits;
-      l->last_use = ++stamp_;
+      touch(*l);
       return {Outcome::Hit};
     }
     uint32_t absent = missing & ~l->reserved;
@@ -304,17 +385,18 @@ Cache::Result Cache::lookup(uint64_t addr, uint32_t sectors, uint32_t waiter, ui
       // Every missing sector is already being fetched: wait on the youngest entry that brings
       // one of them (it was sent last, so it is expected to arrive last).
       int best = -1;
-      for (int m = 0; m < int(mshrs_.size()); ++m) {
-        const Mshr& e = mshrs_[m];
-        if (e.busy && e.line == la && (e.sectors & missing) && (best < 0 || e.seq > mshrs_[best].seq)) best = m;
-      }
+      for (int m = first_mshr(la); m >= 0; m = mshr_older_[size_t(m)])
+        if (mshrs_[m].sectors & missing) {
+          best = m;
+          break;
+        }
       if (best < 0 || mshrs_[best].waiters.size() >= cfg_.mshr_merge) {
         ++fails;
         return {Outcome::Fail};
       }
       mshrs_[best].waiters.push_back(waiter);
       ++pending_hits;
-      l->last_use = ++stamp_;
+      touch(*l);
       return {Outcome::HitPending, best};
     }
     // Sector miss on a present line: fetch only the sectors nobody is fetching yet.
@@ -323,7 +405,7 @@ Cache::Result Cache::lookup(uint64_t addr, uint32_t sectors, uint32_t waiter, ui
       return {Outcome::Fail};
     }
     l->reserved |= absent;
-    l->last_use = ++stamp_;
+    touch(*l);
     ++misses;
     return {Outcome::Miss, alloc_mshr(la, absent, waiter), absent};
   }
@@ -340,7 +422,7 @@ Cache::Result Cache::lookup(uint64_t addr, uint32_t sectors, uint32_t waiter, ui
   set_tag(*v, la >> line_shift_);
   apply(*v, prop, true);
   v->reserved = sectors;
-  v->last_use = ++stamp_;
+  touch(*v);
   ++misses;
   return {Outcome::Miss, alloc_mshr(la, sectors, waiter), sectors};
 }
@@ -355,7 +437,7 @@ Cache::Result Cache::read_keyed(uint64_t addr, uint32_t sector, uint32_t key, ui
   if (l && (l->valid & sector) == sector) {
     ++hits;
     ++generation_;
-    l->last_use = ++stamp_;
+    touch(*l);
     return {Outcome::Hit};
   }
   const int found = keyed_mshr(la, key);
@@ -367,7 +449,7 @@ Cache::Result Cache::read_keyed(uint64_t addr, uint32_t sector, uint32_t key, ui
     mshrs_[found].waiters.push_back(waiter);
     ++pending_hits;
     ++generation_;
-    if (l) l->last_use = ++stamp_;
+    if (l) touch(*l);
     return {Outcome::HitPending, found};
   }
   if (free_mshrs_.empty()) {
@@ -386,7 +468,7 @@ Cache::Result Cache::read_keyed(uint64_t addr, uint32_t sector, uint32_t key, ui
       apply(*l, AccessProperty::Default, true);
     }
     l->reserved |= sector;
-    l->last_use = ++stamp_;
+    touch(*l);
   }
   ++misses;
   ++generation_;
@@ -442,7 +524,7 @@ bool Cache::write(uint64_t addr, uint32_t sectors, uint64_t now, bool local, con
       l->valid |= sectors;
     }
     if (back) l->dirty |= sectors;
-    l->last_use = ++stamp_;
+    touch(*l);
     write_forward_ = !back;
   }
   return hit;
@@ -464,7 +546,7 @@ const std::vector<uint32_t>& Cache::fill(int mshr, uint64_t now) {
       if (l) {
         evict(*l);
         set_tag(*l, e.line >> line_shift_);
-        l->last_use = ++stamp_;
+        touch(*l);
       }
     }
     if (l) {
@@ -472,6 +554,19 @@ const std::vector<uint32_t>& Cache::fill(int mshr, uint64_t now) {
       l->reserved &= ~e.sectors;
     }
   }
+  // Out of its line's list of entries.
+  const int older = mshr_older_[size_t(mshr)];
+  if (first_mshr(e.line) == mshr) {
+    if (older < 0)
+      mshr_newest_.erase(e.line);
+    else
+      mshr_newest_.set(e.line, uint32_t(older));
+  } else {
+    int p = first_mshr(e.line);
+    while (mshr_older_[size_t(p)] != mshr) p = mshr_older_[size_t(p)];
+    mshr_older_[size_t(p)] = older;
+  }
+  mshr_older_[size_t(mshr)] = -1;
   e.busy = false;
   e.line = ~0ull;
   e.sectors = 0;
@@ -510,13 +605,15 @@ bool Cache::probe(uint64_t addr, uint32_t sectors) const {
   return l && (l->valid & sectors) == sectors;
 }
 
+int Cache::first_mshr(uint64_t line) const {
+  const uint32_t m = mshr_newest_.get(line);
+  return m == LineTable::kAbsent ? -1 : int(m);
+}
+
 int Cache::keyed_mshr(uint64_t line, uint32_t key) const {
-  int found = -1;
-  for (int m = 0; m < int(mshrs_.size()); ++m) {
-    const Mshr& e = mshrs_[m];
-    if (e.busy && e.line == line && e.key == key && (found < 0 || e.seq > mshrs_[found].seq)) found = m;
-  }
-  return found;
+  for (int m = first_mshr(line); m >= 0; m = mshr_older_[size_t(m)])
+    if (mshrs_[m].key == key) return m;
+  return -1;
 }
 
 bool Cache::keyed_entry(uint64_t addr, uint32_t key) const {

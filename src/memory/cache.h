@@ -27,6 +27,7 @@
 #include "core/access_policy.h"
 #include "core/config.h"
 #include "memory/line_bytes.h"
+#include "memory/line_table.h"
 
 namespace warpsim {
 
@@ -171,6 +172,8 @@ class Cache {
   uint32_t normalize(uint64_t addr, uint32_t sectors) const;
   // The youngest busy MSHR entry of line `line` found by `key`, or -1.
   int keyed_mshr(uint64_t line, uint32_t key) const;
+  // The newest busy MSHR entry of line `line`, or -1 (the older ones: mshr_older_).
+  int first_mshr(uint64_t line) const;
   // A perfect cache answers every read with a hit (counted).
   bool perfect_hit() {
     if (!cfg_.perfect) return false;
@@ -195,13 +198,26 @@ class Cache {
   uint64_t stamp_ = 0, mshr_seq_ = 0, generation_ = 0;
   std::vector<Line> lines_;
   std::vector<uint64_t> tags_;  // lines_[i].tag, packed: find() scans these
-  void set_tag(Line& l, uint64_t tag) {
-    l.tag = tag;
-    l.prop = AccessProperty::Default;
-    const size_t i = size_t(&l - lines_.data());
-    tags_[i] = tag;
-    if (lazy_) written_[i].clear();
-  }
+  void set_tag(Line& l, uint64_t tag);
+  // `l` was used now: the most recently used of its set.
+  void touch(Line& l);
+  // Sets of more than kIndexedWays ways (a fully associative L1 of hundreds of lines) are not
+  // scanned: a line is found through `where_`, and a victim from a mask of the set's empty
+  // ways and a list of its lines in LRU order, which give the scan's choice (victim()).
+  // Smaller sets are scanned, which the host does fast (tags_ is contiguous).
+  static constexpr uint32_t kIndexedWays = 64;
+  static constexpr uint32_t kNone = ~0u;
+  bool indexed_ = false;
+  bool props_used_ = false;                     // some line has had a property other than Default
+  uint32_t words_ = 0;                          // words of empty_ per set
+  LineTable where_;                             // tag -> position in lines_
+  std::vector<uint64_t> empty_;                 // per set, a bit per way: the way is empty
+  std::vector<uint32_t> lru_prev_, lru_next_;   // per position: its neighbours in its set's list
+  std::vector<uint32_t> lru_first_, lru_last_;  // per set: least and most recently used position
+  // The busy MSHR entries of each line, newest first: the newest entry by line, and per entry
+  // the next older one of its line (-1: none).
+  LineTable mshr_newest_;
+  std::vector<int> mshr_older_;
   // Sectors of `l` that are valid or were written (a write to them hits).
   uint32_t present_for_write(const Line& l) const {
     if (!lazy_) return l.valid;

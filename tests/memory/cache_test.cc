@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <vector>
+
 #include "core/error.h"
 
 namespace warpsim {
@@ -398,6 +401,92 @@ TEST(Cache, CopyIsIndependent) {
   EXPECT_TRUE(d.probe(0, 1));
   EXPECT_FALSE(c.probe(0, 1));
   EXPECT_EQ(c.mshrs_in_use(), 1u);
+}
+
+}  // namespace
+}  // namespace warpsim
+
+namespace warpsim {
+namespace {
+
+// A set of `ways` lines searched the plain way: the first empty way, else the least recently
+// used line with no fill on the way, the lowest way on a tie.
+struct ScannedSet {
+  struct Way {
+    uint64_t line = ~0ull, use = 0;
+    bool valid = false, reserved = false;
+  };
+  std::vector<Way> w;
+  uint64_t stamp = 0;
+  explicit ScannedSet(uint32_t ways) : w(ways) {}
+  Way* at(uint64_t line) {
+    for (Way& x : w)
+      if (x.line == line) return &x;
+    return nullptr;
+  }
+  Cache::Outcome read(uint64_t line, bool mshr_free) {
+    if (Way* x = at(line)) {
+      x->use = ++stamp;
+      return x->valid ? Cache::Outcome::Hit : Cache::Outcome::HitPending;
+    }
+    if (!mshr_free) return Cache::Outcome::Fail;
+    Way* v = nullptr;
+    for (Way& x : w)
+      if (x.line == ~0ull) {
+        v = &x;
+        break;
+      }
+    if (!v)
+      for (Way& x : w)
+        if (!x.reserved && (!v || x.use < v->use)) v = &x;
+    if (!v) return Cache::Outcome::Fail;
+    *v = {line, ++stamp, false, true};
+    return Cache::Outcome::Miss;
+  }
+  void fill(uint64_t line) {
+    Way* x = at(line);
+    x->valid = true;
+    x->reserved = false;
+  }
+};
+
+// A fully associative cache of more than 64 ways finds lines through a table and victims
+// through LRU lists instead of scanning; hits, misses, refusals and what stays resident must
+// be those of the scan, whatever the order of reads and fills.
+TEST(Cache, WideSetsFindLinesAndVictimsAsAScanDoes) {
+  for (uint32_t ways : {65u, 128u, 512u}) {
+    CacheConfig cfg = make(ways * 128, 0, 128, 128, "write_through", "no_allocate");
+    cfg.mshr_entries = ways / 2;
+    cfg.mshr_merge = 64;
+    Cache c(cfg);
+    ScannedSet ref(ways);
+    std::mt19937_64 rng(ways);
+    std::vector<std::pair<int, uint64_t>> out;  // MSHR entry and line of each fill on the way
+    int busy = 0;
+    for (int step = 0; step < 20000; ++step) {
+      if (out.empty() || rng() % 10 < 6) {
+        const uint64_t line = (rng() % (3 * ways)) * 128;
+        const Cache::Outcome want = ref.read(line, busy < int(cfg.mshr_entries));
+        const Cache::Result got = c.read(line, 1, 0, uint64_t(step));
+        ASSERT_EQ(int(got.outcome), int(want)) << ways << " ways, step " << step;
+        if (got.outcome == Cache::Outcome::Miss) {
+          out.push_back({got.mshr, line});
+          ++busy;
+        }
+      } else {
+        const size_t i = rng() % out.size();
+        c.fill(out[i].first, uint64_t(step));
+        ref.fill(out[i].second);
+        out.erase(out.begin() + std::ptrdiff_t(i));
+        --busy;
+      }
+      if (step % 97 == 0)
+        for (uint64_t l = 0; l < 3 * ways; ++l) {
+          const ScannedSet::Way* x = ref.at(l * 128);
+          ASSERT_EQ(c.probe(l * 128, 1), x && x->valid) << ways << " ways, step " << step << ", line " << l;
+        }
+    }
+  }
 }
 
 }  // namespace

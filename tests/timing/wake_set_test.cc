@@ -16,7 +16,9 @@ namespace {
 struct ReferenceWakes {
   std::vector<uint64_t> cycles;
   void add(uint64_t t) { cycles.push_back(t); }
-  void drop_through(uint64_t now) { std::erase_if(cycles, [&](uint64_t t) { return t <= now; }); }
+  void drop_through(uint64_t now) {
+    std::erase_if(cycles, [&](uint64_t t) { return t <= now; });
+  }
   uint64_t earliest() const { return cycles.empty() ? ~0ull : *std::min_element(cycles.begin(), cycles.end()); }
 };
 
@@ -29,10 +31,10 @@ TEST(WakeSet, EmptyHasNoEarliestCycle) {
 
 TEST(WakeSet, NearFarAndWrappedCyclesComeOutInOrder) {
   WakeSet w;
-  w.drop_through(1000);              // the ring now covers 1001 .. 2024
-  w.add(5000);                       // far: the heap
-  w.add(2024);                       // the ring's last cycle (in the word before its first)
-  w.add(1001 + 64);                  // the second word
+  w.drop_through(1000);  // the ring now covers 1001 .. 2024
+  w.add(5000);           // far: the heap
+  w.add(2024);           // the ring's last cycle (in the word before its first)
+  w.add(1001 + 64);      // the second word
   EXPECT_EQ(w.earliest(), 1065u);
   w.add(1003);
   EXPECT_EQ(w.earliest(), 1003u);

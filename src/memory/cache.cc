@@ -182,8 +182,6 @@ const Cache::Line* Cache::find(uint64_t line) const {
   return nullptr;
 }
 
-// An empty way if there is one, else the least recently used way with no fill on the way;
-// nullptr when every way of the set awaits a fill.
 void Cache::set_tag(Line& l, uint64_t tag) {
   const size_t i = size_t(&l - lines_.data());
   if (indexed_) {
@@ -218,14 +216,15 @@ void Cache::touch(Line& l) {
   lru_last_[set] = i;
 }
 
+// An empty way if there is one, else the least recently used way with no fill on the way;
+// nullptr when every way of the set awaits a fill.
 Cache::Line* Cache::victim(uint64_t line, AccessProperty prop) {
-  uint64_t idx = line >> line_shift_;
-  Line* set = &lines_[size_t(set_of(idx)) * ways_];
+  const uint32_t s = set_of(line >> line_shift_);
+  Line* set = &lines_[size_t(s) * ways_];
   const bool persisting = prop == AccessProperty::Persisting && set_aside_ > 0;
   if (indexed_ && !persisting && !props_used_) {
     // Every line normal: the scan below returns the first empty way, else the least recently
     // used line without a fill on the way; the mask and the list give the same.
-    const uint32_t s = uint32_t(set - lines_.data()) / ways_;
     const uint64_t* empty = &empty_[size_t(s) * words_];
     for (uint32_t w = 0; w * 64 < active_ways_; ++w) {
       uint64_t bits = empty[w];
@@ -556,13 +555,13 @@ const std::vector<uint32_t>& Cache::fill(int mshr, uint64_t now) {
   }
   // Out of its line's list of entries.
   const int older = mshr_older_[size_t(mshr)];
-  if (first_mshr(e.line) == mshr) {
+  int p = first_mshr(e.line);
+  if (p == mshr) {
     if (older < 0)
       mshr_newest_.erase(e.line);
     else
       mshr_newest_.set(e.line, uint32_t(older));
   } else {
-    int p = first_mshr(e.line);
     while (mshr_older_[size_t(p)] != mshr) p = mshr_older_[size_t(p)];
     mshr_older_[size_t(p)] = older;
   }

@@ -83,6 +83,12 @@ const uint32_t* decode(const uint32_t* in, uint32_t mask, uint64_t* addrs) {
     for (int l = 0; l < 32; ++l, in += 2) addrs[l] = get64(in);
     return in;
   }
+  if (kind == Stride && mask == ~0u) {  // the common case: every lane, no inactive lane to clear
+    const uint64_t base = get64(in);
+    const uint64_t stride = uint64_t(int64_t(int32_t(in[2])));
+    for (int l = 0; l < 32; ++l) addrs[l] = base + stride * uint64_t(l);
+    return in + 3;
+  }
   std::memset(addrs, 0, 32 * sizeof(uint64_t));
   if (kind == Stride) {
     const uint64_t base = get64(in);

@@ -66,14 +66,49 @@ LdstUnit::LdstUnit(const LdstUnit& o, const GpuConfig& cfg, MemorySystem& mem)
 uint32_t LdstUnit::bank_conflict_degree(const uint64_t* addrs, uint32_t mask, uint32_t width, uint32_t banks,
                                         uint32_t bank_width) {
   // Distinct words per bank; the busiest bank decides the number of cycles. Lanes reading the
-  // same word are served by one broadcast.
-  uint64_t words[32 * 4];
-  int n = 0;
+  // same word are served by one broadcast. Each bank keeps the distinct words it has seen in a
+  // short list (a conflict-free access sees one per bank); a bank that needs more than
+  // kPerBank falls back to sorting all the words.
+  constexpr uint32_t kPerBank = 8;
+  uint64_t seen[64][kPerBank];
+  uint8_t count[64];
+  uint64_t used = 0;  // banks with at least one word
+  uint32_t degree = 1;
+  const uint32_t bmask = (banks - 1) & 63;
+  const int shift = std::countr_zero(bank_width);  // a power of two (Config::validate)
   uint32_t per_lane = std::max<uint32_t>(1, width / bank_width);
   if (per_lane > 4) per_lane = 4;
   for (uint32_t m = mask; m; m &= m - 1) {
-    int lane = std::countr_zero(m);
-    uint64_t w0 = addrs[lane] / bank_width;
+    const uint64_t w0 = addrs[std::countr_zero(m)] >> shift;
+    for (uint32_t k = 0; k < per_lane; ++k) {
+      const uint64_t w = w0 + k;
+      const uint32_t b = uint32_t(w) & bmask;
+      if (!(used >> b & 1)) {
+        used |= uint64_t(1) << b;
+        seen[b][0] = w;
+        count[b] = 1;
+        continue;
+      }
+      const uint32_t c = count[b];
+      bool dup = false;
+      for (uint32_t i = 0; i < c; ++i) dup |= seen[b][i] == w;
+      if (dup) continue;
+      if (c == kPerBank) return bank_conflict_degree_sorted(addrs, mask, per_lane, bmask, bank_width);
+      seen[b][c] = w;
+      count[b] = uint8_t(c + 1);
+      degree = std::max(degree, c + 1);
+    }
+  }
+  return degree;
+}
+
+uint32_t LdstUnit::bank_conflict_degree_sorted(const uint64_t* addrs, uint32_t mask, uint32_t per_lane,
+                                               uint32_t bmask, uint32_t bank_width) {
+  uint64_t words[32 * 4];
+  int n = 0;
+  const int shift = std::countr_zero(bank_width);
+  for (uint32_t m = mask; m; m &= m - 1) {
+    const uint64_t w0 = addrs[std::countr_zero(m)] >> shift;
     for (uint32_t k = 0; k < per_lane; ++k) words[n++] = w0 + k;
   }
   if (n == 0) return 1;
@@ -81,11 +116,7 @@ uint32_t LdstUnit::bank_conflict_degree(const uint64_t* addrs, uint32_t mask, ui
   n = int(std::unique(words, words + n) - words);
   uint32_t count[64] = {};
   uint32_t degree = 1;
-  uint32_t bmask = banks - 1;
-  for (int i = 0; i < n; ++i) {
-    uint32_t b = uint32_t(words[i]) & bmask & 63;
-    degree = std::max(degree, ++count[b]);
-  }
+  for (int i = 0; i < n; ++i) degree = std::max(degree, ++count[uint32_t(words[i]) & bmask]);
   return degree;
 }
 

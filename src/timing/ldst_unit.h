@@ -71,9 +71,12 @@ class LdstUnit {
   Cache& l1d() { return l1d_; }
   Cache& constcache() { return const_; }
 
-  // Shared-memory cycles for the lanes' accesses (1 = conflict free).
+  // Shared-memory cycles for the lanes' accesses (1 = conflict free); bank_width is a power of two.
   static uint32_t bank_conflict_degree(const uint64_t* addrs, uint32_t mask, uint32_t width, uint32_t banks,
                                        uint32_t bank_width);
+  // The same by sorting every word: the reference the per-bank lists fall back to.
+  static uint32_t bank_conflict_degree_sorted(const uint64_t* addrs, uint32_t mask, uint32_t per_lane, uint32_t bmask,
+                                              uint32_t bank_width);
 
  private:
   static constexpr uint32_t kDirect = 1u << 31;  // response token: op index, not an MSHR

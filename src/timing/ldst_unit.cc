@@ -102,8 +102,8 @@ uint32_t LdstUnit::bank_conflict_degree(const uint64_t* addrs, uint32_t mask, ui
   return degree;
 }
 
-uint32_t LdstUnit::bank_conflict_degree_sorted(const uint64_t* addrs, uint32_t mask, uint32_t per_lane,
-                                               uint32_t bmask, uint32_t bank_width) {
+uint32_t LdstUnit::bank_conflict_degree_sorted(const uint64_t* addrs, uint32_t mask, uint32_t per_lane, uint32_t bmask,
+                                               uint32_t bank_width) {
   uint64_t words[32 * 4];
   int n = 0;
   const int shift = std::countr_zero(bank_width);

@@ -17,15 +17,10 @@ void WarpSummaries::clear() {
 void summarize_warps(const SchedulerContext& ctx, WarpSummaries& out) {
   out.clear();
   for (uint16_t w : ctx.warps()) {
-    WarpStatus s = ctx.status(w);
-    WarpSummary sum{w, s, PipeClass::None, 0};
-    if (s == WarpStatus::Ready || s == WarpStatus::UnitBusy || s == WarpStatus::RAW) {
-      const WarpInst& in = ctx.next_inst(w);
-      sum.pipe = pipe_class(in);
-      if (in.flags & kFlagDiverged) sum.flags |= kSummaryDiverged;
-      if (sum.pipe == PipeClass::GMEM && in.op != OpClass::STORE) sum.flags |= kSummaryLoad;
-    }
-    out.add(sum);
+    const WarpStatus s = ctx.status(w);
+    InstBrief b;  // PipeClass::None: the next instruction is not known
+    if (s == WarpStatus::Ready || s == WarpStatus::UnitBusy || s == WarpStatus::RAW) b = ctx.next_brief(w);
+    out.add(w, s, b.pipe, b.flags);
   }
 }
 

@@ -5,18 +5,10 @@
 #include <vector>
 
 #include "rl/attributes.h"
+#include "sched/inst_brief.h"
 #include "sched/scheduler.h"
 
 namespace warpsim {
-
-// What each warp's next instruction asks for, in RLWS's pipeline classes (Table I).
-enum class PipeClass : uint8_t { SP = 0, SFU, GMEM, STCMEM, None };
-inline constexpr int kNumPipeClasses = 5;
-inline PipeClass pipe_class(const WarpInst& in) {
-  if (in.is_mem())
-    return (in.space == MemSpace::Global || in.space == MemSpace::Local) ? PipeClass::GMEM : PipeClass::STCMEM;
-  return in.unit == Unit::SFU ? PipeClass::SFU : PipeClass::SP;
-}
 
 // Counters at the start of the current kernel, so rates cover the kernel so far.
 struct RlBaseline {
@@ -24,9 +16,9 @@ struct RlBaseline {
   GpuCounters gpu;
 };
 
-// WarpSummary::flags
-inline constexpr uint8_t kSummaryDiverged = 1;  // the next instruction runs diverged
-inline constexpr uint8_t kSummaryLoad = 2;      // the next instruction reads off-chip memory (GMEM, not a store)
+// WarpSummary::flags: those of the next instruction's brief (sched/inst_brief.h)
+inline constexpr uint8_t kSummaryDiverged = kBriefDiverged;
+inline constexpr uint8_t kSummaryLoad = kBriefLoad;
 
 struct WarpSummary {
   uint16_t slot;
@@ -50,14 +42,21 @@ struct WarpSummaries {
   uint8_t index_of[64] = {};
 
   void clear();
-  void add(const WarpSummary& s) {
-    index_of[s.slot & 63] = uint8_t(n);
-    w[n++] = s;
-    count[int(s.status)][int(s.pipe)]++;
-    by_status[int(s.status)]++;
-    by_pipe[int(s.pipe)]++;
-    if (s.flags & kSummaryDiverged) diverged++;
-    if (s.status == WarpStatus::Ready && (s.flags & kSummaryLoad)) ready_loads++;
+  void add(const WarpSummary& s) { add(s.slot, s.status, s.pipe, s.flags); }
+  // The same from the fields, written straight into w[n] (no WarpSummary assembled byte by byte
+  // on the stack and read back whole, which stalls the load that reads it).
+  void add(uint16_t slot, WarpStatus status, PipeClass pipe, uint8_t flags) {
+    index_of[slot & 63] = uint8_t(n);
+    WarpSummary& e = w[n++];
+    e.slot = slot;
+    e.status = status;
+    e.pipe = pipe;
+    e.flags = flags;
+    count[int(status)][int(pipe)]++;
+    by_status[int(status)]++;
+    by_pipe[int(pipe)]++;
+    if (flags & kSummaryDiverged) diverged++;
+    if (status == WarpStatus::Ready && (flags & kSummaryLoad)) ready_loads++;
   }
   int with_status(WarpStatus s) const { return by_status[int(s)]; }
   int ready(PipeClass p) const { return count[int(WarpStatus::Ready)][int(p)]; }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "sched/inst_brief.h"
 #include "sched/warp_view.h"
 
 namespace warpsim {
@@ -69,6 +70,8 @@ class SchedulerContext {
   virtual bool waits_on_long_op(int slot) const { return status(slot) == WarpStatus::RAW && waiting_on_memory(slot); }
   // Next instruction of the warp (valid when status is Ready, UnitBusy or RAW).
   virtual const WarpInst& next_inst(int slot) const = 0;
+  // The brief of next_inst(slot) (same validity); the SM keeps it per warp.
+  virtual InstBrief next_brief(int slot) const { return brief_of(next_inst(slot)); }
   virtual const WarpInfo& warp(int slot) const = 0;
   virtual const CtaInfo& cta(int cta_slot) const = 0;
 

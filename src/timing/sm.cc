@@ -77,8 +77,8 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       unit_stride_(o.unit_stride_),
       result_slots_(o.result_slots_),
       issue_slot_free_(o.issue_slot_free_),
-      issue_slot_min_(o.issue_slot_min_),
       unit_slot_free_(o.unit_slot_free_),
+      issue_slot_min_(o.issue_slot_min_),
       oc_(o.oc_),
       mem_issued_this_cycle_(o.mem_issued_this_cycle_),
       sfu_issued_this_cycle_(o.sfu_issued_this_cycle_),
@@ -199,7 +199,6 @@ void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, std::shared_ptr<const 
   // relaunch finds its code in the I-cache (GPGPU-Sim keeps instructions at fixed addresses
   // and does not flush the I-cache between kernels).
   uint64_t code_base = code_window(k.name) << 24;
-  uint32_t m = cfg_.core.schedulers;
   int slot = 0;
   for (uint32_t w = 0; w < nw; ++w) {
     while (warps_[slot].info.valid) ++slot;
@@ -210,6 +209,7 @@ void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, std::shared_ptr<const 
     wp.addr_next = pw ? pw->addr_words.data() : nullptr;
     wp.n = pw ? uint32_t(pw->codes.size()) : 0;
     wp.next = 0;
+    wp.brief_of = UINT32_MAX;
     wp.ibuf = 0;
     wp.ibuf_ready = 0;
     wp.fetching = false;
@@ -227,7 +227,7 @@ void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, std::shared_ptr<const 
     touch(slot);
     wp.info = WarpInfo{next_age_++, uint32_t(c), kernel, w, 0, true, false, false};
     cta.warp_slots.push_back(uint16_t(slot));
-    uint32_t s = slot % m;
+    uint32_t s = sched_of(uint32_t(slot));
     sched_age_[s].push_back(uint16_t(slot));
     auto& bys = sched_slot_[s];
     bys.insert(std::upper_bound(bys.begin(), bys.end(), uint16_t(slot)), uint16_t(slot));
@@ -426,7 +426,7 @@ WarpStatus Sm::update_status(int slot) {
   Warp& w = warps_[slot];
   if (w.blocked_until <= now_) compute_local_status(w);
   if (w.status != WarpStatus::Ready) return w.status;
-  int sched = slot % int(cfg_.core.schedulers);
+  int sched = int(sched_of(uint32_t(slot)));
   switch (w.needs_unit) {
     case NeedsUnit::None:
       return WarpStatus::Ready;
@@ -729,7 +729,6 @@ void Sm::maybe_finish_cta(int c, uint64_t now) {
   if (!cta.info.valid || cta.info.finished < cta.info.warps) return;
   for (uint16_t s : cta.warp_slots)
     if (warps_[s].pending_mem) return;
-  uint32_t m = cfg_.core.schedulers;
   for (uint16_t s : cta.warp_slots) {
     Warp& w = warps_[s];
     w.info.valid = false;
@@ -738,11 +737,11 @@ void Sm::maybe_finish_cta(int c, uint64_t now) {
     w.addr_next = nullptr;
     touch(s);
     fetch_want_ &= ~(1ull << s);
-    auto& a = sched_age_[s % m];
+    auto& a = sched_age_[sched_of(s)];
     a.erase(std::find(a.begin(), a.end(), s));
-    auto& b = sched_slot_[s % m];
+    auto& b = sched_slot_[sched_of(s)];
     b.erase(std::find(b.begin(), b.end(), s));
-    schedulers_[s % m]->on_warp_removed(s);
+    schedulers_[sched_of(s)]->on_warp_removed(s);
   }
   used_threads_ -= cta.threads;
   used_regs_ -= cta.regs;
@@ -935,7 +934,8 @@ bool Sm::cycle(uint64_t now) {
     int first_slot = -1;
     for (uint32_t k = 0; k < cfg_.core.issue_per_scheduler; ++k) {
       int slot = sched_slot_[s].empty() ? -1 : policy.select(ctx);
-      if (slot < 0 || slot >= int(warps_.size()) || int(slot % m) != int(s) || status(slot) != WarpStatus::Ready) break;
+      if (slot < 0 || slot >= int(warps_.size()) || sched_of(uint32_t(slot)) != s || status(slot) != WarpStatus::Ready)
+        break;
       const WarpInst& in = warps_[slot].inst(warps_[slot].next);
       issue(int(s), slot, now);
       policy.on_issue(ctx, slot, in);

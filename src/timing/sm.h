@@ -136,6 +136,15 @@ class Sm {
   // GPGPU-Sim's two-level demotion test beyond barriers and exits (SchedulerContext::waits_on_long_op).
   bool waits_on_long_op(int slot);
   const WarpInst& next_inst(int slot) const { return warps_[slot].inst(warps_[slot].next); }
+  // next_inst's brief, kept per warp until its next instruction changes.
+  InstBrief next_brief(int slot) {
+    Warp& w = warps_[size_t(slot)];
+    if (w.brief_of != w.next) {
+      w.brief = brief_of(w.inst(w.next));
+      w.brief_of = w.next;
+    }
+    return w.brief;
+  }
   const WarpInfo& warp_info(int slot) const { return warps_[slot].info; }
   const CtaInfo& cta_info(int slot) const { return ctas_[slot].info; }
   const std::vector<uint16_t>& sched_warps(int s) const { return sched_age_[s]; }
@@ -152,8 +161,13 @@ class Sm {
   // scheduler cycle mod m; else scheduler i). A function of the cycle, so skipped and replayed
   // cycles get the order ticking would have given them.
   uint32_t sched_in_order(uint32_t i, uint64_t cycle) const {
+    return cfg_.core.rotate_issue_priority ? sched_of(uint64_t(i) + cycle) : i;
+  }
+  // x mod the number of schedulers (the scheduler of warp slot x), without a division when
+  // that number is a power of two (every preset).
+  uint32_t sched_of(uint64_t x) const {
     const uint32_t m = cfg_.core.schedulers;
-    return cfg_.core.rotate_issue_priority ? uint32_t((uint64_t(i) + cycle) % m) : i;
+    return (m & (m - 1)) == 0 ? uint32_t(x & (m - 1)) : uint32_t(x % m);
   }
   // needs_every_cycle_ and replays_ from the schedulers.
   void read_scheduler_needs();
@@ -199,7 +213,17 @@ class Sm {
     const uint32_t* addr_next = nullptr;  // address record of the next memory instruction
     uint32_t n = 0;                       // instructions in the stream
     uint32_t next = 0;                    // next instruction to issue
-    uint32_t ibuf = 0;                    // decoded instructions at the head of the stream
+    uint32_t brief_of = UINT32_MAX;       // `brief` is of instruction brief_of (next_brief)
+    InstBrief brief;
+    // Warp-local status (Ready meaning "ready but for its unit"), valid until cycle
+    // `blocked_until` unless an event of the warp invalidates it first (invalidate()). With
+    // `next` and `brief` in the struct's first 64 bytes: what a scheduler reads of every warp.
+    WarpStatus status = WarpStatus::Finished;
+    NeedsUnit needs_unit = NeedsUnit::None;
+    uint64_t blocked_until = 0;
+    Unit unit = Unit::SP;
+    bool on_memory = false;
+    uint32_t ibuf = 0;  // decoded instructions at the head of the stream
     uint32_t inst_bytes = 8;
     uint64_t ibuf_ready = 0;       // cycle the decoded instructions become visible
     uint64_t branch_wait = 0;      // no fetch before this cycle (a taken branch resolving)
@@ -215,13 +239,6 @@ class Sm {
     uint64_t results_at = 0;       // oc.queued_dispatch: cycle the last ALU result is written back
     Scoreboard sb;
     WarpInfo info;
-    // Warp-local status (Ready meaning "ready but for its unit"), valid until cycle
-    // `blocked_until` unless an event of the warp invalidates it first (invalidate()).
-    uint64_t blocked_until = 0;
-    WarpStatus status = WarpStatus::Finished;
-    NeedsUnit needs_unit = NeedsUnit::None;
-    Unit unit = Unit::SP;
-    bool on_memory = false;
     void invalidate() { blocked_until = 0; }
     const WarpInst& inst(uint32_t i) const { return table[codes[i]]; }
   };
@@ -277,7 +294,7 @@ class Sm {
   // A warp's state changed: drop its cached status and wake its scheduler.
   void touch(int slot) {
     warps_[slot].invalidate();
-    sched_dirty_[size_t(slot) % sched_dirty_.size()] = 1;
+    sched_dirty_[sched_of(uint32_t(slot))] = 1;
   }
   static WarpStatus status_of_class(CycleClass c);
   void wake_at(uint64_t t);

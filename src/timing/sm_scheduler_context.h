@@ -31,6 +31,7 @@ class SmSchedulerContext final : public SchedulerContext {
   bool waiting_on_memory(int slot) const override { return sm_.waiting_on_memory(slot); }
   bool waits_on_long_op(int slot) const override { return sm_.waits_on_long_op(slot); }
   const WarpInst& next_inst(int slot) const override { return sm_.next_inst(slot); }
+  InstBrief next_brief(int slot) const override { return sm_.next_brief(slot); }
   const WarpInfo& warp(int slot) const override { return sm_.warp_info(slot); }
   const CtaInfo& cta(int cta_slot) const override { return sm_.cta_info(cta_slot); }
 

@@ -71,6 +71,7 @@ class RlScheduler : public WarpScheduler {
   void on_kernel_launch(const KernelLaunch& launch) final;
   // A learning step every cycle: the GPU may skip idle cycles, the SM replays them.
   bool replays_skipped_cycles() const final { return true; }
+  bool reads_gpu_sums() const final { return true; }
   void on_replay_start() final { replay_summary_ = replay_state_ = false; }
   // A scheduler without warps only counts its cycles (rewards and per-kernel records).
   bool takes_empty_cycles_in_bulk() const final { return true; }

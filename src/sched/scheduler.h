@@ -165,6 +165,10 @@ class WarpScheduler {
   // themselves but before any other call to the policy (on_replay_start aside), instead of one
   // on_cycle_end() per cycle.
   virtual bool takes_empty_cycles_in_bulk() const { return false; }
+  // True when the policy reads GpuCounters::mem_in_flight (or keeps copies of the whole
+  // GpuCounters): the GPU adds up the SMs' memory instructions in flight, a pass over every SM
+  // in every cycle, only in a run with such a policy; otherwise the field stays 0.
+  virtual bool reads_gpu_sums() const { return false; }
   // Cycles first .. first + n - 1, in which the scheduler held no warp and issued nothing.
   virtual void on_empty_cycles(uint64_t first, uint64_t n) {}
   // Scheduler-specific counters for the run's JSON (actions, modes, budgets, ...). Called for

@@ -20,7 +20,9 @@ Gpu::Gpu(const GpuConfig& cfg, const std::string& scheduler, const SchedulerPara
   const SchedulerFactory& f = find_scheduler(scheduler);
   for (uint32_t i = 0; i < cfg_.core.num_sms; ++i) {
     sms_.push_back(std::make_unique<Sm>(int(i), cfg_, *mem_, counters_, make_schedulers(f, int(i))));
+    sms_.back()->set_cta_finish_flag(&ctas_finished_);
     every_cycle_ |= sms_.back()->needs_every_cycle();
+    gpu_sums_ |= sms_.back()->reads_gpu_sums();
   }
   params_.check_all_used(scheduler);
   sm_kernel_rr_.assign(cfg_.core.num_sms, 0);
@@ -52,6 +54,8 @@ Gpu::Gpu(const Gpu& o, CloneTag)
       dispatch_rr_(o.dispatch_rr_),
       sm_kernel_rr_(o.sm_kernel_rr_),
       every_cycle_(o.every_cycle_),
+      gpu_sums_(o.gpu_sums_),
+      ctas_finished_(o.ctas_finished_.load()),
       progress_mark_(o.progress_mark_),
       resume_(o.resume_) {
   // Kernel sources first: the one that cannot be copied fails before anything big is copied.
@@ -74,7 +78,10 @@ Gpu::Gpu(const Gpu& o, CloneTag)
   CloneContext ctx;  // schedulers of one SM share their copied state; GPU counters are ours
   ctx.map(&o.counters_, &counters_);
   sms_.reserve(o.sms_.size());
-  for (const auto& sm : o.sms_) sms_.push_back(std::make_unique<Sm>(*sm, cfg_, *mem_, counters_));
+  for (const auto& sm : o.sms_) {
+    sms_.push_back(std::make_unique<Sm>(*sm, cfg_, *mem_, counters_));
+    sms_.back()->set_cta_finish_flag(&ctas_finished_);
+  }
   issue_log_ = o.issue_log_;  // the copy's workers are made when it first runs
 }
 
@@ -98,11 +105,12 @@ void Gpu::set_scheduler(const std::string& scheduler, const SchedulerParams& par
     running.push_back({k.id, k.info.name, k.stream, k.launch_cycle, k.start_cycle});
   }
   scheduler_ = scheduler;
-  every_cycle_ = false;
+  every_cycle_ = gpu_sums_ = false;
   for (size_t i = 0; i < sms_.size(); ++i) {
     sms_[i]->wake(sm_counted_until_);  // new schedulers decide afresh (replace_schedulers)
     sms_[i]->replace_schedulers(std::move(all[i]), running);
     every_cycle_ |= sms_[i]->needs_every_cycle();
+    gpu_sums_ |= sms_[i]->reads_gpu_sums();
   }
 }
 
@@ -278,6 +286,8 @@ void Gpu::finish_kernel(Kernel& k) {
 }
 
 void Gpu::retire_ctas() {
+  if (!ctas_finished_.load(std::memory_order_relaxed)) return;  // no SM's list grew
+  ctas_finished_.store(false, std::memory_order_relaxed);
   for (auto& sm : sms_) {
     auto& done = sm->finished_ctas();
     for (auto [kid, cta] : done) {
@@ -295,9 +305,11 @@ void Gpu::refresh_gpu_counters() {
   counters_.l2_hits = ms.l2_read_hits + ms.l2_write_hits;
   counters_.l2_misses = (ms.l2_reads + ms.l2_writes) - counters_.l2_hits;
   counters_.avg_mem_latency = mem_->average_read_latency();
-  uint64_t inflight = 0;
-  for (auto& sm : sms_) inflight += sm->counters().mem_in_flight;
-  counters_.mem_in_flight = inflight;
+  if (gpu_sums_) {
+    uint64_t inflight = 0;
+    for (auto& sm : sms_) inflight += sm->counters().mem_in_flight;
+    counters_.mem_in_flight = inflight;
+  }
   counters_.cycle = now_;
 }
 
@@ -380,10 +392,9 @@ bool Gpu::step_until(uint32_t wait_for, uint64_t until) {
     bool active = dispatch();
     mem_->tick(now_);
     refresh_gpu_counters();
-    active |= tick_sms();
+    active |= tick_sms(last_progress);
     sm_counted_until_ = now_ + 1;
     retire_ctas();
-    for (auto& sm : sms_) last_progress = std::max(last_progress, sm->last_progress());
     if (now_ - last_progress > cfg_.watchdog_cycles) deadlock();
     check_limits();
     uint64_t next = now_ + 1;
@@ -422,7 +433,7 @@ bool Gpu::step_until(uint32_t wait_for, uint64_t until) {
   return true;
 }
 
-bool Gpu::tick_sms() {
+bool Gpu::tick_sms(uint64_t& last_progress) {
   // The per-instruction profile and the issue log are shared by the SMs: one thread.
   const bool threads = cfg_.sm_threads != 1 && sms_.size() > 1 && !inst_profile_ && !issue_log_;
   if (threads && !workers_) [[unlikely]] {
@@ -436,11 +447,13 @@ bool Gpu::tick_sms() {
   }
   bool active = false;
   if (!threads || !workers_) [[likely]] {
-    for (auto& sm : sms_)
+    for (auto& sm : sms_) {
       if (wants_cycle(*sm))
         active |= sm->cycle(now_);
       else if (sm->dozes())
         sm->doze(now_);
+      last_progress = std::max(last_progress, sm->last_progress());
+    }
     return active;
   }
   uint32_t awake = 0;
@@ -451,9 +464,13 @@ bool Gpu::tick_sms() {
   }
   // A round of the workers costs about as much as a few SM cycles: a cycle in which few SMs
   // are awake stays on this thread.
+  auto progress = [&] {
+    for (auto& sm : sms_) last_progress = std::max(last_progress, sm->last_progress());
+  };
   if (awake < kMinSmsPerThread * workers_->threads()) {
     for (size_t i = 0; i < sms_.size(); ++i)
       if (sm_active_[i]) active |= sms_[i]->cycle(now_);
+    progress();
     return active;
   }
   // In the memory system's SM phase each SM's requests wait for the slices until every SM has
@@ -470,6 +487,7 @@ bool Gpu::tick_sms() {
   }
   mem_->close_sm_phase();
   for (uint8_t a : sm_active_) active |= a != 0;
+  progress();
   return active;
 }
 

@@ -1,6 +1,7 @@
 // The modelled GPU: SMs, the memory system, the CTA dispatcher and the kernel queue. It is the
 // LaunchTarget the runtime sends launches to.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
@@ -124,8 +125,8 @@ class Gpu final : public LaunchTarget {
   void finish_kernel(Kernel& k);
   void refresh_gpu_counters();
   // One cycle of every SM (asleep ones dozing or left alone), on sm_threads host threads;
-  // true when any was active.
-  bool tick_sms();
+  // true when any was active. Raises `last_progress` to the latest progress of any SM.
+  bool tick_sms(uint64_t& last_progress);
   // Not asleep, or woken by a response.
   bool wants_cycle(const Sm& sm) const {
     return !sm.asleep(now_) || (sm.sleeps_on_memory() && mem_->has_response(sm.id(), now_));
@@ -169,6 +170,9 @@ class Gpu final : public LaunchTarget {
   std::vector<uint32_t> refused_kernels_;  // their ids
   std::vector<uint32_t> started_;          // scratch of start_eligible_kernels()
   bool every_cycle_ = false;
+  bool gpu_sums_ = false;  // a scheduler reads counters_.mem_in_flight (WarpScheduler::reads_gpu_sums)
+  // Set by an SM when a CTA of it finishes; retire_ctas() looks at the SMs only then.
+  std::atomic<bool> ctas_finished_{false};
   bool issue_log_ = false;
   // sm_threads > 1: the workers (made at the first cycle that can use them) and each SM's
   // result of the cycle.

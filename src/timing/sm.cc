@@ -93,7 +93,6 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       ldst_full_at_start_(o.ldst_full_at_start_),
       mem_port_used_last_cycle_(o.mem_port_used_last_cycle_),
       wakes_(o.wakes_),
-      finished_ctas_(o.finished_ctas_),
       now_(o.now_),
       next_age_(o.next_age_),
       fetch_want_(o.fetch_want_),
@@ -104,10 +103,8 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       live_ctas_(o.live_ctas_),
       stream_bytes_(o.stream_bytes_),
       fetch_rr_(o.fetch_rr_),
-      last_progress_(o.last_progress_),
       needs_every_cycle_(o.needs_every_cycle_),
       replays_(o.replays_),
-      doze_live_(o.doze_live_),
       sched_replays_(o.sched_replays_),
       bulk_empty_(o.bulk_empty_),
       empty_runs_(o.empty_runs_),
@@ -119,7 +116,10 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       kernel_thread_insts_(o.kernel_thread_insts_),
       sleep_from_(o.sleep_from_),
       sleep_until_(o.sleep_until_),
-      sleeps_on_memory_(o.sleeps_on_memory_) {
+      last_progress_(o.last_progress_),
+      finished_ctas_(o.finished_ctas_),
+      sleeps_on_memory_(o.sleeps_on_memory_),
+      doze_live_(o.doze_live_) {
   schedulers_.reserve(o.schedulers_.size());
   for (const auto& s : o.schedulers_) schedulers_.push_back(s->clone());
   for (size_t s = 0; s < sched_age_.size(); ++s) {
@@ -753,6 +753,7 @@ void Sm::maybe_finish_cta(int c, uint64_t now) {
   cta.streams.reset();
   cta.info.valid = false;
   finished_ctas_.push_back({cta.info.kernel, cta.info.cta_id});
+  if (cta_finish_flag_) cta_finish_flag_->store(true, std::memory_order_relaxed);
   stats_.ctas_done++;
   counters_.ctas_finished++;
   last_progress_ = now;

@@ -3,6 +3,7 @@
 // L1D in front of the memory system.
 #pragma once
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -100,6 +101,15 @@ class Sm {
   const CoreStats& stats() const { return stats_; }
   const SmCounters& counters() const { return counters_; }
   bool needs_every_cycle() const { return needs_every_cycle_; }
+  // A scheduler of the SM reads the GPU's sums over the SMs (WarpScheduler::reads_gpu_sums).
+  bool reads_gpu_sums() const {
+    for (const auto& s : schedulers_)
+      if (s->reads_gpu_sums()) return true;
+    return false;
+  }
+  // `flag` is set whenever a CTA of this SM finishes (finished_ctas() grows), so that the GPU
+  // looks at the SMs' lists only in cycles in which one did. Not copied with the SM.
+  void set_cta_finish_flag(std::atomic<bool>* flag) { cta_finish_flag_ = flag; }
   std::vector<std::unique_ptr<WarpScheduler>>& schedulers() { return schedulers_; }
   // Gives every scheduler the empty cycles it has not been told of yet
   // (WarpScheduler::takes_empty_cycles_in_bulk); before anything reads the policies.
@@ -337,20 +347,18 @@ class Sm {
   bool ldst_full_at_start_ = false;
   bool mem_port_used_last_cycle_ = false;
   WakeSet wakes_;  // future cycles at which something changes by itself
-  std::vector<std::pair<uint32_t, uint32_t>> finished_ctas_;
   uint64_t now_ = 0;
   uint64_t next_age_ = 0;
   uint64_t fetch_want_ = 0;  // warps whose instruction buffer is empty and may fetch
   uint32_t used_threads_ = 0, used_regs_ = 0, used_shared_ = 0, used_warps_ = 0, live_ctas_ = 0;
   uint64_t stream_bytes_ = 0;  // PackedCta::bytes() of the resident CTAs' streams
   uint32_t fetch_rr_ = 0;
-  uint64_t last_progress_ = 0;
   bool needs_every_cycle_ = false;
+  std::atomic<bool>* cta_finish_flag_ = nullptr;
   // Schedulers that act every cycle (WarpScheduler::replays_skipped_cycles): cycle() asks them
   // in the cycles it lets the others idle, skip_cycles replays the cycles the GPU skipped, and
   // the SM does not sleep.
   bool replays_ = false;
-  bool doze_live_ = false;  // the current sleep is a doze (dozes())
   enum : uint8_t { kNoReplay, kReplayEach, kReplayLast };
   std::vector<uint8_t> sched_replays_;  // per scheduler: which skipped cycles it is given
   // Per scheduler: its policy takes the cycles in which it holds no warp in bulk, and the run of
@@ -373,12 +381,17 @@ class Sm {
   Ring<uint16_t> ifeed_{64};
   uint32_t ifetches_out_ = 0;                                 // I-cache misses sent to memory, not yet back
   std::vector<uint64_t> kernel_insts_, kernel_thread_insts_;  // by kernel launch index
-  static constexpr uint64_t kAwake = ~0ull;
-  uint64_t sleep_from_ = kAwake;   // first cycle slept and not yet counted (kAwake: ticked)
-  uint64_t sleep_until_ = 0;       // first cycle the SM must be ticked again by itself
-  bool sleeps_on_memory_ = false;  // the sleep began with CTAs on the SM
   uint64_t sleeps_with_ctas_ = 0;
   uint64_t sleeps_with_full_ldst_ = 0;
+  // What the GPU reads of every SM in every cycle (wants_cycle, dozes, last_progress,
+  // finished_ctas), in one cache line of its own.
+  static constexpr uint64_t kAwake = ~0ull;
+  alignas(64) uint64_t sleep_from_ = kAwake;  // first cycle slept and not yet counted (kAwake: ticked)
+  uint64_t sleep_until_ = 0;                  // first cycle the SM must be ticked again by itself
+  uint64_t last_progress_ = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> finished_ctas_;
+  bool sleeps_on_memory_ = false;  // the sleep began with CTAs on the SM
+  bool doze_live_ = false;         // the current sleep is a doze (dozes())
   void maybe_sleep(uint64_t now);
 };
 

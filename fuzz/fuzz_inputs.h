@@ -44,6 +44,11 @@ inline void trace_input(const uint8_t* data, size_t size) {
     const char* dir = std::getenv("TMPDIR");
     return std::string(dir && *dir ? dir : "/tmp") + "/warpsim-fuzz-trace-" + std::to_string(::getpid()) + ".traceg";
   }();
+  // The file goes when the process ends normally (a replay of the corpus, a fuzzing run).
+  static const struct Remover {
+    std::string file;
+    ~Remover() { std::remove(file.c_str()); }
+  } remover{path};
   FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) throw Error("cannot write " + path);
   if (size) std::fwrite(data, 1, size, f);

@@ -19,7 +19,8 @@ class TempDir {
   TempDir() {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
     // Parameterised tests' names hold '/': one directory level, so that removing it leaves nothing.
-    std::string name = "warpsim_trace_" + std::to_string(::getpid()) + "_" + info->test_suite_name() + "_" + info->name();
+    std::string name =
+        "warpsim_trace_" + std::to_string(::getpid()) + "_" + info->test_suite_name() + "_" + info->name();
     std::replace(name.begin(), name.end(), '/', '_');
     path_ = std::filesystem::temp_directory_path() / name;
     std::filesystem::remove_all(path_);

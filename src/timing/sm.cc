@@ -208,7 +208,7 @@ void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, std::shared_ptr<const 
     wp.codes = pw ? pw->codes.data() : nullptr;
     wp.addr_next = pw ? pw->addr_words.data() : nullptr;
     wp.n = pw ? uint32_t(pw->codes.size()) : 0;
-    wp.next = 0;
+    wp.set_next(0);
     wp.brief_of = UINT32_MAX;
     wp.ibuf = 0;
     wp.ibuf_ready = 0;
@@ -382,7 +382,7 @@ void Sm::compute_local_status(Warp& w) {
     // Fetch, fills and branch resolution invalidate; a decoded buffer appears at ibuf_ready.
     w.blocked_until = w.ibuf > 0 ? w.ibuf_ready : kUntilEvent;
   } else {
-    const WarpInst& in = w.inst(w.next);
+    const WarpInst& in = w.cur();
     uint64_t until = 0;
     if (w.sb.blocks(in, now_, &until)) {
       w.status = WarpStatus::RAW;
@@ -442,8 +442,7 @@ WarpStatus Sm::update_status(int slot) {
     default:
       if (oc_.queued_dispatch())
         return issue_slot_next_free(sched, w.unit) > now_ ? WarpStatus::UnitBusy : WarpStatus::Ready;
-      return free_unit(sched, w.unit, now_, result_latency(w.inst(w.next), w.unit)) < 0 ||
-                     !collector_free(sched, w.unit)
+      return free_unit(sched, w.unit, now_, result_latency(w.cur(), w.unit)) < 0 || !collector_free(sched, w.unit)
                  ? WarpStatus::UnitBusy
                  : WarpStatus::Ready;
   }
@@ -461,7 +460,7 @@ bool Sm::waits_on_long_op(int slot) {
   // Ready, waiting for a unit or for a register: its next instruction is decoded (asked here
   // rather than with the status, so that schedulers that never ask pay nothing).
   const bool decoded = s == WarpStatus::Ready || s == WarpStatus::UnitBusy || s == WarpStatus::RAW;
-  return cfg_.core.long_op_marks_persist && decoded && w.sb.reads_long_op_mark(w.inst(w.next), now_);
+  return cfg_.core.long_op_marks_persist && decoded && w.sb.reads_long_op_mark(w.cur(), now_);
 }
 
 // --- fetch ----------------------------------------------------------------------------------
@@ -590,8 +589,8 @@ bool Sm::fetch(uint64_t now) {
 // --- issue ----------------------------------------------------------------------------------
 void Sm::issue(int sched, int slot, uint64_t now) {
   Warp& w = warps_[slot];
-  const WarpInst& in = w.inst(w.next);
-  ++w.next;
+  const WarpInst& in = w.cur();
+  w.set_next(w.next + 1);
   --w.ibuf;
   touch(slot);
   w.info.issued++;
@@ -734,6 +733,7 @@ void Sm::maybe_finish_cta(int c, uint64_t now) {
     w.info.valid = false;
     w.table = nullptr;  // the streams are released below
     w.codes = nullptr;
+    w.cur_inst = nullptr;
     w.addr_next = nullptr;
     touch(s);
     fetch_want_ &= ~(1ull << s);
@@ -937,7 +937,7 @@ bool Sm::cycle(uint64_t now) {
       int slot = sched_slot_[s].empty() ? -1 : policy.select(ctx);
       if (slot < 0 || slot >= int(warps_.size()) || sched_of(uint32_t(slot)) != s || status(slot) != WarpStatus::Ready)
         break;
-      const WarpInst& in = warps_[slot].inst(warps_[slot].next);
+      const WarpInst& in = warps_[slot].cur();
       issue(int(s), slot, now);
       policy.on_issue(ctx, slot, in);
       if (!issued) first_slot = slot;

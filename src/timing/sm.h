@@ -145,12 +145,12 @@ class Sm {
   bool waiting_on_memory(int slot);
   // GPGPU-Sim's two-level demotion test beyond barriers and exits (SchedulerContext::waits_on_long_op).
   bool waits_on_long_op(int slot);
-  const WarpInst& next_inst(int slot) const { return warps_[slot].inst(warps_[slot].next); }
+  const WarpInst& next_inst(int slot) const { return warps_[slot].cur(); }
   // next_inst's brief, kept per warp until its next instruction changes.
   InstBrief next_brief(int slot) {
     Warp& w = warps_[size_t(slot)];
     if (w.brief_of != w.next) {
-      w.brief = brief_of(w.inst(w.next));
+      w.brief = brief_of(w.cur());
       w.brief_of = w.next;
     }
     return w.brief;
@@ -223,6 +223,7 @@ class Sm {
     const uint32_t* addr_next = nullptr;  // address record of the next memory instruction
     uint32_t n = 0;                       // instructions in the stream
     uint32_t next = 0;                    // next instruction to issue
+    const WarpInst* cur_inst = nullptr;   // inst(next) while next < n (set_next)
     uint32_t brief_of = UINT32_MAX;       // `brief` is of instruction brief_of (next_brief)
     InstBrief brief;
     // Warp-local status (Ready meaning "ready but for its unit"), valid until cycle
@@ -251,6 +252,12 @@ class Sm {
     WarpInfo info;
     void invalidate() { blocked_until = 0; }
     const WarpInst& inst(uint32_t i) const { return table[codes[i]]; }
+    // The next instruction (next < n).
+    const WarpInst& cur() const { return *cur_inst; }
+    void set_next(uint32_t i) {
+      next = i;
+      cur_inst = i < n ? &table[codes[i]] : nullptr;
+    }
   };
   struct Cta {
     CtaInfo info;

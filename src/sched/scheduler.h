@@ -167,7 +167,7 @@ class WarpScheduler {
   virtual bool takes_empty_cycles_in_bulk() const { return false; }
   // True when the policy reads GpuCounters::mem_in_flight (or keeps copies of the whole
   // GpuCounters): the GPU adds up the SMs' memory instructions in flight, a pass over every SM
-  // in every cycle, only in a run with such a policy; otherwise the field stays 0.
+  // in every cycle, only in a run with such a policy; otherwise the field is not kept up to date.
   virtual bool reads_gpu_sums() const { return false; }
   // Cycles first .. first + n - 1, in which the scheduler held no warp and issued nothing.
   virtual void on_empty_cycles(uint64_t first, uint64_t n) {}

@@ -209,7 +209,6 @@ void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, std::shared_ptr<const 
     wp.addr_next = pw ? pw->addr_words.data() : nullptr;
     wp.n = pw ? uint32_t(pw->codes.size()) : 0;
     wp.set_next(0);
-    wp.brief_of = UINT32_MAX;
     wp.ibuf = 0;
     wp.ibuf_ready = 0;
     wp.fetching = false;
@@ -737,11 +736,12 @@ void Sm::maybe_finish_cta(int c, uint64_t now) {
     w.addr_next = nullptr;
     touch(s);
     fetch_want_ &= ~(1ull << s);
-    auto& a = sched_age_[sched_of(s)];
+    const uint32_t sched = sched_of(s);
+    auto& a = sched_age_[sched];
     a.erase(std::find(a.begin(), a.end(), s));
-    auto& b = sched_slot_[sched_of(s)];
+    auto& b = sched_slot_[sched];
     b.erase(std::find(b.begin(), b.end(), s));
-    schedulers_[sched_of(s)]->on_warp_removed(s);
+    schedulers_[sched]->on_warp_removed(s);
   }
   used_threads_ -= cta.threads;
   used_regs_ -= cta.regs;

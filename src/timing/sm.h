@@ -149,9 +149,9 @@ class Sm {
   // next_inst's brief, kept per warp until its next instruction changes.
   InstBrief next_brief(int slot) {
     Warp& w = warps_[size_t(slot)];
-    if (w.brief_of != w.next) {
+    if (!w.brief_known) {
       w.brief = brief_of(w.cur());
-      w.brief_of = w.next;
+      w.brief_known = true;
     }
     return w.brief;
   }
@@ -224,7 +224,7 @@ class Sm {
     uint32_t n = 0;                       // instructions in the stream
     uint32_t next = 0;                    // next instruction to issue
     const WarpInst* cur_inst = nullptr;   // inst(next) while next < n (set_next)
-    uint32_t brief_of = UINT32_MAX;       // `brief` is of instruction brief_of (next_brief)
+    bool brief_known = false;             // `brief` is that of cur_inst (next_brief)
     InstBrief brief;
     // Warp-local status (Ready meaning "ready but for its unit"), valid until cycle
     // `blocked_until` unless an event of the warp invalidates it first (invalidate()). With
@@ -257,6 +257,7 @@ class Sm {
     void set_next(uint32_t i) {
       next = i;
       cur_inst = i < n ? &table[codes[i]] : nullptr;
+      brief_known = false;
     }
   };
   struct Cta {

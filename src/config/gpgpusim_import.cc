@@ -299,6 +299,12 @@ void Importer::map_cache(const std::string& name, CacheConfig& c) {
   if (mshr.size() < 3) fail(*o, "expected <mshr_type>:<entries>:<max_merge>");
   c.mshr_entries = to_u32(*o, mshr[1]);
   c.mshr_merge = to_u32(*o, mshr[2]);
+  if (groups.size() >= 4) {
+    // <miss_queue>[:<fifo>]: the queue between the lookup and the interconnect.
+    const uint32_t q = to_u32(*o, split(groups[3], ':')[0]);
+    if (q == 0) fail(*o, "the miss queue must hold at least one request");
+    c.miss_queue = q;
+  }
 }
 
 // A file that sets any operand-collector option gets the operand collector (GPGPU-Sim always

@@ -163,6 +163,8 @@ void validate_cache(const std::string& k, const CacheConfig& c) {
     throw Error(fmt::format("config key '{}.assoc': {} ways do not divide {} lines", k, ways, lines));
   check_pos(k + ".mshr_entries", c.mshr_entries);
   check_pos(k + ".mshr_merge", c.mshr_merge);
+  check_pos(k + ".miss_queue", c.miss_queue);
+  if (c.miss_queue > 4096) throw Error(fmt::format("config key '{}.miss_queue': at most 4096 requests", k));
   check_pos(k + ".ports", c.ports);
   check_pos(k + ".banks", c.banks);
   if (c.banks > 64) throw Error(fmt::format("config key '{}.banks': at most 64 banks", k));

@@ -26,6 +26,7 @@ struct CacheConfig {
   uint32_t banks = 1;                          // data banks; accesses of one cycle must fall in distinct banks
   uint32_t bank_interleave = 32;               // bytes of consecutive addresses in one bank
   std::string set_index = "linear";            // linear | fermi | ipoly | xor: address bits -> set
+  uint32_t miss_queue = 16;                    // L1D: requests between the tag lookup and the interconnect
 
   template <class V>
   void visit(V& v) {
@@ -36,6 +37,10 @@ struct CacheConfig {
     v("sector", sector, "sector size in bytes (== line for a non-sectored cache)");
     v("mshr_entries", mshr_entries, "miss status holding registers (lines in flight)");
     v("mshr_merge", mshr_merge, "requests merged per MSHR entry");
+    v("miss_queue", miss_queue,
+      "L1D only (other caches ignore it): requests that passed the tag lookup and wait for the interconnect, "
+      "GPGPU-Sim's miss-queue field of -gpgpu_cache:dl1; with core.l1_miss_after_latency each bank's latency "
+      "pipeline holds l1d.latency more, and an access waits while its bank's pipeline is full");
     v("latency", latency, "hit latency, core cycles");
     v("write_policy", write_policy,
       "write_back|write_through|write_evict|local_write_back write policy: local_write_back writes local memory back "

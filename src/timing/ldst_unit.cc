@@ -11,7 +11,6 @@
 namespace warpsim {
 
 namespace {
-constexpr uint32_t kOutCap = 16;
 constexpr uint64_t kLocalBase = 1ull << 44;  // local memory lives above every global allocation
 constexpr uint64_t kCodeBase = 1ull << 45;   // instructions live above local memory
 }  // namespace
@@ -27,8 +26,15 @@ LdstUnit::LdstUnit(int sm_id, const GpuConfig& cfg, MemorySystem& mem)
       sector_direct_(cfg.icnt.request_packets != "line"),
       sector_misses_(cfg.icnt.request_packets == "sector") {
   queue_.resize(queue_cap_);
-  out_.resize(kOutCap);
-  out_ready_.resize(kOutCap);
+  const uint32_t banks = std::max(1u, cfg.l1d.banks);
+  miss_cap_ = std::max(1u, cfg.l1d.miss_queue);
+  pipe_depth_ = cfg.core.l1_miss_after_latency ? cfg.l1d.latency : 0;
+  out_cap_ = miss_cap_ + pipe_depth_ * banks;
+  // Two more: the write-backs of dirty lines an access evicts come on top of it.
+  out_.resize(out_cap_ + 2);
+  out_ready_.resize(out_cap_ + 2);
+  out_bank_.resize(out_cap_ + 2);
+  pipe_count_.assign(banks, 0);
   size_t pool = size_t(cfg.core.max_warps) * 4 + queue_cap_;
   ops_.resize(pool);
   for (size_t i = pool; i-- > 0;) free_ops_.push_back(uint32_t(i));
@@ -48,6 +54,12 @@ LdstUnit::LdstUnit(const LdstUnit& o, const GpuConfig& cfg, MemorySystem& mem)
       queue_cap_(o.queue_cap_),
       out_(o.out_),
       out_ready_(o.out_ready_),
+      out_bank_(o.out_bank_),
+      pipe_count_(o.pipe_count_),
+      admitted_(o.admitted_),
+      out_cap_(o.out_cap_),
+      miss_cap_(o.miss_cap_),
+      pipe_depth_(o.pipe_depth_),
       line_fetches_(o.line_fetches_),
       out_head_(o.out_head_),
       out_count_(o.out_count_),
@@ -277,12 +289,36 @@ void LdstUnit::fetch_line(uint64_t addr, uint32_t line_bytes, uint32_t token, ui
   line_fetches_.push_back(r);
 }
 
-bool LdstUnit::enqueue_request(const MemRequest& r, uint64_t ready) {
-  if (out_count_ >= kOutCap) return false;
-  out_[(out_head_ + out_count_) % kOutCap] = r;
-  out_ready_[(out_head_ + out_count_) % kOutCap] = ready;
+bool LdstUnit::enqueue_request(const MemRequest& r, uint64_t ready, uint8_t bank) {
+  const size_t ring = out_.size();
+  if (out_count_ >= ring) return false;
+  const size_t at = (out_head_ + out_count_) % ring;
+  out_[at] = r;
+  out_ready_[at] = ready;
+  out_bank_[at] = bank;
+  if (bank != kNoBank) ++pipe_count_[bank];
   ++out_count_;
   return true;
+}
+
+void LdstUnit::admit(uint64_t now) {
+  const size_t ring = out_.size();
+  while (admitted_ < out_count_ && admitted_ < miss_cap_) {
+    const size_t at = (out_head_ + admitted_) % ring;
+    if (out_ready_[at] > now) break;
+    if (out_bank_[at] != kNoBank) --pipe_count_[out_bank_[at]];
+    out_bank_[at] = kNoBank;
+    ++admitted_;
+  }
+}
+
+void LdstUnit::pop_out() {
+  if (admitted_ > 0)
+    --admitted_;
+  else if (out_bank_[out_head_] != kNoBank)
+    --pipe_count_[out_bank_[out_head_]];
+  out_head_ = uint32_t((out_head_ + 1) % out_.size());
+  --out_count_;
 }
 
 // The data of one line access of op `idx` is back; the op completes with its last one.
@@ -380,21 +416,32 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
   // leaves that much later; warpsim looks up at once and holds the request back instead.
   const uint64_t l1_ready = cfg_.core.l1_miss_after_latency ? now + cfg_.l1d.latency : 0;
   uint64_t banks_used = 0;
+  admit(now);
   for (uint32_t port = 0; port < cfg_.l1d.ports && op.next_access < op.n_access; ++port) {
-    if (out_count_ >= kOutCap) {
-      if (port == 0) head_wait_.reason = LdstHeadWait::Reason::RequestQueueFull;
-      break;
-    }
     const Access& a = op.acc[op.next_access];
+    const uint32_t bank = cfg_.l1d.banks > 1 ? l1_bank(a) : 0;
     if (cfg_.l1d.banks > 1) {
       // One access per data bank per cycle, in order: the first access whose bank is taken
       // waits for the next cycle.
-      uint64_t bit = 1ull << l1_bank(a);
+      uint64_t bit = 1ull << bank;
       if (banks_used & bit) {
         stats.l1d_bank_conflicts++;
         break;
       }
       banks_used |= bit;
+    }
+    // What passes the L1 (misses, stores) enters its bank's latency pipeline, whose last stage
+    // must be free: a full pipeline waits for its oldest request to find room in the miss queue
+    // (counted as a bank conflict, as GPGPU-Sim does). The unit tries again next cycle.
+    const bool through_l1 = op.op == OpClass::LOAD ? use_l1 : (op.op == OpClass::STORE && cfg_.l1d.enabled && !past_l1);
+    const uint8_t pipe = through_l1 && pipe_depth_ ? uint8_t(bank) : kNoBank;
+    if (pipe != kNoBank && pipe_count_[pipe] >= pipe_depth_) {
+      stats.l1d_bank_conflicts++;
+      break;
+    }
+    if (out_count_ >= out_cap_) {
+      if (port == 0) head_wait_.reason = LdstHeadWait::Reason::RequestQueueFull;
+      break;
     }
     MemRequest req;
     req.addr = a.line;
@@ -434,7 +481,7 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
             req.bytes = uint16_t(std::popcount(s32) * 32);
             req.sector_packets = sector_misses_;
             req.token = uint32_t(r.mshr);
-            enqueue_request(req, l1_ready);
+            enqueue_request(req, l1_ready, pipe);
             stats.mem_requests++;
           }
         }
@@ -472,7 +519,7 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
         req.token = (op.op == OpClass::ATOMIC ? kDirect : kWriteAck) | idx;
         op.outstanding++;
         op.missed = true;
-        enqueue_request(req, op.op == OpClass::STORE && cfg_.l1d.enabled && !past_l1 ? l1_ready : 0);
+        enqueue_request(req, through_l1 ? l1_ready : 0, pipe);
         stats.mem_requests++;
       }
       flush_evictions(now, l1_ready);
@@ -492,11 +539,11 @@ LdstHeadWait::Reason LdstUnit::head_blocked() const {
   if (queue_count_ == 0) return LdstHeadWait::Reason::None;
   switch (head_wait_.reason) {
     case LdstHeadWait::Reason::RequestQueueFull:
-      if (out_count_ >= kOutCap) return LdstHeadWait::Reason::RequestQueueFull;
+      if (out_count_ >= out_cap_) return LdstHeadWait::Reason::RequestQueueFull;
       break;
     case LdstHeadWait::Reason::L1Fail:
       // The lookup comes after the request-queue check, as in process_head.
-      if (out_count_ < kOutCap && l1d_.generation() == head_wait_.l1_generation) return LdstHeadWait::Reason::L1Fail;
+      if (out_count_ < out_cap_ && l1d_.generation() == head_wait_.l1_generation) return LdstHeadWait::Reason::L1Fail;
       break;
     case LdstHeadWait::Reason::None:
       break;
@@ -621,8 +668,7 @@ bool LdstUnit::cycle(Sm& sm, uint64_t now, CoreStats& stats) {
     head.issue_cycle = now;
     mem_.send(head, now);
     ++requests_out_;
-    out_head_ = (out_head_ + 1) % kOutCap;
-    --out_count_;
+    pop_out();
     active = true;
   }
   return active;

@@ -84,6 +84,7 @@ class LdstUnit {
   static constexpr uint32_t kInstFetch = 1u << 29;   // response token: I-cache MSHR
   static constexpr uint32_t kConstFetch = 1u << 28;  // response token: constant-cache MSHR
   static constexpr uint32_t kMaxAccess = 64;
+  static constexpr uint8_t kNoBank = 0xff;
 
   // Whether a request for `addr` may enter the interconnect this cycle (icnt.slice_back_pressure
   // picks whether only its own slice's queue or every slice's can hold it back).
@@ -116,6 +117,13 @@ class LdstUnit {
   };
 
   void expand(Op& op);
+  // Moves the requests whose lookup is due, and that find room, into the miss queue.
+  void admit(uint64_t now);
+  // Whether an access to L1 bank `bank` (kNoBank: one that bypasses the L1) may enter now.
+  bool out_room(uint32_t bank) const {
+    return out_count_ < out_cap_ && (bank == kNoBank || pipe_depth_ == 0 || pipe_count_[bank] < pipe_depth_);
+  }
+  void pop_out();
   bool process_head(Sm& sm, uint64_t now, CoreStats& stats);
   void count_failed_lookups(uint64_t n, CoreStats& stats);
   bool process_const_through_memory(Sm& sm, uint32_t idx, uint64_t now, CoreStats& stats);
@@ -132,7 +140,7 @@ class LdstUnit {
   }
   void complete(Sm& sm, uint32_t idx, uint64_t ready, uint64_t now);
   void access_arrived(Sm& sm, uint32_t idx, uint64_t now);
-  bool enqueue_request(const MemRequest& r, uint64_t ready = 0);
+  bool enqueue_request(const MemRequest& r, uint64_t ready = 0, uint8_t bank = kNoBank);
   void fetch_line(uint64_t addr, uint32_t line_bytes, uint32_t token, uint64_t now);
   void flush_evictions(uint64_t now, uint64_t ready);
   uint32_t to_cache_sectors(const Cache& c, uint32_t sectors32) const;
@@ -146,8 +154,16 @@ class LdstUnit {
   std::vector<uint32_t> free_ops_;
   std::vector<uint32_t> queue_;  // ring of op indices
   uint32_t queue_head_ = 0, queue_count_ = 0, queue_cap_;
-  std::vector<MemRequest> out_;           // ring of requests waiting for the interconnect
-  std::vector<uint64_t> out_ready_;       // per entry of out_: the first cycle it may leave
+  // Requests on their way to the interconnect, in order: the first `admitted_` passed their tag
+  // lookup and wait in the miss queue (l1d.miss_queue of them at most); the rest are still in an
+  // L1 bank's latency pipeline (core.l1_miss_after_latency: l1d.latency stages per bank, GPGPU-Sim's
+  // l1_latency_queue), or wait at its last stage for room in the miss queue.
+  std::vector<MemRequest> out_;       // ring of requests waiting for the interconnect
+  std::vector<uint64_t> out_ready_;   // per entry of out_: the first cycle it may leave
+  std::vector<uint8_t> out_bank_;     // per entry: its L1 bank's pipeline (kNoBank: none)
+  std::vector<uint32_t> pipe_count_;  // per L1 bank: entries in its latency pipeline
+  uint32_t admitted_ = 0;
+  uint32_t out_cap_, miss_cap_, pipe_depth_;
   std::vector<MemRequest> line_fetches_;  // I-cache and constant-cache misses waiting for the interconnect (FIFO)
   uint32_t out_head_ = 0, out_count_ = 0;
   // Line accesses whose data arrived (MSHR waiters in fill order, direct responses), waiting

@@ -158,6 +158,7 @@ TEST(GpgpusimImport, BothCacheSyntaxes) {
   EXPECT_EQ(c.l1d.write_allocate, "no_allocate");
   EXPECT_EQ(c.l1d.mshr_entries, 128u);
   EXPECT_EQ(c.l1d.mshr_merge, 8u);
+  EXPECT_EQ(c.l1d.miss_queue, 8u);  // A:128:8,8
   EXPECT_EQ(c.l1d.latency, 35u);
   // Sectored S:32:128:24: 96 KB per slice, 32 B sectors, write-back, (lazy) write allocate.
   EXPECT_EQ(c.l2.cache.size, 32u * 128 * 24);
@@ -181,6 +182,8 @@ TEST(GpgpusimImport, FullyAssociativeWhenOneSet) {
   EXPECT_EQ(c.l1d.size, 64u * 1024);
   EXPECT_EQ(c.l1d.assoc, 0u);
   EXPECT_EQ(c.l1d.sector, 32u);
+  EXPECT_EQ(c.l1d.miss_queue, 16u);  // ...,A:256:8,16:0,32: the miss queue before the FIFO flag
+  EXPECT_THROW(import_text("-gpgpu_cache:dl1 S:1:128:512,L:L:m:N:L,A:256:8,0:0,32\n", nullptr), Error);
 }
 
 TEST(GpgpusimImport, DramTimingInCoreCycles) {

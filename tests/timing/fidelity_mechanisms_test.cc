@@ -239,6 +239,54 @@ TEST(Fidelity, L1MissesLeaveAfterTheL1Latency) {
   EXPECT_EQ(kernel_cycles(simulate(cfg, one_load(1))), at_once + 5);
 }
 
+// l1d.miss_queue: the L1's latency pipeline (l1d.latency stages per bank) and its miss queue are
+// two buffers, as GPGPU-Sim's l1_latency_queue and miss queue. A warp whose 16 lanes read 16
+// lines (1 KB apart, one bank) enters one miss per cycle and each leaves l1d.latency cycles
+// later, a one-entry miss queue notwithstanding: the stream is only delayed, by exactly the
+// latency. (Had the two shared the miss queue's one entry, each miss would wait for the one
+// before it to leave, 35 cycles per miss.)
+TEST(Fidelity, L1LatencyPipelineDelaysAMissStreamWithoutThrottlingIt) {
+  GpuConfig cfg = small_gpu(1, 1);
+  cfg.l1d.latency = 35;
+  cfg.l1d.miss_queue = 1;
+  cfg.l1d.mshr_entries = 32;  // every line its own MSHR: the L1's buffers alone set the pace
+  auto half_column = [] {
+    KernelBuilder b("half_column");
+    b.grid({1, 1, 1}).block({16, 1, 1}).load(MemSpace::Global, AccessPattern::strided(1024), 4, 1);
+    return b.build();
+  };
+  const RunResult at_once = simulate(cfg, half_column());
+  cfg.core.l1_miss_after_latency = true;
+  const RunResult after = simulate(cfg, half_column());
+  EXPECT_EQ(after.stats.core.l1d_misses, 16u);
+  EXPECT_EQ(after.stats.core.l1d_bank_conflicts, 0u);
+  EXPECT_EQ(kernel_cycles(after), kernel_cycles(at_once) + 35);
+}
+
+// A full miss queue stalls the pipeline's last stage, and a full pipeline stops the unit (counted
+// as a bank conflict, as GPGPU-Sim counts it). Stores of 16 bytes a lane in 8-byte flits take
+// two cycles each to leave the SM, so 32 of them back up: with a 1-entry miss queue and an
+// 8-stage pipeline the unit waits; with room for all 32 it never does. Either way the SM's port
+// sets the pace, so the kernel takes as long.
+TEST(Fidelity, AFullL1MissQueueHoldsThePipelineAndTheUnit) {
+  GpuConfig cfg = small_gpu(1, 1);
+  cfg.icnt.flit = 8;
+  cfg.l1d.latency = 8;
+  cfg.core.l1_miss_after_latency = true;
+  auto column_store = [] {
+    KernelBuilder b("column_store");
+    b.grid({1, 1, 1}).block({32, 1, 1}).store(MemSpace::Global, AccessPattern::strided(1024), 16, 1);
+    return b.build();
+  };
+  cfg.l1d.miss_queue = 1;
+  const RunResult tight = simulate(cfg, column_store());
+  cfg.l1d.miss_queue = 64;
+  const RunResult roomy = simulate(cfg, column_store());
+  EXPECT_EQ(roomy.stats.core.l1d_bank_conflicts, 0u);
+  EXPECT_GT(tight.stats.core.l1d_bank_conflicts, 10u);
+  EXPECT_EQ(kernel_cycles(tight), kernel_cycles(roomy));
+}
+
 }  // namespace
 }  // namespace warpsim::test
 

@@ -30,7 +30,8 @@ LdstUnit::LdstUnit(int sm_id, const GpuConfig& cfg, MemorySystem& mem)
   miss_cap_ = std::max(1u, cfg.l1d.miss_queue);
   pipe_depth_ = cfg.core.l1_miss_after_latency ? cfg.l1d.latency : 0;
   out_cap_ = miss_cap_ + pipe_depth_ * banks;
-  // Two more: the write-backs of dirty lines an access evicts come on top of it.
+  // Two more: the write-back of a dirty line an access evicts comes on top of it (the ring grows
+  // if fills evict more).
   out_.resize(out_cap_ + 2);
   out_ready_.resize(out_cap_ + 2);
   out_bank_.resize(out_cap_ + 2);
@@ -289,16 +290,35 @@ void LdstUnit::fetch_line(uint64_t addr, uint32_t line_bytes, uint32_t token, ui
   line_fetches_.push_back(r);
 }
 
-bool LdstUnit::enqueue_request(const MemRequest& r, uint64_t ready, uint8_t bank) {
+void LdstUnit::enqueue_request(const MemRequest& r, uint64_t ready, uint8_t bank) {
+  // The limits (out_cap_, the pipelines) are checked before an access; what comes on top of an
+  // admitted one (the write-back of a dirty line it or a fill evicts) must not be lost, so the
+  // ring grows instead.
+  if (out_count_ >= out_.size()) grow_out();
   const size_t ring = out_.size();
-  if (out_count_ >= ring) return false;
   const size_t at = (out_head_ + out_count_) % ring;
   out_[at] = r;
   out_ready_[at] = ready;
   out_bank_[at] = bank;
   if (bank != kNoBank) ++pipe_count_[bank];
   ++out_count_;
-  return true;
+}
+
+void LdstUnit::grow_out() {
+  const size_t ring = out_.size(), bigger = ring * 2;
+  std::vector<MemRequest> out(bigger);
+  std::vector<uint64_t> ready(bigger);
+  std::vector<uint8_t> bank(bigger);
+  for (size_t i = 0; i < out_count_; ++i) {
+    const size_t at = (out_head_ + i) % ring;
+    out[i] = out_[at];
+    ready[i] = out_ready_[at];
+    bank[i] = out_bank_[at];
+  }
+  out_.swap(out);
+  out_ready_.swap(ready);
+  out_bank_.swap(bank);
+  out_head_ = 0;
 }
 
 void LdstUnit::admit(uint64_t now) {

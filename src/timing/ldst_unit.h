@@ -140,7 +140,8 @@ class LdstUnit {
   }
   void complete(Sm& sm, uint32_t idx, uint64_t ready, uint64_t now);
   void access_arrived(Sm& sm, uint32_t idx, uint64_t now);
-  bool enqueue_request(const MemRequest& r, uint64_t ready = 0, uint8_t bank = kNoBank);
+  void enqueue_request(const MemRequest& r, uint64_t ready = 0, uint8_t bank = kNoBank);
+  void grow_out();
   void fetch_line(uint64_t addr, uint32_t line_bytes, uint32_t token, uint64_t now);
   void flush_evictions(uint64_t now, uint64_t ready);
   uint32_t to_cache_sectors(const Cache& c, uint32_t sectors32) const;

@@ -263,6 +263,28 @@ TEST(Fidelity, L1LatencyPipelineDelaysAMissStreamWithoutThrottlingIt) {
   EXPECT_EQ(kernel_cycles(after), kernel_cycles(at_once) + 35);
 }
 
+// Nothing that leaves the L1 is lost when its queue is full: a write-back L1 of four lines takes
+// 32 line stores (each evicting a dirty line) and then 32 loads of other lines (whose fills evict
+// the last four), with a one-entry miss queue; every dirty line reaches the L2 (one written
+// sector each): here more write-backs arrive than the queue has spare room for.
+TEST(Fidelity, EveryDirtyLineEvictedFromTheL1ReachesTheL2) {
+  GpuConfig cfg = small_gpu(1, 1);
+  cfg.l1d.size = 4 * 128;
+  cfg.l1d.assoc = 0;
+  cfg.l1d.sector = 128;
+  cfg.l1d.write_policy = "write_back";
+  cfg.l1d.write_allocate = "allocate";
+  cfg.l1d.miss_queue = 1;
+  KernelBuilder b("evict");
+  b.grid({1, 1, 1})
+      .block({32, 1, 1})
+      .store(MemSpace::Global, AccessPattern::strided(128), 4, 1)
+      .load(MemSpace::Global, AccessPattern::strided(128).at(1 << 20), 4, 1, true);
+  const RunResult r = simulate(cfg, b.build());
+  EXPECT_EQ(r.stats.core.l1d_misses, 32u);
+  EXPECT_EQ(r.stats.mem.l2_writes, 32u);
+}
+
 // A full miss queue stalls the pipeline's last stage, and a full pipeline stops the unit (counted
 // as a bank conflict, as GPGPU-Sim counts it). Stores of 16 bytes a lane in 8-byte flits take
 // two cycles each to leave the SM, so 32 of them back up: with a 1-entry miss queue and an

@@ -33,6 +33,7 @@ Sm::Sm(int id, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu,
     sched_slot_[s].reserve(cfg.core.max_warps);
   }
   unit_stride_ = kNumUnits * 8;
+  subcore_ = cfg_.core.subcore;
   unit_free_.assign(size_t(cfg.core.subcore ? m : 1) * unit_stride_, 0);
   if (cfg.core.result_slot_conflicts) result_slots_.resize(unit_free_.size());
   if (oc_.queued_dispatch()) {
@@ -75,6 +76,7 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       sched_slot_(o.sched_slot_),
       unit_free_(o.unit_free_),
       unit_stride_(o.unit_stride_),
+      subcore_(o.subcore_),
       result_slots_(o.result_slots_),
       issue_slot_free_(o.issue_slot_free_),
       unit_slot_free_(o.unit_slot_free_),
@@ -296,10 +298,6 @@ int Sm::free_issue_slot(int sched, Unit u, uint64_t now) const {
   return best;
 }
 
-uint64_t Sm::issue_slot_next_free(int sched, Unit u) const {
-  return issue_slot_min_[(cfg_.core.subcore ? sched : 0) * kNumUnits + uint32_t(u)];
-}
-
 // GPGPU-Sim's path from issue to a unit: the instruction takes a slot of its unit type's
 // issue register (ID_OC), moves into a collector unit when one is free (leaving the slot),
 // reads its operands, moves into a slot of the collector-to-unit register (OC_EX) when one is
@@ -347,11 +345,6 @@ uint64_t Sm::issue_queued(int sched, int slot, Unit u, const WarpInst& in, uint3
   wake_at(r.alloc);
   wake_at(unit_free_[size_t(unit)]);
   return at;
-}
-
-void Sm::wake_at(uint64_t t) {
-  if (t <= now_) return;
-  wakes_.add(t);
 }
 
 // --- warp status ----------------------------------------------------------------------------
@@ -829,6 +822,13 @@ CycleClass Sm::classify(int sched, Unit* busy_unit, uint64_t* wake) {
   int best = 100;
   CycleClass cls = CycleClass::NoWarp;
   uint64_t w_at = ~0ull;
+  // The warps of a scheduler that wait for one unit ask for the same wake cycle: ask once.
+  uint64_t asked = 0;
+  auto wake_once = [&](uint64_t t) {
+    if (t == asked) return;
+    asked = t;
+    wake_at(t);
+  };
   for (uint16_t slot : sched_slot_[sched]) {
     WarpStatus s = status(slot);
     const Warp& w = warps_[slot];
@@ -841,7 +841,7 @@ CycleClass Sm::classify(int sched, Unit* busy_unit, uint64_t* wake) {
         rank = 0;
         c = CycleClass::Declined;
         w_at = now_ + 1;
-        wake_at(now_ + 1);
+        wake_once(now_ + 1);
         break;
       case WarpStatus::UnitBusy: {
         rank = 1;
@@ -850,20 +850,20 @@ CycleClass Sm::classify(int sched, Unit* busy_unit, uint64_t* wake) {
         if (w.needs_unit != NeedsUnit::Mem && oc_.queued_dispatch()) {
           // The issue slot frees when its instruction moves into a collector unit.
           uint64_t slot_at = std::max(now_ + 1, issue_slot_next_free(sched, u));
-          wake_at(slot_at);
+          wake_once(slot_at);
           w_at = std::min(w_at, slot_at);
           break;
         }
         // A collector unit frees by itself: no event marks it.
         uint64_t oc_at = oc_.enabled() ? oc_.accept_cycle(sched, u, now_) : 0;
-        if (oc_at > now_) wake_at(oc_at);
+        if (oc_at > now_) wake_once(oc_at);
         if (w.needs_unit == NeedsUnit::Mem) {
           // A full LD/ST queue drains by an event; the per-cycle MEM/SFU ports reset next cycle.
           if (!ldst_.full()) w_at = std::min(w_at, std::max({now_ + 1, unit_next_free(sched, Unit::MEM), oc_at}));
         } else {
           uint64_t free_at = std::max(unit_next_free(sched, w.unit), oc_at);
           // A free unit whose result slot is taken frees by itself next cycle: no event marks it.
-          if (free_at <= now_) wake_at(now_ + 1);
+          if (free_at <= now_) wake_once(now_ + 1);
           w_at = std::min(w_at, std::max(now_ + 1, free_at));
         }
         break;

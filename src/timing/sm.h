@@ -288,7 +288,9 @@ class Sm {
   // oc.queued_dispatch: the instance index of a free issue slot of unit type `u` for `sched`
   // (the one free longest), or -1; the first cycle one is free.
   int free_issue_slot(int sched, Unit u, uint64_t now) const;
-  uint64_t issue_slot_next_free(int sched, Unit u) const;
+  uint64_t issue_slot_next_free(int sched, Unit u) const {
+    return issue_slot_min_[(subcore_ ? uint32_t(sched) : 0u) * kNumUnits + uint32_t(u)];
+  }
   // oc.queued_dispatch: an ALU or SFU instruction issued now to unit type `u`; returns the cycle
   // it reaches a unit instance.
   uint64_t issue_queued(int sched, int slot, Unit u, const WarpInst& in, uint32_t latency, uint32_t initiation,
@@ -315,7 +317,9 @@ class Sm {
     sched_dirty_[sched_of(uint32_t(slot))] = 1;
   }
   static WarpStatus status_of_class(CycleClass c);
-  void wake_at(uint64_t t);
+  void wake_at(uint64_t t) {
+    if (t > now_) wakes_.add(t);
+  }
   // A memory instruction of warp `slot` completed in the LD/ST unit: its results are ready at
   // `ready`; `in` was issued at `issued`.
   // `missed`: an access of it missed its cache (what decides its long-op marks).
@@ -333,6 +337,7 @@ class Sm {
   // Units: free_at cycle per unit instance; [sched][unit][instance] in subcore mode, else [0].
   std::vector<uint64_t> unit_free_;
   uint32_t unit_stride_ = 0;
+  bool subcore_ = false;  // cfg_.core.subcore, read on the status path
   // Result (write-back) cycles taken per unit instance, by absolute cycle. Only with
   // core.result_slot_conflicts.
   static constexpr uint32_t kResultRing = 512;

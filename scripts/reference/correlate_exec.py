@@ -10,7 +10,9 @@ alone does (docs/fidelity.md, "PTX").
         scripts/build_standalone.sh /tmp/gpgpusim-ref/cuda/bin/nvcc /tmp/sa70
     scripts/reference/correlate_exec.py /tmp/sa70 [--warpsim build/warpsim] [--jobs 2]
 
-Prints the MAE and the count within 15 % per GPU and way, and the largest errors of each.
+Prints per GPU and way the MAE, the count within 15 %, the scheduler agreement (GTO/LRR and TL/LRR
+speedups within 0.03 of the reference's; the fastest of the three where the reference's gap
+exceeds 3 %) and the largest errors.
 """
 import argparse
 import concurrent.futures
@@ -69,6 +71,7 @@ def main():
                 if log.endswith(".small.log") and os.path.exists(os.path.join(args.standalone, log.split(".")[0])):
                     jobs.append((gpu, sched, log.split(".")[0]))
     errors = {}
+    cycles = {}  # (gpu, way, workload, launch) -> {sched: (reference, warpsim)}
     with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         for gpu, sched, workload, out in pool.map(lambda j: one(args, tmp, *j), jobs):
             ref = reference_cycles(os.path.join(REF, gpu, sched, workload + ".small.log"))
@@ -79,12 +82,31 @@ def main():
                     continue
                 for i, (r, s) in enumerate(zip(ref, sim)):
                     errors.setdefault((gpu, way), []).append((100.0 * (s - r) / r, workload, sched, i))
-    print("| gpu | way | launches | MAE % | within 15 % | largest errors |")
-    print("|---|---|---|---|---|---|")
+                    cycles.setdefault((gpu, way, workload, i), {})[sched] = (r, s)
+    # Scheduler agreement per launch, as `warpsim correlate` counts it: GTO/LRR and TL/LRR speedups
+    # within 0.03 of the reference's, and the fastest of the three where the reference's gap
+    # between its fastest and second fastest exceeds 3 %.
+    agree = {}
+    for (gpu, way, _, _), by in cycles.items():
+        a = agree.setdefault((gpu, way), [0, 0, 0, 0, 0, 0])
+        for other, k in (("gto", 0), ("tl:active=6", 2)):
+            if "lrr" in by and other in by:
+                (rl, sl), (ro, so) = by["lrr"], by[other]
+                a[k + 1] += 1
+                a[k] += abs(rl / ro - sl / so) <= 0.03
+        if len(by) == 3:
+            ref = sorted(by, key=lambda x: by[x][0])
+            if by[ref[1]][0] > 1.03 * by[ref[0]][0]:
+                a[5] += 1
+                a[4] += min(by, key=lambda x: by[x][1]) == ref[0]
+    print("| gpu | way | launches | MAE % | within 15 % | GTO/LRR within 0.03 | TL/LRR within 0.03 | fastest agrees "
+          "| largest errors |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for (gpu, way), v in sorted(errors.items()):
         worst = ", ".join(f"{w} {s} #{i} {e:+.1f}" for e, w, s, i in sorted(v, key=lambda x: -abs(x[0]))[:3])
+        a = agree.get((gpu, way), [0] * 6)
         print(f"| {gpu} | {way} | {len(v)} | {statistics.mean(abs(e) for e, *_ in v):.2f} | "
-              f"{sum(abs(e) <= 15 for e, *_ in v)} | {worst} |")
+              f"{sum(abs(e) <= 15 for e, *_ in v)} | {a[0]} of {a[1]} | {a[2]} of {a[3]} | {a[4]} of {a[5]} | {worst} |")
 
 
 if __name__ == "__main__":

@@ -756,6 +756,9 @@ void Importer::map_all() {
   core.fetch_after_issue = true;          // shader_core_ctx::cycle: issue, then decode and fetch
   core.ifill_feeds_one_per_fetch = true;  // shader_core_ctx::fetch: one m_L1I->next_access() per fetch
   core.fetch_refusal_moves_on = true;     // and m_last_warp_fetched moves on after a RESERVATION_FAIL
+  core.exit_at_fetch_scan = true;         // and reclaims finished warps in the warps its search passes
+  core.module_code_layout = true;         // ptx_assemble: a module's functions one after another
+  core.fetch_falls_through = true;        // issue_warp: the next fetch pc is the branch's pc + size
   core.branch_latency = 0;                // a taken branch's target is fetched as soon as the branch issues
   // GPGPU-Sim empties the L2 (dirty lines without a write) once no thread runs: between kernels.
   if (Option* o = take("-gpgpu_flush_l2_cache")) cfg_.l2.flush_at_launch = to_u32(*o, o->value) != 0;

@@ -116,7 +116,10 @@ struct CoreConfig {
   bool fetch_after_issue = false;          // fetch and decode follow issue within a cycle (GPGPU-Sim's order)
   bool ifill_feeds_one_per_fetch = false;  // an I-cache fill serves its waiting warps one per fetch slot
   bool fetch_refusal_moves_on = false;     // a refused I-cache fetch moves the round robin past its warp
-  uint32_t decode_width = 2;               // instructions decoded into the ibuffer per fetch
+  bool exit_at_fetch_scan = false;         // a finished warp leaves when the fetch round robin passes it
+  bool module_code_layout = false;         // a PTX module's functions lie one after another in instruction memory
+  bool fetch_falls_through = false;  // after a taken branch that ends its fetch, the fall-through is fetched first
+  uint32_t decode_width = 2;         // instructions decoded into the ibuffer per fetch
   uint32_t icache_miss_latency = 100;
   uint32_t branch_latency = 2;             // cycles after a branch issues before the warp fetches again
   uint32_t ldst_queue = 8;                 // memory instructions queued in the LD/ST unit
@@ -194,6 +197,23 @@ struct CoreConfig {
       "a fetch the I-cache refuses (no free MSHR or merge slot) ends the cycle's fetch and moves the round robin "
       "past its warp, so the next cycle tries the next warp (GPGPU-Sim's fetch on RESERVATION_FAIL); false: the "
       "same warp tries again next cycle");
+    v("exit_at_fetch_scan", exit_at_fetch_scan,
+      "a warp that has executed its exit and has nothing in flight leaves the SM (and frees its CTA's slot once all "
+      "of the CTA's warps have left) only when the fetch stage's round robin passes over it, the cycle after its "
+      "exit at the earliest: each fetch slot passes the warps from the round robin's position up to the warp it "
+      "fetches for, or all of them when none fetches (GPGPU-Sim's shader_core_ctx::fetch reclaims finished warps in "
+      "its search); false: the warp leaves when its exit issues and its last memory instruction completes");
+    v("module_code_layout", module_code_layout,
+      "the functions of a PTX module lie one after another in instruction memory, in the order they are "
+      "defined, 8 bytes per PTX instruction (GPGPU-Sim's function_info::ptx_assemble), so a kernel's first "
+      "instructions can share an I-cache line with the end of the function defined before it; false: each "
+      "kernel's code starts a region of its own (as in a cubin, where every kernel is aligned)");
+    v("fetch_falls_through", fetch_falls_through,
+      "a taken branch that was the last instruction of its fetch leaves the warp's fetch address at its "
+      "fall-through: the next fetch brings the instructions after the branch (an I-cache access like any "
+      "other, a miss included), the scheduler discards them when they become visible, and only then is "
+      "the target fetched (GPGPU-Sim's issue_warp sets the next fetch pc to the branch's pc + size and the "
+      "scheduler flushes on a pc mismatch); false: the target is fetched once the branch resolves");
     v("decode_width", decode_width, "instructions decoded per fetch");
     v("icache_miss_latency", icache_miss_latency, "instruction cache miss latency");
     v("branch_latency", branch_latency, "cycles a branch blocks fetch of its warp");

@@ -42,7 +42,13 @@ struct KernelInfo {
   uint32_t regs_per_thread = 16;
   uint32_t shared_bytes_per_cta = 0;  // static + dynamic
   uint32_t local_bytes_per_thread = 0;
-  uint32_t inst_bytes = 8;           // instruction size: a successor at another pc means a taken branch
+  uint32_t inst_bytes = 8;  // instruction size: a successor at another pc means a taken branch
+  // PTX kernels: the address of the kernel's first instruction where GPGPU-Sim puts it
+  // (core.module_code_layout): kInstructionMemory + the module's place among the program's
+  // modules + the function's place in its module; kNoCodeAddress: not known.
+  static constexpr uint64_t kInstructionMemory = 0xf0000000;  // GPGPU-Sim's PROGRAM_MEM_START
+  static constexpr uint64_t kNoCodeAddress = ~0ull;
+  uint64_t code_address = kNoCodeAddress;
   AccessPolicyWindow access_window;  // L2 access policy window of the launch (none by default)
   uint64_t num_ctas() const { return grid.count(); }
   uint32_t threads_per_cta() const { return static_cast<uint32_t>(block.count()); }

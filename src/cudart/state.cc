@@ -326,6 +326,7 @@ bool State::try_load(Module& m) {
       m.ast = ptx::link_modules(std::move(parsed), file);
       m.handle = rt_->load_module(objects, file, &m.registers);
     }
+    m.ast.code_base = rt_->module_code_base(m.handle);
     m.loaded = true;
   } catch (const Error& e) {
     m.load_error = !m.has_ptx() ? std::string(e.what())

@@ -133,6 +133,9 @@ struct Module {
   int address_size = 64;
   std::vector<VarDecl> globals;  // module-level .global/.const/.shared/.tex
   std::vector<Function> functions;
+  // Where the module's code starts in the program's instruction memory: the bytes of the
+  // modules loaded before it (module_code_bytes(); set by the loader, 0 for the first).
+  uint64_t code_base = 0;
   const Function* find_function(const std::string& name) const;
 };
 

@@ -106,6 +106,7 @@ class Decoder {
     prog_ = std::make_shared<Program>();
     prog_->name = kernel;
     prog_->file = m_.file;
+    prog_->code_offset = m_.code_base + module_code_offset(m_, kernel);
     for (int i = 0; i < 3; ++i) prog_->reqntid[i] = entry->reqntid[i];
     if (entry->maxntid[0])
       prog_->maxntid_threads = entry->maxntid[0] * std::max(1u, entry->maxntid[1]) * std::max(1u, entry->maxntid[2]);
@@ -2441,6 +2442,19 @@ uint64_t function_address(const Module& m, const Function& f) {
   const Function* d = m.find_function(f.name);
   if (!d) d = &f;
   return kFunctionAddressBase + uint64_t(d - m.functions.data()) * 16;
+}
+
+uint64_t module_code_bytes(const Module& m) { return module_code_offset(m, std::string()); }
+
+uint64_t module_code_offset(const Module& m, const std::string& name) {
+  uint64_t at = 0;
+  for (const Function& f : m.functions) {
+    if (!f.has_body) continue;
+    if (f.name == name) return at;
+    for (const Statement& s : f.body)
+      if (s.kind == Statement::Inst) at += 8;
+  }
+  return at;
 }
 
 std::shared_ptr<const Program> decode_kernel(const Module& m, const std::string& kernel, const SymbolMap& globals,

@@ -36,6 +36,13 @@ std::vector<InstructionClassRow> instruction_classes();
 // + 16 * its index in m.functions.
 uint64_t function_address(const Module& m, const Function& f);
 
+// The byte offset of function `name`'s first instruction when the functions of `m` that have a
+// body lie one after another, in the order they are defined, 8 bytes per PTX instruction (as
+// GPGPU-Sim assembles a module; core.module_code_layout).
+uint64_t module_code_offset(const Module& m, const std::string& name);
+// The bytes of all of `m`'s functions laid out that way: where the next module loaded starts.
+uint64_t module_code_bytes(const Module& m);
+
 // With `hoist_loads`, each global load moves up within its basic block past the instructions it
 // does not depend on and that do not depend on it (never past another memory access with a side
 // effect, a barrier, a call or a branch), as ptxas schedules independent loads ahead of their

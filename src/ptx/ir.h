@@ -347,6 +347,9 @@ struct Program {
   // Launch bounds: .maxntid (threads per CTA, its dimensions multiplied), .minnctapersm and
   // .maxnreg; 0 where the kernel gives none.
   uint32_t maxntid_threads = 0, minnctapersm = 0, maxnreg = 0;
+  // Where the kernel's first instruction lies in the program's instruction memory: the module's
+  // code_base plus module_code_offset().
+  uint64_t code_offset = 0;
 };
 
 }  // namespace warpsim::ptx

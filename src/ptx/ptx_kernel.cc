@@ -23,6 +23,7 @@ PtxKernel::PtxKernel(std::shared_ptr<const Program> prog, Launch launch, const C
   info_.regs_per_thread = d.regs_per_thread;
   info_.shared_bytes_per_cta = uint32_t(d.shared_bytes);
   info_.local_bytes_per_thread = prog_->local_bytes;
+  info_.code_address = KernelInfo::kInstructionMemory + prog_->code_offset;
 }
 
 PtxKernel::~PtxKernel() = default;

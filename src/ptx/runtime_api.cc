@@ -41,6 +41,7 @@ struct Runtime::Impl {
   ptx::TextureTable textures;
   ptx::SurfaceTable surfaces;
   uint64_t next_texture = 1;
+  uint64_t next_code = 0;  // instruction memory taken by the modules loaded so far
   uint32_t streams = 1;
   uint64_t inst_limit = 50'000'000;
   bool memcheck = false;
@@ -104,6 +105,8 @@ ModuleHandle Runtime::load_module(const std::vector<PtxObject>& objects, const s
     for (const PtxObject& o : objects) parsed.push_back(ptx::parse_module(o.text, o.file));
     mod->ast = ptx::link_modules(std::move(parsed), file_name);
   }
+  mod->ast.code_base = impl_->next_code;
+  impl_->next_code += ptx::module_code_bytes(mod->ast);
   // Place module variables in device memory.
   std::vector<DevPtr> placed;
   try {
@@ -193,6 +196,8 @@ KernelHandle Runtime::get_kernel(ModuleHandle m, const std::string& name) {
 }
 
 std::vector<std::string> Runtime::kernel_names(ModuleHandle m) { return impl_->module(m).kernels; }
+
+uint64_t Runtime::module_code_base(ModuleHandle m) { return impl_->module(m).ast.code_base; }
 
 std::vector<std::pair<std::string, uint32_t>> Runtime::kernel_params(KernelHandle k) {
   auto& mod = impl_->module(ModuleHandle{k.module});

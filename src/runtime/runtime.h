@@ -114,6 +114,9 @@ class Runtime {
   KernelHandle get_kernel(ModuleHandle m, const std::string& name);
   // Names of the module's kernels (.entry functions with a body), in file order.
   std::vector<std::string> kernel_names(ModuleHandle m);
+  // Where the module's code starts in instruction memory: the modules are laid out in the order
+  // they were loaded (ptx::Module::code_base).
+  uint64_t module_code_base(ModuleHandle m);
   // The kernel's .param list: name and size in bytes of each parameter, in order.
   std::vector<std::pair<std::string, uint32_t>> kernel_params(KernelHandle k);
   // What one CTA of `block_threads` threads of the kernel takes from an SM (allocated registers

@@ -108,6 +108,13 @@ class Scoreboard {
     compact(now);
     return count_ == 0;
   }
+  // Latest ready time of a non-pending entry, or 0.
+  uint64_t last_ready() const {
+    uint64_t t = 0;
+    for (int i = 0; i < count_; ++i)
+      if (entries_[i].ready != kPending && entries_[i].ready > t) t = entries_[i].ready;
+    return t;
+  }
   // Earliest future ready time (> now) of a non-pending entry, or ~0.
   uint64_t next_ready(uint64_t now) const {
     uint64_t t = ~0ull;

@@ -98,6 +98,7 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       now_(o.now_),
       next_age_(o.next_age_),
       fetch_want_(o.fetch_want_),
+      leaving_(o.leaving_),
       used_threads_(o.used_threads_),
       used_regs_(o.used_regs_),
       used_shared_(o.used_shared_),
@@ -201,6 +202,7 @@ void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, std::shared_ptr<const 
   // relaunch finds its code in the I-cache (GPGPU-Sim keeps instructions at fixed addresses
   // and does not flush the I-cache between kernels).
   uint64_t code_base = code_window(k.name) << 24;
+  if (cfg_.core.module_code_layout && k.code_address != KernelInfo::kNoCodeAddress) code_base = k.code_address;
   int slot = 0;
   for (uint32_t w = 0; w < nw; ++w) {
     while (warps_[slot].info.valid) ++slot;
@@ -216,7 +218,10 @@ void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, std::shared_ptr<const 
     wp.fetching = false;
     wp.branch_wait = 0;
     wp.control = false;
+    wp.wrong_path = false;
     wp.pending_mem = 0;
+    wp.done_at = 0;
+    wp.left = false;
     wp.atomics = 0;
     wp.atomic_done = 0;
     wp.barrier_done = 0;
@@ -236,6 +241,7 @@ void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, std::shared_ptr<const 
     schedulers_[s]->on_warp_added(slot);
     if (wp.n == 0) {
       wp.info.finished = true;
+      wp.left = true;
       cta.info.finished++;
     } else {
       fetch_want_ |= 1ull << slot;
@@ -262,6 +268,14 @@ void Sm::notify_kernel_end(uint32_t kernel) {
 }
 
 // --- units ----------------------------------------------------------------------------------
+// Cycles an exit spends in the pipeline: its operand collection, its unit's latency and the
+// writeback (GPGPU-Sim counts it among the warp's instructions in the pipeline until then).
+uint64_t Sm::exit_pipeline() const {
+  uint64_t d = cfg_.units[int(route(Unit::BRANCH))].latency[kLatAlu];
+  if (oc_.enabled()) d += oc_.base_delay() + oc_.writeback_latency();
+  return d;
+}
+
 // A kind of unit the GPU lacks hands its instructions on: branches to the INT pipeline, double
 // precision to the SFU (as on Fermi, whose SFUs ran DP in GPGPU-Sim), and everything in the end
 // to the SP pipeline.
@@ -457,7 +471,18 @@ bool Sm::waits_on_long_op(int slot) {
 
 // --- fetch ----------------------------------------------------------------------------------
 void Sm::fill_ibuffer(Warp& w, uint64_t ready) {
-  touch(int(&w - warps_.data()));
+  const int slot = int(&w - warps_.data());
+  touch(slot);
+  if (w.wrong_path) {
+    // The fall-through of a taken branch: the scheduler finds it is not the branch's target when
+    // it becomes visible, discards it, and the warp fetches again from then.
+    w.wrong_path = false;
+    w.fetching = false;
+    w.branch_wait = ready;
+    fetch_want_ |= 1ull << slot;
+    wake_at(ready);
+    return;
+  }
   uint32_t limit = std::min(cfg_.core.decode_width, cfg_.core.ibuffer);
   uint32_t count = 0, idx = w.next;
   w.stale_successor = false;
@@ -496,6 +521,11 @@ void Sm::icache_filled(int mshr, uint64_t now) {
   }
 }
 
+namespace {
+// The low d + 1 bits.
+uint64_t span_mask(uint32_t d) { return d >= 63 ? ~0ull : (2ull << d) - 1; }
+}  // namespace
+
 bool Sm::fetch(uint64_t now) {
   bool active = false;
   // I-cache fills that arrived.
@@ -510,7 +540,12 @@ bool Sm::fetch(uint64_t now) {
     }
   }
   uint64_t want = fetch_want_;
-  for (uint32_t f = 0; f < cfg_.core.fetch_per_cycle && (want || !ifeed_.empty()); ++f) {
+  for (uint32_t f = 0; f < cfg_.core.fetch_per_cycle; ++f) {
+    if (!want && ifeed_.empty()) {
+      // A search that finds no warp to fetch for passes them all.
+      if (leaving_) active |= pass_leaving(~0ull, now);
+      break;
+    }
     // After the cycle's issue, its last fetch slot is decoded only in the next cycle.
     const uint32_t late = cfg_.core.fetch_after_issue && f + 1 == cfg_.core.fetch_per_cycle ? 1 : 0;
     if (!ifeed_.empty()) {
@@ -533,15 +568,21 @@ bool Sm::fetch(uint64_t now) {
       }
       rot &= rot - 1;
     }
+    if (leaving_)
+      active |= pass_leaving(
+          slot < 0 ? ~0ull : std::rotl(span_mask(uint32_t(slot - int(fetch_rr_)) & 63), int(fetch_rr_ & 63)), now);
     if (slot < 0) break;
     Warp& w = warps_[slot];
     touch(slot);
-    uint64_t addr = w.code_base + w.inst(w.next).pc;
+    const uint64_t addr = w.wrong_path ? w.wrong_addr : w.code_base + w.inst(w.next).pc;
+    fetch_want_ &= ~(1ull << slot);
+    want &= ~(1ull << slot);
     if (!cfg_.icache.enabled) {
       fill_ibuffer(w, now + 1);
     } else {
       Cache::Result r = icache_.read(addr, icache_.sector_mask(addr, 8), uint32_t(slot), now);
       if (r.outcome == Cache::Outcome::Fail) {
+        fetch_want_ |= 1ull << slot;
         // GPGPU-Sim moves its round robin past a warp the I-cache refused: the next cycle tries
         // another warp, so the cycle changed something (it may not be skipped).
         if (cfg_.core.fetch_refusal_moves_on) {
@@ -570,8 +611,6 @@ bool Sm::fetch(uint64_t now) {
         }
       }
     }
-    fetch_want_ &= ~(1ull << slot);
-    want &= ~(1ull << slot);
     fetch_rr_ = uint32_t(slot + 1) & 63;
     active = true;
   }
@@ -634,6 +673,10 @@ void Sm::issue(int sched, int slot, uint64_t now) {
         w.ibuf = 0;  // taken: flush and wait for the branch to resolve
         w.control = true;
         w.branch_wait = now + cfg_.core.branch_latency + (cfg_.core.fetch_after_issue && w.stale_successor ? 1 : 0);
+        if (cfg_.core.fetch_falls_through && !w.stale_successor) {
+          w.wrong_path = true;
+          w.wrong_addr = w.code_base + in.pc + w.inst_bytes;
+        }
         wake_at(w.branch_wait);
       }
       break;
@@ -708,18 +751,48 @@ void Sm::warp_finished(int slot, uint64_t now) {
   Warp& w = warps_[slot];
   touch(slot);
   w.info.finished = true;
+  w.done_at = now + exit_pipeline();
   w.ibuf = 0;
   fetch_want_ &= ~(1ull << slot);
   ctas_[w.info.cta_slot].info.finished++;
   arrive_barrier(w.info.cta_slot, now);
+  if (w.pending_mem == 0) warp_done(slot, now);
+}
+
+// A finished warp with nothing in flight: it leaves now, or (core.exit_at_fetch_scan) when the
+// fetch stage next passes it.
+void Sm::warp_done(int slot, uint64_t now) {
+  Warp& w = warps_[slot];
+  if (cfg_.core.exit_at_fetch_scan && !w.left) {
+    w.done_at = std::max({w.done_at, now, w.sb.last_ready(), w.results_at});
+    leaving_ |= 1ull << slot;
+    return;
+  }
   maybe_finish_cta(int(w.info.cta_slot), now);
+}
+
+// The fetch stage passed the warps of `span`: those that finished before this cycle leave.
+bool Sm::pass_leaving(uint64_t span, uint64_t now) {
+  uint64_t m = leaving_ & span;
+  bool any = false;
+  while (m) {
+    const int s = std::countr_zero(m);
+    m &= m - 1;
+    Warp& w = warps_[s];
+    if (w.done_at >= now) continue;
+    leaving_ &= ~(1ull << s);
+    w.left = true;
+    any = true;
+    maybe_finish_cta(int(w.info.cta_slot), now);
+  }
+  return any;
 }
 
 void Sm::maybe_finish_cta(int c, uint64_t now) {
   Cta& cta = ctas_[c];
   if (!cta.info.valid || cta.info.finished < cta.info.warps) return;
   for (uint16_t s : cta.warp_slots)
-    if (warps_[s].pending_mem) return;
+    if (warps_[s].pending_mem || (cfg_.core.exit_at_fetch_scan && !warps_[s].left)) return;
   for (uint16_t s : cta.warp_slots) {
     Warp& w = warps_[s];
     w.info.valid = false;
@@ -805,7 +878,7 @@ void Sm::mem_done(int slot, const WarpInst& in, uint64_t issued, const RegId* ds
   --counters_.mem_in_flight;
   wake_at(ready);
   last_progress_ = now;
-  if (w.info.finished && w.pending_mem == 0) maybe_finish_cta(int(w.info.cta_slot), now);
+  if (w.info.finished && w.pending_mem == 0) warp_done(slot, now);
 }
 
 // --- one cycle ------------------------------------------------------------------------------
@@ -982,7 +1055,7 @@ void Sm::doze(uint64_t now) {
 // something, i.e. at one of those events, and the schedulers waiting for room are asked in that
 // cycle (cycle() keeps ldst_full_at_start_ as the last cycle left it), as they would be awake.
 void Sm::maybe_sleep(uint64_t now) {
-  if (!ifills_.empty() || !ifeed_.empty() || mem_port_used_last_cycle_) return;
+  if (!ifills_.empty() || !ifeed_.empty() || mem_port_used_last_cycle_ || leaving_) return;
   const bool empty = live_ctas_ == 0;
   if (empty && (!ldst_.quiet() || ifetches_out_)) return;
   uint64_t until = ~0ull;
@@ -1052,7 +1125,7 @@ uint64_t Sm::next_event(uint64_t now) {
   // memory system's events.
   if (ldst_.has_queued() && ldst_.head_blocked() == LdstHeadWait::Reason::None)
     t = std::min(t, std::max(now + 1, ldst_.busy_until()));
-  if (ldst_.has_writebacks()) t = std::min(t, now + 1);
+  if (ldst_.has_writebacks() || leaving_) t = std::min(t, now + 1);
   t = std::min(t, std::max(now + 1, ldst_.next_request_ready()));
   return t;
 }

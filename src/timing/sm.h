@@ -243,7 +243,11 @@ class Sm {
     bool fetching = false;         // waiting for an I-cache fill
     bool control = false;          // the empty ibuffer is due to a taken branch
     bool stale_successor = false;  // the buffer ends at a taken branch that was not its fetch's last
+    bool wrong_path = false;       // core.fetch_falls_through: the next fetch brings the fall-through
+    uint64_t wrong_addr = 0;       // its address
     uint32_t pending_mem = 0;      // memory instructions in flight
+    uint64_t done_at = 0;          // core.exit_at_fetch_scan: cycle its exit and last results have left the pipeline
+    bool left = false;             // core.exit_at_fetch_scan: the fetch stage passed it after that
     uint32_t atomics = 0;          // atomics in flight (core.atomic_waits)
     uint64_t atomic_done = 0;      // cycle the last atomic's result is written back
     uint64_t barrier_done = 0;     // cycle a released barrier lets the warp issue (core.barrier_latency)
@@ -272,7 +276,9 @@ class Sm {
   bool fetch(uint64_t now);
   // Whether fetch() has anything to do: an I-cache fill to take or a warp wanting instructions
   // (without, it changes nothing and returns false; most cycles of a memory-bound SM).
-  bool fetch_has_work() const { return fetch_want_ != 0 || !ifills_.empty() || !ifeed_.empty(); }
+  bool fetch_has_work() const { return fetch_want_ != 0 || leaving_ != 0 || !ifills_.empty() || !ifeed_.empty(); }
+  void warp_done(int slot, uint64_t now);
+  bool pass_leaving(uint64_t span, uint64_t now);
   void compute_local_status(Warp& w);
   void fill_ibuffer(Warp& w, uint64_t ready);
   void icache_filled(int mshr, uint64_t now);
@@ -281,6 +287,7 @@ class Sm {
   void warp_finished(int slot, uint64_t now);
   void maybe_finish_cta(int cta_slot, uint64_t now);
   Unit route(Unit u) const;
+  uint64_t exit_pipeline() const;
   // A free instance of unit `u` for scheduler `sched` (its index in unit_free_), or -1. With
   // core.result_slot_conflicts, `latency` > 0 also requires that no instruction issued earlier
   // to that instance writes its result back in cycle now + latency.
@@ -363,6 +370,7 @@ class Sm {
   uint64_t now_ = 0;
   uint64_t next_age_ = 0;
   uint64_t fetch_want_ = 0;  // warps whose instruction buffer is empty and may fetch
+  uint64_t leaving_ = 0;     // core.exit_at_fetch_scan: finished warps the fetch stage has not passed yet
   uint32_t used_threads_ = 0, used_regs_ = 0, used_shared_ = 0, used_warps_ = 0, live_ctas_ = 0;
   uint64_t stream_bytes_ = 0;  // PackedCta::bytes() of the resident CTAs' streams
   uint32_t fetch_rr_ = 0;

@@ -211,6 +211,8 @@ TraceKernelHeader read_trace_header(TraceFile& f) {
       h.inst_bytes = uint32_t(dec(256));
     } else if (key == "launch cycle") {
       h.launch_cycle = dec(UINT64_MAX);
+    } else if (key == "code address") {
+      h.code_address = hex();
     }
     // Other keys (later tracer versions) carry nothing warpsim uses.
   }
@@ -237,6 +239,7 @@ KernelInfo kernel_info_from_header(const TraceKernelHeader& h) {
   k.shared_bytes_per_cta = h.shmem;
   k.local_bytes_per_thread = h.local_bytes_per_thread;
   k.inst_bytes = h.inst_bytes ? h.inst_bytes : h.binary_version < 70 ? 8 : 16;
+  k.code_address = h.code_address;
   return k;
 }
 

@@ -41,6 +41,8 @@ struct TraceKernelHeader {
   uint32_t local_bytes_per_thread = 0;
   uint32_t inst_bytes = 0;
   uint64_t launch_cycle = 0;  // cycle the recorded run launched the kernel at
+  // Where the recorded kernel's code lay (KernelInfo::code_address; core.module_code_layout).
+  uint64_t code_address = KernelInfo::kNoCodeAddress;
   // Where the first thread block starts.
   uint64_t body_offset = 0, body_line = 1;
 };

@@ -87,6 +87,8 @@ TraceKernelWriter::TraceKernelWriter(const std::string& path, const KernelInfo& 
   fmt::format_to(std::back_inserter(h), "-local mem per thread = {}\n", info.local_bytes_per_thread);
   fmt::format_to(std::back_inserter(h), "-instruction bytes = {}\n", info.inst_bytes);
   if (launch_cycle) fmt::format_to(std::back_inserter(h), "-launch cycle = {}\n", launch_cycle);
+  if (info.code_address != KernelInfo::kNoCodeAddress)
+    fmt::format_to(std::back_inserter(h), "-code address = 0x{:x}\n", info.code_address);
   h += "\n#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] "
        "mem_width "
        "[adrrescompress?] [mem_addresses]\n\n";

@@ -136,6 +136,9 @@ TEST(GpgpusimImport, CoreAndUnits) {
   EXPECT_TRUE(c.core.fetch_after_issue);          // issue, then decode and fetch, in a cycle
   EXPECT_TRUE(c.core.ifill_feeds_one_per_fetch);  // one m_L1I->next_access() per fetch round
   EXPECT_TRUE(c.core.fetch_refusal_moves_on);     // the round robin moves past a refused warp
+  EXPECT_TRUE(c.core.exit_at_fetch_scan);         // a finished warp leaves when the fetch search passes it
+  EXPECT_TRUE(c.core.module_code_layout);         // a module's functions one after another
+  EXPECT_TRUE(c.core.fetch_falls_through);        // a taken branch's fall-through is fetched first
   EXPECT_EQ(c.core.branch_latency, 0u);           // no delay beyond that order
   EXPECT_EQ(c.l1d.set_index, "fermi");            // dl1 ...,L:L:m:N:H
   EXPECT_EQ(c.l2.cache.set_index, "ipoly");       // dl2 ...,L:B:m:L:P

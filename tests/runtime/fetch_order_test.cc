@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "config/config_loader.h"
+#include "ptx/decoder.h"
+#include "ptx/parser.h"
 #include "runtime/runtime.h"
 #include "timing/gpu.h"
 
@@ -23,11 +25,12 @@ namespace {
 
 // Cycles at which the kernel's one warp issued, in program order.
 std::vector<uint64_t> issue_cycles(const std::string& preset, bool after_issue, uint32_t branch_latency,
-                                   const std::string& body) {
+                                   const std::string& body, bool falls_through = false) {
   GpuConfig cfg = load_preset(preset);
   cfg.icache.perfect = true;
   cfg.core.fetch_after_issue = after_issue;
   cfg.core.branch_latency = branch_latency;
+  cfg.core.fetch_falls_through = falls_through;
   Gpu gpu(cfg, "gto");
   std::vector<IssueRecord> log;
   gpu.set_issue_log(&log);
@@ -81,8 +84,9 @@ const char* kBranches =
     "L2:\nmov.u32 %r8, 8;\n";
 
 // Issue-to-issue cycles from each branch to its target: (first branch, second branch).
-std::pair<uint64_t, uint64_t> branch_gaps(const std::string& preset, bool after, uint32_t latency) {
-  const auto c = issue_cycles(preset, after, latency, kBranches);
+std::pair<uint64_t, uint64_t> branch_gaps(const std::string& preset, bool after, uint32_t latency,
+                                          bool falls_through = false) {
+  const auto c = issue_cycles(preset, after, latency, kBranches, falls_through);
   EXPECT_EQ(c.size(), 9u);  // 2 moves, bra, 3 moves, bra, move, ret
   if (c.size() < 9) return {0, 0};
   return {c[3] - c[2], c[7] - c[6]};
@@ -95,6 +99,64 @@ TEST(FetchOrder, TakenBranchTargetIssuesAsInGpgpuSim) {
   EXPECT_EQ(branch_gaps("titanv", false, 2), std::make_pair(uint64_t(3), uint64_t(3)));
   // core.branch_latency adds to the fetch-after-issue figures.
   EXPECT_EQ(branch_gaps("titanv", true, 1), std::make_pair(uint64_t(3), uint64_t(2)));
+}
+
+// core.fetch_falls_through: GPGPU-Sim's issue_warp leaves the warp's fetch address at the
+// instruction after the branch, so a taken branch that ends its fetch is followed by a fetch of
+// its fall-through; the scheduler finds the fetched instruction is not at the target's pc when
+// it becomes visible, flushes it (a "control hazard") and the target is fetched from then. One
+// round (GTX480): the fall-through is fetched in the branch's cycle b, visible at b + 2, the
+// target fetched then and issued at b + 4; four rounds (TITAN V): visible at b + 1, target
+// issued at b + 2. A branch that does not end its fetch is unchanged (its stale successor came
+// with it).
+TEST(FetchOrder, ATakenBranchEndingItsFetchIsFollowedByAFetchOfItsFallThrough) {
+  EXPECT_EQ(branch_gaps("gtx480", true, 0, true), std::make_pair(uint64_t(3), uint64_t(4)));
+  EXPECT_EQ(branch_gaps("titanv", true, 0, true), std::make_pair(uint64_t(2), uint64_t(2)));
+}
+
+// core.module_code_layout: GPGPU-Sim assembles a module's functions one after another, 8 bytes per
+// PTX instruction, in the order they are defined. Kernel `a` (two moves and ret: 24 bytes, after a
+// .func of three instructions and a body-less declaration) ends inside the 128-byte I-cache line
+// where `b` begins, so `b`, launched after `a`, finds its first instructions in the I-cache: one
+// miss fewer than when each kernel has a region of its own, and its first issue a miss earlier.
+TEST(FetchOrder, KernelsOfAModuleShareTheILineWhereOneEndsAndTheNextBegins) {
+  const std::string ptx =
+      ".version 7.0\n.target sm_70\n.address_size 64\n"
+      ".func g();\n"
+      ".func f()\n{\n.reg .b32 %r<4>;\nmov.u32 %r1, 1;\nmov.u32 %r2, 2;\nret;\n}\n"
+      ".visible .entry a()\n{\n.reg .b32 %r<4>;\nmov.u32 %r1, 1;\nmov.u32 %r2, 2;\nret;\n}\n"
+      ".visible .entry b()\n{\n.reg .b32 %r<4>;\nmov.u32 %r1, 1;\nmov.u32 %r2, 2;\nret;\n}\n";
+  EXPECT_EQ(ptx::module_code_offset(ptx::parse_module(ptx, "m.ptx"), "f"), 0u);
+  EXPECT_EQ(ptx::module_code_offset(ptx::parse_module(ptx, "m.ptx"), "a"), 24u);
+  EXPECT_EQ(ptx::module_code_offset(ptx::parse_module(ptx, "m.ptx"), "b"), 48u);
+  // I-cache misses and first issue cycle of kernel b.
+  auto run = [&](bool layout, uint64_t* first_issue) {
+    GpuConfig cfg = load_preset("gtx480");
+    cfg.core.num_sms = 1;  // both kernels on the SM whose I-cache holds the line
+    cfg.core.module_code_layout = layout;
+    Gpu gpu(cfg, "gto");
+    std::vector<IssueRecord> log;
+    gpu.set_issue_log(&log);
+    Runtime rt(&gpu);
+    auto m = rt.load_module(ptx, "m.ptx");
+    rt.launch(rt.get_kernel(m, "a"), Dim3{1, 1, 1}, Dim3{32, 1, 1}, KernelArgs());
+    rt.synchronize();
+    const uint64_t misses_a = gpu.snapshot().core.icache_misses;
+    const uint64_t b_start = gpu.results().back().end_cycle;
+    rt.launch(rt.get_kernel(m, "b"), Dim3{1, 1, 1}, Dim3{32, 1, 1}, KernelArgs());
+    rt.synchronize();
+    *first_issue = 0;
+    for (const IssueRecord& r : log)
+      if (r.slot >= 0 && r.cycle > b_start) {
+        *first_issue = r.cycle - b_start;
+        break;
+      }
+    return gpu.snapshot().core.icache_misses - misses_a;
+  };
+  uint64_t shared_first = 0, own_first = 0;
+  EXPECT_EQ(run(true, &shared_first), 0u);
+  EXPECT_EQ(run(false, &own_first), 1u);
+  EXPECT_GT(own_first, shared_first + 100);
 }
 
 }  // namespace

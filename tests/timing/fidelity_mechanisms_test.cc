@@ -879,5 +879,52 @@ TEST(Fidelity, PerSliceBackPressureHoldsBackOnlyRequestsForTheFullSlice) {
   EXPECT_EQ(per_slice, alone);
 }
 
+// core.exit_at_fetch_scan: a finished warp leaves the SM (and its CTA's slot is freed once all of
+// the CTA's warps have left) only when the fetch stage's round robin passes over it. One SM with
+// room for one CTA and a grid of two: when the first CTA's last warp exits nothing else fetches,
+// so the first search after its exit has left the pipeline passes every warp. With room for four
+// CTAs and a grid of five, the first CTA's warps (slots 0 and 1) finish while the next three
+// CTAs' six warps keep fetching: a search reaches slots 0 and 1 only when it wraps around after
+// slot 7, so the fifth CTA starts later than that, but within a turn of the round robin.
+TEST(Fidelity, AFinishedWarpLeavesWhenTheFetchSearchPassesIt) {
+  // The cycle of the first issue of the CTA that takes the first CTA's slots, and the kernel's
+  // cycles. CTAs 1 to resident - 1 run 40 trips of their loop, the others 2.
+  auto run = [](uint32_t ctas, uint32_t resident, bool at_fetch, uint64_t* cycles) {
+    GpuConfig cfg = small_gpu(1, 1);
+    cfg.icache.perfect = true;
+    cfg.core.max_ctas = resident;
+    cfg.core.fetch_after_issue = true;
+    cfg.core.exit_at_fetch_scan = at_fetch;
+    KernelBuilder b("exit");
+    b.grid({ctas, 1, 1}).block({64, 1, 1});
+    b.loop_per_warp([=](uint32_t cta, uint32_t) { return cta > 0 && cta < resident ? 40 : 2; },
+                    [](KernelBuilder& l) { l.alu(Unit::SP, 2); });
+    RunResult r = simulate(cfg, b.build(), "lrr", {}, /*log=*/true);
+    *cycles = kernel_cycles(r);
+    // Slot 0 holds CTA 0's first warp, then the first warp of the next CTA placed (same code):
+    // the second half of its issues are that CTA's.
+    std::vector<uint64_t> slot0;
+    for (const auto& d : r.log)
+      if (d.slot == 0) slot0.push_back(d.cycle);
+    return slot0.size() % 2 ? 0 : slot0[slot0.size() / 2];
+  };
+  // A warp is reclaimed once its exit has left the pipeline and a search passes it. Alone on the
+  // SM: each CTA leaves a fixed delay after its last exit (the exit's pipeline), so the next one
+  // starts that much later, and the kernel ends twice that later.
+  uint64_t c_off = 0, c_on = 0;
+  const uint64_t serial_off = run(2, 1, false, &c_off);
+  const uint64_t serial_on = run(2, 1, true, &c_on);
+  ASSERT_GT(serial_off, 0u);
+  ASSERT_GT(serial_on, serial_off);
+  const uint64_t lat = serial_on - serial_off;
+  EXPECT_EQ(c_on, c_off + 2 * lat);
+  // Beside CTAs whose warps keep fetching: later still, within a turn of the round robin.
+  const uint64_t shared_off = run(5, 4, false, &c_off);
+  const uint64_t shared_on = run(5, 4, true, &c_on);
+  ASSERT_GT(shared_off, 0u);
+  EXPECT_GT(shared_on, shared_off + lat);
+  EXPECT_LE(shared_on, shared_off + lat + 8);
+}
+
 }  // namespace
 }  // namespace warpsim::test

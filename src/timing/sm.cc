@@ -200,7 +200,8 @@ void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, std::shared_ptr<const 
   }
   // Each kernel function has its own 16 MB code window, the same for all its launches, so a
   // relaunch finds its code in the I-cache (GPGPU-Sim keeps instructions at fixed addresses
-  // and does not flush the I-cache between kernels).
+  // and does not flush the I-cache between kernels). With core.module_code_layout a PTX kernel's
+  // code lies where GPGPU-Sim puts it instead (KernelInfo::code_address).
   uint64_t code_base = code_window(k.name) << 24;
   if (cfg_.core.module_code_layout && k.code_address != KernelInfo::kNoCodeAddress) code_base = k.code_address;
   int slot = 0;

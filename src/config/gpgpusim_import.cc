@@ -747,6 +747,7 @@ void Importer::map_all() {
   if (Option* o = take("-gpgpu_flush_l1_cache")) core.l1_flush_when_idle = to_u32(*o, o->value) != 0;
   core.ifetch_through_memory = true;      // GPGPU-Sim's L1I misses always go to the L2
   core.l1_miss_after_latency = true;      // GPGPU-Sim's L1D looks accesses up after its latency queue
+  core.l1_lookup_after_latency = true;    // hits included, a refused lookup holding its bank (l1_latency_queue)
   core.const_through_memory = true;       // GPGPU-Sim's constant-cache misses go to the L2
   core.param_through_const_cache = true;  // GPGPU-Sim reads kernel parameters through the constant cache
   core.cache_global_bypasses_l1 = true;   // GPGPU-Sim's ldst_unit sends CACHE_GLOBAL accesses past the L1

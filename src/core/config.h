@@ -136,6 +136,7 @@ struct CoreConfig {
   bool l1_flush_when_idle = false;         // an SM left without CTAs drops its L1D contents
   bool ifetch_through_memory = false;      // I-cache misses read their line through the L2
   bool l1_miss_after_latency = false;      // L1D misses and writes leave for the L2 l1d.latency cycles after the access
+  bool l1_lookup_after_latency = false;    // L1D accesses, hits too, are looked up at the end of their bank's pipeline
   bool const_through_memory = false;       // constant-cache misses read their line through the L2
   bool atomic_waits = false;               // a warp with an atomic in flight issues nothing until it completes
   bool long_op_marks_persist = false;      // a register loaded from memory stays "long-latency" until an ALU write
@@ -199,13 +200,15 @@ struct CoreConfig {
       "same warp tries again next cycle");
     v("exit_at_fetch_scan", exit_at_fetch_scan,
       "a warp that has executed its exit and has nothing in flight leaves the SM (and frees its CTA's slot once all "
-      "of the CTA's warps have left) only when the fetch stage's round robin passes over it, the cycle after its "
-      "exit at the earliest: each fetch slot passes the warps from the round robin's position up to the warp it "
+      "of the CTA's warps have left) only when the fetch stage's round robin passes over it once its exit and its "
+      "last results have left the pipeline: each fetch slot passes the warps from the round robin's position up to the "
+      "warp it "
       "fetches for, or all of them when none fetches (GPGPU-Sim's shader_core_ctx::fetch reclaims finished warps in "
       "its search); false: the warp leaves when its exit issues and its last memory instruction completes");
     v("module_code_layout", module_code_layout,
       "the functions of a PTX module lie one after another in instruction memory, in the order they are "
-      "defined, 8 bytes per PTX instruction (GPGPU-Sim's function_info::ptx_assemble), so a kernel's first "
+      "defined, 8 bytes per PTX instruction, from 0xF0000000 with a program's modules in the order they were "
+      "loaded (GPGPU-Sim's function_info::ptx_assemble), so a kernel's first "
       "instructions can share an I-cache line with the end of the function defined before it; false: each "
       "kernel's code starts a region of its own (as in a cubin, where every kernel is aligned)");
     v("fetch_falls_through", fetch_falls_through,
@@ -250,6 +253,13 @@ struct CoreConfig {
       "every L1D access passes the l1d.latency pipeline before its tag lookup, so misses, writes and write-backs "
       "leave for the L2 l1d.latency cycles after the access (GPGPU-Sim's L1 latency queue); false: they leave at once. "
       "Atomics and accesses that bypass the L1 leave at once but queue behind held-back requests");
+    v("l1_lookup_after_latency", l1_lookup_after_latency,
+      "every L1D access of a load or store, hits included, enters its bank's l1d.latency pipeline (one per bank "
+      "per cycle, while the pipeline has room) and is looked up in the tags at its end: a hit completes there, a "
+      "miss or write enters the miss queue; a lookup that finds no MSHR or no room in the miss queue stays at the "
+      "pipeline's head and holds back its bank, while the LD/ST unit goes on once an instruction's accesses have "
+      "all entered (GPGPU-Sim's l1_latency_queue). Replaces core.l1_miss_after_latency; false: the lookup happens "
+      "as the access enters");
     v("const_through_memory", const_through_memory,
       "a constant-cache miss reads its line through the interconnect, L2 and DRAM and the load waits for it "
       "(GPGPU-Sim); "

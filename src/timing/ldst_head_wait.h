@@ -5,15 +5,19 @@
 //     request leaves.
 //   L1Fail: the L1D lookup failed (no MSHR, no merge slot or no replaceable way); it fails again
 //     until the L1D changes (a fill above all), which Cache::generation() counts.
+//   PipeFull: the access's L1 bank pipeline (core.l1_lookup_after_latency) had no room; it has
+//     once the pipeline's head is looked up, an event of the pipeline (counted as a bank conflict
+//     in every cycle it waits, as GPGPU-Sim counts it).
 #pragma once
 #include <cstdint>
 
 namespace warpsim {
 
 struct LdstHeadWait {
-  enum class Reason : uint8_t { None, RequestQueueFull, L1Fail };
+  enum class Reason : uint8_t { None, RequestQueueFull, L1Fail, PipeFull };
   Reason reason = Reason::None;
   uint64_t l1_generation = 0;  // L1Fail: the L1D's generation after the failed lookup
+  uint32_t bank = 0;           // PipeFull: the bank
 };
 
 }  // namespace warpsim

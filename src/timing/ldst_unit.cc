@@ -9,7 +9,6 @@
 #include "timing/sm.h"
 
 namespace warpsim {
-
 namespace {
 constexpr uint64_t kLocalBase = 1ull << 44;  // local memory lives above every global allocation
 constexpr uint64_t kCodeBase = 1ull << 45;   // instructions live above local memory
@@ -28,7 +27,9 @@ LdstUnit::LdstUnit(int sm_id, const GpuConfig& cfg, MemorySystem& mem)
   queue_.resize(queue_cap_);
   const uint32_t banks = std::max(1u, cfg.l1d.banks);
   miss_cap_ = std::max(1u, cfg.l1d.miss_queue);
-  pipe_depth_ = cfg.core.l1_miss_after_latency ? cfg.l1d.latency : 0;
+  const bool lookup_after = cfg.core.l1_lookup_after_latency && cfg.l1d.enabled && cfg.l1d.latency > 0;
+  lookup_.configure(banks, lookup_after ? cfg.l1d.latency : 0);
+  pipe_depth_ = cfg.core.l1_miss_after_latency && !lookup_after ? cfg.l1d.latency : 0;
   out_cap_ = miss_cap_ + pipe_depth_ * banks;
   // Two more: the write-back of a dirty line an access evicts comes on top of it (the ring grows
   // if fills evict more).
@@ -57,6 +58,7 @@ LdstUnit::LdstUnit(const LdstUnit& o, const GpuConfig& cfg, MemorySystem& mem)
       out_ready_(o.out_ready_),
       out_bank_(o.out_bank_),
       pipe_count_(o.pipe_count_),
+      lookup_(o.lookup_),
       admitted_(o.admitted_),
       out_cap_(o.out_cap_),
       miss_cap_(o.miss_cap_),
@@ -355,6 +357,132 @@ void LdstUnit::complete(Sm& sm, uint32_t idx, uint64_t ready, uint64_t now) {
   --in_flight_;
 }
 
+MemRequest LdstUnit::request(const Access& a, uint64_t now) const {
+  MemRequest req;
+  req.addr = a.line;
+  req.issue_cycle = now;
+  req.sm = uint16_t(sm_id_);
+  req.sectors = a.sectors;
+  return req;
+}
+
+bool LdstUnit::read_l1(Sm& sm, uint32_t idx, const Access& a, uint64_t now, uint64_t hit_ready, uint64_t req_ready,
+                       uint8_t pipe, CoreStats& stats) {
+  Op& op = ops_[idx];
+  const uint32_t sectors = to_cache_sectors(l1d_, a.sectors);
+  Cache::Result r = l1d_.read(a.line, sectors, idx, now);
+  if (r.outcome == Cache::Outcome::Fail) {
+    stats.l1d_fails++;
+    return false;
+  }
+  stats.l1d_sector_accesses += std::popcount(sectors);
+  if (r.outcome == Cache::Outcome::Miss) stats.l1d_sector_misses += std::popcount(r.fetch_mask);
+  if (r.outcome == Cache::Outcome::Hit) {
+    stats.l1d_hits++;
+    sm.counters_.l1d_hits++;
+    op.ready = std::max(op.ready, hit_ready);
+    return true;
+  }
+  stats.l1d_misses++;
+  sm.counters_.l1d_misses++;
+  op.outstanding++;
+  op.missed = true;
+  if (r.outcome == Cache::Outcome::HitPending) stats.l1d_pending_hits++;
+  if (r.outcome == Cache::Outcome::Miss) {
+    // Request the missing sectors (whole 32-byte sectors of the L1 sector size).
+    uint32_t per = cfg_.l1d.sector / 32;
+    uint32_t s32 = 0;
+    for (uint32_t i = 0; i < 32; ++i)
+      if (r.fetch_mask & (1u << i)) s32 |= ((per >= 32 ? ~0u : ((1u << per) - 1)) << (i * per));
+    s32 &= (cfg_.l1d.line >= 1024) ? ~0u : ((1u << (cfg_.l1d.line / 32)) - 1);
+    MemRequest req = request(a, now);
+    req.sectors = s32;
+    req.kind = MemKind::Read;
+    req.bytes = uint16_t(std::popcount(s32) * 32);
+    req.sector_packets = sector_misses_;
+    req.token = uint32_t(r.mshr);
+    enqueue_request(req, req_ready, pipe);
+    stats.mem_requests++;
+  }
+  return true;
+}
+
+// Stores and atomics go below the L1 and are acknowledged. A store through the L1 (`l1_write`)
+// meets its write policy first; the write continues below it unless a write-back L1 absorbed it.
+void LdstUnit::write(uint32_t idx, const Access& a, bool l1_write, bool sector_packets, uint64_t now,
+                     uint64_t req_ready, uint8_t pipe, CoreStats& stats) {
+  Op& op = ops_[idx];
+  bool forward = true;
+  if (l1_write) {
+    const uint32_t sectors = to_cache_sectors(l1d_, a.sectors);
+    const bool hit = l1d_.write(a.line, sectors, now, op.space == MemSpace::Local, &a.written);
+    forward = l1d_.write_forwarded();
+    stats.l1d_writes++;
+    stats.l1d_sector_accesses += std::popcount(sectors);
+    if (!hit) {
+      stats.l1d_write_misses++;
+      stats.l1d_sector_misses += std::popcount(sectors);
+    }
+  }
+  if (forward) {
+    MemRequest req = request(a, now);
+    req.kind = op.op == OpClass::ATOMIC ? MemKind::Atomic : MemKind::Write;
+    req.bytes = a.bytes;
+    req.written = a.written;
+    req.sector_packets = sector_packets;
+    req.token = (op.op == OpClass::ATOMIC ? kDirect : kWriteAck) | idx;
+    op.outstanding++;
+    op.missed = true;
+    enqueue_request(req, req_ready, pipe);
+    stats.mem_requests++;
+  }
+  flush_evictions(now, req_ready);
+}
+
+// core.l1_lookup_after_latency: the accesses at the heads of the L1 banks' latency pipelines
+// whose lookup is due, bank by bank. A read that does not hit needs room for two requests in
+// the miss queue and a write room for one (GPGPU-Sim's miss_queue_full(1) and (0)); a lookup
+// that fails stays at its bank's head.
+bool LdstUnit::look_up_due(Sm& sm, uint64_t now, CoreStats& stats) {
+  bool active = false;
+  for (uint32_t b = 0; b < lookup_.banks(); ++b) {
+    const L1LookupPipe::Entry* e = lookup_.due(b, now);
+    if (!e) continue;
+    if (lookup_.blocked(b, l1d_.generation(), out_count_)) {
+      count_failed_lookups(1, stats);
+      continue;
+    }
+    const uint32_t idx = e->op;
+    Op& op = ops_[idx];
+    const Access& a = op.acc[e->access];
+    const bool read = op.op == OpClass::LOAD;
+    const uint32_t spare = read && miss_cap_ > 1 ? 1 : 0;
+    bool done;
+    if (out_count_ + spare >= miss_cap_ && !(read && l1d_.probe(a.line, to_cache_sectors(l1d_, a.sectors)))) {
+      count_failed_lookups(1, stats);
+      done = false;
+    } else {
+      --op.outstanding;  // the access leaves the pipeline: what it waits for now, if anything, counts anew
+      if (read) {
+        done = read_l1(sm, idx, a, now, now, now, kNoBank, stats);
+        if (!done) ++op.outstanding;
+      } else {
+        write(idx, a, true, sector_misses_, now, now, kNoBank, stats);
+        done = true;
+      }
+    }
+    if (!done) {
+      lookup_.fail(b, l1d_.generation(), out_count_);
+      continue;
+    }
+    lookup_.pop(b, now);
+    if (!l1d_.evictions().empty()) flush_evictions(now, now);
+    if (op.outstanding == 0 && op.next_access == op.n_access) complete(sm, idx, std::max(op.ready, now), now);
+    active = true;
+  }
+  return active;
+}
+
 bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
   uint32_t idx = queue_[queue_head_];
   Op& op = ops_[idx];
@@ -459,53 +587,27 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
       stats.l1d_bank_conflicts++;
       break;
     }
-    if (out_count_ >= out_cap_) {
+    if (lookup_.enabled() && through_l1 && !lookup_.room(bank)) {
+      stats.l1d_bank_conflicts++;
+      if (port == 0) head_wait_ = {LdstHeadWait::Reason::PipeFull, 0, bank};
+      break;
+    }
+    if (out_count_ >= out_cap_ && !(lookup_.enabled() && through_l1)) {
       if (port == 0) head_wait_.reason = LdstHeadWait::Reason::RequestQueueFull;
       break;
     }
-    MemRequest req;
-    req.addr = a.line;
-    req.issue_cycle = now;
-    req.sm = uint16_t(sm_id_);
-    req.sectors = a.sectors;
-    if (op.op == OpClass::LOAD) {
+    if (lookup_.enabled() && through_l1) {
+      // core.l1_lookup_after_latency: the lookup comes at the end of the bank's pipeline.
+      lookup_.push(bank, idx, op.next_access, now);
+      op.outstanding++;
+    } else if (op.op == OpClass::LOAD) {
       if (use_l1) {
-        const uint32_t sectors = to_cache_sectors(l1d_, a.sectors);
-        Cache::Result r = l1d_.read(a.line, sectors, idx, now);
-        if (r.outcome == Cache::Outcome::Fail) {
-          stats.l1d_fails++;
+        if (!read_l1(sm, idx, a, now, now + cfg_.l1d.latency, l1_ready, pipe, stats)) {
           if (port == 0) head_wait_ = {LdstHeadWait::Reason::L1Fail, l1d_.generation()};
           break;
         }
-        stats.l1d_sector_accesses += std::popcount(sectors);
-        if (r.outcome == Cache::Outcome::Miss) stats.l1d_sector_misses += std::popcount(r.fetch_mask);
-        if (r.outcome == Cache::Outcome::Hit) {
-          stats.l1d_hits++;
-          sm.counters_.l1d_hits++;
-          op.ready = std::max(op.ready, now + cfg_.l1d.latency);
-        } else {
-          stats.l1d_misses++;
-          sm.counters_.l1d_misses++;
-          op.outstanding++;
-          op.missed = true;
-          if (r.outcome == Cache::Outcome::HitPending) stats.l1d_pending_hits++;
-          if (r.outcome == Cache::Outcome::Miss) {
-            // Request the missing sectors (whole 32-byte sectors of the L1 sector size).
-            uint32_t per = cfg_.l1d.sector / 32;
-            uint32_t s32 = 0;
-            for (uint32_t i = 0; i < 32; ++i)
-              if (r.fetch_mask & (1u << i)) s32 |= ((per >= 32 ? ~0u : ((1u << per) - 1)) << (i * per));
-            s32 &= (cfg_.l1d.line >= 1024) ? ~0u : ((1u << (cfg_.l1d.line / 32)) - 1);
-            req.sectors = s32;
-            req.kind = MemKind::Read;
-            req.bytes = uint16_t(std::popcount(s32) * 32);
-            req.sector_packets = sector_misses_;
-            req.token = uint32_t(r.mshr);
-            enqueue_request(req, l1_ready, pipe);
-            stats.mem_requests++;
-          }
-        }
       } else {
+        MemRequest req = request(a, now);
         req.kind = MemKind::Read;
         req.bytes = uint16_t(std::popcount(a.sectors) * 32);
         req.sector_packets = sector_direct_;
@@ -516,33 +618,9 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
         stats.mem_requests++;
       }
     } else {
-      // Stores and atomics go below the L1 and are acknowledged.
-      // The L1 applies its write policy; the write continues below it unless a write-back
-      // L1 absorbed it.
-      bool forward = true;
-      if (op.op == OpClass::STORE && cfg_.l1d.enabled && !past_l1) {
-        const uint32_t sectors = to_cache_sectors(l1d_, a.sectors);
-        const bool hit = l1d_.write(a.line, sectors, now, op.space == MemSpace::Local, &a.written);
-        forward = l1d_.write_forwarded();
-        stats.l1d_writes++;
-        stats.l1d_sector_accesses += std::popcount(sectors);
-        if (!hit) {
-          stats.l1d_write_misses++;
-          stats.l1d_sector_misses += std::popcount(sectors);
-        }
-      }
-      if (forward) {
-        req.kind = op.op == OpClass::ATOMIC ? MemKind::Atomic : MemKind::Write;
-        req.bytes = a.bytes;
-        req.written = a.written;
-        req.sector_packets = op.op == OpClass::STORE && (sector_misses_ || (sector_direct_ && !use_l1));
-        req.token = (op.op == OpClass::ATOMIC ? kDirect : kWriteAck) | idx;
-        op.outstanding++;
-        op.missed = true;
-        enqueue_request(req, through_l1 ? l1_ready : 0, pipe);
-        stats.mem_requests++;
-      }
-      flush_evictions(now, l1_ready);
+      write(idx, a, op.op == OpClass::STORE && cfg_.l1d.enabled && !past_l1,
+            op.op == OpClass::STORE && (sector_misses_ || (sector_direct_ && !use_l1)), now, through_l1 ? l1_ready : 0,
+            pipe, stats);
     }
     op.next_access++;
     progressed = true;
@@ -565,6 +643,9 @@ LdstHeadWait::Reason LdstUnit::head_blocked() const {
       // The lookup comes after the request-queue check, as in process_head.
       if (out_count_ < out_cap_ && l1d_.generation() == head_wait_.l1_generation) return LdstHeadWait::Reason::L1Fail;
       break;
+    case LdstHeadWait::Reason::PipeFull:
+      if (!lookup_.room(head_wait_.bank)) return LdstHeadWait::Reason::PipeFull;
+      break;
     case LdstHeadWait::Reason::None:
       break;
   }
@@ -577,7 +658,10 @@ void LdstUnit::count_failed_lookups(uint64_t n, CoreStats& stats) {
 }
 
 void LdstUnit::skip_cycles(uint64_t n, CoreStats& stats) {
-  if (head_blocked() == LdstHeadWait::Reason::L1Fail) count_failed_lookups(n, stats);
+  const LdstHeadWait::Reason blocked = head_blocked();
+  if (blocked == LdstHeadWait::Reason::L1Fail) count_failed_lookups(n, stats);
+  if (blocked == LdstHeadWait::Reason::PipeFull) stats.l1d_bank_conflicts += n;
+  if (!lookup_.empty()) count_failed_lookups(n * lookup_.blocked_heads(l1d_.generation(), out_count_), stats);
 }
 
 // A constant load whose misses read their lines through the memory system: one access per
@@ -668,6 +752,10 @@ bool LdstUnit::cycle(Sm& sm, uint64_t now, CoreStats& stats) {
     writebacks_.clear();
     wb_head_ = 0;
   }
+  // The lookups at the ends of the L1 latency pipelines come before the queue's head enters
+  // (GPGPU-Sim's ldst_unit::cycle); a miss they find may leave in this cycle's send, so a miss
+  // reaches the interconnect l1d.latency cycles after its access, as with the lookup at entry.
+  if (lookup_.enabled()) active |= look_up_due(sm, now, stats);
   if (queue_count_ > 0 && busy_until_ <= now) {
     // A head still blocked as in its last attempt is not tried again: only the attempt's
     // failed L1D lookup is counted.
@@ -676,22 +764,30 @@ bool LdstUnit::cycle(Sm& sm, uint64_t now, CoreStats& stats) {
       active |= process_head(sm, now, stats);
     else if (blocked == LdstHeadWait::Reason::L1Fail)
       count_failed_lookups(1, stats);
+    else if (blocked == LdstHeadWait::Reason::PipeFull)
+      stats.l1d_bank_conflicts++;
   }
+  active |= send(now);
+  return active;
+}
+
+bool LdstUnit::send(uint64_t now) {
   if (!line_fetches_.empty() && can_send(line_fetches_.front().addr, now)) {
     line_fetches_.front().issue_cycle = now;
     mem_.send(line_fetches_.front(), now);
     ++requests_out_;
     line_fetches_.erase(line_fetches_.begin());
-    active = true;
-  } else if (out_count_ > 0 && out_ready_[out_head_] <= now && can_send(out_[out_head_].addr, now)) {
+    return true;
+  }
+  if (out_count_ > 0 && out_ready_[out_head_] <= now && can_send(out_[out_head_].addr, now)) {
     MemRequest& head = out_[out_head_];
     head.issue_cycle = now;
     mem_.send(head, now);
     ++requests_out_;
     pop_out();
-    active = true;
+    return true;
   }
-  return active;
+  return false;
 }
 
 }  // namespace warpsim

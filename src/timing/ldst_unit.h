@@ -3,6 +3,7 @@
 // address; global, local and texture accesses are coalesced into line accesses that go through
 // the L1D (with MSHRs) to the memory system.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "core/warp_inst.h"
 #include "memory/cache.h"
 #include "memory/memory_system.h"
+#include "timing/l1_lookup_pipe.h"
 #include "timing/ldst_head_wait.h"
 #include "timing/stats.h"
 
@@ -55,7 +57,12 @@ class LdstUnit {
     return !line_fetches_.empty() || (out_count_ > 0 && out_ready_[out_head_] <= now);
   }
   // The cycle the oldest request held back by the L1 latency may leave (~0 when none waits).
-  uint64_t next_request_ready() const { return out_count_ > 0 ? out_ready_[out_head_] : ~0ull; }
+  // With core.l1_lookup_after_latency, also the first cycle after `now` a lookup that is not
+  // blocked is due.
+  uint64_t next_request_ready(uint64_t now) const {
+    const uint64_t t = out_count_ > 0 ? out_ready_[out_head_] : ~0ull;
+    return lookup_.empty() ? t : std::min(t, lookup_.next_due(now, l1d_.generation(), out_count_));
+  }
   // Sends an I-cache miss of `line_addr` (code address space) to memory; the response calls
   // Sm::instruction_arrived(mshr). Instruction lines live in their own region of the address
   // space, above local memory.
@@ -65,7 +72,8 @@ class LdstUnit {
   // Nothing queued, waiting to leave or to be written back, and no request out in memory: no
   // cycle of this unit can change anything until the SM issues a memory instruction again.
   bool quiet() const {
-    return queue_count_ == 0 && out_count_ == 0 && line_fetches_.empty() && !has_writebacks() && requests_out_ == 0;
+    return queue_count_ == 0 && out_count_ == 0 && line_fetches_.empty() && !has_writebacks() && requests_out_ == 0 &&
+           lookup_.empty();
   }
 
   Cache& l1d() { return l1d_; }
@@ -124,6 +132,16 @@ class LdstUnit {
     return out_count_ < out_cap_ && (bank == kNoBank || pipe_depth_ == 0 || pipe_count_[bank] < pipe_depth_);
   }
   void pop_out();
+  // Sends the next line fetch or the oldest request that may leave; true if one left.
+  bool send(uint64_t now);
+  MemRequest request(const Access& a, uint64_t now) const;
+  // The L1D read of line access `a` of op `idx`: a hit completes at `hit_ready`, a miss's request
+  // may leave at `req_ready` (through latency pipeline `pipe`). False: the lookup failed.
+  bool read_l1(Sm& sm, uint32_t idx, const Access& a, uint64_t now, uint64_t hit_ready, uint64_t req_ready,
+               uint8_t pipe, CoreStats& stats);
+  void write(uint32_t idx, const Access& a, bool l1_write, bool sector_packets, uint64_t now, uint64_t req_ready,
+             uint8_t pipe, CoreStats& stats);
+  bool look_up_due(Sm& sm, uint64_t now, CoreStats& stats);
   bool process_head(Sm& sm, uint64_t now, CoreStats& stats);
   void count_failed_lookups(uint64_t n, CoreStats& stats);
   bool process_const_through_memory(Sm& sm, uint32_t idx, uint64_t now, CoreStats& stats);
@@ -163,6 +181,7 @@ class LdstUnit {
   std::vector<uint64_t> out_ready_;   // per entry of out_: the first cycle it may leave
   std::vector<uint8_t> out_bank_;     // per entry: its L1 bank's pipeline (kNoBank: none)
   std::vector<uint32_t> pipe_count_;  // per L1 bank: entries in its latency pipeline
+  L1LookupPipe lookup_;               // core.l1_lookup_after_latency: the accesses waiting for their lookup
   uint32_t admitted_ = 0;
   uint32_t out_cap_, miss_cap_, pipe_depth_;
   std::vector<MemRequest> line_fetches_;  // I-cache and constant-cache misses waiting for the interconnect (FIFO)

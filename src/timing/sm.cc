@@ -1127,7 +1127,7 @@ uint64_t Sm::next_event(uint64_t now) {
   if (ldst_.has_queued() && ldst_.head_blocked() == LdstHeadWait::Reason::None)
     t = std::min(t, std::max(now + 1, ldst_.busy_until()));
   if (ldst_.has_writebacks() || leaving_) t = std::min(t, now + 1);
-  t = std::min(t, std::max(now + 1, ldst_.next_request_ready()));
+  t = std::min(t, std::max(now + 1, ldst_.next_request_ready(now)));
   return t;
 }
 

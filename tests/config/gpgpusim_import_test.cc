@@ -128,6 +128,7 @@ TEST(GpgpusimImport, CoreAndUnits) {
   EXPECT_TRUE(c.core.result_slot_conflicts);
   EXPECT_TRUE(c.core.ifetch_through_memory);      // L1I misses go to the L2
   EXPECT_TRUE(c.core.l1_miss_after_latency);      // the L1 latency queue comes before the lookup
+  EXPECT_TRUE(c.core.l1_lookup_after_latency);    // hits too, a refused lookup holding its bank
   EXPECT_TRUE(c.core.const_through_memory);       // constant-cache misses go to the L2
   EXPECT_TRUE(c.core.atomic_waits);               // warps wait for their atomics
   EXPECT_TRUE(c.core.long_op_marks_persist);      // loaded registers stay long ops for two-level demotion

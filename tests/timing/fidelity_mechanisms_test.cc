@@ -218,7 +218,8 @@ TEST(Fidelity, ConstantMissesGoThroughTheL2) {
 // core.l1_miss_after_latency: GPGPU-Sim looks an L1D access up after its latency queue, so a
 // miss reaches the interconnect l1d.latency cycles after the access. One warp, one load that
 // misses and its use: the kernel takes exactly l1d.latency cycles more; a load that hits takes
-// as long in both modes.
+// as long in both modes. With the lookup itself at the pipeline's end
+// (core.l1_lookup_after_latency) the figures are the same, for a hit and a merge too.
 TEST(Fidelity, L1MissesLeaveAfterTheL1Latency) {
   GpuConfig cfg = small_gpu(1, 1);
   cfg.l1d.latency = 35;
@@ -234,6 +235,12 @@ TEST(Fidelity, L1MissesLeaveAfterTheL1Latency) {
   EXPECT_EQ(kernel_cycles(after), at_once + 35);
   EXPECT_EQ(after.stats.core.l1d_misses, 1u);
   EXPECT_EQ(kernel_cycles(simulate(cfg, one_load(2))) - kernel_cycles(after), at_once_hit);
+  cfg.core.l1_lookup_after_latency = true;
+  RunResult at_end = simulate(cfg, one_load(1));
+  EXPECT_EQ(kernel_cycles(at_end), at_once + 35);
+  EXPECT_EQ(at_end.stats.core.l1d_misses, 1u);
+  EXPECT_EQ(kernel_cycles(simulate(cfg, one_load(2))) - kernel_cycles(at_end), at_once_hit);
+  cfg.core.l1_lookup_after_latency = false;
   // The kernel's cycles do not depend on the latency of a pipeline that does nothing else.
   cfg.l1d.latency = 5;
   EXPECT_EQ(kernel_cycles(simulate(cfg, one_load(1))), at_once + 5);
@@ -261,6 +268,47 @@ TEST(Fidelity, L1LatencyPipelineDelaysAMissStreamWithoutThrottlingIt) {
   EXPECT_EQ(after.stats.core.l1d_misses, 16u);
   EXPECT_EQ(after.stats.core.l1d_bank_conflicts, 0u);
   EXPECT_EQ(kernel_cycles(after), kernel_cycles(at_once) + 35);
+}
+
+// core.l1_lookup_after_latency (GPGPU-Sim's l1_latency_queue): an access is looked up at the end
+// of its bank's pipeline, so an instruction leaves the LD/ST unit once its accesses have entered
+// it, and a lookup that finds no MSHR waits at the pipeline's head, not at the unit's. One warp,
+// one MSHR: a load of line A (a miss that takes the MSHR), a load of line B (no MSHR until A's
+// fill) and a shared-memory load whose value an SP op uses. Looked up as they enter, B's load
+// holds the unit, and the shared load with it, until A's data is back (a memory round trip);
+// looked up at the pipeline's end, the shared load goes by the waiting B: its use issues
+// core.shared_latency cycles after it (the warp issues one instruction per cycle, the shared load
+// enters the unit the cycle it issues).
+TEST(Fidelity, ALookupWaitingForAnMshrHoldsItsBankNotTheLdstUnit) {
+  GpuConfig cfg = small_gpu(1, 1);
+  cfg.l1d.latency = 20;
+  cfg.l1d.mshr_entries = 1;
+  cfg.core.shared_latency = 10;
+  KernelBuilder b("blocked_lookup");
+  b.grid({1, 1, 1})
+      .block({32, 1, 1})
+      .load(MemSpace::Global, AccessPattern::broadcast(), 4)
+      .load(MemSpace::Global, AccessPattern::broadcast().at(1 << 20), 4)
+      .load(MemSpace::Shared, AccessPattern::broadcast(), 4, 1, true);
+  const synth::SyntheticKernel k = b.build();
+  // Issue cycles of the warp's instructions: the two global loads, the shared load, its use.
+  auto issues = [&] {
+    RunResult r = simulate(cfg, k, "gto", {}, /*log=*/true);
+    std::vector<uint64_t> at;
+    for (const auto& d : r.log)
+      if (d.slot == 0) at.push_back(d.cycle);
+    EXPECT_EQ(r.stats.core.l1d_misses, 2u);
+    EXPECT_GT(r.stats.core.l1d_fails, 0u);  // B's lookup waited for the MSHR in both modes
+    return at;
+  };
+  cfg.core.l1_miss_after_latency = true;
+  const std::vector<uint64_t> at_entry = issues();
+  cfg.core.l1_lookup_after_latency = true;
+  const std::vector<uint64_t> at_end = issues();
+  ASSERT_GE(at_entry.size(), 4u);
+  ASSERT_GE(at_end.size(), 4u);
+  EXPECT_EQ(at_end[3] - at_end[2], 10u);
+  EXPECT_GT(at_entry[3] - at_entry[2], 100u);  // the miss of A went to DRAM and back first
 }
 
 // Nothing that leaves the L1 is lost when its queue is full: a write-back L1 of four lines takes

@@ -146,6 +146,38 @@ class Importer {
   [[noreturn]] void fail(const Option& o, const std::string& why) {
     throw LocatedError(source_, o.line, o.col, fmt::format("{} '{}': {}", o.name, o.value, why));
   }
+  // The buffers of a booksim network file (-inter_config_file, beside the config): the SM's
+  // injection buffer (input_buffer_size, booksim's interface takes 9 when it is absent), a
+  // router input's virtual-channel buffer (vc_buf_size) and the ejection buffer
+  // (ejection_buffer_size, else vc_buf_size), in flits. `read`: the file was found.
+  struct BooksimBuffers {
+    uint32_t input = 9, vc = 64, ejection = 64;
+    bool read = false;
+  };
+  BooksimBuffers booksim_buffers(const Option& o) {
+    BooksimBuffers b;
+    std::string dir = source_;
+    const size_t slash = dir.find_last_of('/');
+    dir = slash == std::string::npos ? std::string() : dir.substr(0, slash + 1);
+    std::ifstream in(o.value.size() && o.value[0] == '/' ? o.value : dir + o.value);
+    if (!in) return b;
+    b.read = true;
+    std::map<std::string, uint32_t> kv;
+    for (std::string line; std::getline(in, line);) {
+      line = line.substr(0, line.find("//"));
+      const size_t eq = line.find('=');
+      if (eq == std::string::npos) continue;
+      std::string key = trim(line.substr(0, eq)), val = trim(line.substr(eq + 1));
+      if (!val.empty() && val.back() == ';') val.pop_back();
+      uint32_t x = 0;
+      auto [p, ec] = std::from_chars(val.data(), val.data() + val.size(), x);
+      if (ec == std::errc() && p == val.data() + val.size()) kv[key] = x;
+    }
+    if (kv.count("vc_buf_size")) b.vc = b.ejection = kv["vc_buf_size"];
+    if (kv.count("input_buffer_size") && kv["input_buffer_size"]) b.input = kv["input_buffer_size"];
+    if (kv.count("ejection_buffer_size") && kv["ejection_buffer_size"]) b.ejection = kv["ejection_buffer_size"];
+    return b;
+  }
   void not_understood(const std::string& what) {
     if (nu_) nu_->push_back(what);
   }
@@ -793,6 +825,18 @@ void Importer::map_all() {
     // trip on every mode-2 tested config (docs/fidelity.md); booksim (1) keeps the default 8,
     // which reproduces it on SM2_GTX480 and SM6_TITANX.
     if (v == 2) cfg_.icnt.latency = 3;
+    // booksim (1) with one virtual channel queues an SM's requests at its input as well: a packet
+    // enters while the SM's injection buffer holds room for its flits and moves on into the
+    // router's input buffer; one waiting for a full destination holds back the packets behind it.
+    if (v == 1) {
+      Option* file = take("-inter_config_file");
+      const BooksimBuffers b = file ? booksim_buffers(*file) : BooksimBuffers{};
+      if (!file || !b.read) not_understood("-inter_config_file (booksim's buffer sizes; 9 + 64 flits taken)");
+      cfg_.icnt.request_input_queued = true;
+      cfg_.icnt.sm_input_queue_flits = true;
+      cfg_.icnt.sm_input_queue = b.input + b.vc;
+      cfg_.icnt.slice_output_queue = b.ejection;
+    }
   }
   if (Option* o = take("-icnt_arbiter_algo")) {
     uint32_t v = to_u32(*o, o->value);

@@ -339,6 +339,7 @@ struct IcntConfig {
   bool sequential_grants = false;        // input-queued: outputs grant in index order, inputs may send more than once
   uint32_t sm_input_queue = 512;         // request packets waiting to cross at each SM (request_input_queued)
   uint32_t slice_output_queue = 512;     // request packets waiting at a full slice's crossbar output
+  bool sm_input_queue_flits = false;     // sm_input_queue counts flits (booksim's buffers), not packets
   std::string request_packets = "line";  // line | sector | sector_uncached: packets a request takes to the L2
 
   template <class V>
@@ -370,12 +371,19 @@ struct IcntConfig {
       "later output in the same cycle (GPGPU-Sim's local crossbar, -network_mode 2); false: each input sends at "
       "most one packet per cycle (a matching, as booksim's iSLIP)");
     v("sm_input_queue", sm_input_queue,
-      "with request_input_queued, packets that may wait to cross at each crossbar port; each SM of a cluster may "
-      "fill its share and sends nothing while it is full (GPGPU-Sim -icnt_in_buffer_limit)");
+      "with request_input_queued, packets (flits with sm_input_queue_flits) that may wait to cross at each "
+      "crossbar port; each SM of a cluster may fill its share and sends nothing while it is full (GPGPU-Sim "
+      "-icnt_in_buffer_limit; with -network_mode 1 booksim's injection and input buffers, input_buffer_size + "
+      "vc_buf_size of its network file)");
+    v("sm_input_queue_flits", sm_input_queue_flits,
+      "sm_input_queue counts flits, not packets: a read's control packet takes one, a write's packet its data's "
+      "flits (GPGPU-Sim -network_mode 1, whose booksim network takes a packet while the SM's injection buffer "
+      "and the router's input buffer, sized in flits, have room for it); false: one per packet (the local "
+      "crossbar, -network_mode 2)");
     v("slice_output_queue", slice_output_queue,
       "with request_input_queued, packets that may cross to an L2 slice whose input queue is full and wait in the "
       "crossbar's output buffer, in order, before the slice holds back the head packets addressed to it "
-      "(GPGPU-Sim -icnt_out_buffer_limit)");
+      "(GPGPU-Sim -icnt_out_buffer_limit; with -network_mode 1 booksim's ejection buffer)");
     v("request_packets", request_packets,
       "line|sector|sector_uncached packets of a read or write of the LD/ST unit on its way to the L2: one (line) or "
       "one per 32-byte sector it covers (sector: GPGPU-Sim's coalescer from Maxwell on, whose every global "

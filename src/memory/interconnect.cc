@@ -16,6 +16,7 @@ Interconnect::Interconnect(const IcntConfig& cfg, uint32_t num_sms, uint32_t num
       sequential_(cfg.sequential_grants),
       up_mode_(cfg.request_input_queued),
       sm_queue_share_(std::max(1u, cfg.sm_input_queue / std::max(1u, num_sms / ports_))),
+      queue_flits_(cfg.sm_input_queue_flits),
       sm_up_(num_sms, 0),
       sm_down_(ports_, 0),
       slice_in_(num_slices, 0),
@@ -151,7 +152,7 @@ void Interconnect::queue_up(uint32_t sm, uint32_t slice, uint64_t slice_addr, co
     // In injection order: after every packet that left its SM no later.
     q.push_back({r, slice_addr, slot / sm_rate_, slice, flits});
     for (size_t i = q.size() - 1; i > 0 && q[i - 1].ready > q[i].ready; --i) std::swap(q[i - 1], q[i]);
-    ++sm_queued_[sm];
+    sm_queued_[sm] += queue_units(flits);
     ++up_queued_;
     next_up_try_ = std::min(next_up_try_, slot / sm_rate_);
   };
@@ -230,7 +231,7 @@ void Interconnect::arbitrate_up(uint64_t at, const std::vector<uint8_t>& slice_f
     up_slice_free_[s] = at + (p.flits + slice_rate_ - 1) / slice_rate_;
     if (!sequential_) up_port_free_[pt] = at + (p.flits + sm_rate_ - 1) / sm_rate_;  // one packet per input and cycle
     up_rr_[s] = uint16_t((pt + 1) % ports_);
-    --sm_queued_[p.req.sm];
+    sm_queued_[p.req.sm] -= queue_units(p.flits);
     out.push_back({p.req, p.slice_addr, at + latency_ + (p.flits - 1) / std::min(sm_rate_, slice_rate_), s});
     q.pop_front();
     --up_queued_;

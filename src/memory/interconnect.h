@@ -117,9 +117,12 @@ class Interconnect {
     uint32_t slice = 0;
   };
   bool request_input_queued() const { return up_mode_; }
-  // Whether SM `sm` may queue one more request, `pending` of its requests not queued yet.
-  // Each SM of a cluster may fill its share of the cluster's FIFO (icnt.sm_input_queue packets).
+  // Whether SM `sm` may queue one more request, `pending` units (packets, or flits with
+  // icnt.sm_input_queue_flits) of its requests not queued yet. Each SM of a cluster may fill its
+  // share of the cluster's FIFO (icnt.sm_input_queue units).
   bool sm_queue_free(uint32_t sm, size_t pending) const { return sm_queued_[sm] + pending < sm_queue_share_; }
+  // What a packet of `flits` flits takes of its SM's share.
+  uint32_t queue_units(uint32_t flits) const { return queue_flits_ ? flits : 1; }
   // Queues a request of `packets` packets of `flits` flits each, whose first flit leaves SM `sm`
   // in slot `first_slot` (leave_sm reserved packets x flits slots). A port's FIFO holds packets
   // in the order their first flits left their SMs (the SMs of a cluster interleave). A read or
@@ -191,6 +194,7 @@ class Interconnect {
   std::vector<uint32_t> port_of_;  // each SM's crossbar port (SM s is in cluster s mod ports)
   bool input_queued_, sequential_, up_mode_;
   uint32_t sm_queue_share_;
+  bool queue_flits_;
   std::vector<Ring<Packet>> slice_q_;           // input-queued: each slice's packets in order
   std::vector<uint64_t> slice_free_, sm_free_;  // input-queued: cycle each port is free again
   std::vector<uint32_t> rr_;                    // input-queued: each SM port's round-robin pointer
@@ -202,7 +206,7 @@ class Interconnect {
   std::vector<uint64_t> slice_in_, slice_out_;  // next free slot of each slice's ports
   std::vector<uint64_t> sm_last_done_;
   std::vector<Ring<UpPacket>> sm_q_;     // request_input_queued: each port's packets in order
-  std::vector<uint32_t> sm_queued_;      // packets of each SM in its port's FIFO
+  std::vector<uint32_t> sm_queued_;      // packets (or flits) of each SM in its port's FIFO
   std::vector<uint32_t> up_busy_ports_;  // ports with packets queued
   std::vector<uint64_t> up_slice_free_, up_port_free_;
   std::vector<uint16_t> up_rr_;  // each slice's round-robin pointer over the ports

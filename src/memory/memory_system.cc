@@ -116,10 +116,18 @@ struct MemorySystem::Impl {
     if (req.sector_packets && req.kind == MemKind::Write) return icnt.flits(32);
     return icnt.flits(req.bytes ? req.bytes : 32u * uint32_t(std::popcount(req.sectors)));
   }
+  // What SM `sm`'s outbox takes of its crossbar FIFO: its requests, or with
+  // icnt.sm_input_queue_flits the flits of their packets.
+  size_t outbox_units(uint32_t sm) const {
+    if (icnt.queue_units(2) == 1) return outbox[sm].size();
+    size_t n = 0;
+    for (const Outgoing& o : outbox[sm]) n += size_t(request_packets(o.req)) * packet_flits(o.req);
+    return n;
+  }
   bool sm_may_send(uint32_t sm, uint64_t now) const {
     if (!icnt.sm_port_free(sm, now)) return false;
     // The requests of this cycle's SM phase wait in the outbox: they count as queued.
-    return !icnt.request_input_queued() || icnt.sm_queue_free(sm, outbox[sm].size());
+    return !icnt.request_input_queued() || icnt.sm_queue_free(sm, outbox_units(sm));
   }
   uint64_t next_tick_event(uint64_t now) const {
     uint64_t t = icnt.next_tick_event();

@@ -15,9 +15,9 @@ namespace warpsim {
 class L1LookupPipe {
  public:
   struct Entry {
-    uint32_t op;      // the LD/ST unit's operation
-    uint8_t access;   // which of its line accesses
-    uint64_t due;     // the first cycle it may be looked up
+    uint32_t op;     // the LD/ST unit's operation
+    uint8_t access;  // which of its line accesses
+    uint64_t due;    // the first cycle it may be looked up
   };
 
   // depth 0: no pipeline (the lookup happens as the access enters).
@@ -75,7 +75,8 @@ class L1LookupPipe {
     uint64_t t = ~0ull;
     if (total_ == 0) return t;
     for (uint32_t b = 0; b < banks(); ++b)
-      if (count_[b] > 0 && !blocked(b, generation, queued)) t = std::min(t, std::max(now + 1, entries_[slot(b, 0)].due));
+      if (count_[b] > 0 && !blocked(b, generation, queued))
+        t = std::min(t, std::max(now + 1, entries_[slot(b, 0)].due));
     return t;
   }
 

@@ -362,14 +362,17 @@ TEST(GpgpusimImport, FetchLaunchBanksAndHashing) {
   // The local crossbar's latency; booksim's stays the default.
   EXPECT_EQ(import_text("-network_mode 2\n", &nu4).icnt.latency, 3u);
   EXPECT_EQ(import_text("-network_mode 1\n", &nu4).icnt.latency, GpuConfig{}.icnt.latency);
-  EXPECT_TRUE(nu4.empty());
+  EXPECT_EQ(nu4.size(), 2u);  // booksim without its network file, twice
+  EXPECT_TRUE(has(nu4, "-inter_config_file"));
+  nu4.clear();
   import_text("-network_mode 3\n", &nu4);
   EXPECT_TRUE(has(nu4, "-network_mode 3"));
   // A request for a full slice waits in GPGPU-Sim's network: back-pressure per destination.
   EXPECT_FALSE(GpuConfig{}.icnt.slice_back_pressure);
   EXPECT_TRUE(import_text("-gpgpu_n_mem 6\n", &nu4).icnt.slice_back_pressure);
   // The local crossbar queues requests at their cluster's input and grants its outputs in turn,
-  // with its buffer limits; booksim keeps the slot model.
+  // with its buffer limits; booksim (one virtual channel) queues them at the SM's input too, its
+  // buffers counted in flits (without its network file: 9 injection + 64 input, 64 ejection).
   std::vector<std::string> nu5;
   GpuConfig local = import_text("-network_mode 2\n-icnt_in_buffer_limit 256\n-icnt_out_buffer_limit 128\n", &nu5);
   EXPECT_TRUE(nu5.empty()) << nu5.front();
@@ -378,8 +381,13 @@ TEST(GpgpusimImport, FetchLaunchBanksAndHashing) {
   EXPECT_EQ(local.icnt.sm_input_queue, 256u);
   EXPECT_EQ(local.icnt.slice_output_queue, 128u);
   GpuConfig booksim = import_text("-network_mode 1\n", &nu5);
-  EXPECT_FALSE(booksim.icnt.request_input_queued);
+  EXPECT_TRUE(booksim.icnt.request_input_queued);
+  EXPECT_TRUE(booksim.icnt.sm_input_queue_flits);
+  EXPECT_FALSE(local.icnt.sm_input_queue_flits);
   EXPECT_FALSE(booksim.icnt.sequential_grants);
+  EXPECT_EQ(booksim.icnt.sm_input_queue, 73u);
+  EXPECT_EQ(booksim.icnt.slice_output_queue, 64u);
+  EXPECT_TRUE(has(nu5, "-inter_config_file"));
   import_text("-network_mode 1\n-icnt_in_buffer_limit 64\n", &nu5);
   EXPECT_TRUE(has(nu5, "-icnt_in_buffer_limit"));  // a booksim buffer: not modelled
   // A cluster's cores share its crossbar port.
@@ -472,6 +480,22 @@ TEST(GpgpusimImport, InvalidResultNamesTheKey) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("l1d.line"), std::string::npos) << e.what();
   }
+}
+
+// -network_mode 1: the booksim network file beside the config gives the buffer sizes.
+TEST(GpgpusimImport, ReadsTheBooksimBuffersFromTheNetworkFile) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("warpsim_booksim_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "gpgpusim.config") << "-network_mode 1\n-inter_config_file net.icnt\n";
+  std::ofstream(dir / "net.icnt") << "// a network\nvc_buf_size = 32;\ninput_buffer_size = 100; // flits\n"
+                                     "ejection_buffer_size = 16;\ntopology = fly;\n";
+  std::vector<std::string> nu;
+  GpuConfig c = import_gpgpusim_config((dir / "gpgpusim.config").string(), &nu);
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(c.icnt.sm_input_queue, 132u);
+  EXPECT_EQ(c.icnt.slice_output_queue, 16u);
+  EXPECT_FALSE(has(nu, "-inter_config_file"));
 }
 
 TEST(GpgpusimImport, ReadsFiles) {

@@ -104,6 +104,27 @@ TEST(Interconnect, SmsOfAClusterShareOneRequestFifo) {
   }
 }
 
+// icnt.sm_input_queue_flits: the SM's share of its port's FIFO counts flits (booksim's buffers),
+// so a write packet of 4 flits takes 4 of 10, a read's control packet 1; counted in packets
+// both take one.
+TEST(Interconnect, TheSmInputQueueCountsFlitsOrPackets) {
+  for (bool flits : {false, true}) {
+    IcntConfig c = queued_requests(false);
+    c.sm_input_queue = 10;
+    c.sm_input_queue_flits = flits;
+    Interconnect x(c, 1, 1);
+    EXPECT_EQ(x.queue_units(4), flits ? 4u : 1u);
+    for (int i = 0; i < 2; ++i) x.queue_up(0, 0, 0, req(0, 0x80 * i, 1, MemKind::Write), 1, 4, x.leave_sm(0, 4, 10));
+    // 8 of 10 flits taken (2 of 10 packets): with 1 more flit pending (7 packets) one more still
+    // fits, with 2 (8) none does.
+    EXPECT_TRUE(x.sm_queue_free(0, flits ? 1 : 7)) << flits;
+    EXPECT_FALSE(x.sm_queue_free(0, flits ? 2 : 8)) << flits;
+    std::vector<Interconnect::Crossing> out = cross(x, 1, 100);
+    EXPECT_EQ(out.size(), 2u);
+    EXPECT_TRUE(x.sm_queue_free(0, 9)) << flits;  // all given back when they crossed
+  }
+}
+
 // A full slice takes nothing; its head waits, and so does what is behind it.
 TEST(Interconnect, FullSliceHoldsItsHeadsBack) {
   Interconnect x(queued_requests(true), 1, 2);

@@ -121,7 +121,9 @@ class Interconnect {
   // icnt.sm_input_queue_flits) of its requests not queued yet. Each SM of a cluster may fill its
   // share of the cluster's FIFO (icnt.sm_input_queue units).
   bool sm_queue_free(uint32_t sm, size_t pending) const { return sm_queued_[sm] + pending < sm_queue_share_; }
-  // What a packet of `flits` flits takes of its SM's share.
+  // Whether an SM's share counts flits (icnt.sm_input_queue_flits), and what a packet of `flits`
+  // flits takes of it.
+  bool queue_counts_flits() const { return queue_flits_; }
   uint32_t queue_units(uint32_t flits) const { return queue_flits_ ? flits : 1; }
   // Queues a request of `packets` packets of `flits` flits each, whose first flit leaves SM `sm`
   // in slot `first_slot` (leave_sm reserved packets x flits slots). A port's FIFO holds packets

@@ -119,7 +119,7 @@ struct MemorySystem::Impl {
   // What SM `sm`'s outbox takes of its crossbar FIFO: its requests, or with
   // icnt.sm_input_queue_flits the flits of their packets.
   size_t outbox_units(uint32_t sm) const {
-    if (icnt.queue_units(2) == 1) return outbox[sm].size();
+    if (!icnt.queue_counts_flits()) return outbox[sm].size();
     size_t n = 0;
     for (const Outgoing& o : outbox[sm]) n += size_t(request_packets(o.req)) * packet_flits(o.req);
     return n;

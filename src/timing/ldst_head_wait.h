@@ -5,9 +5,9 @@
 //     request leaves.
 //   L1Fail: the L1D lookup failed (no MSHR, no merge slot or no replaceable way); it fails again
 //     until the L1D changes (a fill above all), which Cache::generation() counts.
-//   PipeFull: the access's L1 bank pipeline (core.l1_lookup_after_latency) had no room; it has
-//     once the pipeline's head is looked up, an event of the pipeline (counted as a bank conflict
-//     in every cycle it waits, as GPGPU-Sim counts it).
+//   PipeFull: the access's L1 bank pipeline (core.l1_lookup_after_latency) had no room; room
+//     comes when the pipeline's head is looked up, an event of the pipeline itself. Every cycle
+//     it waits counts as a bank conflict, as GPGPU-Sim counts it.
 #pragma once
 #include <cstdint>
 

@@ -748,6 +748,7 @@ void Importer::map_all() {
   cfg_.l2.sector_replies = cfg_.l2.sector_lookups;
   cfg_.l2.half_line_shared_mshr = cfg_.l2.sector_lookups;
   u32_opt("-gpgpu_l1_latency", cfg_.l1d.latency);
+  u32_opt("-gpgpu_l1_cache_write_ratio", cfg_.l1d.write_ratio);
   // One access per bank per cycle, up to one per bank (shader.cc's L1 latency queue).
   if (u32_opt("-gpgpu_l1_banks", cfg_.l1d.ports)) cfg_.l1d.banks = cfg_.l1d.ports;
   u32_opt("-gpgpu_l1_banks_byte_interleaving", cfg_.l1d.bank_interleave);

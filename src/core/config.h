@@ -27,6 +27,7 @@ struct CacheConfig {
   uint32_t bank_interleave = 32;               // bytes of consecutive addresses in one bank
   std::string set_index = "linear";            // linear | fermi | ipoly | xor: address bits -> set
   uint32_t miss_queue = 16;                    // L1D: requests between the tag lookup and the interconnect
+  uint32_t write_ratio = 0;                    // percent of lines: written lines kept below it (0: off)
 
   template <class V>
   void visit(V& v) {
@@ -41,6 +42,10 @@ struct CacheConfig {
       "L1D only (other caches ignore it): requests that passed the tag lookup and wait for the interconnect, "
       "GPGPU-Sim's miss-queue field of -gpgpu_cache:dl1; with core.l1_miss_after_latency each bank's latency "
       "pipeline holds l1d.latency more, and an access waits while its bank's pipeline is full");
+    v("write_ratio", write_ratio,
+      "percent of the cache's lines: a line that a write touched (write-through caches too) is not replaced while "
+      "fewer than this share of the lines are written; 0: written lines are replaced as any other (GPGPU-Sim "
+      "-gpgpu_l1_cache_write_ratio, the L1D's dirty-line share)");
     v("latency", latency, "hit latency, core cycles");
     v("write_policy", write_policy,
       "write_back|write_through|write_evict|local_write_back write policy: local_write_back writes local memory back "

@@ -102,6 +102,9 @@ Cache::Cache(const CacheConfig& cfg) : cfg_(cfg) {
     throw Error(fmt::format("cache: write_allocate '{}' is not one of allocate|no_allocate|lazy_fetch_on_read",
                             cfg_.write_allocate));
   }
+  if (cfg_.write_ratio > 100)
+    throw Error(fmt::format("cache: write_ratio {} is a percentage (0..100)", cfg_.write_ratio));
+  if (cfg_.write_ratio && cfg_.enabled) written_sectors_.assign(lines_.size(), 0);
   if (cfg_.mshr_entries == 0) throw Error("cache: mshr_entries must be at least 1");
   if (cfg_.mshr_merge == 0) throw Error("cache: mshr_merge must be at least 1");
   if (uint64_t(cfg_.mshr_entries) * cfg_.mshr_merge > (1u << 20))
@@ -195,6 +198,20 @@ void Cache::set_tag(Line& l, uint64_t tag) {
   l.prop = AccessProperty::Default;
   tags_[i] = tag;
   if (lazy_) written_[i].clear();
+  if (!written_sectors_.empty()) unmark_written(l, ~0u);
+}
+
+void Cache::mark_written(Line& l, uint32_t sectors) {
+  uint32_t& w = written_sectors_[size_t(&l - lines_.data())];
+  written_lines_ += w == 0 && sectors != 0;
+  w |= sectors;
+}
+
+void Cache::unmark_written(Line& l, uint32_t sectors) {
+  uint32_t& w = written_sectors_[size_t(&l - lines_.data())];
+  if (!w) return;
+  w &= ~sectors;
+  written_lines_ -= w == 0;
 }
 
 void Cache::touch(Line& l) {
@@ -216,12 +233,14 @@ void Cache::touch(Line& l) {
   lru_last_[set] = i;
 }
 
-// An empty way if there is one, else the least recently used way with no fill on the way;
-// nullptr when every way of the set awaits a fill.
+// An empty way if there is one, else the least recently used way with no fill on the way (and,
+// while written lines are kept, not written); nullptr when there is none.
 Cache::Line* Cache::victim(uint64_t line, AccessProperty prop) {
   const uint32_t s = set_of(line >> line_shift_);
   Line* set = &lines_[size_t(s) * ways_];
   const bool persisting = prop == AccessProperty::Persisting && set_aside_ > 0;
+  const bool keep = keep_written();
+  auto kept = [&](const Line& l) { return keep && written_sectors_[size_t(&l - lines_.data())] != 0; };
   if (indexed_ && !persisting && !props_used_) {
     // Every line normal: the scan below returns the first empty way, else the least recently
     // used line without a fill on the way; the mask and the list give the same.
@@ -234,7 +253,7 @@ Cache::Line* Cache::victim(uint64_t line, AccessProperty prop) {
     }
     for (uint32_t p = lru_first_[s]; p != kNone; p = lru_next_[p]) {
       Line& l = lines_[p];
-      if (l.tag != ~0ull && !l.reserved) return &l;
+      if (l.tag != ~0ull && !l.reserved && !kept(l)) return &l;
     }
     return nullptr;
   }
@@ -249,7 +268,7 @@ Cache::Line* Cache::victim(uint64_t line, AccessProperty prop) {
   for (uint32_t w = 0; w < end; ++w) {
     Line& l = set[w];
     if (l.tag == ~0ull) return &l;
-    if (l.reserved) continue;
+    if (l.reserved || kept(l)) continue;
     const int r = rank(l);
     if (r == 2 && !persisting) continue;
     if (!best || r < best_rank || (r == best_rank && l.last_use < best->last_use)) {
@@ -404,6 +423,8 @@ Cache::Result Cache::lookup(uint64_t addr, uint32_t sectors, uint32_t waiter, ui
       return {Outcome::Fail};
     }
     l->reserved |= absent;
+    // A fetch of written sectors makes them plain again (GPGPU-Sim's sector allocation).
+    if (!written_sectors_.empty()) unmark_written(*l, absent);
     touch(*l);
     ++misses;
     return {Outcome::Miss, alloc_mshr(la, absent, waiter), absent};
@@ -523,6 +544,7 @@ bool Cache::write(uint64_t addr, uint32_t sectors, uint64_t now, bool local, con
       l->valid |= sectors;
     }
     if (back) l->dirty |= sectors;
+    if (!written_sectors_.empty()) mark_written(*l, sectors);
     touch(*l);
     write_forward_ = !back;
   }
@@ -594,6 +616,7 @@ void Cache::invalidate_all() {
     }
     l.valid = l.dirty = 0;
     if (lazy_) written_[size_t(&l - lines_.data())].clear();
+    if (!written_sectors_.empty()) unmark_written(l, ~0u);
     if (!l.reserved) set_tag(l, ~0ull);  // lines awaiting a fill keep their way
   }
 }

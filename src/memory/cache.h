@@ -17,6 +17,10 @@
 // order) a streaming, a normal, then the least recently used persisting line; other accesses
 // allocate in any way but never evict a persisting line. Streaming lines are evicted before
 // normal ones. Without set-aside ways a persisting access is a normal one.
+// With write_ratio set, a line that a write touched (whatever the write policy) is written until
+// it is replaced or a read fetches its written sectors again; a written line is not a victim
+// while fewer than write_ratio percent of the cache's lines are written (GPGPU-Sim's L1D keeps
+// its modified lines so). A set whose every line is written or awaits a fill then has no victim.
 // A disabled cache (enabled = false) has no tags: every read is a Miss with its own MSHR entry
 // and every write is forwarded. A perfect cache (perfect = true) answers every read with a Hit.
 #pragma once
@@ -133,6 +137,8 @@ class Cache {
   void reset_persisting();
   // Lines whose property is Persisting / Streaming (tests, statistics).
   uint64_t lines_with(AccessProperty prop) const;
+  // Lines that a write touched (counted only with write_ratio set).
+  uint64_t written_lines() const { return written_lines_; }
   // The property of the line holding `addr` (Default when absent or normal).
   AccessProperty property(uint64_t addr) const;
 
@@ -170,6 +176,12 @@ class Cache {
   // read() but for the generation count.
   Result lookup(uint64_t addr, uint32_t sectors, uint32_t waiter, uint64_t now, AccessProperty prop);
   uint32_t normalize(uint64_t addr, uint32_t sectors) const;
+  // write_ratio: records / forgets written sectors of `l`; whether written lines are kept now.
+  void mark_written(Line& l, uint32_t sectors);
+  void unmark_written(Line& l, uint32_t sectors);
+  bool keep_written() const {
+    return cfg_.write_ratio && written_lines_ * 100 < uint64_t(cfg_.write_ratio) * sets_ * active_ways_;
+  }
   // The youngest busy MSHR entry of line `line` found by `key`, or -1.
   int keyed_mshr(uint64_t line, uint32_t key) const;
   // The newest busy MSHR entry of line `line`, or -1 (the older ones: mshr_older_).
@@ -193,8 +205,10 @@ class Cache {
   enum class Policy : uint8_t { WriteBack, WriteThrough, WriteEvict, LocalWriteBack };
   Policy policy_ = Policy::WriteThrough;
   bool allocate_ = false;
-  bool lazy_ = false;               // write_allocate = lazy_fetch_on_read
-  std::vector<LineBytes> written_;  // lazy caches: bytes written per line since it was allocated
+  bool lazy_ = false;                      // write_allocate = lazy_fetch_on_read
+  std::vector<LineBytes> written_;         // lazy caches: bytes written per line since it was allocated
+  std::vector<uint32_t> written_sectors_;  // write_ratio: sectors written per line (empty without it)
+  uint64_t written_lines_ = 0;             // lines with a written sector
   uint64_t stamp_ = 0, mshr_seq_ = 0, generation_ = 0;
   std::vector<Line> lines_;
   std::vector<uint64_t> tags_;  // lines_[i].tag, packed: find() scans these

@@ -235,6 +235,7 @@ TEST(GpgpusimImport, TitanVMemoryOptions) {
 -gpgpu_shmem_option 0,8,16,32,64,96
 -gpgpu_unified_l1d_size 128
 -gpgpu_cache:dl1  S:4:128:64,L:T:m:L:L,A:512:8,16:0,32
+-gpgpu_l1_cache_write_ratio 25
 )",
                             &nu);
   EXPECT_TRUE(nu.empty()) << nu.front();
@@ -249,6 +250,7 @@ TEST(GpgpusimImport, TitanVMemoryOptions) {
   EXPECT_EQ(c.core.unified_l1_shared, 128u * 1024);
   EXPECT_EQ(c.core.shared_carveouts, "0,8,16,32,64,96");
   EXPECT_EQ(c.l1d.size, 32u * 1024);
+  EXPECT_EQ(c.l1d.write_ratio, 25u);
   // Without the sizes the carve-out cannot be computed.
   EXPECT_NE(located_message("-gpgpu_adaptive_cache_config 1\n").find("-gpgpu_unified_l1d_size"), std::string::npos);
   import_text("-dram_bnk_indexing_policy 2\n", &nu);

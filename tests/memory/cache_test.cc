@@ -323,6 +323,57 @@ TEST(Cache, LazyFetchOnReadWriteThroughAllocatesWithoutData) {
   EXPECT_THROW(Cache(make(1024, 4, 256, 32, "write_back", "lazy_fetch_on_read")), Error);
 }
 
+// l1d.write_ratio (GPGPU-Sim -gpgpu_l1_cache_write_ratio): a written line is not replaced while
+// fewer than write_ratio percent of the lines are written; then it is replaced as any other.
+TEST(Cache, WrittenLinesAreKeptBelowTheWriteRatio) {
+  // One set of 4 ways (4 lines): 50 % keeps written lines while fewer than 2 are written.
+  CacheConfig cfg = make(512, 4, 128, 128, "write_through", "lazy_fetch_on_read");
+  cfg.write_ratio = 50;
+  Cache c(cfg);
+  c.write(0x000, 0x1, 0);  // line 0 written (the least recently used from now on)
+  EXPECT_EQ(c.written_lines(), 1u);
+  sweep(c, 0x400, 128, 1);  // 7 more lines through the set: each miss needs a victim
+  EXPECT_EQ(c.read(0x000, 0x1, 0, 1).outcome, Cache::Outcome::Hit) << "line 0 was written: kept";
+  // With two written lines the share reaches 50 %: the older written line is replaced first,
+  // which brings the share below 50 % again, and the other is kept.
+  c.write(0x400, 0x1, 2);
+  EXPECT_EQ(c.written_lines(), 2u);
+  for (uint64_t a = 0x800; a < 0x1000; a += 128) {
+    Cache::Result r = c.read(a, 0x1, 0, 3);
+    ASSERT_EQ(r.outcome, Cache::Outcome::Miss);
+    c.fill(r.mshr, 3);
+  }
+  EXPECT_EQ(c.written_lines(), 1u);
+  EXPECT_EQ(c.read(0x400, 0x1, 0, 4).outcome, Cache::Outcome::Hit);
+  EXPECT_EQ(c.read(0x000, 0x1, 0, 4).outcome, Cache::Outcome::Miss);
+  // Without the ratio the written line goes like any other.
+  Cache plain(make(512, 4, 128, 128, "write_through", "lazy_fetch_on_read"));
+  plain.write(0x000, 0x1, 0);
+  sweep(plain, 0x400, 128, 1);
+  EXPECT_EQ(plain.read(0x000, 0x1, 0, 1).outcome, Cache::Outcome::Miss);
+  EXPECT_EQ(plain.written_lines(), 0u);
+  // A set whose every line is written and kept or awaits a fill has no victim: the read fails.
+  // A fetch of written sectors makes them plain again.
+  cfg.write_ratio = 100;
+  Cache full(cfg);
+  LineBytes part;
+  part.add(0, 4);
+  full.write(0x000, 0x1, 0, false, &part);  // written, not readable (lazy fetch on read)
+  full.write(0x080, 0x1, 0);
+  full.write(0x100, 0x1, 0);
+  EXPECT_EQ(full.written_lines(), 3u);
+  ASSERT_EQ(full.read(0x180, 0x1, 0, 1).outcome, Cache::Outcome::Miss);  // its fill stays away
+  EXPECT_EQ(full.read(0x200, 0x1, 0, 1).outcome, Cache::Outcome::Fail);
+  Cache::Result r = full.read(0x000, 0x1, 0, 1);
+  ASSERT_EQ(r.outcome, Cache::Outcome::Miss);
+  EXPECT_EQ(full.written_lines(), 2u);
+  full.fill(r.mshr, 2);
+  EXPECT_EQ(full.read(0x200, 0x1, 0, 3).outcome, Cache::Outcome::Miss) << "line 0 is plain again: the victim";
+  EXPECT_EQ(full.valid_sectors(0x000), 0u);
+  cfg.write_ratio = 101;
+  EXPECT_THROW(Cache{cfg}, Error);
+}
+
 TEST(LineBytes, RangesShiftsAndSectors) {
   LineBytes b;
   EXPECT_TRUE(b.empty());

@@ -976,3 +976,43 @@ TEST(Fidelity, AFinishedWarpLeavesWhenTheFetchSearchPassesIt) {
 
 }  // namespace
 }  // namespace warpsim::test
+
+namespace warpsim::test {
+namespace {
+
+// l1d.write_ratio (GPGPU-Sim -gpgpu_l1_cache_write_ratio): a warp writes a whole line, reads four
+// other lines through an L1 of one set of four ways, then reads the written line again. The
+// written line is the least recently used when the fourth read needs a way: replaced without the
+// ratio (the last read misses and goes to the L2), kept with it (one written line of four is
+// 25 %, under 50 %: the last read hits). Kept, it also leaves the fourth read no way until the
+// first read's fill comes back (the other three ways await fills): the read is refused meanwhile.
+TEST(Fidelity, AWrittenL1LineIsKeptBelowTheWriteRatio) {
+  auto run = [](uint32_t ratio) {
+    GpuConfig cfg = small_gpu(1, 1);
+    cfg.l1d.size = 512;
+    cfg.l1d.assoc = 4;
+    cfg.l1d.line = 128;
+    cfg.l1d.sector = 32;
+    cfg.l1d.write_policy = "write_through";
+    cfg.l1d.write_allocate = "lazy_fetch_on_read";
+    cfg.l1d.write_ratio = ratio;
+    KernelBuilder b("write_stream_reread");
+    b.grid({1, 1, 1})
+        .block({32, 1, 1})
+        .store(MemSpace::Global, AccessPattern::coalesced().at(0x100000), 4, 1)
+        .load(MemSpace::Global, AccessPattern::coalesced().at(0x200000), 4, 4, true)
+        .load(MemSpace::Global, AccessPattern::coalesced().at(0x100000), 4, 1, true);
+    return simulate(cfg, b.build());
+  };
+  RunResult plain = run(0), kept = run(50);
+  EXPECT_EQ(plain.stats.core.l1d_hits, 0u);
+  EXPECT_EQ(plain.stats.core.l1d_misses, 5u);
+  EXPECT_EQ(kept.stats.core.l1d_hits, 1u);
+  EXPECT_EQ(kept.stats.core.l1d_misses, 4u);
+  EXPECT_EQ(plain.stats.core.l1d_fails, 0u);
+  EXPECT_GT(kept.stats.core.l1d_fails, 0u);
+  EXPECT_EQ(run(25).stats.core.l1d_hits, 0u) << "one written line of four is not under 25 %";
+}
+
+}  // namespace
+}  // namespace warpsim::test

@@ -600,6 +600,8 @@ void Importer::map_dram() {
     else
       d.queue = v;
   }
+  // The DRAM credits (memory_partition_unit::arbitration_metadata): 0 there means no bound, as here.
+  u32_opt("-gpgpu_dram_return_queue_size", d.return_queue);
   u32_opt("-dram_latency", d.latency);  // GPGPU-Sim counts it in core cycles
   if (Option* o = take("-gpgpu_mem_addr_mapping")) {
     // "dramid@B;<64 address bits, MSB first, '.' separated>" with R(ow) B(ank) C(olumn)

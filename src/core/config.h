@@ -472,6 +472,7 @@ struct DramConfig {
   bool dual_command_bus = true;           // row and column commands use separate buses
   std::string bank_hash = "linear";       // linear | xor (bank XOR low row bits)
   uint32_t write_queue = 0;               // >0: writes wait in a queue of their own, served in drains
+  uint32_t return_queue = 0;              // reads whose data returns to the L2 (0: unbounded); bounds credits
   uint32_t write_drain_start = 0;         // queued writes that start a drain (reads wait)
   uint32_t write_drain_stop = 0;          // a drain ends when fewer writes than this remain
   std::string page_policy = "open";       // open | closed (precharge when no queued request hits the row)
@@ -512,6 +513,10 @@ struct DramConfig {
     v("bank_hash", bank_hash,
       "linear|xor (a row's bank is its row-block index modulo banks, or that XOR the row's low "
       "bits; banks must be a power of two)");
+    v("return_queue", return_queue,
+      "GPGPU-Sim's DRAM return queue (-gpgpu_dram_return_queue_size; 0 = unbounded): a channel takes a request "
+      "from its L2 slices only while its queued requests and the reads whose data is on its way back to the L2 "
+      "number fewer than queue + write_queue + return_queue + 1 (GPGPU-Sim's DRAM credits)");
     v("write_queue", write_queue,
       "writes queued apart from reads (entries; 0 = one queue of dram.queue for both): reads are served until "
       "write_drain_start writes wait, then only writes until fewer than write_drain_stop remain (and writes whenever "

@@ -18,6 +18,8 @@ DramChannel::DramChannel(const DramConfig& cfg) : cfg_(cfg), returns_(64) {
   else
     throw Error("memory: dram.scheduler '" + cfg_.scheduler + "' is not one of frfcfs|fcfs");
   capacity_ = cfg_.queue ? cfg_.queue : 1;
+  // GPGPU-Sim has no credit bound when either queue is unbounded.
+  if (cfg_.return_queue && cfg_.queue) credits_ = cfg_.queue + cfg_.write_queue + cfg_.return_queue + 1;
   banks_.resize(cfg_.banks);
   bank_hits_.resize(cfg_.banks);
   bank_queued_.resize(cfg_.banks);

@@ -69,8 +69,14 @@ class DramChannel {
  public:
   explicit DramChannel(const DramConfig& cfg);
 
-  // True when `n` more requests of either kind fit (an empty queue always takes them).
+  // True when `n` more requests of either kind fit (an empty queue always takes them) and, with
+  // dram.return_queue, the channel has credits for them: its queued requests and the reads whose
+  // data is on the way to the L2 stay within `credits_` (GPGPU-Sim's memory_partition_unit
+  // arbitration: the scheduler queue, the write queue and the return queue, and one request per
+  // slice; a channel with nothing in flight always takes them).
   bool has_room(uint32_t n) const {
+    if (credits_ && !(queue_.empty() && returns_.empty()) && queue_.size() + returns_.size() + n > credits_)
+      return false;
     if (!cfg_.write_queue) return queue_.empty() || queue_.size() + n <= capacity_;
     const size_t reads = queue_.size() - writes_;
     return (reads == 0 || reads + n <= capacity_) && (writes_ == 0 || writes_ + n <= cfg_.write_queue);
@@ -174,6 +180,7 @@ class DramChannel {
   uint64_t next_close_ = UINT64_MAX;    // earliest Bank::close_at
   uint64_t next_refresh_ = UINT64_MAX;  // earliest Bank::refresh_at
   uint32_t capacity_;
+  uint32_t credits_ = 0;  // dram.return_queue: requests in flight a channel allows (0: no bound)
   std::vector<Bank> banks_;
   std::vector<DramRequest> queue_;  // arrival order
   Ring<DramReturn> returns_;

@@ -236,6 +236,7 @@ TEST(GpgpusimImport, TitanVMemoryOptions) {
 -gpgpu_unified_l1d_size 128
 -gpgpu_cache:dl1  S:4:128:64,L:T:m:L:L,A:512:8,16:0,32
 -gpgpu_l1_cache_write_ratio 25
+-gpgpu_dram_return_queue_size 192
 )",
                             &nu);
   EXPECT_TRUE(nu.empty()) << nu.front();
@@ -251,6 +252,7 @@ TEST(GpgpusimImport, TitanVMemoryOptions) {
   EXPECT_EQ(c.core.shared_carveouts, "0,8,16,32,64,96");
   EXPECT_EQ(c.l1d.size, 32u * 1024);
   EXPECT_EQ(c.l1d.write_ratio, 25u);
+  EXPECT_EQ(c.dram.return_queue, 192u);
   // Without the sizes the carve-out cannot be computed.
   EXPECT_NE(located_message("-gpgpu_adaptive_cache_config 1\n").find("-gpgpu_unified_l1d_size"), std::string::npos);
   import_text("-dram_bnk_indexing_policy 2\n", &nu);

@@ -576,3 +576,40 @@ TEST(DramChannel, RefreshByEventsMatchesEveryCycle) {
 
 }  // namespace
 }  // namespace warpsim
+
+namespace warpsim {
+namespace {
+
+// dram.return_queue (GPGPU-Sim -gpgpu_dram_return_queue_size): a channel takes requests only
+// while its queued requests and the reads whose data is on its way to the L2 number fewer than
+// queue + return_queue + 1. Queue 8, return queue 2: 11 credits. Eight reads of one row leave the
+// queue within 100 cycles; their data takes latency 200 to reach the L2 and holds 8 credits
+// meanwhile: 3 more requests fit, not 4, though the scheduler queue is empty.
+TEST(DramChannel, ReturnQueueCreditsBoundRequestsInFlight) {
+  DramConfig cfg = dram_cfg();
+  cfg.latency = 200;
+  cfg.return_queue = 2;
+  DramChannel ch(cfg);
+  MemoryStats st;
+  std::vector<Served> out;
+  for (uint64_t i = 0; i < 8; ++i) ch.enqueue(req(i, 0, 0));
+  run(ch, 0, 100, st, out);
+  ASSERT_EQ(ch.queued(), 0u);
+  ASSERT_EQ(ch.returns_pending(), 8u);
+  EXPECT_TRUE(ch.has_room(3));
+  EXPECT_FALSE(ch.has_room(4));
+  // Without the return queue only the scheduler queue bounds it.
+  cfg.return_queue = 0;
+  DramChannel free(cfg);
+  for (uint64_t i = 0; i < 8; ++i) free.enqueue(req(i, 0, 0));
+  run(free, 0, 100, st, out);
+  ASSERT_EQ(free.returns_pending(), 8u);
+  EXPECT_TRUE(free.has_room(8));
+  // Once the data is back the credits are too.
+  run(ch, 100, 400, st, out);
+  EXPECT_EQ(ch.returns_pending(), 0u);
+  EXPECT_TRUE(ch.has_room(8));
+}
+
+}  // namespace
+}  // namespace warpsim

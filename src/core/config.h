@@ -128,6 +128,7 @@ struct CoreConfig {
   uint32_t icache_miss_latency = 100;
   uint32_t branch_latency = 2;             // cycles after a branch issues before the warp fetches again
   uint32_t ldst_queue = 8;                 // memory instructions queued in the LD/ST unit
+  uint32_t ldst_queue_per_scheduler = 0;   // of them, at most this many from one scheduler (0: no bound)
   uint32_t issue_per_scheduler = 1;        // instructions a scheduler issues per cycle
   uint32_t mem_issue_per_sm = 1;           // MEM instructions the whole SM may issue per cycle
   uint32_t sfu_issue_per_sm = 1;           // SFU instructions the whole SM may issue per cycle (0: no limit)
@@ -226,6 +227,11 @@ struct CoreConfig {
     v("icache_miss_latency", icache_miss_latency, "instruction cache miss latency");
     v("branch_latency", branch_latency, "cycles a branch blocks fetch of its warp");
     v("ldst_queue", ldst_queue, "memory instructions queued in the LD/ST unit");
+    v("ldst_queue_per_scheduler", ldst_queue_per_scheduler,
+      "of the memory instructions queued in the LD/ST unit, at most this many issued by one scheduler (0: no bound "
+      "but ldst_queue); GPGPU-Sim's sub-core model gives each scheduler its own slot of the issue-to-collector and "
+      "collector-to-unit registers and its own collector units, and the LD/ST unit takes the oldest instruction of "
+      "the four collector-to-unit slots");
     v("issue_per_scheduler", issue_per_scheduler, "instructions issued per scheduler per cycle");
     v("mem_issue_per_sm", mem_issue_per_sm, "memory instructions issued per SM per cycle");
     v("sfu_issue_per_sm", sfu_issue_per_sm, "SFU instructions issued per SM per cycle (0 = no limit)");

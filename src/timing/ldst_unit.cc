@@ -21,6 +21,8 @@ LdstUnit::LdstUnit(int sm_id, const GpuConfig& cfg, MemorySystem& mem)
       l1d_(l1d_storage(cfg)),
       const_(cfg.constcache),
       queue_cap_(cfg.core.ldst_queue),
+      sched_cap_(cfg.core.ldst_queue_per_scheduler),
+      per_sched_(std::max(1u, cfg.core.schedulers), 0),
       line_bytes_(cfg.l1d.line),
       sector_direct_(cfg.icnt.request_packets != "line"),
       sector_misses_(cfg.icnt.request_packets == "sector") {
@@ -54,6 +56,8 @@ LdstUnit::LdstUnit(const LdstUnit& o, const GpuConfig& cfg, MemorySystem& mem)
       queue_head_(o.queue_head_),
       queue_count_(o.queue_count_),
       queue_cap_(o.queue_cap_),
+      sched_cap_(o.sched_cap_),
+      per_sched_(o.per_sched_),
       out_(o.out_),
       out_ready_(o.out_ready_),
       out_bank_(o.out_bank_),
@@ -135,7 +139,8 @@ uint32_t LdstUnit::bank_conflict_degree_sorted(const uint64_t* addrs, uint32_t m
   return degree;
 }
 
-void LdstUnit::push(int slot, const WarpInst& inst, const uint64_t* lane_addrs, uint64_t thread_base, uint64_t now) {
+void LdstUnit::push(int slot, int sched, const WarpInst& inst, const uint64_t* lane_addrs, uint64_t thread_base,
+                    uint64_t now) {
   if (free_ops_.empty()) {  // rare: grow the pool
     size_t old = ops_.size();
     ops_.resize(old * 2);
@@ -145,6 +150,8 @@ void LdstUnit::push(int slot, const WarpInst& inst, const uint64_t* lane_addrs, 
   free_ops_.pop_back();
   Op& op = ops_[idx];
   op.slot = slot;
+  op.sched = sched;
+  ++per_sched_[size_t(sched)];
   std::copy(std::begin(inst.dst), std::end(inst.dst), op.dst);
   op.op = inst.op;
   op.space = inst.space;
@@ -487,10 +494,7 @@ bool LdstUnit::process_head(Sm& sm, uint64_t now, CoreStats& stats) {
   uint32_t idx = queue_[queue_head_];
   Op& op = ops_[idx];
   const WarpInst& in = *op.inst;
-  auto pop = [&] {
-    queue_head_ = (queue_head_ + 1) % queue_cap_;
-    --queue_count_;
-  };
+  auto pop = [&] { dequeue(); };
   switch (op.space) {
     case MemSpace::Shared: {
       uint32_t degree = !op.has_addrs ? 1
@@ -705,8 +709,7 @@ bool LdstUnit::process_const_through_memory(Sm& sm, uint32_t idx, uint64_t now, 
     return progressed;
   }
   busy_until_ = now + std::max<uint32_t>(1, op.n_access);
-  queue_head_ = (queue_head_ + 1) % queue_cap_;
-  --queue_count_;
+  dequeue();
   if (op.outstanding == 0) complete(sm, idx, op.ready, now);
   return true;
 }

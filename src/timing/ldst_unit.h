@@ -34,10 +34,19 @@ class LdstUnit {
   LdstUnit(const LdstUnit&) = delete;
 
   bool full() const { return queue_count_ >= queue_cap_; }
-  // A memory instruction issued by warp `slot`, with its 32 lanes' addresses (copied; nullptr:
-  // none). `thread_base` is the global thread id of lane 0 (used to interleave local memory
-  // between threads).
-  void push(int slot, const WarpInst& inst, const uint64_t* lane_addrs, uint64_t thread_base, uint64_t now);
+  // Full for scheduler `sched`: the queue is full, or core.ldst_queue_per_scheduler of its
+  // instructions wait behind the head (the head is in the unit's dispatch register, which is
+  // not the scheduler's).
+  bool full(int sched) const {
+    if (queue_count_ >= queue_cap_) return true;
+    if (!sched_cap_) return false;
+    const uint32_t head = queue_count_ && ops_[queue_[queue_head_]].sched == sched;
+    return per_sched_[size_t(sched)] - head >= sched_cap_;
+  }
+  // A memory instruction issued by warp `slot` of scheduler `sched`, with its 32 lanes'
+  // addresses (copied; nullptr: none). `thread_base` is the global thread id of lane 0 (used to
+  // interleave local memory between threads).
+  void push(int slot, int sched, const WarpInst& inst, const uint64_t* lane_addrs, uint64_t thread_base, uint64_t now);
   // One cycle: consume responses, process the head of the queue, send requests.
   // Completions are reported to `sm`. Returns true when anything happened.
   bool cycle(Sm& sm, uint64_t now, CoreStats& stats);
@@ -108,6 +117,7 @@ class LdstUnit {
   };
   struct Op {
     int slot;
+    int sched;  // the issuing scheduler
     RegId dst[kMaxDst];
     OpClass op;
     MemSpace space;
@@ -132,6 +142,12 @@ class LdstUnit {
     return out_count_ < out_cap_ && (bank == kNoBank || pipe_depth_ == 0 || pipe_count_[bank] < pipe_depth_);
   }
   void pop_out();
+  // The head instruction leaves the queue (all its accesses have entered, or it was served).
+  void dequeue() {
+    --per_sched_[size_t(ops_[queue_[queue_head_]].sched)];
+    queue_head_ = (queue_head_ + 1) % queue_cap_;
+    --queue_count_;
+  }
   // Sends the next line fetch or the oldest request that may leave; true if one left.
   bool send(uint64_t now);
   MemRequest request(const Access& a, uint64_t now) const;
@@ -173,6 +189,8 @@ class LdstUnit {
   std::vector<uint32_t> free_ops_;
   std::vector<uint32_t> queue_;  // ring of op indices
   uint32_t queue_head_ = 0, queue_count_ = 0, queue_cap_;
+  uint32_t sched_cap_ = 0;           // core.ldst_queue_per_scheduler
+  std::vector<uint32_t> per_sched_;  // queued instructions per issuing scheduler
   // Requests on their way to the interconnect, in order: the first `admitted_` passed their tag
   // lookup and wait in the miss queue (l1d.miss_queue of them at most); the rest are still in an
   // L1 bank's latency pipeline (core.l1_miss_after_latency: l1d.latency stages per bank, GPGPU-Sim's

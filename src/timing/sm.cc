@@ -47,6 +47,8 @@ Sm::Sm(int id, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu,
   last_busy_unit_.assign(m, Unit::SP);
   sched_dirty_.assign(m, 1);
   sched_wake_.assign(m, 0);
+  ldst_full_at_start_.assign(m, 0);
+  ldst_was_full_.assign(m, 0);
   read_scheduler_needs();
 }
 
@@ -93,6 +95,7 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       sched_dirty_(o.sched_dirty_),
       sched_wake_(o.sched_wake_),
       ldst_full_at_start_(o.ldst_full_at_start_),
+      ldst_was_full_(o.ldst_was_full_),
       mem_port_used_last_cycle_(o.mem_port_used_last_cycle_),
       wakes_(o.wakes_),
       now_(o.now_),
@@ -438,7 +441,7 @@ WarpStatus Sm::update_status(int slot) {
     case NeedsUnit::None:
       return WarpStatus::Ready;
     case NeedsUnit::Mem:
-      return (ldst_.full() || mem_issued_this_cycle_ >= cfg_.core.mem_issue_per_sm ||
+      return (ldst_.full(sched) || mem_issued_this_cycle_ >= cfg_.core.mem_issue_per_sm ||
               free_unit(sched, Unit::MEM, now_) < 0 || !collector_free(sched, Unit::MEM))
                  ? WarpStatus::UnitBusy
                  : WarpStatus::Ready;
@@ -693,11 +696,11 @@ void Sm::issue(int sched, int slot, uint64_t now) {
       stats_.issued_by_unit[int(Unit::MEM)]++;
       if (oc_.enabled()) oc_.collect(sched, slot, Unit::MEM, in.src, kMaxSrc, now, &stats_.reg_bank_conflicts);
       if (in.addr_index == kNoAddr) {
-        ldst_.push(slot, in, nullptr, w.thread_base, now);
+        ldst_.push(slot, sched, in, nullptr, w.thread_base, now);
       } else {
         uint64_t lane_addrs[32];
         w.addr_next = lane_addresses::decode(w.addr_next, in.active_mask, lane_addrs);
-        ldst_.push(slot, in, lane_addrs, w.thread_base, now);
+        ldst_.push(slot, sched, in, lane_addrs, w.thread_base, now);
       }
       if (in.op != OpClass::STORE) {
         const bool long_op = in.space == MemSpace::Global || in.space == MemSpace::Local ||
@@ -933,7 +936,7 @@ CycleClass Sm::classify(int sched, Unit* busy_unit, uint64_t* wake) {
         if (oc_at > now_) wake_once(oc_at);
         if (w.needs_unit == NeedsUnit::Mem) {
           // A full LD/ST queue drains by an event; the per-cycle MEM/SFU ports reset next cycle.
-          if (!ldst_.full()) w_at = std::min(w_at, std::max({now_ + 1, unit_next_free(sched, Unit::MEM), oc_at}));
+          if (!ldst_.full(sched)) w_at = std::min(w_at, std::max({now_ + 1, unit_next_free(sched, Unit::MEM), oc_at}));
         } else {
           uint64_t free_at = std::max(unit_next_free(sched, w.unit), oc_at);
           // A free unit whose result slot is taken frees by itself next cycle: no event marks it.
@@ -983,16 +986,16 @@ bool Sm::cycle(uint64_t now) {
   bool active = ldst_.cycle(*this, now, stats_);
   if (!cfg_.core.fetch_after_issue && fetch_has_work()) active |= fetch(now);
   uint32_t m = cfg_.core.schedulers;
-  bool ldst_was_full = ldst_full_at_start_;
-  ldst_full_at_start_ = ldst_.full();
+  ldst_was_full_.swap(ldst_full_at_start_);
+  for (size_t s = 0; s < ldst_full_at_start_.size(); ++s) ldst_full_at_start_[s] = ldst_.full(int(s));
   bool ports_reset = mem_port_used_last_cycle_;
   mem_port_used_last_cycle_ = false;
   for (uint32_t i = 0; i < m; ++i) {
     const uint32_t s = sched_in_order(i, now);
     // A scheduler that issued nothing stays idle until an event of one of its warps, its wake
     // cycle, the LD/ST queue draining or the per-cycle issue ports freeing.
-    if (!needs_every_cycle_ && !sched_dirty_[s] && now < sched_wake_[s] && !(ldst_was_full && !ldst_.full()) &&
-        !ports_reset) {
+    if (!needs_every_cycle_ && !sched_dirty_[s] && now < sched_wake_[s] &&
+        !(ldst_was_full_[s] && !ldst_.full(int(s))) && !ports_reset) {
       unchanged_cycle(s, now);
       continue;
     }
@@ -1077,7 +1080,8 @@ void Sm::maybe_sleep(uint64_t now) {
       doze_live_ |= sched_replays_[s] && !(sched_replays_[s] == kReplayEach && in_bulk(s));
   sleeps_on_memory_ = !empty;
   sleeps_with_ctas_ += !empty;
-  sleeps_with_full_ldst_ += !empty && ldst_full_at_start_;
+  sleeps_with_full_ldst_ +=
+      !empty && std::find(ldst_full_at_start_.begin(), ldst_full_at_start_.end(), 1) != ldst_full_at_start_.end();
 }
 
 void Sm::count_sleep(uint64_t upto) {

@@ -1016,3 +1016,45 @@ TEST(Fidelity, AWrittenL1LineIsKeptBelowTheWriteRatio) {
 
 }  // namespace
 }  // namespace warpsim::test
+
+namespace warpsim::test {
+namespace {
+
+// core.ldst_queue_per_scheduler: two sub-core schedulers, each with two warps of four
+// independent loads whose 32 lanes read 32 lines (32 cycles in the LD/ST unit each). Without the
+// bound each scheduler issues all eight of its loads into the 16-entry LD/ST queue at once. With
+// a bound of 2 a scheduler has at most two loads waiting behind the head (GPGPU-Sim's sub-core
+// slots): the head's scheduler issues three, the other two, until the head leaves the unit 32
+// cycles after it entered.
+TEST(Fidelity, EachSchedulerHoldsAtMostItsShareOfTheLdstQueue) {
+  GpuConfig cfg = small_gpu(1, 2);
+  cfg.icache.perfect = true;
+  cfg.core.subcore = true;
+  cfg.core.mem_issue_per_sm = 2;
+  cfg.core.ldst_queue = 16;
+  KernelBuilder b("column_loads");
+  b.grid({1, 1, 1}).block({128, 1, 1}).load(MemSpace::Global, AccessPattern::strided(1024), 4, 4);
+  const synth::SyntheticKernel k = b.build();
+  // Loads each scheduler issued within 30 cycles of the first.
+  auto early = [&](uint32_t cap) {
+    cfg.core.ldst_queue_per_scheduler = cap;
+    RunResult r = simulate(cfg, k, "gto", {}, /*log=*/true);
+    std::vector<int> n(2, 0);
+    uint64_t first = ~0ull;
+    for (const auto& d : r.log)
+      if (d.slot >= 0) {
+        first = std::min(first, d.cycle);
+        if (d.cycle < first + 30) ++n[d.sched];
+      }
+    return n;
+  };
+  const std::vector<int> free = early(0), bounded = early(2);
+  EXPECT_GE(free[0], 7);
+  EXPECT_GE(free[1], 7);
+  EXPECT_EQ(bounded[0] + bounded[1], 5);
+  EXPECT_LE(std::max(bounded[0], bounded[1]), 3);
+  EXPECT_GE(std::min(bounded[0], bounded[1]), 2);
+}
+
+}  // namespace
+}  // namespace warpsim::test

@@ -34,6 +34,7 @@ class LdstUnit {
   LdstUnit(const LdstUnit&) = delete;
 
   bool full() const { return queue_count_ >= queue_cap_; }
+  bool bounds_schedulers() const { return sched_cap_ != 0; }
   // Full for scheduler `sched`: the queue is full, or core.ldst_queue_per_scheduler of its
   // instructions wait behind the head (the head is in the unit's dispatch register, which is
   // not the scheduler's).

@@ -96,6 +96,7 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       sched_wake_(o.sched_wake_),
       ldst_full_at_start_(o.ldst_full_at_start_),
       ldst_was_full_(o.ldst_was_full_),
+      ldst_full_now_(o.ldst_full_now_),
       mem_port_used_last_cycle_(o.mem_port_used_last_cycle_),
       wakes_(o.wakes_),
       now_(o.now_),
@@ -986,8 +987,15 @@ bool Sm::cycle(uint64_t now) {
   bool active = ldst_.cycle(*this, now, stats_);
   if (!cfg_.core.fetch_after_issue && fetch_has_work()) active |= fetch(now);
   uint32_t m = cfg_.core.schedulers;
-  ldst_was_full_.swap(ldst_full_at_start_);
-  for (size_t s = 0; s < ldst_full_at_start_.size(); ++s) ldst_full_at_start_[s] = ldst_.full(int(s));
+  // Whether the LD/ST queue was full for each scheduler as the last cycle left it (one flag for
+  // all without core.ldst_queue_per_scheduler).
+  const bool per_sched = ldst_.bounds_schedulers();
+  const bool ldst_was_full = ldst_full_now_;
+  ldst_full_now_ = ldst_.full();
+  if (per_sched) {
+    ldst_was_full_.swap(ldst_full_at_start_);
+    for (size_t s = 0; s < ldst_full_at_start_.size(); ++s) ldst_full_at_start_[s] = ldst_.full(int(s));
+  }
   bool ports_reset = mem_port_used_last_cycle_;
   mem_port_used_last_cycle_ = false;
   for (uint32_t i = 0; i < m; ++i) {
@@ -995,7 +1003,7 @@ bool Sm::cycle(uint64_t now) {
     // A scheduler that issued nothing stays idle until an event of one of its warps, its wake
     // cycle, the LD/ST queue draining or the per-cycle issue ports freeing.
     if (!needs_every_cycle_ && !sched_dirty_[s] && now < sched_wake_[s] &&
-        !(ldst_was_full_[s] && !ldst_.full(int(s))) && !ports_reset) {
+        !(per_sched ? ldst_was_full_[s] && !ldst_.full(int(s)) : ldst_was_full && !ldst_.full()) && !ports_reset) {
       unchanged_cycle(s, now);
       continue;
     }
@@ -1081,7 +1089,8 @@ void Sm::maybe_sleep(uint64_t now) {
   sleeps_on_memory_ = !empty;
   sleeps_with_ctas_ += !empty;
   sleeps_with_full_ldst_ +=
-      !empty && std::find(ldst_full_at_start_.begin(), ldst_full_at_start_.end(), 1) != ldst_full_at_start_.end();
+      !empty && (ldst_full_now_ ||
+                 std::find(ldst_full_at_start_.begin(), ldst_full_at_start_.end(), 1) != ldst_full_at_start_.end());
 }
 
 void Sm::count_sleep(uint64_t upto) {

@@ -364,8 +364,10 @@ class Sm {
   std::vector<Unit> last_busy_unit_;
   std::vector<uint8_t> sched_dirty_;  // an event touched one of the scheduler's warps
   std::vector<uint64_t> sched_wake_;  // first cycle its idle decision may change by itself
-  std::vector<uint8_t> ldst_full_at_start_,
-      ldst_was_full_;  // per scheduler: the LD/ST queue was full for it at the cycle's start
+  // The LD/ST queue was full at the cycle's start: for every scheduler, and (with
+  // core.ldst_queue_per_scheduler) for each.
+  std::vector<uint8_t> ldst_full_at_start_, ldst_was_full_;
+  bool ldst_full_now_ = false;
   bool mem_port_used_last_cycle_ = false;
   WakeSet wakes_;  // future cycles at which something changes by itself
   uint64_t now_ = 0;

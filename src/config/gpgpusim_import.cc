@@ -678,6 +678,9 @@ void Importer::map_equivalent_options() {
     // closely than back-to-back sector packets (docs/fidelity.md): sector_uncached for all.
     cfg_.icnt.request_packets = "sector_uncached";
   }
+  // Every GPGPU-Sim coalescer sends a store as transactions of whole 32-byte chunks
+  // (memory_coalescing_arch_reduce_and_send): lanes writing the same word add no data.
+  cfg_.icnt.write_data_sectors = true;
   // The address mask presets are replaced by -gpgpu_mem_addr_mapping whenever it is given.
   if (Option* o = take("-gpgpu_mem_address_mask"); o && !index_.count("-gpgpu_mem_addr_mapping"))
     not_understood("-gpgpu_mem_address_mask (without -gpgpu_mem_addr_mapping)");

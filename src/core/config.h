@@ -352,6 +352,7 @@ struct IcntConfig {
   uint32_t slice_output_queue = 512;     // request packets waiting at a full slice's crossbar output
   bool sm_input_queue_flits = false;     // sm_input_queue counts flits (booksim's buffers), not packets
   std::string request_packets = "line";  // line | sector | sector_uncached: packets a request takes to the L2
+  bool write_data_sectors = false;       // a store's packet carries its whole 32-byte sectors, not its lanes' bytes
 
   template <class V>
   void visit(V& v) {
@@ -401,6 +402,10 @@ struct IcntConfig {
       "access is a sector; sector_uncached: only accesses that do not go through the L1, as GPGPU-Sim's Fermi and "
       "Kepler coalescer, whose L1-cached accesses are whole segments); with request_input_queued each packet "
       "reaches the L2 slice as an access of its own sector and the request completes with the last answer");
+    v("write_data_sectors", write_data_sectors,
+      "a store's packet to the L2 carries the whole 32-byte sectors of the line it writes (GPGPU-Sim's coalescer "
+      "sends a store as transactions of whole 32-byte chunks, however many lanes write the same bytes); false: the "
+      "bytes its active lanes write, counted lane by lane");
   }
 };
 

@@ -434,7 +434,8 @@ void LdstUnit::write(uint32_t idx, const Access& a, bool l1_write, bool sector_p
   if (forward) {
     MemRequest req = request(a, now);
     req.kind = op.op == OpClass::ATOMIC ? MemKind::Atomic : MemKind::Write;
-    req.bytes = a.bytes;
+    req.bytes =
+        req.kind == MemKind::Write && cfg_.icnt.write_data_sectors ? uint16_t(std::popcount(a.sectors) * 32) : a.bytes;
     req.written = a.written;
     req.sector_packets = sector_packets;
     req.token = (op.op == OpClass::ATOMIC ? kDirect : kWriteAck) | idx;

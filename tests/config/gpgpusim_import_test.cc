@@ -401,6 +401,9 @@ TEST(GpgpusimImport, FetchLaunchBanksAndHashing) {
   // Accesses past the L1 are sector packets on every coalescing arch.
   EXPECT_EQ(GpuConfig{}.icnt.request_packets, "line");
   EXPECT_EQ(import_text("-gpgpu_coalesce_arch 20\n", nullptr).icnt.request_packets, "sector_uncached");
+  // A store crosses as whole 32-byte chunks, whatever the arch.
+  EXPECT_FALSE(GpuConfig{}.icnt.write_data_sectors);
+  EXPECT_TRUE(import_text("-gpgpu_n_clusters 15\n", nullptr).icnt.write_data_sectors);
 }
 
 TEST(GpgpusimImport, AppliesOnTopOfAPreset) {

@@ -1058,3 +1058,29 @@ TEST(Fidelity, EachSchedulerHoldsAtMostItsShareOfTheLdstQueue) {
 
 }  // namespace
 }  // namespace warpsim::test
+
+namespace warpsim::test {
+namespace {
+
+// icnt.write_data_sectors: 32 lanes store the same 4-byte word. Counted lane by lane that is 128
+// bytes of data, four 40-byte flits; as GPGPU-Sim's coalescer sends it, one 32-byte chunk, one
+// flit. Eight warps on one SM store to one word in turn: the slice port (one flit a cycle) takes
+// their packets in 8 x 4 or 8 x 1 cycles.
+TEST(Fidelity, AStoreCarriesItsSectorsNotItsLanesBytes) {
+  auto run = [](bool sectors) {
+    GpuConfig cfg = small_gpu(1, 1);
+    cfg.icache.perfect = true;
+    cfg.icnt.flit = 40;
+    cfg.icnt.write_data_sectors = sectors;
+    KernelBuilder b("same_word_stores");
+    b.grid({1, 1, 1}).block({256, 1, 1}).store(MemSpace::Global, AccessPattern::broadcast(), 4, 1);
+    return simulate(cfg, b.build());
+  };
+  RunResult lanes = run(false), sectors = run(true);
+  EXPECT_EQ(lanes.stats.mem.icnt_flits_up, 8u * 4u);
+  EXPECT_EQ(sectors.stats.mem.icnt_flits_up, 8u * 1u);
+  EXPECT_LT(kernel_cycles(sectors), kernel_cycles(lanes));
+}
+
+}  // namespace
+}  // namespace warpsim::test

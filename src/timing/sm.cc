@@ -96,7 +96,7 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       sched_wake_(o.sched_wake_),
       ldst_full_at_start_(o.ldst_full_at_start_),
       ldst_was_full_(o.ldst_was_full_),
-      ldst_full_now_(o.ldst_full_now_),
+      ldst_full_all_at_start_(o.ldst_full_all_at_start_),
       mem_port_used_last_cycle_(o.mem_port_used_last_cycle_),
       wakes_(o.wakes_),
       now_(o.now_),
@@ -990,8 +990,8 @@ bool Sm::cycle(uint64_t now) {
   // Whether the LD/ST queue was full for each scheduler as the last cycle left it (one flag for
   // all without core.ldst_queue_per_scheduler).
   const bool per_sched = ldst_.bounds_schedulers();
-  const bool ldst_was_full = ldst_full_now_;
-  ldst_full_now_ = ldst_.full();
+  const bool ldst_was_full = ldst_full_all_at_start_;
+  ldst_full_all_at_start_ = ldst_.full();
   if (per_sched) {
     ldst_was_full_.swap(ldst_full_at_start_);
     for (size_t s = 0; s < ldst_full_at_start_.size(); ++s) ldst_full_at_start_[s] = ldst_.full(int(s));
@@ -1089,7 +1089,7 @@ void Sm::maybe_sleep(uint64_t now) {
   sleeps_on_memory_ = !empty;
   sleeps_with_ctas_ += !empty;
   sleeps_with_full_ldst_ +=
-      !empty && (ldst_full_now_ ||
+      !empty && (ldst_full_all_at_start_ ||
                  std::find(ldst_full_at_start_.begin(), ldst_full_at_start_.end(), 1) != ldst_full_at_start_.end());
 }
 

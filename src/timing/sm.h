@@ -364,10 +364,10 @@ class Sm {
   std::vector<Unit> last_busy_unit_;
   std::vector<uint8_t> sched_dirty_;  // an event touched one of the scheduler's warps
   std::vector<uint64_t> sched_wake_;  // first cycle its idle decision may change by itself
-  // The LD/ST queue was full at the cycle's start: for every scheduler, and (with
-  // core.ldst_queue_per_scheduler) for each.
+  // The LD/ST queue was full at the cycle's start for every scheduler (ldst_.full()), and with
+  // core.ldst_queue_per_scheduler for each one (ldst_.full(s)); ldst_was_full_: the cycle before.
   std::vector<uint8_t> ldst_full_at_start_, ldst_was_full_;
-  bool ldst_full_now_ = false;
+  bool ldst_full_all_at_start_ = false;
   bool mem_port_used_last_cycle_ = false;
   WakeSet wakes_;  // future cycles at which something changes by itself
   uint64_t now_ = 0;

@@ -453,11 +453,10 @@ void Importer::map_units() {
   // mode, otherwise ID_OC_SFU pipeline registers bound SFU issue per SM.
   core.mem_issue_per_sm = 1;
   if (core.subcore) core.sfu_issue_per_sm = 0;
-  // shader_core_ctx::issue asks the schedulers from Issue_Prio, which advances every cycle. In
-  // sub-core mode each scheduler issues into its own pipeline-register slots, so the order
-  // decides no shared slot there; warpsim's one memory slot per SM then stands for the collector
-  // units' dispatch to the LD/ST unit, not for issue, and keeps the fixed order (docs/fidelity.md).
-  core.rotate_issue_priority = !core.subcore;
+  // shader_core_ctx::issue asks the schedulers from Issue_Prio, which advances every cycle: in
+  // shared mode they compete for the same pipeline registers in that order; in sub-core mode
+  // the order numbers the instructions, and the LD/ST unit takes the oldest (map_ldst_queue).
+  core.rotate_issue_priority = true;
   if (Option* o = take("-gpgpu_pipeline_widths")) {
     auto w = u32_list(*o, ',', 7);
     size_t sfu_idx = w.size() >= 11 ? 3 : 1;  // 4.x: SP,DP,INT,SFU,MEM,...; 3.x: SP,SFU,MEM,...
@@ -471,12 +470,24 @@ void Importer::map_units() {
 
 // A memory instruction the LD/ST unit cannot take waits in its dispatch register, and those
 // issued after it in the OC_EX_MEM and ID_OC_MEM registers and the MEM collector units: so many
-// memory instructions are issued before issue stops. In sub-core mode memory instructions share
-// the general collector units with every other instruction, so the count is not fixed; the
-// default stays (docs/fidelity.md).
+// memory instructions are issued before issue stops. In sub-core mode each scheduler has its own
+// slot of ID_OC_MEM and OC_EX_MEM and its own share of the collector units, and the LD/ST unit
+// takes the oldest instruction of the OC_EX_MEM slots; where memory instructions share the
+// general collector units, those waiting hold them (oc.mem_holds_collectors).
 void Importer::map_ldst_queue() {
-  if (cfg_.core.subcore || !cfg_.oc.enabled || cfg_.oc.collectors_mem == 0) return;
-  cfg_.core.ldst_queue = id_oc_mem_ + cfg_.oc.collectors_mem + oc_ex_mem_ + 1;
+  auto& core = cfg_.core;
+  if (!cfg_.oc.enabled) return;
+  if (!core.subcore) {
+    if (cfg_.oc.collectors_mem == 0) return;
+    core.ldst_queue = id_oc_mem_ + cfg_.oc.collectors_mem + oc_ex_mem_ + 1;
+    return;
+  }
+  const uint32_t n = std::max(1u, core.schedulers);
+  const uint32_t collectors = (cfg_.oc.collectors_mem ? cfg_.oc.collectors_mem : cfg_.oc.collectors) / n;
+  core.ldst_queue_per_scheduler = std::max(1u, id_oc_mem_ / n) + collectors + std::max(1u, oc_ex_mem_ / n);
+  core.ldst_queue = n * core.ldst_queue_per_scheduler + 1;
+  core.mem_issue_per_sm = n;  // one ID_OC_MEM slot each
+  cfg_.oc.mem_holds_collectors = cfg_.oc.collectors_mem == 0;
 }
 
 void Importer::map_dram() {
@@ -723,6 +734,8 @@ void Importer::map_all() {
     // The cores of a SIMT cluster share its crossbar port (core.sms_per_cluster).
     core.sms_per_cluster = per ? to_u32(*per, per->value) : 1;
   }
+  // gpgpu_sim::issue_block2core: one CTA per cluster per cycle, its cores in turn (no option).
+  core.cta_dispatch_per_cluster = true;
   u32_opt("-gpgpu_shader_registers", core.registers);
   if (Option* o = take("-gpgpu_shader_core_pipeline")) {
     auto v = u32_list(*o, ':', 2);

@@ -133,6 +133,7 @@ struct CoreConfig {
   uint32_t mem_issue_per_sm = 1;           // MEM instructions the whole SM may issue per cycle
   uint32_t sfu_issue_per_sm = 1;           // SFU instructions the whole SM may issue per cycle (0: no limit)
   bool rotate_issue_priority = false;      // the scheduler asked first rotates by one each cycle
+  bool cta_dispatch_per_cluster = false;   // a cluster takes at most one CTA per cycle, its SMs in turn
   uint32_t cta_dispatch_latency = 0;       // per CTA of the grid, added to the kernel launch latency
   uint32_t kernel_launch_latency = 0;      // cycles from a kernel's start to its first CTA
   uint32_t kernel_submit_interval = 0;     // fewest cycles between two launches' submissions by the host
@@ -240,6 +241,10 @@ struct CoreConfig {
       "scheduler c mod schedulers), so the issue slots they share (mem_issue_per_sm, sfu_issue_per_sm) go to each "
       "in turn when several want them, as GPGPU-Sim's shader_core_ctx::issue does; false: scheduler 0 is asked "
       "first every cycle");
+    v("cta_dispatch_per_cluster", cta_dispatch_per_cluster,
+      "the dispatcher places at most one CTA per cluster (core.sms_per_cluster) per cycle, visiting the clusters "
+      "from the one after the last that received a CTA and a cluster's SMs from the one after its last that "
+      "received one, as GPGPU-Sim's issue_block2core does; false: at most one CTA per SM per cycle");
     v("cta_dispatch_latency", cta_dispatch_latency,
       "cycles per CTA of the grid added to kernel_launch_latency before the first CTA (GPGPU-Sim "
       "-gpgpu_TB_launch_latency)");
@@ -315,6 +320,7 @@ struct OperandCollectorConfig {
   uint32_t collectors_sp = 4, collectors_int = 0, collectors_dp = 0, collectors_sfu = 4, collectors_mem = 2;
   uint32_t writeback_latency = 2;  // cycles from a result leaving its unit to dependents issuing
   bool queued_dispatch = false;    // issue needs a free issue slot; the unit is taken when the instruction reaches it
+  bool mem_holds_collectors = false;  // memory instructions waiting for the LD/ST unit keep their collector units
 
   template <class V>
   void visit(V& v) {
@@ -335,6 +341,11 @@ struct OperandCollectorConfig {
       "collector-to-unit register and take a unit instance (initiation interval, result slot) when they reach it, "
       "so a busy unit backs up the collectors and then issue (GPGPU-Sim's ID_OC and OC_EX registers); false: an "
       "instruction issues only when a unit instance is free for it at issue");
+    v("mem_holds_collectors", mem_holds_collectors,
+      "a memory instruction that waits behind another of its scheduler for the LD/ST unit keeps the collector "
+      "unit it read its operands in, so the scheduler's other instructions have fewer (GPGPU-Sim: the collector "
+      "unit dispatches only into the scheduler's free slot of the collector-to-unit register, which the LD/ST unit "
+      "empties one instruction at a time); false: it gives the unit back after its reads");
   }
 };
 

@@ -26,6 +26,8 @@ Gpu::Gpu(const GpuConfig& cfg, const std::string& scheduler, const SchedulerPara
   }
   params_.check_all_used(scheduler);
   sm_kernel_rr_.assign(cfg_.core.num_sms, 0);
+  // GPGPU-Sim's m_cta_issue_next_core starts at the last SM, so a cluster's first CTA goes to its first.
+  cluster_sm_rr_.assign(cfg_.core.num_sms, std::max(1u, cfg_.core.sms_per_cluster) - 1);
 }
 
 Gpu::~Gpu() = default;
@@ -53,6 +55,7 @@ Gpu::Gpu(const Gpu& o, CloneTag)
       sample_insts_(o.sample_insts_),
       dispatch_rr_(o.dispatch_rr_),
       sm_kernel_rr_(o.sm_kernel_rr_),
+      cluster_sm_rr_(o.cluster_sm_rr_),
       every_cycle_(o.every_cycle_),
       gpu_sums_(o.gpu_sums_),
       ctas_finished_(o.ctas_finished_.load()),
@@ -196,8 +199,10 @@ void Gpu::start_eligible_kernels() {
   }
 }
 
-// One CTA per SM per cycle, SMs visited round robin. Concurrent kernels share an SM in the
-// order of `dispatch`: fifo (oldest kernel first) or round_robin (alternating per SM).
+// One CTA per SM per cycle, SMs visited round robin (core.cta_dispatch_per_cluster: one CTA per
+// cluster per cycle, clusters visited round robin and a cluster's SMs in turn). Concurrent kernels
+// share an SM in the order of `dispatch`: fifo (oldest kernel first) or round_robin (alternating
+// per SM).
 bool Gpu::dispatch() {
   bool any = false;
   std::vector<Kernel*>& running = dispatchable_;
@@ -211,31 +216,23 @@ bool Gpu::dispatch() {
       std::equal(running.begin(), running.end(), refused_kernels_.begin(),
                  [](const Kernel* k, uint32_t id) { return k->id == id; }))
     return false;
-  // The SMs are visited from the one after the last SM that received a CTA (GPGPU-Sim's
-  // m_last_cluster_issue): the order moves only when a CTA is placed, so cycles in which
-  // nothing can be placed (and the GPU may skip) leave it alone.
-  uint32_t n = uint32_t(sms_.size());
-  uint32_t start = dispatch_rr_;
-  for (uint32_t i = 0; i < n; ++i) {
-    uint32_t smi = (start + i) % n;
-    Sm& sm = *sms_[smi];
-    size_t nk = running.size();
-    size_t first = cfg_.dispatch == "fifo" ? 0 : sm_kernel_rr_[smi] % nk;
-    for (size_t j = 0; j < nk; ++j) {
-      Kernel& k = *running[(first + j) % nk];
-      if (k.next_cta >= k.info.num_ctas() || !sm.can_host(k.info)) continue;
-      uint32_t cta = k.next_cta++;
-      --ctas_waiting_;
-      cta_buf_.warps.clear();
-      cta_buf_.cta_id = cta;
-      k.source->produce_cta(cta, uint32_t(smi), cta_buf_);
-      cta_buf_.cta_id = cta;
-      auto packed = std::make_shared<PackedCta>();
-      packer_.pack(cta_buf_, *packed);
-      check_stream_memory(k, *packed);
-      sm.launch_cta(k.id, k.info, std::move(packed), now_);
-      sm_kernel_rr_[smi] = uint32_t((first + j + 1) % nk);
-      dispatch_rr_ = (smi + 1) % n;
+  // The clusters are visited from the one after the last cluster that received a CTA (GPGPU-Sim's
+  // m_last_cluster_issue): the order moves only when a CTA is placed, so cycles in which nothing
+  // can be placed (and the GPU may skip) leave it alone. Without cta_dispatch_per_cluster every SM
+  // is a cluster of its own here. SM c + j * clusters is the j-th SM of cluster c (the
+  // interconnect's mapping), tried from the one after the cluster's last that received a CTA
+  // (GPGPU-Sim's m_cta_issue_next_core).
+  const uint32_t n = uint32_t(sms_.size());
+  const uint32_t per = cfg_.core.cta_dispatch_per_cluster ? cfg_.core.sms_per_cluster : 1;
+  const uint32_t clusters = n / per;
+  const uint32_t start = dispatch_rr_;
+  for (uint32_t i = 0; i < clusters; ++i) {
+    const uint32_t c = (start + i) % clusters;
+    for (uint32_t j = 0; j < per; ++j) {
+      const uint32_t core = (cluster_sm_rr_[c] + 1 + j) % per;
+      if (!place_cta(c + core * clusters, running)) continue;
+      cluster_sm_rr_[c] = core;
+      dispatch_rr_ = (c + 1) % clusters;
       any = true;
       break;
     }
@@ -248,6 +245,31 @@ bool Gpu::dispatch() {
     refused_at_ = ~0ull;
   }
   return any;
+}
+
+// Places the next CTA of the first kernel in `running` that SM `smi` can host, in the SM's kernel
+// order; false if it can host none.
+bool Gpu::place_cta(uint32_t smi, const std::vector<Kernel*>& running) {
+  Sm& sm = *sms_[smi];
+  const size_t nk = running.size();
+  const size_t first = cfg_.dispatch == "fifo" ? 0 : sm_kernel_rr_[smi] % nk;
+  for (size_t j = 0; j < nk; ++j) {
+    Kernel& k = *running[(first + j) % nk];
+    if (k.next_cta >= k.info.num_ctas() || !sm.can_host(k.info)) continue;
+    uint32_t cta = k.next_cta++;
+    --ctas_waiting_;
+    cta_buf_.warps.clear();
+    cta_buf_.cta_id = cta;
+    k.source->produce_cta(cta, smi, cta_buf_);
+    cta_buf_.cta_id = cta;
+    auto packed = std::make_shared<PackedCta>();
+    packer_.pack(cta_buf_, *packed);
+    check_stream_memory(k, *packed);
+    sm.launch_cta(k.id, k.info, std::move(packed), now_);
+    sm_kernel_rr_[smi] = uint32_t((first + j + 1) % nk);
+    return true;
+  }
+  return false;
 }
 
 void Gpu::enable_inst_profile() {

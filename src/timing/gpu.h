@@ -121,6 +121,7 @@ class Gpu final : public LaunchTarget {
   bool step_until(uint32_t wait_for, uint64_t until = ~0ull);
   void start_eligible_kernels();
   bool dispatch();
+  bool place_cta(uint32_t smi, const std::vector<Kernel*>& running);
   void retire_ctas();
   void finish_kernel(Kernel& k);
   void refresh_gpu_counters();
@@ -162,6 +163,8 @@ class Gpu final : public LaunchTarget {
   uint64_t sample_start_ = 0, sample_insts_ = 0;
   uint32_t dispatch_rr_ = 0;
   std::vector<uint32_t> sm_kernel_rr_;
+  std::vector<uint32_t>
+      cluster_sm_rr_;                  // per cluster: its SM that received the last CTA (core.cta_dispatch_per_cluster)
   std::vector<Kernel*> dispatchable_;  // scratch of dispatch()
   // A dispatch pass that placed nothing is not repeated until an SM frees a CTA's resources
   // (retired_ctas_ changes) or the kernels with CTAs to place change: it would place nothing again.

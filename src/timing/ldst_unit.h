@@ -44,6 +44,12 @@ class LdstUnit {
     const uint32_t head = queue_count_ && ops_[queue_[queue_head_]].sched == sched;
     return per_sched_[size_t(sched)] - head >= sched_cap_;
   }
+  // Instructions of scheduler `sched` queued behind the head (the head is in the unit's
+  // dispatch register).
+  uint32_t waiting(int sched) const {
+    const uint32_t head = queue_count_ && ops_[queue_[queue_head_]].sched == sched;
+    return per_sched_[size_t(sched)] - head;
+  }
   // A memory instruction issued by warp `slot` of scheduler `sched`, with its 32 lanes'
   // addresses (copied; nullptr: none). `thread_base` is the global thread id of lane 0 (used to
   // interleave local memory between threads).

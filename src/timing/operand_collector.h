@@ -39,6 +39,17 @@ class OperandCollector {
   };
   Route collect_queued(int sched, int warp_slot, Unit unit, const RegId* src, int nsrc, uint64_t now, uint64_t out_free,
                        uint64_t* conflicts);
+  // oc.mem_holds_collectors: `n` collector units of the set that serves `unit` for scheduler
+  // `sched` are held from cycle `now` by memory instructions waiting for the LD/ST unit (fewer if
+  // the set has fewer). A held unit is allocated to nothing else; one given back is free from
+  // `now` or from the end of what it was reserved for, whichever is later. True if a unit was
+  // given back.
+  bool hold(int sched, Unit unit, uint32_t n, uint64_t now);
+  // Whether every collector unit that serves `unit` for `sched` is held.
+  bool all_held(int sched, Unit unit) const {
+    const Share& sh = share(sched, unit);
+    return !sh.free_step.empty() && sh.held.size() == sh.free_step.size();
+  }
   // A result written back to `dst` registers at cycle `cycle` takes the bank's first step then.
   void write_back(int sched, int warp_slot, const RegId* dst, int ndst, uint64_t cycle);
   // Issue-to-unit cycles of an instruction that meets no conflict (and has a source register).
@@ -50,7 +61,13 @@ class OperandCollector {
   struct Share {                             // one scheduler's collector units of one set
     std::vector<uint64_t> free_step;         // first step each unit can be allocated again
     uint64_t waiting_until[kNumUnits] = {};  // step the waiting instruction gets its unit
+    struct Held {
+      uint32_t unit;   // index into free_step (which holds kHeldStep meanwhile)
+      uint64_t saved;  // its free step before it was held
+    };
+    std::vector<Held> held;  // oc.mem_holds_collectors
   };
+  static constexpr uint64_t kHeldStep = uint64_t(1) << 60;
   uint32_t set_of(Unit u) const;
   uint32_t bank_of(int sched, int warp_slot, RegId r) const;
   // Reserves the reads of `src` for a collector allocated at step `alloc`; the last read's step.

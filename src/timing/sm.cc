@@ -452,7 +452,8 @@ WarpStatus Sm::update_status(int slot) {
       [[fallthrough]];
     default:
       if (oc_.queued_dispatch())
-        return issue_slot_next_free(sched, w.unit) > now_ ? WarpStatus::UnitBusy : WarpStatus::Ready;
+        return issue_slot_next_free(sched, w.unit) > now_ || held_out(sched, w.unit) ? WarpStatus::UnitBusy
+                                                                                     : WarpStatus::Ready;
       return free_unit(sched, w.unit, now_, result_latency(w.cur(), w.unit)) < 0 || !collector_free(sched, w.unit)
                  ? WarpStatus::UnitBusy
                  : WarpStatus::Ready;
@@ -711,6 +712,7 @@ void Sm::issue(int sched, int slot, uint64_t now) {
       }
       if (in.op == OpClass::ATOMIC && cfg_.core.atomic_waits) ++w.atomics;
       ++w.pending_mem;
+      if (cfg_.oc.mem_holds_collectors) sync_mem_holds(sched, now);
       counters_.mem_issued++;
       counters_.mem_in_flight++;
       counters_.last_mem_cta = int32_t(w.info.cta_slot);
@@ -925,6 +927,9 @@ CycleClass Sm::classify(int sched, Unit* busy_unit, uint64_t* wake) {
         rank = 1;
         c = CycleClass::UnitBusy;
         Unit u = w.needs_unit == NeedsUnit::Mem ? Unit::MEM : w.unit;
+        // The LD/ST unit gives held collector units back as it takes instructions, an event
+        // that marks every scheduler changed.
+        if (held_out(sched, u)) break;
         if (w.needs_unit != NeedsUnit::Mem && oc_.queued_dispatch()) {
           // The issue slot frees when its instruction moves into a collector unit.
           uint64_t slot_at = std::max(now_ + 1, issue_slot_next_free(sched, u));
@@ -985,6 +990,12 @@ bool Sm::cycle(uint64_t now) {
   mem_issued_this_cycle_ = sfu_issued_this_cycle_ = 0;
   wakes_.drop_through(now);
   bool active = ldst_.cycle(*this, now, stats_);
+  if (cfg_.oc.mem_holds_collectors) {
+    // A collector unit given back can take an instruction of any scheduler that shares it.
+    bool released = false;
+    for (uint32_t s = 0; s < cfg_.core.schedulers; ++s) released |= sync_mem_holds(int(s), now);
+    if (released) std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
+  }
   if (!cfg_.core.fetch_after_issue && fetch_has_work()) active |= fetch(now);
   uint32_t m = cfg_.core.schedulers;
   // Whether the LD/ST queue was full for each scheduler as the last cycle left it (one flag for
@@ -1028,7 +1039,8 @@ bool Sm::cycle(uint64_t now) {
       if (!issued) first_slot = slot;
       issued = true;
     }
-    if (issue_log_ && had_warps) issue_log_->push_back({now, uint16_t(s), int16_t(first_slot), ready_mask});
+    if (issue_log_ && had_warps)
+      issue_log_->push_back({now, uint16_t(s), int16_t(first_slot), ready_mask, uint16_t(id_)});
     CycleClass cls = CycleClass::Issued;
     Unit busy = Unit::SP;
     uint64_t wake = now + 1;

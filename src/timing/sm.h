@@ -31,6 +31,7 @@ struct IssueRecord {
   uint16_t sched;
   int16_t slot;         // warp issued, -1 for none
   uint64_t ready_mask;  // warp slots of this scheduler that were ready at the decision
+  uint16_t sm = 0;
 };
 
 class Sm {
@@ -303,7 +304,18 @@ class Sm {
   uint64_t issue_queued(int sched, int slot, Unit u, const WarpInst& in, uint32_t latency, uint32_t initiation,
                         uint64_t now);
   static uint64_t code_window(const std::string& kernel_name);  // 20-bit window index
-  bool collector_free(int sched, Unit u) const { return !oc_.enabled() || oc_.accept_cycle(sched, u, now_) <= now_; }
+  bool collector_free(int sched, Unit u) const {
+    return !oc_.enabled() || (oc_.accept_cycle(sched, u, now_) <= now_ && !held_out(sched, u));
+  }
+  // oc.mem_holds_collectors: every collector unit `u` would use is held by waiting memory
+  // instructions (they give them back as the LD/ST unit takes instructions: no event marks it).
+  bool held_out(int sched, Unit u) const { return cfg_.oc.mem_holds_collectors && oc_.all_held(sched, u); }
+  // oc.mem_holds_collectors: scheduler `sched`'s memory instructions behind the first one that
+  // waits for the LD/ST unit hold a collector unit each. True if a held unit was given back.
+  bool sync_mem_holds(int sched, uint64_t now) {
+    const uint32_t w = ldst_.waiting(sched);
+    return oc_.hold(sched, Unit::MEM, w > 1 ? w - 1 : 0, now);
+  }
   // The unit config whose tables time `in`: its latency_unit, else the unit it names (not the
   // one it may be routed to: an integer add on a GPU without INT units runs on SP with the
   // integer latency, as in GPGPU-Sim, where latency follows the operation and its type).

@@ -315,8 +315,10 @@ TEST(GpgpusimImport, SubCoreCountsPerScheduler) {
   EXPECT_EQ(c.core.schedulers, 4u);
   EXPECT_EQ(c.units[int(Unit::SP)].count, 1u);
   EXPECT_EQ(c.units[int(Unit::DP)].count, 2u);
-  EXPECT_EQ(c.core.sfu_issue_per_sm, 0u);      // each scheduler has its own SFU
-  EXPECT_FALSE(c.core.rotate_issue_priority);  // each scheduler issues into its own slots
+  EXPECT_EQ(c.core.sfu_issue_per_sm, 0u);  // each scheduler has its own SFU
+  // Issue_Prio rotates in sub-core mode too: the order numbers the instructions, and the LD/ST
+  // unit takes the oldest.
+  EXPECT_TRUE(c.core.rotate_issue_priority);
   EXPECT_EQ(c.l2.hash, "ipoly");
 }
 
@@ -398,6 +400,9 @@ TEST(GpgpusimImport, FetchLaunchBanksAndHashing) {
   GpuConfig titanv = import_text("-gpgpu_n_clusters 40\n-gpgpu_n_cores_per_cluster 2\n", nullptr);
   EXPECT_EQ(titanv.core.num_sms, 80u);
   EXPECT_EQ(titanv.core.sms_per_cluster, 2u);
+  // A cluster takes one CTA per cycle (issue_block2core).
+  EXPECT_FALSE(GpuConfig{}.core.cta_dispatch_per_cluster);
+  EXPECT_TRUE(titanv.core.cta_dispatch_per_cluster);
   // Accesses past the L1 are sector packets on every coalescing arch.
   EXPECT_EQ(GpuConfig{}.icnt.request_packets, "line");
   EXPECT_EQ(import_text("-gpgpu_coalesce_arch 20\n", nullptr).icnt.request_packets, "sector_uncached");
@@ -555,7 +560,9 @@ TEST(GpgpusimImport, OperandCollector) {
 
 // Memory instructions issued while the LD/ST unit refuses one: its dispatch register, OC_EX_MEM,
 // the MEM collector units and ID_OC_MEM (GTX480: 1 + 1 + 2 + 1, as in the preset). In sub-core
-// mode memory instructions share the general collectors: the default stays.
+// mode each scheduler has a slot of ID_OC_MEM and OC_EX_MEM and a quarter of the general
+// collectors, which its waiting memory instructions hold: 1 + 2 + 1 each, 4 x 4 + 1 in all, as in
+// the titanv preset.
 TEST(GpgpusimImport, LdstQueueFromTheMemoryPipeline) {
   const GpuConfig gtx480 =
       import_text("-gpgpu_pipeline_widths 2,0,0,1,1,2,0,0,1,1,2\n-gpgpu_operand_collector_num_units_sp 6\n", nullptr);
@@ -565,10 +572,19 @@ TEST(GpgpusimImport, LdstQueueFromTheMemoryPipeline) {
       import_text("-gpgpu_pipeline_widths 2,0,0,1,2,2,0,0,1,3,2\n-gpgpu_operand_collector_num_units_mem 4\n", nullptr);
   EXPECT_EQ(wide.core.ldst_queue, 2u + 4u + 3u + 1u);
   const GpuConfig subcore = import_text(
-      "-gpgpu_sub_core_model 1\n-gpgpu_pipeline_widths 4,4,4,4,4,4,4,4,4,4,8,4,4\n"
-      "-gpgpu_operand_collector_num_units_gen 8\n",
+      "-gpgpu_num_sched_per_core 4\n-gpgpu_sub_core_model 1\n-gpgpu_pipeline_widths 4,4,4,4,4,4,4,4,4,4,8,4,4\n"
+      "-gpgpu_enable_specialized_operand_collector 0\n-gpgpu_operand_collector_num_units_gen 8\n",
       nullptr);
-  EXPECT_EQ(subcore.core.ldst_queue, GpuConfig{}.core.ldst_queue);
+  EXPECT_EQ(subcore.core.ldst_queue_per_scheduler, 4u);
+  EXPECT_EQ(subcore.core.ldst_queue, 17u);
+  EXPECT_EQ(subcore.core.mem_issue_per_sm, 4u);
+  EXPECT_TRUE(subcore.oc.mem_holds_collectors);
+  const GpuConfig titanv = load_preset("titanv");
+  EXPECT_EQ(subcore.core.ldst_queue, titanv.core.ldst_queue);
+  EXPECT_EQ(subcore.core.ldst_queue_per_scheduler, titanv.core.ldst_queue_per_scheduler);
+  EXPECT_EQ(subcore.core.mem_issue_per_sm, titanv.core.mem_issue_per_sm);
+  EXPECT_EQ(subcore.oc.mem_holds_collectors, titanv.oc.mem_holds_collectors);
+  EXPECT_FALSE(gtx480.oc.mem_holds_collectors);  // its MEM collectors are bounded by ldst_queue
 }
 
 TEST(GpgpusimImport, CopiesFillTheL2) {

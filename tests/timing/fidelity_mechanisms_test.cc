@@ -1084,3 +1084,80 @@ TEST(Fidelity, AStoreCarriesItsSectorsNotItsLanesBytes) {
 
 }  // namespace
 }  // namespace warpsim::test
+
+namespace warpsim::test {
+namespace {
+
+// core.cta_dispatch_per_cluster: four SMs in two clusters of two (SM c + 2j is the j-th SM of
+// cluster c), four CTAs of one warp. Off, every SM takes a CTA in the first dispatch cycle. On,
+// each cluster takes one CTA per cycle, its SMs in turn (GPGPU-Sim's issue_block2core): CTAs 0
+// and 1 go to SMs 0 and 1, the clusters' first SMs, and CTAs 2 and 3 a cycle later to SMs 2
+// and 3, which issue their first instruction a cycle later.
+TEST(Fidelity, AClusterTakesOneCtaPerCycleItsSmsInTurn) {
+  GpuConfig cfg = small_gpu(4, 1);
+  cfg.icache.perfect = true;
+  cfg.core.sms_per_cluster = 2;
+  KernelBuilder b("alu");
+  b.grid({4, 1, 1}).block({32, 1, 1}).alu(Unit::SP, 8);
+  const synth::SyntheticKernel k = b.build();
+  auto first_issue = [&] {
+    RunResult r = simulate(cfg, k, "gto", {}, /*log=*/true);
+    std::vector<uint64_t> first(4, ~0ull);
+    for (const auto& d : r.log)
+      if (d.slot >= 0) first.at(d.sm) = std::min(first.at(d.sm), d.cycle);
+    return first;
+  };
+  const std::vector<uint64_t> off = first_issue();
+  ASSERT_NE(off[0], ~0ull);
+  for (int s = 1; s < 4; ++s) EXPECT_EQ(off[s], off[0]) << "SM " << s;
+  cfg.core.cta_dispatch_per_cluster = true;
+  const std::vector<uint64_t> on = first_issue();
+  EXPECT_EQ(on[0], off[0]);
+  EXPECT_EQ(on[1], off[0]);
+  EXPECT_EQ(on[2], off[0] + 1);
+  EXPECT_EQ(on[3], off[0] + 1);
+}
+
+// oc.mem_holds_collectors: one sub-core scheduler with two general collector units and room
+// for four memory instructions of its own (GPGPU-Sim's ID_OC_MEM slot, two collector units and
+// OC_EX_MEM slot). One warp issues four independent loads whose 32 lanes each read a different
+// line, so the LD/ST unit spends at least a cycle per line (32) on each, then an independent
+// ALU instruction. Without holding, the ALU instruction takes a free collector unit a few cycles
+// after the loads issue. With it, the second load waits in the collector-to-unit slot and the
+// third and fourth hold both collector units until the unit takes the second load, once all
+// 32 lines of the first have entered the L1: the ALU instruction issues no earlier than 32
+// cycles after the first load.
+TEST(Fidelity, WaitingMemoryInstructionsHoldTheirCollectorUnits) {
+  GpuConfig cfg = small_gpu(1, 1);
+  cfg.icache.perfect = true;
+  cfg.core.subcore = true;
+  cfg.core.mem_issue_per_sm = 1;
+  cfg.core.ldst_queue = 5;
+  cfg.core.ldst_queue_per_scheduler = 4;
+  cfg.oc.enabled = true;
+  cfg.oc.queued_dispatch = true;
+  cfg.oc.collectors = 2;
+  cfg.oc.collectors_sp = cfg.oc.collectors_sfu = cfg.oc.collectors_mem = 0;
+  KernelBuilder b("loads_then_alu");
+  b.grid({1, 1, 1}).block({32, 1, 1}).load(MemSpace::Global, AccessPattern::strided(1024), 4, 4).alu(Unit::SP, 1);
+  const synth::SyntheticKernel k = b.build();
+  // Issue cycles of the four loads and of the ALU instruction.
+  auto issues = [&] {
+    RunResult r = simulate(cfg, k, "gto", {}, /*log=*/true);
+    std::vector<uint64_t> c;
+    for (const auto& d : r.log)
+      if (d.slot >= 0 && c.size() < 5) c.push_back(d.cycle);
+    EXPECT_EQ(c.size(), 5u);
+    c.resize(5, 0);
+    return c;
+  };
+  const std::vector<uint64_t> free_units = issues();
+  EXPECT_LE(free_units[4], free_units[3] + 4);
+  cfg.oc.mem_holds_collectors = true;
+  const std::vector<uint64_t> held = issues();
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(held[i], free_units[i]) << "load " << i;
+  EXPECT_GE(held[4], held[0] + 32);
+}
+
+}  // namespace
+}  // namespace warpsim::test

@@ -58,6 +58,7 @@ LdstUnit::LdstUnit(const LdstUnit& o, const GpuConfig& cfg, MemorySystem& mem)
       queue_cap_(o.queue_cap_),
       sched_cap_(o.sched_cap_),
       per_sched_(o.per_sched_),
+      dequeues_(o.dequeues_),
       out_(o.out_),
       out_ready_(o.out_ready_),
       out_bank_(o.out_bank_),

@@ -44,6 +44,8 @@ class LdstUnit {
     const uint32_t head = queue_count_ && ops_[queue_[queue_head_]].sched == sched;
     return per_sched_[size_t(sched)] - head >= sched_cap_;
   }
+  // Instructions that have left the queue so far (a count that changes when one leaves).
+  uint64_t dequeues() const { return dequeues_; }
   // Instructions of scheduler `sched` queued behind the head (the head is in the unit's
   // dispatch register).
   uint32_t waiting(int sched) const {
@@ -151,6 +153,7 @@ class LdstUnit {
   void pop_out();
   // The head instruction leaves the queue (all its accesses have entered, or it was served).
   void dequeue() {
+    ++dequeues_;
     --per_sched_[size_t(ops_[queue_[queue_head_]].sched)];
     queue_head_ = (queue_head_ + 1) % queue_cap_;
     --queue_count_;
@@ -198,6 +201,7 @@ class LdstUnit {
   uint32_t queue_head_ = 0, queue_count_ = 0, queue_cap_;
   uint32_t sched_cap_ = 0;           // core.ldst_queue_per_scheduler
   std::vector<uint32_t> per_sched_;  // queued instructions per issuing scheduler
+  uint64_t dequeues_ = 0;
   // Requests on their way to the interconnect, in order: the first `admitted_` passed their tag
   // lookup and wait in the miss queue (l1d.miss_queue of them at most); the rest are still in an
   // L1 bank's latency pipeline (core.l1_miss_after_latency: l1d.latency stages per bank, GPGPU-Sim's

@@ -107,20 +107,21 @@ OperandCollector::Route OperandCollector::collect_queued(int sched, int warp_slo
   return r;
 }
 
-bool OperandCollector::hold(int sched, Unit unit, uint32_t n, uint64_t now) {
-  Share& sh = share(sched, unit);
+bool OperandCollector::change_holds(Share& sh, uint32_t n, uint64_t now) {
   n = std::min<uint32_t>(n, uint32_t(sh.free_step.size()));
   while (sh.held.size() < n) {  // the unit free soonest (the one the last instruction took)
     uint32_t best = ~0u;
     for (uint32_t i = 0; i < sh.free_step.size(); ++i)
       if (sh.free_step[i] < kHeldStep && (best == ~0u || sh.free_step[i] < sh.free_step[best])) best = i;
     sh.held.push_back({best, sh.free_step[best]});
+    ++held_total_;
     sh.free_step[best] = kHeldStep;
   }
   const bool released = sh.held.size() > n;
   while (sh.held.size() > n) {  // the instruction held longest moves on first
     const Share::Held h = sh.held.front();
     sh.held.erase(sh.held.begin());
+    --held_total_;
     sh.free_step[h.unit] = std::max(h.saved, (now + 1) * steps_);
   }
   return released;

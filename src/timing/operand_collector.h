@@ -5,6 +5,7 @@
 // instruction issues, so the whole path is known at once: collect() returns the cycles from
 // issue to the unit.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -44,9 +45,16 @@ class OperandCollector {
   // the set has fewer). A held unit is allocated to nothing else; one given back is free from
   // `now` or from the end of what it was reserved for, whichever is later. True if a unit was
   // given back.
-  bool hold(int sched, Unit unit, uint32_t n, uint64_t now);
+  bool hold(int sched, Unit unit, uint32_t n, uint64_t now) {
+    Share& sh = share(sched, unit);
+    if (sh.held.size() == std::min<size_t>(n, sh.free_step.size())) return false;
+    return change_holds(sh, n, now);
+  }
+  // Whether schedulers share their collector units (a unit given back may serve any of them).
+  bool shared_between_schedulers() const { return parts_ == 1; }
   // Whether every collector unit that serves `unit` for `sched` is held.
   bool all_held(int sched, Unit unit) const {
+    if (held_total_ == 0) return false;
     const Share& sh = share(sched, unit);
     return !sh.free_step.empty() && sh.held.size() == sh.free_step.size();
   }
@@ -68,7 +76,9 @@ class OperandCollector {
     std::vector<Held> held;  // oc.mem_holds_collectors
   };
   static constexpr uint64_t kHeldStep = uint64_t(1) << 60;
+  uint32_t held_total_ = 0;  // units held in all shares
   uint32_t set_of(Unit u) const;
+  bool change_holds(Share& sh, uint32_t n, uint64_t now);
   uint32_t bank_of(int sched, int warp_slot, RegId r) const;
   // Reserves the reads of `src` for a collector allocated at step `alloc`; the last read's step.
   uint64_t reserve_reads(int sched, int warp_slot, const RegId* src, int nsrc, uint64_t now, uint64_t alloc,

@@ -97,6 +97,7 @@ Sm::Sm(const Sm& o, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& 
       ldst_full_at_start_(o.ldst_full_at_start_),
       ldst_was_full_(o.ldst_was_full_),
       ldst_full_all_at_start_(o.ldst_full_all_at_start_),
+      ldst_dequeues_seen_(o.ldst_dequeues_seen_),
       mem_port_used_last_cycle_(o.mem_port_used_last_cycle_),
       wakes_(o.wakes_),
       now_(o.now_),
@@ -990,11 +991,18 @@ bool Sm::cycle(uint64_t now) {
   mem_issued_this_cycle_ = sfu_issued_this_cycle_ = 0;
   wakes_.drop_through(now);
   bool active = ldst_.cycle(*this, now, stats_);
-  if (cfg_.oc.mem_holds_collectors) {
-    // A collector unit given back can take an instruction of any scheduler that shares it.
+  if (cfg_.oc.mem_holds_collectors && ldst_.dequeues() != ldst_dequeues_seen_) {
+    // An instruction entered the LD/ST unit: the ones behind it move up. A collector unit given
+    // back can take an instruction of any scheduler that shares it.
+    ldst_dequeues_seen_ = ldst_.dequeues();
+    const bool shared = oc_.shared_between_schedulers();
     bool released = false;
-    for (uint32_t s = 0; s < cfg_.core.schedulers; ++s) released |= sync_mem_holds(int(s), now);
-    if (released) std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
+    for (uint32_t s = 0; s < cfg_.core.schedulers; ++s)
+      if (sync_mem_holds(int(s), now)) {
+        released = true;
+        sched_dirty_[s] = 1;
+      }
+    if (released && shared) std::fill(sched_dirty_.begin(), sched_dirty_.end(), 1);
   }
   if (!cfg_.core.fetch_after_issue && fetch_has_work()) active |= fetch(now);
   uint32_t m = cfg_.core.schedulers;

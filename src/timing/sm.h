@@ -380,6 +380,7 @@ class Sm {
   // core.ldst_queue_per_scheduler for each one (ldst_.full(s)); ldst_was_full_: the cycle before.
   std::vector<uint8_t> ldst_full_at_start_, ldst_was_full_;
   bool ldst_full_all_at_start_ = false;
+  uint64_t ldst_dequeues_seen_ = 0;  // ldst_.dequeues() when the collector holds were last synced
   bool mem_port_used_last_cycle_ = false;
   WakeSet wakes_;  // future cycles at which something changes by itself
   uint64_t now_ = 0;

@@ -190,6 +190,9 @@ void validate(const GpuConfig& c) {
   check_pos("core.schedulers", c.core.schedulers);
   check_pos("core.max_warps", c.core.max_warps);
   if (c.core.max_warps > 64) throw Error("config key 'core.max_warps': at most 64 warps per SM are supported");
+  if (c.core.first_fetch_warp >= c.core.max_warps)
+    throw Error(fmt::format("config key 'core.first_fetch_warp': {} is not a warp slot (core.max_warps is {})",
+                            c.core.first_fetch_warp, c.core.max_warps));
   check_pos("core.max_ctas", c.core.max_ctas);
   check_pos("core.max_threads", c.core.max_threads);
   check_pos("core.registers", c.core.registers);

@@ -121,6 +121,7 @@ struct CoreConfig {
   bool fetch_after_issue = false;          // fetch and decode follow issue within a cycle (GPGPU-Sim's order)
   bool ifill_feeds_one_per_fetch = false;  // an I-cache fill serves its waiting warps one per fetch slot
   bool fetch_refusal_moves_on = false;     // a refused I-cache fetch moves the round robin past its warp
+  uint32_t first_fetch_warp = 0;           // the warp slot the fetch round robin's first search starts at
   bool exit_at_fetch_scan = false;         // a finished warp leaves when the fetch round robin passes it
   bool module_code_layout = false;         // a PTX module's functions lie one after another in instruction memory
   bool fetch_falls_through = false;  // after a taken branch that ends its fetch, the fall-through is fetched first
@@ -205,6 +206,11 @@ struct CoreConfig {
       "a fetch the I-cache refuses (no free MSHR or merge slot) ends the cycle's fetch and moves the round robin "
       "past its warp, so the next cycle tries the next warp (GPGPU-Sim's fetch on RESERVATION_FAIL); false: the "
       "same warp tries again next cycle");
+    v("first_fetch_warp", first_fetch_warp,
+      "the warp slot at which the SM's fetch round robin starts its first search (it then starts after the warp "
+      "fetched last, across kernels); GPGPU-Sim's m_last_warp_fetched starts at 0, so its first search starts at "
+      "warp 1 and warp 0 is the last of its CTA to ask the I-cache (measured, not set in the presets or by the "
+      "importer: docs/fidelity.md)");
     v("exit_at_fetch_scan", exit_at_fetch_scan,
       "a warp that has executed its exit and has nothing in flight leaves the SM (and frees its CTA's slot once all "
       "of the CTA's warps have left) only when the fetch stage's round robin passes over it once its exit and its "

@@ -24,6 +24,7 @@ Sm::Sm(int id, const GpuConfig& cfg, MemorySystem& mem, const GpuCounters& gpu,
       icache_(cfg.icache),
       ldst_(id, cfg, mem) {
   uint32_t m = cfg.core.schedulers;
+  fetch_rr_ = cfg.core.first_fetch_warp & 63;
   warps_.resize(cfg.core.max_warps);
   ctas_.resize(cfg.core.max_ctas);
   sched_age_.resize(m);

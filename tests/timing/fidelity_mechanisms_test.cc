@@ -1161,3 +1161,33 @@ TEST(Fidelity, WaitingMemoryInstructionsHoldTheirCollectorUnits) {
 
 }  // namespace
 }  // namespace warpsim::test
+
+namespace warpsim::test {
+namespace {
+
+// core.first_fetch_warp: one CTA of four warps on one scheduler, every fetch a hit. The fetch
+// round robin hands each warp its first instructions in the order it searches them, and the
+// warps issue in that order: from warp 0 by default, from warp 1 (so warp 0 last) with
+// GPGPU-Sim's start (m_last_warp_fetched = 0).
+TEST(Fidelity, TheFirstFetchSearchStartsAtItsWarp) {
+  GpuConfig cfg = small_gpu(1, 1);
+  cfg.icache.perfect = true;
+  KernelBuilder b("alu");
+  b.grid({1, 1, 1}).block({128, 1, 1}).alu(Unit::SP, 4);
+  const synth::SyntheticKernel k = b.build();
+  auto first_issue_order = [&] {
+    RunResult r = simulate(cfg, k, "lrr", {}, /*log=*/true);
+    std::vector<int> order;
+    for (const auto& d : r.log)
+      if (d.slot >= 0 && std::find(order.begin(), order.end(), d.slot) == order.end()) order.push_back(d.slot);
+    return order;
+  };
+  EXPECT_EQ(first_issue_order(), (std::vector<int>{0, 1, 2, 3}));
+  cfg.core.first_fetch_warp = 1;
+  EXPECT_EQ(first_issue_order(), (std::vector<int>{1, 2, 3, 0}));
+  cfg.core.first_fetch_warp = 64;
+  EXPECT_THROW(validate(cfg), Error);
+}
+
+}  // namespace
+}  // namespace warpsim::test

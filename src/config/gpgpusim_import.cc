@@ -818,7 +818,16 @@ void Importer::map_all() {
   u32_opt("-gpgpu_n_mem", cfg_.l2.partitions);
   u32_opt("-gpgpu_n_sub_partition_per_mchannel", cfg_.l2.slices_per_partition);
   if (Option* o = take("-gpgpu_l2_rop_latency")) cfg_.l2.cache.latency = to_u32(*o, o->value);  // core cycles
-  if (Option* o = take("-gpgpu_dram_partition_queues")) cfg_.icnt.input_queue = u32_list(*o, ':', 1)[0];
+  if (Option* o = take("-gpgpu_dram_partition_queues")) {
+    const auto q = u32_list(*o, ':', 1);
+    cfg_.icnt.input_queue = q[0];
+    // The L2-to-DRAM, DRAM-to-L2 and L2-to-interconnect queues (docs/fidelity.md, "Remaining
+    // differences": a trial of the last did not pay).
+    if (q.size() > 1)
+      not_understood(fmt::format("-gpgpu_dram_partition_queues {} (only the first size, the interconnect-to-L2 "
+                                 "queue, is modelled)",
+                                 o->value));
+  }
   u32_opt("-icnt_flit_size", cfg_.icnt.flit);
   // A request for a full sub-partition queue stays in GPGPU-Sim's network (icnt_pop is not called
   // for it) and holds back the SM's requests behind it, not other SMs' requests for other slices.

@@ -824,9 +824,10 @@ void Importer::map_all() {
     // The L2-to-DRAM, DRAM-to-L2 and L2-to-interconnect queues (docs/fidelity.md, "Remaining
     // differences": a trial of the last did not pay).
     if (q.size() > 1)
-      not_understood(fmt::format("-gpgpu_dram_partition_queues {} (only the first size, the interconnect-to-L2 "
-                                 "queue, is modelled)",
-                                 o->value));
+      not_understood(
+          fmt::format("-gpgpu_dram_partition_queues {} (only the first size, the interconnect-to-L2 "
+                      "queue, is modelled)",
+                      o->value));
   }
   u32_opt("-icnt_flit_size", cfg_.icnt.flit);
   // A request for a full sub-partition queue stays in GPGPU-Sim's network (icnt_pop is not called

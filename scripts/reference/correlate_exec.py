@@ -8,11 +8,12 @@ alone does (docs/fidelity.md, "PTX").
 
     NVCC_FLAGS="-gencode arch=compute_70,code=[compute_70,sm_70] -Xfatbin -compress=false" \\
         scripts/build_standalone.sh /tmp/gpgpusim-ref/cuda/bin/nvcc /tmp/sa70
-    scripts/reference/correlate_exec.py /tmp/sa70 [--warpsim build/warpsim] [--jobs 2]
+    scripts/reference/correlate_exec.py /tmp/sa70 [--warpsim build/warpsim] [--jobs 2] [--misses]
 
 Prints per GPU and way the MAE, the count within 15 %, the scheduler agreement (GTO/LRR and TL/LRR
 speedups within 0.03 of the reference's; the fastest of the three where the reference's gap
-exceeds 3 %) and the largest errors.
+exceeds 3 %) and the largest errors; with --misses, every launch whose GTO/LRR or TL/LRR speedup
+is more than 0.03 from the reference's, each way.
 """
 import argparse
 import concurrent.futures
@@ -62,6 +63,8 @@ def main():
     ap.add_argument("standalone", help="directory of the standalone builds (scripts/build_standalone.sh)")
     ap.add_argument("--warpsim", default=os.path.join(ROOT, "build", "warpsim"))
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--misses", action="store_true",
+                    help="also list the launches whose GTO/LRR or TL/LRR speedup is more than 0.03 from the reference's")
     args = ap.parse_args()
     jobs = []
     for gpu in GPUS:
@@ -87,13 +90,16 @@ def main():
     # within 0.03 of the reference's, and the fastest of the three where the reference's gap
     # between its fastest and second fastest exceeds 3 %.
     agree = {}
-    for (gpu, way, _, _), by in cycles.items():
+    misses = []
+    for (gpu, way, workload, launch), by in cycles.items():
         a = agree.setdefault((gpu, way), [0, 0, 0, 0, 0, 0])
         for other, k in (("gto", 0), ("tl:active=6", 2)):
             if "lrr" in by and other in by:
                 (rl, sl), (ro, so) = by["lrr"], by[other]
                 a[k + 1] += 1
                 a[k] += abs(rl / ro - sl / so) <= 0.03
+                if abs(rl / ro - sl / so) > 0.03:
+                    misses.append((gpu, workload, launch, other, way, rl / ro, sl / so))
         if len(by) == 3:
             ref = sorted(by, key=lambda x: by[x][0])
             if by[ref[1]][0] > 1.03 * by[ref[0]][0]:
@@ -107,6 +113,12 @@ def main():
         a = agree.get((gpu, way), [0] * 6)
         print(f"| {gpu} | {way} | {len(v)} | {statistics.mean(abs(e) for e, *_ in v):.2f} | "
               f"{sum(abs(e) <= 15 for e, *_ in v)} | {a[0]} of {a[1]} | {a[2]} of {a[3]} | {a[4]} of {a[5]} | {worst} |")
+    if args.misses:
+        print()
+        print("| gpu | workload | launch | speedup over LRR | way | reference | warpsim |")
+        print("|---|---|---|---|---|---|---|")
+        for gpu, workload, launch, other, way, r, s in sorted(misses):
+            print(f"| {gpu} | {workload} | {launch} | {other} | {way} | {r:.3f} | {s:.3f} |")
 
 
 if __name__ == "__main__":

@@ -163,8 +163,8 @@ class Gpu final : public LaunchTarget {
   uint64_t sample_start_ = 0, sample_insts_ = 0;
   uint32_t dispatch_rr_ = 0;
   std::vector<uint32_t> sm_kernel_rr_;
-  std::vector<uint32_t>
-      cluster_sm_rr_;                  // per cluster: its SM that received the last CTA (core.cta_dispatch_per_cluster)
+  // Per cluster: its SM that received the last CTA (core.cta_dispatch_per_cluster).
+  std::vector<uint32_t> cluster_sm_rr_;
   std::vector<Kernel*> dispatchable_;  // scratch of dispatch()
   // A dispatch pass that placed nothing is not repeated until an SM frees a CTA's resources
   // (retired_ctas_ changes) or the kernels with CTAs to place change: it would place nothing again.

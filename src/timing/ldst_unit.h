@@ -38,12 +38,7 @@ class LdstUnit {
   // Full for scheduler `sched`: the queue is full, or core.ldst_queue_per_scheduler of its
   // instructions wait behind the head (the head is in the unit's dispatch register, which is
   // not the scheduler's).
-  bool full(int sched) const {
-    if (queue_count_ >= queue_cap_) return true;
-    if (!sched_cap_) return false;
-    const uint32_t head = queue_count_ && ops_[queue_[queue_head_]].sched == sched;
-    return per_sched_[size_t(sched)] - head >= sched_cap_;
-  }
+  bool full(int sched) const { return queue_count_ >= queue_cap_ || (sched_cap_ && waiting(sched) >= sched_cap_); }
   // Instructions that have left the queue so far (a count that changes when one leaves).
   uint64_t dequeues() const { return dequeues_; }
   // Instructions of scheduler `sched` queued behind the head (the head is in the unit's

@@ -42,9 +42,9 @@ class OperandCollector {
                        uint64_t* conflicts);
   // oc.mem_holds_collectors: `n` collector units of the set that serves `unit` for scheduler
   // `sched` are held from cycle `now` by memory instructions waiting for the LD/ST unit (fewer if
-  // the set has fewer). A held unit is allocated to nothing else; one given back is free from
-  // `now` or from the end of what it was reserved for, whichever is later. True if a unit was
-  // given back.
+  // the set has fewer). A held unit is allocated to nothing else; one given back is free from the
+  // cycle after `now` or from the end of what it was reserved for, whichever is later. True if a
+  // unit was given back.
   bool hold(int sched, Unit unit, uint32_t n, uint64_t now) {
     Share& sh = share(sched, unit);
     if (sh.held.size() == std::min<size_t>(n, sh.free_step.size())) return false;

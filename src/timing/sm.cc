@@ -930,7 +930,7 @@ CycleClass Sm::classify(int sched, Unit* busy_unit, uint64_t* wake) {
         c = CycleClass::UnitBusy;
         Unit u = w.needs_unit == NeedsUnit::Mem ? Unit::MEM : w.unit;
         // The LD/ST unit gives held collector units back as it takes instructions, an event
-        // that marks every scheduler changed.
+        // that marks the schedulers sharing them changed (cycle()).
         if (held_out(sched, u)) break;
         if (w.needs_unit != NeedsUnit::Mem && oc_.queued_dispatch()) {
           // The issue slot frees when its instruction moves into a collector unit.

@@ -308,7 +308,8 @@ class Sm {
     return !oc_.enabled() || (oc_.accept_cycle(sched, u, now_) <= now_ && !held_out(sched, u));
   }
   // oc.mem_holds_collectors: every collector unit `u` would use is held by waiting memory
-  // instructions (they give them back as the LD/ST unit takes instructions: no event marks it).
+  // instructions (they give them back as the LD/ST unit takes instructions; cycle() then marks
+  // the schedulers that share the unit changed).
   bool held_out(int sched, Unit u) const { return cfg_.oc.mem_holds_collectors && oc_.all_held(sched, u); }
   // oc.mem_holds_collectors: scheduler `sched`'s memory instructions behind the first one that
   // waits for the LD/ST unit hold a collector unit each. True if a held unit was given back.

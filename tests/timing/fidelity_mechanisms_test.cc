@@ -1159,12 +1159,6 @@ TEST(Fidelity, WaitingMemoryInstructionsHoldTheirCollectorUnits) {
   EXPECT_GE(held[4], held[0] + 32);
 }
 
-}  // namespace
-}  // namespace warpsim::test
-
-namespace warpsim::test {
-namespace {
-
 // core.first_fetch_warp: one CTA of four warps on one scheduler, every fetch a hit. The fetch
 // round robin hands each warp its first instructions in the order it searches them, and the
 // warps issue in that order: from warp 0 by default, from warp 1 (so warp 0 last) with

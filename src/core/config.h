@@ -438,6 +438,8 @@ struct L2Config {
   bool sector_lookups = false;            // a request takes one lookup slot per L2 sector it covers
   bool sector_replies = false;            // each L2 sector of a reply or write acknowledgement is a packet
   bool half_line_shared_mshr = false;     // a 64-byte line fetch's two sectors share the MSHR entry of the first
+  bool sector_requests = false;           // a read of several sectors is looked up, fetched and answered per sector
+  bool fill_replies_per_cycle = false;    // a fill hands out its merged reads one sector reply per cycle
   uint64_t persisting_max_bytes = 0;      // persistingL2CacheMaxSize (0: no persisting L2 accesses)
   uint64_t access_policy_max_window = 0;  // accessPolicyMaxWindowSize (0: no access policy windows)
 
@@ -468,6 +470,19 @@ struct L2Config {
       "read of its own), counts towards the merge limit, and is answered by its fill, which brings the first "
       "sector only (GPGPU-Sim's breakdown_request_to_sector_requests and per-sector MSHR addresses); false: each "
       "sector is looked up and fetched on its own");
+    v("sector_requests", sector_requests,
+      "a read covering several L2 sectors becomes one request per sector when it reaches its slice, each looked up "
+      "on its own, merging into or allocating an MSHR entry of its own sector (so the merge limit counts per "
+      "sector), fetching its sector from DRAM alone and answering when that sector arrives; the read completes "
+      "with its last sector's answer (GPGPU-Sim's breakdown_request_to_sector_requests at a sectored L2); false: "
+      "the read is one request and one MSHR entry for all its sectors (measured, not set in the presets or by the "
+      "importer: docs/fidelity.md)");
+    v("fill_replies_per_cycle", fill_replies_per_cycle,
+      "a fill hands the reads waiting on it to the reply queue one sector reply per cycle, sector by sector in the "
+      "order the reads merged, from the cycle after the fill, while lookups go on (GPGPU-Sim's MSHR access_ready "
+      "/ next_access: one sector request a cycle); a hit found meanwhile replies in its own cycle, ahead of the "
+      "waiters not handed out yet; false: every waiter replies in the cycle of the fill (measured, not set in the "
+      "presets or by the importer: docs/fidelity.md)");
     v("persisting_max_bytes", persisting_max_bytes,
       "most bytes of L2 a program may set aside for persisting accesses (cudaDeviceProp::persistingL2CacheMaxSize, "
       "the bound of cudaLimitPersistingL2CacheSize); 0: the device has no persisting L2 (compute capability "

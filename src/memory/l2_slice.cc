@@ -15,7 +15,9 @@ L2Slice::L2Slice(const GpuConfig& cfg, uint32_t index, uint32_t local_index, uin
       inq_(size_t(cfg.icnt.input_queue) + senders),
       sector_lookups_(cfg.l2.sector_lookups),
       sector_replies_(cfg.l2.sector_replies),
-      half_line_(cfg.l2.half_line_shared_mshr && cfg.l2.sector_lookups) {
+      half_line_(cfg.l2.half_line_shared_mshr && cfg.l2.sector_lookups),
+      split_reads_(cfg.l2.sector_requests),
+      paced_fills_(cfg.l2.fill_replies_per_cycle) {
   uint32_t n = cache_.config().mshr_entries * cache_.config().mshr_merge;
   waiters_.resize(n);
   free_waiters_.reserve(n);
@@ -33,19 +35,62 @@ uint32_t L2Slice::l2_sectors(uint64_t addr, uint32_t sectors32) const {
   return mask ? mask : cache_.full_mask();
 }
 
-void L2Slice::respond(const MemRequest& req, uint32_t sectors, uint64_t first, uint32_t spread, SlicePorts& p) {
+void L2Slice::enqueue_read(const MemRequest& req, uint64_t ready, uint64_t slice_addr) {
+  const uint32_t sectors = l2_sectors(slice_addr, req.sectors);
+  const int n = std::popcount(sectors);
+  if (n < 2 || (half_line_ && req.half_line && n == 2)) {  // one sector, or a half-line fetch
+    inq_.push_back({req, ready, slice_addr, sectors});
+    return;
+  }
+  uint32_t g;
+  if (free_groups_.empty()) {
+    g = uint32_t(groups_.size());
+    groups_.push_back(0);
+  } else {
+    g = free_groups_.back();
+    free_groups_.pop_back();
+  }
+  groups_[g] = uint32_t(n);
+  for (uint32_t rest = sectors; rest; rest &= rest - 1) {
+    Entry e{req, ready, slice_addr, rest & (~rest + 1)};
+    e.group = g + 1;
+    inq_.push_back(e);
+  }
+}
+
+void L2Slice::respond_sector(const MemRequest& req, uint32_t sectors, uint32_t group, uint64_t ready, SlicePorts& p) {
+  const uint32_t bytes = uint32_t(std::popcount(sectors)) << sector_shift_;
+  const uint32_t flits = p.icnt.flits(req.bytes ? std::min<uint32_t>(req.bytes, bytes) : bytes);
+  const bool last = --groups_[group - 1] == 0;
+  if (last) free_groups_.push_back(group - 1);
+  p.icnt.send_down(index_, req, flits, ready, last);
+  p.stats.icnt_flits_down += flits;
+}
+
+uint32_t L2Slice::reply_flits(const MemRequest& req, uint32_t packets, const Interconnect& icnt) const {
   uint32_t bytes = 0;  // a write acknowledgement carries no data: one flit
   if (req.kind != MemKind::Write) {
     bytes = req.bytes;
     if (!bytes) bytes = req.sectors ? 32u * uint32_t(std::popcount(req.sectors)) : line_;
   }
-  const uint32_t n = sector_replies_ ? std::max(1, std::popcount(sectors)) : 1;
-  const uint32_t flits = p.icnt.flits(std::max(1u, bytes / n));
+  return icnt.flits(std::max(1u, bytes / packets));
+}
+
+void L2Slice::respond(const MemRequest& req, uint32_t sectors, uint64_t first, uint32_t spread, SlicePorts& p) {
+  const uint32_t n = reply_packets(sectors);
+  const uint32_t flits = reply_flits(req, n, p.icnt);
   for (uint32_t i = 0; i < n; ++i) {
     const uint64_t ready = first + (spread ? i / spread : 0);
     p.icnt.send_down(index_, req, flits, ready, i + 1 == n);
   }
   p.stats.icnt_flits_down += uint64_t(flits) * n;
+}
+
+void L2Slice::reply_packet(const MemRequest& req, uint32_t sectors, uint32_t i, uint64_t ready, SlicePorts& p) {
+  const uint32_t n = reply_packets(sectors);
+  const uint32_t flits = reply_flits(req, n, p.icnt);
+  p.icnt.send_down(index_, req, flits, ready, i + 1 == n);
+  p.stats.icnt_flits_down += flits;
 }
 
 void L2Slice::dram_write(uint64_t slice_line, uint32_t sectors, bool eviction, SlicePorts& p) {
@@ -67,6 +112,7 @@ void L2Slice::write_line(uint64_t slice_addr, uint32_t sectors, uint64_t now, Sl
 }
 
 void L2Slice::lookup(uint64_t now, SlicePorts& p) {
+  hand_out(now, p);
   if (free_at_ > now) return;
   // Lookup slots of this cycle; with l2.sector_lookups a request takes one per sector and may
   // hold the slice for the following cycles.
@@ -123,10 +169,13 @@ void L2Slice::lookup(uint64_t now, SlicePorts& p) {
       if (r.outcome == Cache::Outcome::Hit) {
         p.stats.l2_read_hits += n;
         if (e.req.kind == MemKind::Atomic) write_line(e.slice_addr, e.sectors, now, p);
-        respond(e.req, e.sectors, first, spread, p);
+        if (e.group)
+          respond_sector(e.req, e.sectors, e.group, first, p);
+        else
+          respond(e.req, e.sectors, first, spread, p);
       } else {
         free_waiters_.pop_back();
-        waiters_[w] = {e.req, e.slice_addr, e.sectors};
+        waiters_[w] = {e.req, e.slice_addr, e.sectors, 0, e.group};
         // Of the n accesses, those a Miss does not fetch were merged into fetches in flight.
         const uint32_t fetched =
             r.outcome == Cache::Outcome::Miss ? (sector_lookups_ ? uint32_t(std::popcount(r.fetch_mask)) : 1u) : 0u;
@@ -148,6 +197,16 @@ void L2Slice::fill(int mshr, uint64_t now, SlicePorts& p) {
     std::erase_if(drains_, [now](const Drain& d) { return d.end <= now; });
     drains_.push_back({line, key, now + ws.size()});
   }
+  if (paced_fills_) {
+    for (uint32_t w : ws) {
+      const Waiter& x = waiters_[w];
+      if (!x.left && x.req.kind == MemKind::Atomic) write_line(x.slice_addr, x.sectors, now, p);
+    }
+    queue_handouts(ws, now);
+    write_back_evictions(p);
+    blocked_ = false;
+    return;
+  }
   for (uint32_t w : ws) {
     const Waiter& x = waiters_[w];
     if (x.left) {
@@ -155,11 +214,63 @@ void L2Slice::fill(int mshr, uint64_t now, SlicePorts& p) {
       continue;
     }
     if (x.req.kind == MemKind::Atomic) write_line(x.slice_addr, x.sectors, now, p);
-    respond(x.req, x.sectors, now + latency_, 0, p);
+    if (x.group)
+      respond_sector(x.req, x.sectors, x.group, now + latency_, p);
+    else
+      respond(x.req, x.sectors, now + latency_, 0, p);
     free_waiters_.push_back(w);
   }
   write_back_evictions(p);
   blocked_ = false;
+}
+
+void L2Slice::queue_handouts(const std::vector<uint32_t>& ws, uint64_t now) {
+  scratch_.clear();
+  for (uint32_t w : ws) {
+    const Waiter& x = waiters_[w];
+    if (x.left) {
+      scratch_.push_back({w, x.sectors & (~x.sectors + 1), 0, true});
+      continue;
+    }
+    const uint32_t n = x.group ? 1 : reply_packets(x.sectors);
+    uint32_t rest = x.sectors;
+    for (uint32_t i = 0; i < n; ++i) {
+      scratch_.push_back({w, rest & (~rest + 1), uint16_t(i), false});
+      rest &= rest - 1;
+    }
+  }
+  // Sector by sector; within a sector, in the order the reads merged.
+  std::stable_sort(scratch_.begin(), scratch_.end(),
+                   [](const Handout& a, const Handout& b) { return a.sector < b.sector; });
+  if (handouts_.empty() && !scratch_.empty()) next_handout_ = now + 1;
+  for (const Handout& h : scratch_) handouts_.push_back(h);
+}
+
+void L2Slice::hand_out(uint64_t now, SlicePorts& p) {
+  if (next_handout_ > now) return;
+  const Handout h = handouts_.front();
+  handouts_.pop_front();
+  next_handout_ = handouts_.empty() ? UINT64_MAX : now + 1;
+  // A freed waiter slot may be what the head waits for.
+  if (h.half) {
+    const size_t free_before = free_waiters_.size();
+    answer_half(h.waiter, now + latency_, p);
+    if (free_waiters_.size() != free_before) blocked_ = false;
+    return;
+  }
+  const Waiter& x = waiters_[h.waiter];
+  bool done;
+  if (x.group) {
+    respond_sector(x.req, x.sectors, x.group, now + latency_, p);
+    done = true;
+  } else {
+    reply_packet(x.req, x.sectors, h.packet, now + latency_, p);
+    done = h.packet + 1u == reply_packets(x.sectors);
+  }
+  if (done) {
+    free_waiters_.push_back(h.waiter);
+    blocked_ = false;
+  }
 }
 
 void L2Slice::write_back_evictions(SlicePorts& p) {

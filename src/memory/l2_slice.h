@@ -54,7 +54,10 @@ class L2Slice {
   // L2 sector mask of the (32-byte-sector) request mask of a request for `addr`.
   uint32_t l2_sectors(uint64_t addr, uint32_t sectors32) const;
   void enqueue(const MemRequest& req, uint64_t ready, uint64_t slice_addr) {
-    inq_.push_back({req, ready, slice_addr, l2_sectors(slice_addr, req.sectors)});
+    if (split_reads_ && req.kind == MemKind::Read)
+      enqueue_read(req, ready, slice_addr);
+    else
+      inq_.push_back({req, ready, slice_addr, l2_sectors(slice_addr, req.sectors)});
   }
   size_t queued() const { return inq_.size(); }
   // Up to l2.cache.ports lookups at cycle `now`.
@@ -63,8 +66,12 @@ class L2Slice {
   void fill(int mshr, uint64_t now, SlicePorts& p);
   void unblock() { blocked_ = false; }
   bool blocked() const { return blocked_; }
-  // Cycle the head request can be looked up (UINT64_MAX: empty or stalled).
-  uint64_t next_event() const { return blocked_ || inq_.empty() ? UINT64_MAX : std::max(inq_.front().ready, free_at_); }
+  // Cycle the head request can be looked up or a filled read hands out its next reply
+  // (UINT64_MAX: neither).
+  uint64_t next_event() const {
+    const uint64_t head = blocked_ || inq_.empty() ? UINT64_MAX : std::max(inq_.front().ready, free_at_);
+    return std::min(head, next_handout_);
+  }
   const Cache& cache() const { return cache_; }
   Cache& cache() { return cache_; }
   // Drops every line, dirty ones without a write-back; lines awaiting a fill keep their way.
@@ -85,12 +92,14 @@ class L2Slice {
     uint32_t sectors = 0;  // L2 sectors
     uint8_t part = 0;      // halves of a half-line request looked up so far
     int32_t waiter = -1;   // its waiter slot, once taken
+    uint32_t group = 0;    // l2.sector_requests: 1 + the read it is one sector of (0: a whole request)
   };
   struct Waiter {
     MemRequest req;
     uint64_t slice_addr = 0;
     uint32_t sectors = 0;
-    uint8_t left = 0;  // halves of a half-line request not answered yet (0: another request)
+    uint8_t left = 0;    // halves of a half-line request not answered yet (0: another request)
+    uint32_t group = 0;  // as Entry::group
   };
   // A filled MSHR entry still handing out its waiters until `end` (l2.half_line_shared_mshr).
   struct Drain {
@@ -98,6 +107,20 @@ class L2Slice {
     uint32_t key = 0;
     uint64_t end = 0;
   };
+  // One reply packet of a filled read (l2.fill_replies_per_cycle): packet `packet` of waiter
+  // `waiter`'s reply (half: one half of a half-line request), handed out in sector order.
+  struct Handout {
+    uint32_t waiter = 0;
+    uint32_t sector = 0;  // the L2 sector the packet carries (sets the order)
+    uint16_t packet = 0;
+    bool half = false;
+  };
+  // enqueue() of a read with l2.sector_requests: one request per L2 sector it covers.
+  void enqueue_read(const MemRequest& req, uint64_t ready, uint64_t slice_addr);
+  // l2.fill_replies_per_cycle: queues the replies of the waiters `ws` of a fill at `now`.
+  void queue_handouts(const std::vector<uint32_t>& ws, uint64_t now);
+  // Hands out the next queued reply, if its cycle has come.
+  void hand_out(uint64_t now, SlicePorts& p);
   enum class HalfStep : uint8_t { Done, Stall, NextCycle };
   // Looks up the next half of the half-line request `e`.
   HalfStep lookup_half(Entry& e, uint64_t now, SlicePorts& p);
@@ -109,6 +132,15 @@ class L2Slice {
   // Answers `req` (covering L2 sectors `sectors`); with l2.sector_replies one packet per sector,
   // the i-th ready at `first + i / spread` (spread 0: all at `first`).
   void respond(const MemRequest& req, uint32_t sectors, uint64_t first, uint32_t spread, SlicePorts& p);
+  // Packets of the answer to `req` covering `sectors` (one per sector with l2.sector_replies).
+  uint32_t reply_packets(uint32_t sectors) const { return sector_replies_ ? std::max(1, std::popcount(sectors)) : 1; }
+  // Flits of each of the `packets` packets answering `req`.
+  uint32_t reply_flits(const MemRequest& req, uint32_t packets, const Interconnect& icnt) const;
+  // Sends packet `i` of that answer, ready at `ready`.
+  void reply_packet(const MemRequest& req, uint32_t sectors, uint32_t i, uint64_t ready, SlicePorts& p);
+  // Answers the sector request of group `group` covering `sectors` (one packet); the read
+  // completes with the last of its sectors' answers.
+  void respond_sector(const MemRequest& req, uint32_t sectors, uint32_t group, uint64_t ready, SlicePorts& p);
   // A DRAM write of `sectors` of a line: a write-back (`eviction`) leaves as one request of its
   // dirty bytes, in whole atoms (GPGPU-Sim's write-back of an evicted block); a forwarded write
   // sector by sector, as it reached the slice.
@@ -123,7 +155,12 @@ class L2Slice {
   std::vector<uint32_t> free_waiters_;
   std::vector<Drain> drains_;
   bool blocked_ = false;
-  bool sector_lookups_, sector_replies_, half_line_;
+  bool sector_lookups_, sector_replies_, half_line_, split_reads_, paced_fills_;
+  Ring<Handout> handouts_;              // l2.fill_replies_per_cycle: replies of filled reads not handed out
+  uint64_t next_handout_ = UINT64_MAX;  // cycle the next one goes (UINT64_MAX: none queued)
+  std::vector<Handout> scratch_;
+  std::vector<uint32_t> groups_;  // l2.sector_requests: sector answers each read still waits for
+  std::vector<uint32_t> free_groups_;
   uint64_t free_at_ = 0;  // first cycle with a free lookup slot (l2.sector_lookups)
 };
 

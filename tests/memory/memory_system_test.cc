@@ -337,6 +337,88 @@ TEST(MemorySystem, SectorRepliesAnswerSectorBySector) {
   EXPECT_EQ(each[0], one[0] - 1);
 }
 
+// l2.sector_requests: a read of four sectors that misses is four sector requests at the slice,
+// each with its own MSHR entry and DRAM read, and one response once the last sector is answered
+// (four one-flit packets either way). Four SMs reading the line at once merge per sector; with a
+// merge limit of 2, the third SM's read waits for the fill in both cases, and the second
+// read of each sector adds no DRAM read.
+TEST(MemorySystem, SectorRequestsFetchAndAnswerEachSectorAlone) {
+  auto run = [](bool split, uint16_t sms) {
+    GpuConfig c = tiny_cfg();
+    c.core.num_sms = sms;
+    c.l2.sector_lookups = true;
+    c.l2.sector_replies = true;
+    c.l2.sector_requests = split;
+    c.l2.cache.mshr_merge = 2;
+    MemorySystem m(c);
+    m.tick(0);
+    for (uint16_t sm = 0; sm < sms; ++sm) m.send(read_req(0, sm, sm), 0);
+    std::vector<uint64_t> done(sms, 0);
+    uint64_t pops = 0;
+    for (uint64_t t = 1; t < 5000; ++t) {
+      m.tick(t);
+      for (uint16_t sm = 0; sm < sms; ++sm) {
+        MemRequest out;
+        while (m.pop_response(sm, t, out)) {
+          done[sm] = t;
+          ++pops;
+        }
+      }
+    }
+    EXPECT_EQ(pops, sms);
+    return std::make_tuple(done, m.stats().dram_reads, m.stats().icnt_flits_down, m.stats().l2_reads);
+  };
+  const auto [one_done, one_dram, one_flits, one_reads] = run(false, 1);
+  const auto [split_done, split_dram, split_flits, split_reads] = run(true, 1);
+  EXPECT_EQ(one_dram, 1u);
+  EXPECT_EQ(split_dram, 4u);
+  EXPECT_EQ(one_flits, split_flits);
+  EXPECT_EQ(one_reads, split_reads);
+  EXPECT_GT(split_done[0], 0u);
+  const auto [four_done, four_dram, four_flits, four_reads] = run(true, 4);
+  EXPECT_EQ(four_dram, 4u);  // SM 1 merges into every sector's entry; SMs 2 and 3 hit later
+  EXPECT_EQ(four_reads, 16u);
+  EXPECT_LT(four_done[1], four_done[2]);
+}
+
+// l2.fill_replies_per_cycle: four SMs' reads of one sector merge into one MSHR entry. The fill
+// hands the four replies out one a cycle, from the cycle after it, so each SM gets its answer a
+// cycle after the one before; without the key all four leave at the fill and the crossbar port
+// of the slice (one flit a cycle) spaces them the same way, a cycle earlier.
+TEST(MemorySystem, FilledMshrEntryHandsOutOneReplyPerCycle) {
+  auto run = [](bool paced) {
+    GpuConfig c = tiny_cfg();
+    c.core.num_sms = 4;
+    c.l2.sector_lookups = true;
+    c.l2.sector_replies = true;
+    c.l2.fill_replies_per_cycle = paced;
+    MemorySystem m(c);
+    m.tick(0);
+    for (uint16_t sm = 0; sm < 4; ++sm) {
+      MemRequest r = read_req(0, sm, sm);
+      r.sectors = 0x1;
+      r.bytes = 32;
+      m.send(r, 0);
+    }
+    std::vector<uint64_t> done(4, 0);
+    for (uint64_t t = 1; t < 5000; ++t) {
+      m.tick(t);
+      for (uint16_t sm = 0; sm < 4; ++sm) {
+        MemRequest out;
+        if (m.pop_response(sm, t, out)) done[sm] = t;
+      }
+    }
+    return done;
+  };
+  const std::vector<uint64_t> at_once = run(false), paced = run(true);
+  for (int sm = 0; sm < 4; ++sm) {
+    SCOPED_TRACE(sm);
+    EXPECT_GT(at_once[sm], 0u);
+    EXPECT_EQ(paced[sm], at_once[sm] + 1);
+    if (sm) EXPECT_EQ(paced[sm], paced[sm - 1] + 1);
+  }
+}
+
 // l2.half_line_shared_mshr: twelve SMs miss on the same 64-byte constant line at once. Both
 // halves of each fetch find the MSHR entry of the first sector, so that entry takes the halves
 // of two SMs (merge limit 4) and brings the first sector only; the third SM's fetch waits at the
@@ -622,6 +704,8 @@ GpuConfig stress_cfg(int variant) {
     c.l2.sector_lookups = true;
     c.l2.sector_replies = true;
     c.l2.half_line_shared_mshr = true;
+    c.l2.sector_requests = (variant & 1) != 0;
+    c.l2.fill_replies_per_cycle = (variant & 4) != 0;
     if (variant & 2) c.l2.hash = "random";
   }
   return c;

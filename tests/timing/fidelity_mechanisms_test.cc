@@ -357,6 +357,43 @@ TEST(Fidelity, AFullL1MissQueueHoldsThePipelineAndTheUnit) {
   EXPECT_EQ(kernel_cycles(tight), kernel_cycles(roomy));
 }
 
+// l2.sector_requests and l2.fill_replies_per_cycle, at the start of a kernel on GTX480: all 15
+// SMs miss the kernel's first instruction line (four 32-byte sectors) in one L2 slice, SM s's
+// request arriving a cycle after SM s - 1's. By default the line is one MSHR entry that takes
+// the requests of SMs 0-3 (mshr_merge 4); SM 4's is refused and waits at the head of the queue,
+// the fill answers SMs 0-3 at once, SM 4's lookup then hits, and the SMs start in SM order.
+// GPGPU-Sim's L2 looks each sector up as a request of its own, so each sector's MSHR entry
+// takes SMs 0-3 and refuses SM 4; a filled entry hands its four requests out one a cycle while
+// SM 4's lookups, no longer refused, hit. SM 4 has its line first, SMs 0-3 theirs after it. With
+// both keys the first issues, relative to SM 4's, are GPGPU-Sim's to the cycle (SM2_GTX480 on
+// vectoradd: SM 4 at cycle 270, then SM 5 278, SMs 0-3 283-289, SM 6 286, SMs 7-14 292-320);
+// neither key alone gives them.
+TEST(Fidelity, SectorRequestsAndPacedFillsStartTheSmsInGpgpuSimsOrder) {
+  GpuConfig cfg = load_preset("gtx480");
+  KernelBuilder b("alu");
+  b.grid({15, 1, 1}).block({32, 1, 1}).alu(Unit::SP, 4);
+  const synth::SyntheticKernel k = b.build();
+  auto first_issue = [&](bool split, bool paced) {
+    cfg.l2.sector_requests = split;
+    cfg.l2.fill_replies_per_cycle = paced;
+    RunResult r = simulate(cfg, k, "gto", {}, /*log=*/true);
+    std::vector<uint64_t> first(15, ~0ull);
+    for (const auto& d : r.log)
+      if (d.slot >= 0) first.at(d.sm) = std::min(first.at(d.sm), d.cycle);
+    return first;
+  };
+  const std::vector<uint64_t> off = first_issue(false, false);
+  for (int s = 1; s < 15; ++s) EXPECT_GT(off[s], off[s - 1]) << "SM " << s;
+  const std::vector<uint64_t> on = first_issue(true, true);
+  const uint64_t gpgpusim[15] = {283, 285, 287, 289, 270, 278, 286, 292, 296, 300, 304, 308, 312, 316, 320};
+  for (int s = 0; s < 15; ++s) EXPECT_EQ(on[s] - on[4], gpgpusim[s] - gpgpusim[4]) << "SM " << s;
+  const std::vector<uint64_t> split = first_issue(true, false);
+  EXPECT_LT(split[0], split[4]);  // the fill still answers SMs 0-3 before SM 4's lookup
+  const std::vector<uint64_t> paced = first_issue(false, true);
+  EXPECT_LT(paced[4], paced[0]);
+  EXPECT_NE(paced[0] - paced[4], on[0] - on[4]);  // but the whole line comes with the last hand-out
+}
+
 }  // namespace
 }  // namespace warpsim::test
 

@@ -337,6 +337,30 @@ TEST(MemorySystem, SectorRepliesAnswerSectorBySector) {
   EXPECT_EQ(each[0], one[0] - 1);
 }
 
+// Sends `reqs` (one per SM, SM i's at index i) at cycle 0 and ticks until all are answered;
+// returns the cycle each SM got its answer.
+std::vector<uint64_t> answer_cycles(MemorySystem& m, const std::vector<MemRequest>& reqs) {
+  m.tick(0);
+  for (const MemRequest& r : reqs) {
+    EXPECT_TRUE(m.can_send(r.sm, 0));
+    m.send(r, 0);
+  }
+  std::vector<uint64_t> done(reqs.size(), 0);
+  size_t pops = 0;
+  for (uint64_t t = 1; t < 5000 && pops < reqs.size(); ++t) {
+    m.tick(t);
+    for (uint16_t sm = 0; sm < reqs.size(); ++sm) {
+      MemRequest out;
+      while (m.pop_response(sm, t, out)) {
+        done[sm] = t;
+        ++pops;
+      }
+    }
+  }
+  EXPECT_EQ(pops, reqs.size());
+  return done;
+}
+
 // l2.sector_requests: a read of four sectors that misses is four sector requests at the slice,
 // each with its own MSHR entry and DRAM read, and one response once the last sector is answered
 // (four one-flit packets either way). Four SMs reading the line at once merge per sector; with a
@@ -351,21 +375,9 @@ TEST(MemorySystem, SectorRequestsFetchAndAnswerEachSectorAlone) {
     c.l2.sector_requests = split;
     c.l2.cache.mshr_merge = 2;
     MemorySystem m(c);
-    m.tick(0);
-    for (uint16_t sm = 0; sm < sms; ++sm) m.send(read_req(0, sm, sm), 0);
-    std::vector<uint64_t> done(sms, 0);
-    uint64_t pops = 0;
-    for (uint64_t t = 1; t < 5000; ++t) {
-      m.tick(t);
-      for (uint16_t sm = 0; sm < sms; ++sm) {
-        MemRequest out;
-        while (m.pop_response(sm, t, out)) {
-          done[sm] = t;
-          ++pops;
-        }
-      }
-    }
-    EXPECT_EQ(pops, sms);
+    std::vector<MemRequest> reqs;
+    for (uint16_t sm = 0; sm < sms; ++sm) reqs.push_back(read_req(0, sm, sm));
+    const std::vector<uint64_t> done = answer_cycles(m, reqs);
     return std::make_tuple(done, m.stats().dram_reads, m.stats().icnt_flits_down, m.stats().l2_reads);
   };
   const auto [one_done, one_dram, one_flits, one_reads] = run(false, 1);
@@ -393,22 +405,13 @@ TEST(MemorySystem, FilledMshrEntryHandsOutOneReplyPerCycle) {
     c.l2.sector_replies = true;
     c.l2.fill_replies_per_cycle = paced;
     MemorySystem m(c);
-    m.tick(0);
+    std::vector<MemRequest> reqs;
     for (uint16_t sm = 0; sm < 4; ++sm) {
-      MemRequest r = read_req(0, sm, sm);
-      r.sectors = 0x1;
-      r.bytes = 32;
-      m.send(r, 0);
+      reqs.push_back(read_req(0, sm, sm));
+      reqs.back().sectors = 0x1;
+      reqs.back().bytes = 32;
     }
-    std::vector<uint64_t> done(4, 0);
-    for (uint64_t t = 1; t < 5000; ++t) {
-      m.tick(t);
-      for (uint16_t sm = 0; sm < 4; ++sm) {
-        MemRequest out;
-        if (m.pop_response(sm, t, out)) done[sm] = t;
-      }
-    }
-    return done;
+    return answer_cycles(m, reqs);
   };
   const std::vector<uint64_t> at_once = run(false), paced = run(true);
   for (int sm = 0; sm < 4; ++sm) {
@@ -435,24 +438,14 @@ TEST(MemorySystem, HalfLineFetchesShareTheFirstSectorsMshrEntry) {
     c.l2.half_line_shared_mshr = shared;
     c.l2.cache.mshr_merge = 4;
     MemorySystem m(c);
-    m.tick(0);
+    std::vector<MemRequest> reqs;
     for (uint16_t sm = 0; sm < kSms; ++sm) {
-      MemRequest r = read_req(0, sm, sm);
-      r.sectors = 0x3;
-      r.bytes = 64;
-      r.half_line = true;
-      EXPECT_TRUE(m.can_send(sm, 0));
-      m.send(r, 0);
+      reqs.push_back(read_req(0, sm, sm));
+      reqs.back().sectors = 0x3;
+      reqs.back().bytes = 64;
+      reqs.back().half_line = true;
     }
-    std::vector<uint64_t> done(kSms, 0);
-    for (uint64_t t = 1; t < 5000; ++t) {
-      m.tick(t);
-      for (uint16_t sm = 0; sm < kSms; ++sm) {
-        MemRequest out;
-        if (m.pop_response(sm, t, out)) done[sm] = t;
-      }
-    }
-    for (uint64_t d : done) EXPECT_GT(d, 0u);
+    const std::vector<uint64_t> done = answer_cycles(m, reqs);
     return std::make_pair(done, m.stats().dram_reads);
   };
   const auto [on, on_reads] = run(true);

@@ -36,6 +36,7 @@ struct ExecArgs {
   bool gpgpusim_stats = false;
   bool memcheck = false;
   std::string inst_stats;
+  std::string issue_log;
   std::vector<std::string> command;
 };
 
@@ -144,6 +145,7 @@ int run_exec(ExecArgs& a) {
   if (a.memcheck) set_env("WARPSIM_MEMCHECK", "1");
   if (!a.inst_stats.empty())
     set_env("WARPSIM_INST_STATS", fs::absolute(a.inst_stats).string());  // else the environment's own setting stays
+  if (!a.issue_log.empty()) set_env("WARPSIM_ISSUE_LOG", fs::absolute(a.issue_log).string());
   // The program's own directory is not where the presets are: pass ours.
   if (!std::getenv("WARPSIM_CONFIG_DIR")) set_env("WARPSIM_CONFIG_DIR", join(preset_search_dirs(), ':'));
 
@@ -235,7 +237,7 @@ int run_exec(ExecArgs& a) {
     fmt::print(stderr, "warpsim exec: a kernel failed in the simulator: {}\n", stats["error"].get<std::string>());
     rc = 1;
   }
-  // So must an output the user asked for (--inst-stats) that could not be written.
+  // So must an output the user asked for (--inst-stats, --issue-log) that could not be written.
   if (have && stats.contains("output_errors") && rc == 0) {
     for (const auto& e : stats["output_errors"]) fmt::print(stderr, "warpsim exec: {}\n", e.get<std::string>());
     rc = 1;
@@ -260,6 +262,11 @@ void add_exec_command(CLI::App& app) {
   cmd->add_option("--inst-stats", a->inst_stats,
                   "write, per kernel launch and instruction, the instructions issued and their average cycles "
                   "from issue to result as CSV to this file (GPGPU-Sim's gpgpu_inst_stats.txt; docs/correlate.md)");
+  cmd->add_option("--issue-log", a->issue_log,
+                  "write every issued warp instruction (cycle, cycle since its launch started, SM, scheduler, warp "
+                  "slot, address, operation class, active lanes) as tab-separated text to this file "
+                  "(WARPSIM_ISSUE_LOG; docs/fidelity.md); one row per instruction, kept in memory until the "
+                  "program exits: for small runs");
   cmd->add_flag("--memcheck", a->memcheck,
                 "check every global access against the live allocations, byte by byte: a kernel with invalid accesses "
                 "fails with a report of them");

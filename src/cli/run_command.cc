@@ -62,6 +62,7 @@ struct RunArgs {
   std::string json;
   std::string record_trace;
   std::string inst_stats;
+  std::string issue_log;
   bool quiet = false;
   bool gpgpusim_stats = false;
 };
@@ -98,6 +99,7 @@ int run(RunArgs& a) {
   }
   Gpu gpu(cfg, a.sched.scheduler, sp);
   if (!a.inst_stats.empty()) gpu.enable_inst_profile();
+  if (!a.issue_log.empty()) gpu.enable_issue_trace();
   auto t0 = std::chrono::steady_clock::now();
   WorkloadOutcome outcome;
   std::string error;
@@ -126,6 +128,7 @@ int run(RunArgs& a) {
     write_json_atomic(a.json, j);
   }
   if (!a.inst_stats.empty()) write_inst_profile_csv(a.inst_stats, gpu.inst_profile());
+  if (!a.issue_log.empty()) write_issue_trace_tsv(a.issue_log, *gpu.issue_trace(), gpu.results());
   if (!a.quiet && gpu.now() > 0) print_summary(gpu, secs);  // nothing to show if it never started
   if (a.gpgpusim_stats) fmt::print("{}", experiment::gpgpusim_stats_text(gpu.to_json()));
   if (!error.empty()) {
@@ -179,6 +182,11 @@ void add_run_command(CLI::App& app) {
                   "write, per kernel launch and instruction, the instructions issued and their average cycles "
                   "from issue to result as CSV to this file (GPGPU-Sim's gpgpu_inst_stats.txt; "
                   "docs/correlate.md)");
+  cmd->add_option("--issue-log", a->issue_log,
+                  "write every issued warp instruction (cycle, cycle since its launch started, SM, scheduler, warp "
+                  "slot, address, operation class, active lanes) as tab-separated text to this file, to compare a "
+                  "launch issue by issue with another simulator's log (docs/fidelity.md); one row per instruction, "
+                  "kept in memory until the end: for small runs");
   cmd->add_option("--record-trace", a->record_trace,
                   "also record the run as an Accel-Sim trace (kernelslist.g + .traceg) in this directory");
   cmd->add_flag("--quiet,-q", a->quiet, "print nothing but errors and the verification result");

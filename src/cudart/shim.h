@@ -261,6 +261,7 @@ class State {
   std::string scheduler_;
   std::string json_path_;
   std::string inst_stats_path_;  // WARPSIM_INST_STATS: per-instruction profile CSV
+  std::string issue_log_path_;   // WARPSIM_ISSUE_LOG: every issued instruction, TSV
   uint32_t next_stream_ = 1;
   uint32_t launches_ = 0;
   std::vector<uint32_t> last_kernel_;  // per stream id: last launch id + 1 (0 = none)

@@ -278,6 +278,8 @@ void State::init_simulator() {
   json_path_ = env("WARPSIM_JSON");
   inst_stats_path_ = env("WARPSIM_INST_STATS");
   if (!inst_stats_path_.empty()) gpu_->enable_inst_profile();
+  issue_log_path_ = env("WARPSIM_ISSUE_LOG");
+  if (!issue_log_path_.empty()) gpu_->enable_issue_trace();
   last_kernel_.assign(1, 0);
   std::atexit(at_exit_handler);
   // Place the variables of every module registered so far, as a driver loads its module first.
@@ -739,6 +741,14 @@ void State::write_statistics() {
       write_inst_profile_csv(inst_stats_path_, gpu_->inst_profile());
     } catch (const std::exception& e) {
       output_errors.push_back(fmt::format("cannot write instruction statistics to {}: {}", inst_stats_path_, e.what()));
+      report("warpsim", output_errors.back());
+    }
+  }
+  if (gpu_ && !issue_log_path_.empty()) {
+    try {
+      write_issue_trace_tsv(issue_log_path_, *gpu_->issue_trace(), gpu_->results());
+    } catch (const std::exception& e) {
+      output_errors.push_back(fmt::format("cannot write the issue log to {}: {}", issue_log_path_, e.what()));
       report("warpsim", output_errors.back());
     }
   }

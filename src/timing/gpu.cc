@@ -272,6 +272,11 @@ bool Gpu::place_cta(uint32_t smi, const std::vector<Kernel*>& running) {
   return false;
 }
 
+void Gpu::enable_issue_trace() {
+  if (!issue_trace_) issue_trace_ = std::make_unique<IssueTrace>();
+  for (auto& sm : sms_) sm->set_issue_trace(issue_trace_.get());
+}
+
 void Gpu::enable_inst_profile() {
   if (!inst_profile_) inst_profile_ = std::make_unique<InstProfile>();
   for (auto& sm : sms_) sm->set_inst_profile(inst_profile_.get());
@@ -457,7 +462,7 @@ bool Gpu::step_until(uint32_t wait_for, uint64_t until) {
 
 bool Gpu::tick_sms(uint64_t& last_progress) {
   // The per-instruction profile and the issue log are shared by the SMs: one thread.
-  const bool threads = cfg_.sm_threads != 1 && sms_.size() > 1 && !inst_profile_ && !issue_log_;
+  const bool threads = cfg_.sm_threads != 1 && sms_.size() > 1 && !inst_profile_ && !issue_log_ && !issue_trace_;
   if (threads && !workers_) [[unlikely]] {
     // 0: one per hardware thread. More threads than SMs would have nothing to do; more than
     // the host runs at once only wait for each other (they are made all the same: the results

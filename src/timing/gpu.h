@@ -13,6 +13,7 @@
 #include "memory/memory_system.h"
 #include "sched/scheduler.h"
 #include "timing/inst_profile.h"
+#include "timing/issue_trace.h"
 #include "timing/launch_queue.h"
 #include "timing/sm.h"
 #include "timing/sm_workers.h"
@@ -90,6 +91,10 @@ class Gpu final : public LaunchTarget {
   // added to inst_profile() when it finishes.
   void enable_inst_profile();
   const std::vector<InstProfileRow>& inst_profile() const { return inst_rows_; }
+  // Record every issued instruction from now on (timing/issue_trace.h; the SMs then run on
+  // the calling thread alone).
+  void enable_issue_trace();
+  const IssueTrace* issue_trace() const { return issue_trace_.get(); }
   // Host threads the SMs may run on: the caller and the workers made for sm_threads (1 when
   // none were made). Cycles with few awake SMs still run on the caller alone.
   uint32_t sm_threads_in_use() const { return workers_ ? workers_->threads() : 1; }
@@ -151,6 +156,7 @@ class Gpu final : public LaunchTarget {
   uint64_t last_submit_cycle_ = 0;                // launch cycle of the latest launch (core.kernel_submit_interval)
   std::vector<KernelResult> results_;
   std::unique_ptr<InstProfile> inst_profile_;
+  std::unique_ptr<IssueTrace> issue_trace_;
   std::vector<InstProfileRow> inst_rows_;
   std::vector<KernelStats> kernel_stats_;
   std::vector<IpcSample> ipc_;

@@ -640,6 +640,9 @@ void Sm::issue(int sched, int slot, uint64_t now) {
   counters_.insts_issued++;
   last_progress_ = now;
   if (inst_profile_) inst_profile_->issued(w.info.kernel, in.pc, uint32_t(std::popcount(in.active_mask)));
+  if (issue_trace_)
+    issue_trace_->issued({now, w.info.kernel, in.pc, uint16_t(id_), uint8_t(sched), in.op, uint16_t(slot),
+                          uint8_t(std::popcount(in.active_mask))});
   switch (in.op) {
     case OpClass::ALU:
     case OpClass::BRANCH: {

@@ -15,6 +15,7 @@
 #include "memory/ring.h"
 #include "sched/scheduler.h"
 #include "timing/inst_profile.h"
+#include "timing/issue_trace.h"
 #include "timing/ldst_unit.h"
 #include "timing/operand_collector.h"
 #include "timing/packed_cta.h"
@@ -135,6 +136,7 @@ class Sm {
   void set_issue_log(std::vector<IssueRecord>* log) { issue_log_ = log; }
   // Count issues and latencies per instruction into `p` (null: off).
   void set_inst_profile(InstProfile* p) { inst_profile_ = p; }
+  void set_issue_trace(IssueTrace* t) { issue_trace_ = t; }
 
   // --- scheduler view (SmSchedulerContext, timing/sm_scheduler_context.h, reads these) ---
   WarpStatus status(int slot) {
@@ -409,6 +411,7 @@ class Sm {
   std::vector<uint8_t> replay_each_scratch_;  // skip_cycles: the schedulers replayed cycle by cycle
   std::vector<IssueRecord>* issue_log_ = nullptr;
   InstProfile* inst_profile_ = nullptr;
+  IssueTrace* issue_trace_ = nullptr;  // --issue-log: every issued instruction
   struct IFill {
     int mshr;
     uint64_t ready;

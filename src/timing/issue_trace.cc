@@ -37,7 +37,8 @@ const char* op_name(OpClass op) {
 
 }  // namespace
 
-void write_issue_trace_tsv(const std::string& path, const IssueTrace& trace, const std::vector<KernelResult>& launches) {
+void write_issue_trace_tsv(const std::string& path, const IssueTrace& trace,
+                           const std::vector<KernelResult>& launches) {
   std::unordered_map<uint32_t, const KernelResult*> by_launch;
   for (const KernelResult& k : launches) by_launch[k.launch_index] = &k;
   std::vector<IssueTraceRow> rows = trace.rows();

@@ -225,25 +225,24 @@ void L2Slice::fill(int mshr, uint64_t now, SlicePorts& p) {
 }
 
 void L2Slice::queue_handouts(const std::vector<uint32_t>& ws, uint64_t now) {
-  scratch_.clear();
-  for (uint32_t w : ws) {
-    const Waiter& x = waiters_[w];
-    if (x.left) {
-      scratch_.push_back({w, x.sectors & (~x.sectors + 1), 0, true});
-      continue;
-    }
-    const uint32_t n = x.group ? 1 : reply_packets(x.sectors);
-    uint32_t rest = x.sectors;
-    for (uint32_t i = 0; i < n; ++i) {
-      scratch_.push_back({w, rest & (~rest + 1), uint16_t(i), false});
-      rest &= rest - 1;
+  // Sector by sector; within a sector, in the order the reads merged. A reply of one packet (a
+  // half, a sector request, or a whole answer without l2.sector_replies) goes with its lowest
+  // sector.
+  uint32_t all = 0;
+  for (uint32_t w : ws) all |= waiters_[w].sectors;
+  const bool was_empty = handouts_.empty();
+  for (uint32_t rest = all; rest; rest &= rest - 1) {
+    const uint32_t bit = rest & (~rest + 1);
+    for (uint32_t w : ws) {
+      const Waiter& x = waiters_[w];
+      if (!(x.sectors & bit)) continue;
+      const bool one = x.left || x.group || reply_packets(x.sectors) == 1;
+      if (one && bit != (x.sectors & (~x.sectors + 1))) continue;
+      const uint16_t packet = one ? 0 : uint16_t(std::popcount(x.sectors & (bit - 1)));
+      handouts_.push_back({w, packet, x.left != 0});
     }
   }
-  // Sector by sector; within a sector, in the order the reads merged.
-  std::stable_sort(scratch_.begin(), scratch_.end(),
-                   [](const Handout& a, const Handout& b) { return a.sector < b.sector; });
-  if (handouts_.empty() && !scratch_.empty()) next_handout_ = now + 1;
-  for (const Handout& h : scratch_) handouts_.push_back(h);
+  if (was_empty && !handouts_.empty()) next_handout_ = now + 1;
 }
 
 void L2Slice::hand_out(uint64_t now, SlicePorts& p) {

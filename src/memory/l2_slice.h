@@ -7,6 +7,10 @@
 // of its sectors at the L2 (so a write-back L2 holds the result dirty). Writes follow the cache's
 // write policy (write-back + allocate by default) and are acknowledged after l2.cache.latency;
 // writes the cache forwards and dirty lines it evicts become DRAM writes.
+// With l2.sector_requests a read of several sectors is looked up, fetched and answered sector by
+// sector, each with an MSHR entry of its own; with l2.fill_replies_per_cycle a fill hands its
+// waiters' replies out one a cycle while lookups go on (GPGPU-Sim's sectored L2; both off in the
+// presets, docs/memory.md).
 // The head request stalls (head-of-line) when the cache cannot take it (no MSHR, merge slot or
 // replaceable way), when no waiter slot is free, or when the DRAM queue has fewer than two free
 // entries (a miss may need a read and a write-back). A stalled slice tries again only after a
@@ -111,7 +115,6 @@ class L2Slice {
   // `waiter`'s reply (half: one half of a half-line request), handed out in sector order.
   struct Handout {
     uint32_t waiter = 0;
-    uint32_t sector = 0;  // the L2 sector the packet carries (sets the order)
     uint16_t packet = 0;
     bool half = false;
   };
@@ -158,8 +161,7 @@ class L2Slice {
   bool sector_lookups_, sector_replies_, half_line_, split_reads_, paced_fills_;
   Ring<Handout> handouts_;              // l2.fill_replies_per_cycle: replies of filled reads not handed out
   uint64_t next_handout_ = UINT64_MAX;  // cycle the next one goes (UINT64_MAX: none queued)
-  std::vector<Handout> scratch_;
-  std::vector<uint32_t> groups_;  // l2.sector_requests: sector answers each read still waits for
+  std::vector<uint32_t> groups_;        // l2.sector_requests: sector answers each read still waits for
   std::vector<uint32_t> free_groups_;
   uint64_t free_at_ = 0;  // first cycle with a free lookup slot (l2.sector_lookups)
 };

@@ -418,7 +418,9 @@ TEST(MemorySystem, FilledMshrEntryHandsOutOneReplyPerCycle) {
     SCOPED_TRACE(sm);
     EXPECT_GT(at_once[sm], 0u);
     EXPECT_EQ(paced[sm], at_once[sm] + 1);
-    if (sm) EXPECT_EQ(paced[sm], paced[sm - 1] + 1);
+    if (sm) {
+      EXPECT_EQ(paced[sm], paced[sm - 1] + 1);
+    }
   }
 }
 

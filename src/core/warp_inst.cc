@@ -21,6 +21,30 @@ std::string_view unit_name(Unit u) {
   }
 }
 
+std::string_view op_class_name(OpClass op) {
+  switch (op) {
+    case OpClass::ALU:
+      return "alu";
+    case OpClass::LOAD:
+      return "load";
+    case OpClass::STORE:
+      return "store";
+    case OpClass::ATOMIC:
+      return "atomic";
+    case OpClass::BRANCH:
+      return "branch";
+    case OpClass::BARRIER:
+      return "barrier";
+    case OpClass::MEMBAR:
+      return "membar";
+    case OpClass::EXIT:
+      return "exit";
+    case OpClass::NOP:
+      return "nop";
+  }
+  return "?";
+}
+
 std::string_view mem_space_name(MemSpace s) {
   switch (s) {
     case MemSpace::None:

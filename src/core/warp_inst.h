@@ -23,6 +23,8 @@ enum class OpClass : uint8_t {
   EXIT,     // warp finishes (exit, ret from the entry)
   NOP,
 };
+// alu, load, store, ... (the names of trace opcode tables and of the issue log)
+std::string_view op_class_name(OpClass op);
 
 enum class MemSpace : uint8_t { None = 0, Global, Local, Shared, Const, Param, Tex };
 std::string_view mem_space_name(MemSpace s);

@@ -9,34 +9,6 @@
 
 namespace warpsim {
 
-namespace {
-
-const char* op_name(OpClass op) {
-  switch (op) {
-    case OpClass::ALU:
-      return "alu";
-    case OpClass::LOAD:
-      return "load";
-    case OpClass::STORE:
-      return "store";
-    case OpClass::ATOMIC:
-      return "atomic";
-    case OpClass::BRANCH:
-      return "branch";
-    case OpClass::BARRIER:
-      return "barrier";
-    case OpClass::MEMBAR:
-      return "membar";
-    case OpClass::EXIT:
-      return "exit";
-    case OpClass::NOP:
-      return "nop";
-  }
-  return "?";
-}
-
-}  // namespace
-
 void write_issue_trace_tsv(const std::string& path, const IssueTrace& trace,
                            const std::vector<KernelResult>& launches) {
   std::unordered_map<uint32_t, const KernelResult*> by_launch;
@@ -51,7 +23,7 @@ void write_issue_trace_tsv(const std::string& path, const IssueTrace& trace,
     const KernelResult* k = it == by_launch.end() ? nullptr : it->second;
     const uint64_t start = k ? k->start_cycle : 0;
     s += fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{:x}\t{}\t{}\n", r.launch, k ? k->name : "?", r.cycle,
-                     r.cycle >= start ? r.cycle - start : 0, r.sm, unsigned(r.sched), r.slot, r.pc, op_name(r.op),
+                     r.cycle >= start ? r.cycle - start : 0, r.sm, unsigned(r.sched), r.slot, r.pc, op_class_name(r.op),
                      unsigned(r.lanes));
   }
   write_file_atomic(path, s);

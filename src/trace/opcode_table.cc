@@ -53,12 +53,6 @@ const std::pair<std::string_view, uint8_t> kLats[] = {{"default", kLatDefault}, 
 
 }  // namespace
 
-std::string_view op_class_name(OpClass op) {
-  for (const auto& [name, value] : kOps)
-    if (value == op) return name;
-  return "?";
-}
-
 std::string_view latency_class_name(uint8_t lat) {
   for (const auto& [name, value] : kLats)
     if (value == lat) return name;

@@ -46,8 +46,7 @@ std::string default_sass_dir();
 // version and the directory when none does.
 std::string find_opcode_table(const std::string& dir, uint32_t binary_version);
 
-// Names used in the table files.
-std::string_view op_class_name(OpClass op);
+// Names used in the table files (an operation class's name: op_class_name, core/warp_inst.h).
 std::string_view latency_class_name(uint8_t lat);
 
 }  // namespace warpsim

@@ -127,10 +127,23 @@ int run(RunArgs& a) {
     if (!error.empty()) j["error"] = error;
     write_json_atomic(a.json, j);
   }
-  if (!a.inst_stats.empty()) write_inst_profile_csv(a.inst_stats, gpu.inst_profile());
-  if (!a.issue_log.empty()) write_issue_trace_tsv(a.issue_log, *gpu.issue_trace(), gpu.results());
+  // Outputs asked for that cannot be written fail the run, each named, after the others are written.
+  std::vector<std::string> output_errors;
+  auto write_output = [&](const char* what, const std::string& path, const auto& write) {
+    if (path.empty()) return;
+    try {
+      write();
+    } catch (const std::exception& e) {
+      output_errors.push_back(fmt::format("cannot write {} to {}: {}", what, path, e.what()));
+    }
+  };
+  write_output("instruction statistics", a.inst_stats,
+               [&] { write_inst_profile_csv(a.inst_stats, gpu.inst_profile()); });
+  write_output("the issue log", a.issue_log,
+               [&] { write_issue_trace_tsv(a.issue_log, *gpu.issue_trace(), gpu.results()); });
   if (!a.quiet && gpu.now() > 0) print_summary(gpu, secs);  // nothing to show if it never started
   if (a.gpgpusim_stats) fmt::print("{}", experiment::gpgpusim_stats_text(gpu.to_json()));
+  for (const std::string& e : output_errors) fmt::print(stderr, "error: {}\n", e);
   if (!error.empty()) {
     fmt::print(stderr, "error: {}\n", error);
     if (!a.json.empty()) fmt::print(stderr, "statistics so far written to {}\n", a.json);
@@ -144,7 +157,7 @@ int run(RunArgs& a) {
       return 3;
     }
   }
-  return 0;
+  return output_errors.empty() ? 0 : 1;
 }
 
 }  // namespace

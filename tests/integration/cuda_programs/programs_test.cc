@@ -737,6 +737,30 @@ TEST(Exec, UnwritableInstructionStatisticsFailTheRun) {
   EXPECT_NE(row.find("vector_add"), std::string::npos) << row;
 }
 
+TEST(Exec, UnwritableIssueLogFailsTheRun) {
+  warpsim::testsupport::ScratchDir d("warpsim-issue-log");
+  ASSERT_FALSE(d.path().empty());
+  std::ofstream(d / "file") << "x";
+  const std::string bad = d / "file/issues.tsv";
+  Result r = run(std::string(WARPSIM_BINARY) + " exec --gpu gtx480 --issue-log " + bad + " -- " +
+                 WARPSIM_DEVICE_IDENTITY + " " + WARPSIM_SOURCE_DIR + "/tests/data/fatbin/vector_add_plain.fatbin");
+  EXPECT_NE(r.out.find("vector_add: PASSED"), std::string::npos) << r.out;
+  EXPECT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("cannot write the issue log to " + bad), std::string::npos) << r.err;
+
+  // Written where it can be: a header, then rows of vector_add's instructions, exit 0.
+  std::string tsv = d / "issues.tsv";
+  Result ok = run(std::string(WARPSIM_BINARY) + " exec --gpu gtx480 --issue-log " + tsv + " -- " +
+                  WARPSIM_DEVICE_IDENTITY + " " + WARPSIM_SOURCE_DIR + "/tests/data/fatbin/vector_add_plain.fatbin");
+  EXPECT_EQ(ok.rc, 0) << ok.out << ok.err;
+  std::ifstream in(tsv);
+  std::string header, row;
+  ASSERT_TRUE(std::getline(in, header));
+  EXPECT_EQ(header.rfind("launch\tkernel\tcycle\t", 0), 0u) << header;
+  ASSERT_TRUE(std::getline(in, row));
+  EXPECT_NE(row.find("vector_add"), std::string::npos) << row;
+}
+
 TEST(Exec, PassesTheProgramsExitStatusAndEnvironment) {
   Result r = run(
       std::string(WARPSIM_BINARY) +

@@ -61,6 +61,30 @@ TEST(CliErrors, UnknownConfigKeySuggestsTheNearestOne) {
   expect_user_error(file, "unknown_key.toml:5:1: unknown config key 'l1d.sizee'; did you mean 'l1d.size'?");
 }
 
+// Outputs that cannot be written (their folder is a file): each is named, the run exits 1, and
+// the outputs that can be written still are.
+TEST(CliErrors, UnwritableIssueLogAndInstructionStatisticsFailTheRun) {
+  ScratchDir d("warpsim-cli");
+  std::ofstream(d / "file") << "x";
+  const std::string log = d / "file/issues.tsv", stats = d / "file/inst.csv", json = d / "out.json";
+  CliResult r = run_warpsim(
+      "run dep_chain -q --issue-log " + quote(log) + " --inst-stats " + quote(stats) + " --json " + quote(json), d);
+  expect_user_error(r, "cannot write the issue log to " + log);
+  EXPECT_NE(r.output.find("cannot write instruction statistics to " + stats), std::string::npos) << r.output;
+  EXPECT_TRUE(read_json(json).contains("total")) << r.output;
+  // Where it can be written: a header and a row per issued warp instruction, exit 0.
+  const std::string ok = d / "issues.tsv";
+  CliResult good = run_warpsim("run dep_chain -q --issue-log " + quote(ok) + " --json " + quote(json), d);
+  EXPECT_EQ(good.rc, 0) << good.output;
+  std::ifstream in(ok);
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  EXPECT_EQ(line.rfind("launch\tkernel\tcycle\t", 0), 0u) << line;
+  uint64_t rows = 0;
+  while (std::getline(in, line)) ++rows;
+  EXPECT_EQ(rows, read_json(json)["total"]["warp_insts"].get<uint64_t>());
+}
+
 TEST(CliErrors, OutOfRangeConfigValues) {
   ScratchDir d;
   expect_user_error(run_warpsim("run dep_chain -q --set core.num_sms=0", d),

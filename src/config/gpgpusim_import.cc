@@ -688,6 +688,12 @@ void Importer::map_equivalent_options() {
     // sends the sectors of consecutive misses interleaved, which one packet per line follows more
     // closely than back-to-back sector packets (docs/fidelity.md): sector_uncached for all.
     cfg_.icnt.request_packets = "sector_uncached";
+    // Fermi and Kepler coalesce the accesses the L1 may cache into 128-byte segments, narrowed to
+    // one half or one quarter only; the sectored L2 splits a 128-byte request into all four.
+    cfg_.icnt.store_segments = v < 40;
+    // A sectored L2 splits such a request into sectors at the request's address plus each
+    // sector's offset, which lands a 64-byte upper half on the next line (l2cache.cc).
+    cfg_.l2.upper_half_write_next_line = cfg_.icnt.store_segments && cfg_.l2.sector_lookups;
   }
   // Every GPGPU-Sim coalescer sends a store as transactions of whole 32-byte chunks
   // (memory_coalescing_arch_reduce_and_send): lanes writing the same word add no data.

@@ -370,6 +370,7 @@ struct IcntConfig {
   bool sm_input_queue_flits = false;     // sm_input_queue counts flits (booksim's buffers), not packets
   std::string request_packets = "line";  // line | sector | sector_uncached: packets a request takes to the L2
   bool write_data_sectors = false;       // a store's packet carries its whole 32-byte sectors, not its lanes' bytes
+  bool store_segments = false;           // a store or atomic over both halves of a 128-byte segment covers it all
 
   template <class V>
   void visit(V& v) {
@@ -423,6 +424,12 @@ struct IcntConfig {
       "a store's packet to the L2 carries the whole 32-byte sectors of the line it writes (GPGPU-Sim's coalescer "
       "sends a store as transactions of whole 32-byte chunks, however many lanes write the same bytes); false: the "
       "bytes its active lanes write, counted lane by lane");
+    v("store_segments", store_segments,
+      "a store or atomic of 4- to 16-byte words whose sectors lie in both 64-byte halves of a 128-byte segment "
+      "covers the whole segment: four sectors cross and are looked up in the L2, those no lane writes included "
+      "(GPGPU-Sim's Fermi/Kepler coalescer for accesses the L1 may cache, which narrows a 128-byte segment only "
+      "to one half or one quarter, and its L2, which splits a 128-byte request into all four sectors); false: "
+      "the sectors its lanes write");
   }
 };
 
@@ -430,18 +437,19 @@ struct L2Config {
   uint32_t partitions = 6;  // memory partitions (= DRAM channels)
   uint32_t slices_per_partition = 2;
   CacheConfig cache{true, 64 * 1024, 8, 128, 32, 32, 8, 10, "write_back", "allocate", 1};
-  std::string hash = "xor";               // linear | xor | ipoly | random: how addresses map to partitions
-  uint32_t interleave = 256;              // bytes mapped to one partition before moving on
-  std::string slice_select = "line";      // line | chunk: which address bit picks the slice
-  bool fill_on_copy = false;              // host<->device copies leave their sectors in the L2
-  bool flush_at_launch = false;           // each kernel starts with an empty L2 (Nsight Compute's cache control)
-  bool sector_lookups = false;            // a request takes one lookup slot per L2 sector it covers
-  bool sector_replies = false;            // each L2 sector of a reply or write acknowledgement is a packet
-  bool half_line_shared_mshr = false;     // a 64-byte line fetch's two sectors share the MSHR entry of the first
-  bool sector_requests = false;           // a read of several sectors is looked up, fetched and answered per sector
-  bool fill_replies_per_cycle = false;    // a fill hands out its merged reads one sector reply per cycle
-  uint64_t persisting_max_bytes = 0;      // persistingL2CacheMaxSize (0: no persisting L2 accesses)
-  uint64_t access_policy_max_window = 0;  // accessPolicyMaxWindowSize (0: no access policy windows)
+  std::string hash = "xor";                 // linear | xor | ipoly | random: how addresses map to partitions
+  uint32_t interleave = 256;                // bytes mapped to one partition before moving on
+  std::string slice_select = "line";        // line | chunk: which address bit picks the slice
+  bool fill_on_copy = false;                // host<->device copies leave their sectors in the L2
+  bool flush_at_launch = false;             // each kernel starts with an empty L2 (Nsight Compute's cache control)
+  bool sector_lookups = false;              // a request takes one lookup slot per L2 sector it covers
+  bool sector_replies = false;              // each L2 sector of a reply or write acknowledgement is a packet
+  bool half_line_shared_mshr = false;       // a 64-byte line fetch's two sectors share the MSHR entry of the first
+  bool sector_requests = false;             // a read of several sectors is looked up, fetched and answered per sector
+  bool fill_replies_per_cycle = false;      // a fill hands out its merged reads one sector reply per cycle
+  bool upper_half_write_next_line = false;  // a 64-byte write of a line's upper half lands on the next line
+  uint64_t persisting_max_bytes = 0;        // persistingL2CacheMaxSize (0: no persisting L2 accesses)
+  uint64_t access_policy_max_window = 0;    // accessPolicyMaxWindowSize (0: no access policy windows)
 
   template <class V>
   void visit(V& v) {
@@ -483,6 +491,13 @@ struct L2Config {
       "/ next_access: one sector request a cycle); a hit found meanwhile replies in its own cycle, ahead of the "
       "waiters not handed out yet; false: every waiter replies in the cycle of the fill (measured, not set in the "
       "presets or by the importer: docs/fidelity.md)");
+    v("upper_half_write_next_line", upper_half_write_next_line,
+      "a write that covers exactly the upper two 32-byte sectors of a 128-byte line (with icnt.store_segments, a "
+      "store the coalescer narrowed to the line's upper 64 bytes) is looked up and written at the same two sectors "
+      "of the next line, in the slice of its own line, where it allocates a line of its own (tagged apart from the "
+      "slice's lines) that is written back to DRAM when evicted; its own line's sectors are not written "
+      "(GPGPU-Sim's breakdown_request_to_sector_requests adds each sector's offset to a 64-byte request's "
+      "address, which already points at the upper half); false: the write lands where its lanes write");
     v("persisting_max_bytes", persisting_max_bytes,
       "most bytes of L2 a program may set aside for persisting accesses (cudaDeviceProp::persistingL2CacheMaxSize, "
       "the bound of cudaLimitPersistingL2CacheSize); 0: the device has no persisting L2 (compute capability "

@@ -95,7 +95,7 @@ void L2Slice::reply_packet(const MemRequest& req, uint32_t sectors, uint32_t i, 
 
 void L2Slice::dram_write(uint64_t slice_line, uint32_t sectors, bool eviction, SlicePorts& p) {
   DramRequest d;
-  d.addr = p.map.partition_addr_of_slice(local_, slice_line & ~uint64_t(line_ - 1));
+  d.addr = p.map.partition_addr_of_slice(local_, slice_line & ~uint64_t(line_ - 1) & ~kForeignLine);
   d.bank = p.map.bank(d.addr);
   d.row = p.map.row(d.addr);
   d.bytes = uint32_t(std::popcount(sectors)) << sector_shift_;
@@ -280,7 +280,7 @@ void L2Slice::write_back_evictions(SlicePorts& p) {
 
 void L2Slice::fetch(const Cache::Result& r, SlicePorts& p) {
   DramRequest d;
-  d.addr = p.map.partition_addr_of_slice(local_, cache_.mshr_line(r.mshr));
+  d.addr = p.map.partition_addr_of_slice(local_, cache_.mshr_line(r.mshr) & ~kForeignLine);
   d.bank = p.map.bank(d.addr);
   d.row = p.map.row(d.addr);
   d.bytes = uint32_t(std::popcount(r.fetch_mask)) << sector_shift_;

@@ -25,6 +25,14 @@ struct MemRequest {
   bool sector_packets = false;
   uint32_t part = 0;
   LineBytes written;  // a store: the bytes of the line it writes (empty: the whole sectors)
+  // l2.upper_half_write_next_line: a write of the line's upper 64 bytes that its slice looks up at
+  // the same sectors of the line 128 bytes on (set by the LD/ST unit).
+  bool next_line = false;
 };
+
+// The slice address of a line a write put in a slice that does not hold it
+// (l2.upper_half_write_next_line): above every real address, so that it never matches a line of
+// the slice; cleared where the line goes to DRAM.
+inline constexpr uint64_t kForeignLine = uint64_t(1) << 52;
 
 }  // namespace warpsim

@@ -163,6 +163,10 @@ void MemorySystem::send(const MemRequest& req, uint64_t now) {
   if (req.sm >= m.num_sms)
     throw Error(fmt::format("memory: request from SM {} but the GPU has {} SMs", req.sm, m.num_sms));
   MemLocation loc = m.map.locate(req.addr);
+  if (req.next_line) {
+    const MemLocation next = m.map.locate(req.addr + 128);
+    loc.slice_addr = next.slice == loc.slice ? next.slice_addr : next.slice_addr | kForeignLine;
+  }
   const uint64_t first_slot = m.icnt.leave_sm(req.sm, m.request_packets(req) * m.packet_flits(req), now);
   if (m.sm_phase) {
     m.outbox[req.sm].push_back({req, loc, first_slot});

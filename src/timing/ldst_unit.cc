@@ -157,6 +157,7 @@ void LdstUnit::push(int slot, int sched, const WarpInst& inst, const uint64_t* l
   op.op = inst.op;
   op.space = inst.space;
   op.expanded = false;
+  op.segments = false;
   op.n_access = op.next_access = 0;
   op.outstanding = 0;
   op.missed = false;
@@ -242,6 +243,19 @@ void LdstUnit::expand(Op& op) {
     }
   }
   op.n_access = uint8_t(n);
+  // GPGPU-Sim's Fermi/Kepler coalescer: 128-byte segments for the 4- to 16-byte words the L1 may cache.
+  op.segments = width >= 4 && cfg_.l1d.enabled && !(in.flags & kFlagCacheGlobal);
+  if (cfg_.icnt.store_segments && op.segments && (op.op == OpClass::STORE || op.op == OpClass::ATOMIC))
+    for (int j = 0; j < n; ++j) op.acc[j].sectors = whole_segments(op.acc[j].sectors);
+}
+
+// icnt.store_segments: each 128-byte segment (four sectors) whose written sectors lie in both of
+// its 64-byte halves is taken whole; one that a half or a quarter holds keeps its sectors.
+uint32_t LdstUnit::whole_segments(uint32_t sectors) {
+  uint32_t out = sectors;
+  for (uint32_t shift = 0; shift < 32; shift += 4)
+    if ((sectors >> shift & 0x3u) && (sectors >> shift & 0xcu)) out |= 0xfu << shift;
+  return out;
 }
 
 // The bank of an access: the address of the smallest aligned 32/64/128-byte block of the line
@@ -265,12 +279,23 @@ uint32_t LdstUnit::to_cache_sectors(const Cache& c, uint32_t sectors32) const {
   return out;
 }
 
+// The 32-byte sectors of a cache's sectors (the inverse of to_cache_sectors).
+uint32_t LdstUnit::from_cache_sectors(const Cache& c, uint32_t sectors) {
+  const uint32_t per = c.config().sector / 32;
+  if (per <= 1) return sectors;
+  uint32_t out = 0;
+  const uint32_t group = per >= 32 ? ~0u : (1u << per) - 1;
+  for (uint32_t i = 0; i * per < 32; ++i)
+    if (sectors & (1u << i)) out |= group << (i * per);
+  return out;
+}
+
 // Dirty lines pushed out of a write-back L1 become writes below; nobody waits for their acks.
 void LdstUnit::flush_evictions(uint64_t now, uint64_t ready) {
   for (const auto& ev : l1d_.evictions()) {
     MemRequest wb;
     wb.addr = ev.line_addr;
-    wb.sectors = ev.dirty_mask ? ev.dirty_mask : ~0u;
+    wb.sectors = ev.dirty_mask ? from_cache_sectors(l1d_, ev.dirty_mask) : ~0u;
     wb.kind = MemKind::Write;
     wb.bytes = uint16_t(cfg_.l1d.line);
     wb.token = kWriteAck | 0x3fffffffu;
@@ -438,6 +463,8 @@ void LdstUnit::write(uint32_t idx, const Access& a, bool l1_write, bool sector_p
     req.bytes =
         req.kind == MemKind::Write && cfg_.icnt.write_data_sectors ? uint16_t(std::popcount(a.sectors) * 32) : a.bytes;
     req.written = a.written;
+    req.next_line = cfg_.l2.upper_half_write_next_line && req.kind == MemKind::Write && op.segments &&
+                    line_bytes_ == 128 && a.sectors == 0xcu;
     req.sector_packets = sector_packets;
     req.token = (op.op == OpClass::ATOMIC ? kDirect : kWriteAck) | idx;
     op.outstanding++;

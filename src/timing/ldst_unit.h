@@ -126,6 +126,7 @@ class LdstUnit {
     OpClass op;
     MemSpace space;
     bool expanded;
+    bool segments;  // coalesced into 128-byte segments (icnt.store_segments)
     uint8_t n_access, next_access;
     uint32_t outstanding;  // responses still expected
     bool missed;           // an access of it missed its cache (or bypassed it): it waited on a response
@@ -184,6 +185,8 @@ class LdstUnit {
   void fetch_line(uint64_t addr, uint32_t line_bytes, uint32_t token, uint64_t now);
   void flush_evictions(uint64_t now, uint64_t ready);
   uint32_t to_cache_sectors(const Cache& c, uint32_t sectors32) const;
+  static uint32_t from_cache_sectors(const Cache& c, uint32_t sectors);
+  static uint32_t whole_segments(uint32_t sectors);
   uint32_t l1_bank(const Access& a) const;
 
   int sm_id_;

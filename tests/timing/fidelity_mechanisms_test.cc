@@ -331,6 +331,10 @@ TEST(Fidelity, EveryDirtyLineEvictedFromTheL1ReachesTheL2) {
   const RunResult r = simulate(cfg, b.build());
   EXPECT_EQ(r.stats.core.l1d_misses, 32u);
   EXPECT_EQ(r.stats.mem.l2_writes, 32u);
+  // A line of an unsectored L1 is written back whole: at a sectored L2 that looks it up sector
+  // by sector, four writes each (GPGPU-Sim's L1_WRBK_ACC of 128 bytes).
+  cfg.l2.sector_lookups = true;
+  EXPECT_EQ(simulate(cfg, b.build()).stats.mem.l2_writes, 4u * 32u);
 }
 
 // A full miss queue stalls the pipeline's last stage, and a full pipeline stops the unit (counted
@@ -1117,6 +1121,62 @@ TEST(Fidelity, AStoreCarriesItsSectorsNotItsLanesBytes) {
   EXPECT_EQ(lanes.stats.mem.icnt_flits_up, 8u * 4u);
   EXPECT_EQ(sectors.stats.mem.icnt_flits_up, 8u * 1u);
   EXPECT_LT(kernel_cycles(sectors), kernel_cycles(lanes));
+}
+
+// icnt.store_segments: half a warp (16 lanes, 4 bytes each) stores 64 bytes of a 128-byte line.
+// At bytes 32-95 its sectors (1 and 2) lie in both halves of the segment, so GPGPU-Sim's Fermi
+// coalescer keeps the whole 128-byte segment and its sectored L2 looks up all four sectors:
+// 4 L2 writes and a 128-byte packet (four 40-byte flits with the data, as the store of a whole
+// line) instead of 2 and two flits. At bytes 64-127 (one half) it narrows the segment to 64
+// bytes: 2 sectors either way.
+TEST(Fidelity, AStoreOverBothHalvesOfASegmentTakesTheWholeSegment) {
+  auto run = [](uint64_t offset, bool segments) {
+    GpuConfig cfg = small_gpu(1, 1);
+    cfg.icache.perfect = true;
+    cfg.icnt.flit = 40;
+    cfg.icnt.write_data_sectors = true;
+    cfg.icnt.store_segments = segments;
+    cfg.l2.sector_lookups = true;
+    KernelBuilder b("half_warp_store");
+    b.grid({1, 1, 1}).block({16, 1, 1}).store(MemSpace::Global, AccessPattern::coalesced().at(offset), 4, 1);
+    return simulate(cfg, b.build()).stats.mem;
+  };
+  EXPECT_EQ(run(32, false).l2_writes, 2u);
+  EXPECT_EQ(run(32, false).icnt_flits_up, 2u);
+  EXPECT_EQ(run(32, true).l2_writes, 4u);
+  EXPECT_EQ(run(32, true).icnt_flits_up, 4u);
+  EXPECT_EQ(run(64, true).l2_writes, 2u);
+  EXPECT_EQ(run(64, true).icnt_flits_up, 2u);
+}
+
+// l2.upper_half_write_next_line: a kernel stores the upper 64 bytes of line 0 (16 lanes at byte
+// 64), a second one loads them through a sectored L1. As warpsim has it, the store makes those
+// two sectors valid in the L2 and the load hits on them. As GPGPU-Sim splits the store, its
+// sectors are written at line 128 instead, so line 0 holds nothing and the load misses and
+// reads DRAM. The store is looked up as two sector writes either way.
+TEST(Fidelity, AnUpperHalfWriteLandsOnTheNextLine) {
+  auto run = [](bool next_line) {
+    GpuConfig cfg = small_gpu(1, 1);
+    cfg.icache.perfect = true;
+    cfg.icnt.store_segments = true;
+    cfg.l2.sector_lookups = true;
+    cfg.l2.upper_half_write_next_line = next_line;
+    cfg.l1d.sector = 32;
+    KernelBuilder st("upper_half_store");
+    st.grid({1, 1, 1}).block({16, 1, 1}).store(MemSpace::Global, AccessPattern::coalesced().at(64), 4, 1);
+    KernelBuilder ld("upper_half_load");
+    ld.grid({1, 1, 1}).block({16, 1, 1}).load(MemSpace::Global, AccessPattern::coalesced().at(64), 4, 1, true);
+    return simulate(cfg, std::vector<synth::SyntheticKernel>{st.build(), ld.build()});
+  };
+  const RunResult off = run(false), on = run(true);
+  EXPECT_EQ(off.stats.mem.l2_writes, 2u);
+  EXPECT_EQ(on.stats.mem.l2_writes, 2u);
+  EXPECT_EQ(off.stats.mem.l2_reads, 2u);
+  EXPECT_EQ(on.stats.mem.l2_reads, 2u);
+  EXPECT_EQ(off.stats.mem.l2_read_hits, 2u);
+  EXPECT_EQ(on.stats.mem.l2_read_hits, 0u);
+  EXPECT_EQ(off.stats.mem.dram_read_atoms, 0u);
+  EXPECT_GT(on.stats.mem.dram_read_atoms, 0u);
 }
 
 }  // namespace

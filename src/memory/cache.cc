@@ -504,6 +504,7 @@ bool Cache::write(uint64_t addr, uint32_t sectors, uint64_t now, bool local, con
   if (policy == Policy::LocalWriteBack) policy = local ? Policy::WriteBack : Policy::WriteEvict;
   sectors = normalize(addr, sectors);
   write_forward_ = true;
+  write_hit_sectors_ = 0;
   ++generation_;
   if (!cfg_.enabled) {
     ++write_misses;
@@ -511,7 +512,8 @@ bool Cache::write(uint64_t addr, uint32_t sectors, uint64_t now, bool local, con
   }
   const uint64_t la = line_addr(addr);
   Line* l = find(la);
-  const bool hit = l && (present_for_write(*l) & sectors) == sectors;
+  if (l) write_hit_sectors_ = present_for_write(*l) & sectors;
+  const bool hit = l && write_hit_sectors_ == sectors;
   if (hit)
     ++write_hits;
   else

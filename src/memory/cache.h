@@ -116,6 +116,9 @@ class Cache {
   // After write(): true when the write must also be sent to the next level (write-through,
   // write-evict, a no-allocate miss, or a write-back allocation that found no replaceable way).
   bool write_forwarded() const { return write_forward_; }
+  // Of the last write's sectors, those it found present (GPGPU-Sim looks a sectored cache's
+  // write up sector by sector: each present sector is a hit, the others misses).
+  uint32_t write_hit_sectors() const { return write_hit_sectors_; }
   // True when every sector in `sectors` of the line holding `addr` is valid (no side effects).
   bool probe(uint64_t addr, uint32_t sectors) const;
   // Sectors of the line holding `addr` that are valid / dirty / awaiting a fill (0 when absent).
@@ -202,6 +205,7 @@ class Cache {
   SetIndex index_ = SetIndex::Linear;
   uint32_t set_bits_ = 0;
   bool write_forward_ = false;
+  uint32_t write_hit_sectors_ = 0;
   enum class Policy : uint8_t { WriteBack, WriteThrough, WriteEvict, LocalWriteBack };
   Policy policy_ = Policy::WriteThrough;
   bool allocate_ = false;

@@ -151,7 +151,11 @@ void L2Slice::lookup(uint64_t now, SlicePorts& p) {
       const LineBytes bytes = e.req.written.shifted(uint32_t(e.slice_addr & (line_ - 1) & ~uint64_t(31)));
       bool hit = cache_.write(e.slice_addr, e.sectors, now, false, &bytes, prop);
       p.stats.l2_writes += n;
-      if (hit) p.stats.l2_write_hits += n;
+      // Sector by sector, each sector found present is a hit.
+      if (sector_lookups_)
+        p.stats.l2_write_hits += uint32_t(std::popcount(cache_.write_hit_sectors()));
+      else if (hit)
+        p.stats.l2_write_hits += 1;
       if (cache_.write_forwarded()) dram_write(e.slice_addr, e.sectors, false, p);
       respond(e.req, e.sectors, first, spread, p);
     } else {

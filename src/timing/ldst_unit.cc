@@ -454,7 +454,7 @@ void LdstUnit::write(uint32_t idx, const Access& a, bool l1_write, bool sector_p
     stats.l1d_sector_accesses += std::popcount(sectors);
     if (!hit) {
       stats.l1d_write_misses++;
-      stats.l1d_sector_misses += std::popcount(sectors);
+      stats.l1d_sector_misses += std::popcount(sectors & ~l1d_.write_hit_sectors());
     }
   }
   if (forward) {

@@ -311,6 +311,24 @@ TEST(Cache, LazyFetchOnReadFetchesPartlyWrittenSectors) {
   EXPECT_EQ(a.read(0x20, 0x2, 0, 1).outcome, Cache::Outcome::Hit);
 }
 
+// A write is a hit sector by sector: GPGPU-Sim looks a sectored cache's writes up one sector at a
+// time. A 4-byte write allocates sector 0; a write of the whole line then finds sector 0 and not
+// the other three (one hit, three misses), and a second one finds all four.
+TEST(Cache, WriteHitsAreCountedSectorBySector) {
+  Cache c(make(512, 4, 128, 32, "write_back", "lazy_fetch_on_read"));
+  LineBytes word, line;
+  word.add(4, 4);
+  line.add(0, 128);
+  EXPECT_FALSE(c.write(0x0, 0x1, 0, false, &word));
+  EXPECT_EQ(c.write_hit_sectors(), 0u);
+  EXPECT_FALSE(c.write(0x0, 0xf, 1, false, &line));
+  EXPECT_EQ(c.write_hit_sectors(), 0x1u);
+  EXPECT_TRUE(c.write(0x0, 0xf, 2, false, &line));
+  EXPECT_EQ(c.write_hit_sectors(), 0xfu);
+  EXPECT_FALSE(c.write(0x80, 0x6, 3, false, &line));  // another line: nothing present
+  EXPECT_EQ(c.write_hit_sectors(), 0u);
+}
+
 TEST(Cache, LazyFetchOnReadWriteThroughAllocatesWithoutData) {
   Cache c(make(512, 4, 128, 32, "write_through", "lazy_fetch_on_read"));
   LineBytes half;

@@ -1149,6 +1149,29 @@ TEST(Fidelity, AStoreOverBothHalvesOfASegmentTakesTheWholeSegment) {
   EXPECT_EQ(run(64, true).icnt_flits_up, 2u);
 }
 
+// Write hits sector by sector at the L1 and the L2 (both sectored, lazy fetch on read, as
+// TITAN V's): one warp stores 4 bytes at byte 28 of line 0, then a second kernel stores 32
+// lanes at bytes 0-127. The second store finds sector 0 written and sectors 1-3 not: at each
+// level one write hit and three misses, as GPGPU-Sim counts them (it was 4 misses at each).
+TEST(Fidelity, AWriteHitsSectorBySector) {
+  GpuConfig cfg = small_gpu(1, 1);
+  cfg.icache.perfect = true;
+  cfg.l1d.sector = 32;
+  cfg.l1d.write_policy = "write_through";
+  cfg.l1d.write_allocate = "lazy_fetch_on_read";
+  cfg.l2.cache.write_allocate = "lazy_fetch_on_read";
+  cfg.l2.sector_lookups = true;
+  KernelBuilder one("one_word");
+  one.grid({1, 1, 1}).block({1, 1, 1}).store(MemSpace::Global, AccessPattern::coalesced().at(28), 4, 1);
+  KernelBuilder row("row");
+  row.grid({1, 1, 1}).block({32, 1, 1}).store(MemSpace::Global, AccessPattern::coalesced(), 4, 1);
+  const RunResult r = simulate(cfg, std::vector<synth::SyntheticKernel>{one.build(), row.build()});
+  EXPECT_EQ(r.stats.mem.l2_writes, 5u);
+  EXPECT_EQ(r.stats.mem.l2_write_hits, 1u);
+  EXPECT_EQ(r.stats.core.l1d_sector_accesses, 5u);
+  EXPECT_EQ(r.stats.core.l1d_sector_misses, 4u);
+}
+
 // l2.upper_half_write_next_line: a kernel stores the upper 64 bytes of line 0 (16 lanes at byte
 // 64), a second one loads them through a sectored L1. As warpsim has it, the store makes those
 // two sectors valid in the L2 and the load hits on them. As GPGPU-Sim splits the store, its

@@ -695,6 +695,10 @@ void Importer::map_equivalent_options() {
     // sector's offset, which lands a 64-byte upper half on the next line (l2cache.cc).
     cfg_.l2.upper_half_write_next_line = cfg_.icnt.store_segments && cfg_.l2.sector_lookups;
   }
+  // Local memory: GPGPU-Sim's default mapping (-gpgpu_local_mem_map 1) lays a word-row out CTA
+  // slot by CTA slot, each slot's CTA of every SM in turn; 0 is its legacy thread-slot mapping.
+  cfg_.core.local_layout = "cta";
+  if (Option* o = take("-gpgpu_local_mem_map")) cfg_.core.local_layout = to_u32(*o, o->value) ? "cta" : "thread";
   // Every GPGPU-Sim coalescer sends a store as transactions of whole 32-byte chunks
   // (memory_coalescing_arch_reduce_and_send): lanes writing the same word add no data.
   cfg_.icnt.write_data_sectors = true;

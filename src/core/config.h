@@ -150,6 +150,7 @@ struct CoreConfig {
   bool long_op_marks_persist = false;      // a register loaded from memory stays "long-latency" until an ALU write
   bool param_through_const_cache = false;  // kernel-parameter loads are constant-cache accesses
   bool cache_global_bypasses_l1 = false;   // ld/st.global.cg go past the L1
+  std::string local_layout = "thread";     // thread | cta: where each thread's local-memory words lie
   uint32_t mem_writeback_per_cycle = 0;    // memory responses written back per cycle per SM (0: no limit)
 
   template <class V>
@@ -289,6 +290,13 @@ struct CoreConfig {
     v("param_through_const_cache", param_through_const_cache,
       "a load of a kernel parameter is a constant-cache access (a miss reads its line as const_through_memory "
       "says); every kernel's parameters lie at the same addresses, as in GPGPU-Sim. false: it takes const_latency");
+    v("local_layout", local_layout,
+      "thread|cta layout of local memory in device addresses (each thread's word k in word-row k, the rows one "
+      "after another). thread: a row holds every thread slot of the GPU, SM after SM, a warp at its warp slot "
+      "(close to GPGPU-Sim -gpgpu_local_mem_map 0); cta: a row holds, for each CTA slot of an SM, the CTA slot "
+      "of every SM in turn, each CTA's threads contiguous and padded to whole warps, as many slots as the "
+      "kernel's CTAs fit on an SM, and a thread's words of more than 4 bytes are split into 4-byte words of "
+      "consecutive rows (GPGPU-Sim's default -gpgpu_local_mem_map 1, shader_core_ctx::translate_local_memaddr)");
     v("cache_global_bypasses_l1", cache_global_bypasses_l1,
       "a global load or store with the .cg cache operator goes past the L1 to the L2 at once, as GPGPU-Sim's "
       "CACHE_GLOBAL accesses do (no L1 lookup, allocation or latency); false: it is an L1 access like any other");

@@ -25,7 +25,8 @@ LdstUnit::LdstUnit(int sm_id, const GpuConfig& cfg, MemorySystem& mem)
       per_sched_(std::max(1u, cfg.core.schedulers), 0),
       line_bytes_(cfg.l1d.line),
       sector_direct_(cfg.icnt.request_packets != "line"),
-      sector_misses_(cfg.icnt.request_packets == "sector") {
+      sector_misses_(cfg.icnt.request_packets == "sector"),
+      cta_local_(cfg.core.local_layout == "cta") {
   queue_.resize(queue_cap_);
   const uint32_t banks = std::max(1u, cfg.l1d.banks);
   miss_cap_ = std::max(1u, cfg.l1d.miss_queue);
@@ -79,7 +80,8 @@ LdstUnit::LdstUnit(const LdstUnit& o, const GpuConfig& cfg, MemorySystem& mem)
       requests_out_(o.requests_out_),
       line_bytes_(o.line_bytes_),
       sector_direct_(o.sector_direct_),
-      sector_misses_(o.sector_misses_) {
+      sector_misses_(o.sector_misses_),
+      cta_local_(o.cta_local_) {
   free_ops_.reserve(ops_.size());  // push() and complete() never reallocate
 }
 
@@ -140,8 +142,8 @@ uint32_t LdstUnit::bank_conflict_degree_sorted(const uint64_t* addrs, uint32_t m
   return degree;
 }
 
-void LdstUnit::push(int slot, int sched, const WarpInst& inst, const uint64_t* lane_addrs, uint64_t thread_base,
-                    uint64_t now) {
+void LdstUnit::push(int slot, int sched, const WarpInst& inst, const uint64_t* lane_addrs, uint64_t local_thread,
+                    uint64_t local_stride, uint64_t now) {
   if (free_ops_.empty()) {  // rare: grow the pool
     size_t old = ops_.size();
     ops_.resize(old * 2);
@@ -166,7 +168,8 @@ void LdstUnit::push(int slot, int sched, const WarpInst& inst, const uint64_t* l
   op.inst = &inst;
   op.has_addrs = lane_addrs != nullptr;
   if (lane_addrs) std::copy(lane_addrs, lane_addrs + 32, op.addrs);
-  op.thread_base = thread_base;
+  op.local_thread = local_thread;
+  op.local_stride = local_stride;
   queue_[(queue_head_ + queue_count_) % queue_cap_] = idx;
   ++queue_count_;
   ++in_flight_;
@@ -209,37 +212,46 @@ void LdstUnit::expand(Op& op) {
   for (uint32_t m = in.active_mask; m; m &= m - 1) {
     int lane = std::countr_zero(m);
     uint64_t a = op.has_addrs ? op.addrs[lane] : 0;
-    if (op.space == MemSpace::Local) {
-      // `a` is the offset in the thread's local window (every front end hands those over).
-      // GPGPU-Sim's layout: word k of every resident thread of the GPU side by side, so the
-      // words of one thread are (threads x 4) bytes apart, not a power of two, and the lanes of
-      // a warp reading the same word share one line.
-      uint64_t threads = uint64_t(cfg_.core.num_sms) * cfg_.core.max_threads;
-      uint64_t hw = uint64_t(sm_id_) * cfg_.core.max_threads + uint64_t(op.slot) * 32 + uint64_t(lane);
-      a = kLocalBase + (a / 4) * 4 * threads + hw * 4 + (a & 3);
-    }
-    uint64_t end = a + width;
-    while (a < end) {
-      uint64_t line = a & lmask;
-      uint64_t stop = std::min(end, line + line_bytes_);
-      uint32_t first = uint32_t((a - line) / 32), last = uint32_t((stop - 1 - line) / 32);
-      uint32_t sectors = ((last >= 31 ? ~0u : ((1u << (last + 1)) - 1))) & ~((1u << first) - 1);
-      int j = find(line, prev);
-      if (j == n) {
-        if (n == int(kMaxAccess)) break;  // pathological scatter: the rest merge into the last line
-        op.acc[n++] = {line, 0, 0, {}};
-        if (n == kScanUpTo + 1) {
-          std::memset(table, 0xff, sizeof table);
-          for (int k = 0; k < n; ++k) index_line(k);
-        } else if (n > kScanUpTo + 1) {
-          index_line(j);
+    // The bytes [a, a + n) of one access, line by line.
+    auto add = [&](uint64_t a, uint64_t bytes) {
+      uint64_t end = a + bytes;
+      while (a < end) {
+        uint64_t line = a & lmask;
+        uint64_t stop = std::min(end, line + line_bytes_);
+        uint32_t first = uint32_t((a - line) / 32), last = uint32_t((stop - 1 - line) / 32);
+        uint32_t sectors = ((last >= 31 ? ~0u : ((1u << (last + 1)) - 1))) & ~((1u << first) - 1);
+        int j = find(line, prev);
+        if (j == n) {
+          if (n == int(kMaxAccess)) break;  // pathological scatter: the rest merge into the last line
+          op.acc[n++] = {line, 0, 0, {}};
+          if (n == kScanUpTo + 1) {
+            std::memset(table, 0xff, sizeof table);
+            for (int k = 0; k < n; ++k) index_line(k);
+          } else if (n > kScanUpTo + 1) {
+            index_line(j);
+          }
         }
+        prev = j;
+        op.acc[j].sectors |= sectors;
+        if (store_bytes) op.acc[j].written.add(uint32_t(a - line), uint32_t(stop - a));
+        op.acc[j].bytes = uint16_t(std::min<uint32_t>(op.acc[j].bytes + uint32_t(stop - a), 0xffff));
+        a = stop;
       }
-      prev = j;
-      op.acc[j].sectors |= sectors;
-      if (store_bytes) op.acc[j].written.add(uint32_t(a - line), uint32_t(stop - a));
-      op.acc[j].bytes = uint16_t(std::min<uint32_t>(op.acc[j].bytes + uint32_t(stop - a), 0xffff));
-      a = stop;
+    };
+    if (op.space != MemSpace::Local) {
+      add(a, width);
+      continue;
+    }
+    // `a` is the offset in the thread's local window (every front end hands those over). Word k
+    // of a thread lies in word-row k of the GPU's local memory, at the thread's place in the row
+    // (core.local_layout), so a warp's lanes reading the same word share lines. A word of more
+    // than 4 bytes is split into 4-byte words of consecutive rows with the "cta" layout, as
+    // GPGPU-Sim does.
+    const uint64_t thread = op.local_thread + uint64_t(lane), row = 4 * op.local_stride;
+    if (width <= 4 || !cta_local_) {
+      add(kLocalBase + (a / 4) * row + thread * 4 + (a & 3), width);
+    } else {
+      for (uint64_t w = a / 4; w < (a + width + 3) / 4; ++w) add(kLocalBase + w * row + thread * 4, 4);
     }
   }
   op.n_access = uint8_t(n);

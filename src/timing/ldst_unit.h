@@ -48,9 +48,11 @@ class LdstUnit {
     return per_sched_[size_t(sched)] - head;
   }
   // A memory instruction issued by warp `slot` of scheduler `sched`, with its 32 lanes'
-  // addresses (copied; nullptr: none). `thread_base` is the global thread id of lane 0 (used to
-  // interleave local memory between threads).
-  void push(int slot, int sched, const WarpInst& inst, const uint64_t* lane_addrs, uint64_t thread_base, uint64_t now);
+  // addresses (copied; nullptr: none). Local memory: lane l's word k lies at thread
+  // `local_thread` + l of word-row k, each row `local_stride` threads of 4 bytes
+  // (core.local_layout).
+  void push(int slot, int sched, const WarpInst& inst, const uint64_t* lane_addrs, uint64_t local_thread,
+            uint64_t local_stride, uint64_t now);
   // One cycle: consume responses, process the head of the queue, send requests.
   // Completions are reported to `sm`. Returns true when anything happened.
   bool cycle(Sm& sm, uint64_t now, CoreStats& stats);
@@ -135,7 +137,7 @@ class LdstUnit {
     const WarpInst* inst;
     bool has_addrs;
     uint64_t addrs[32];
-    uint64_t thread_base;
+    uint64_t local_thread, local_stride;
     Access acc[kMaxAccess];
   };
 
@@ -224,6 +226,7 @@ class LdstUnit {
   uint32_t line_bytes_;
   // icnt.request_packets: accesses past the L1 / through it cross as one packet per sector.
   bool sector_direct_, sector_misses_;
+  bool cta_local_;  // core.local_layout "cta"
 };
 
 }  // namespace warpsim

@@ -210,6 +210,18 @@ void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, std::shared_ptr<const 
   // code lies where GPGPU-Sim puts it instead (KernelInfo::code_address).
   uint64_t code_base = code_window(k.name) << 24;
   if (cfg_.core.module_code_layout && k.code_address != KernelInfo::kNoCodeAddress) code_base = k.code_address;
+  // core.local_layout "cta" (GPGPU-Sim's translate_local_memaddr): a word-row holds, CTA slot
+  // by CTA slot, that slot's CTA of every SM, each padded to whole warps; as many slots as the
+  // kernel's CTAs fit on an SM, or as a grid smaller than that needs per SM (max_cta()).
+  const bool cta_local = cfg_.core.local_layout == "cta";
+  const uint64_t padded = uint64_t(nw) * 32;
+  uint64_t local_stride = 0;
+  if (cta_local) {
+    const uint64_t sms = cfg_.core.num_sms;
+    uint64_t slots = ctas_per_sm(cfg_.core, {k.threads_per_cta(), k.regs_per_thread, k.shared_bytes_per_cta});
+    slots = std::max<uint64_t>(1, std::min(slots, (k.num_ctas() + sms - 1) / sms));
+    local_stride = padded * slots * sms;
+  }
   int slot = 0;
   for (uint32_t w = 0; w < nw; ++w) {
     while (warps_[slot].info.valid) ++slot;
@@ -235,7 +247,13 @@ void Sm::launch_cta(uint32_t kernel, const KernelInfo& k, std::shared_ptr<const 
     wp.results_at = 0;
     wp.code_base = code_base;
     wp.inst_bytes = k.inst_bytes;
-    wp.thread_base = uint64_t(ct.cta_id) * k.threads_per_cta() + w * 32;
+    if (cta_local) {
+      wp.local_thread = padded * (uint64_t(id_) + uint64_t(cfg_.core.num_sms) * uint64_t(c)) + w * 32;
+      wp.local_stride = local_stride;
+    } else {
+      wp.local_thread = uint64_t(id_) * cfg_.core.max_threads + uint64_t(slot) * 32;
+      wp.local_stride = uint64_t(cfg_.core.num_sms) * cfg_.core.max_threads;
+    }
     wp.sb.clear();
     touch(slot);
     wp.info = WarpInfo{next_age_++, uint32_t(c), kernel, w, 0, true, false, false};
@@ -703,11 +721,11 @@ void Sm::issue(int sched, int slot, uint64_t now) {
       stats_.issued_by_unit[int(Unit::MEM)]++;
       if (oc_.enabled()) oc_.collect(sched, slot, Unit::MEM, in.src, kMaxSrc, now, &stats_.reg_bank_conflicts);
       if (in.addr_index == kNoAddr) {
-        ldst_.push(slot, sched, in, nullptr, w.thread_base, now);
+        ldst_.push(slot, sched, in, nullptr, w.local_thread, w.local_stride, now);
       } else {
         uint64_t lane_addrs[32];
         w.addr_next = lane_addresses::decode(w.addr_next, in.active_mask, lane_addrs);
-        ldst_.push(slot, sched, in, lane_addrs, w.thread_base, now);
+        ldst_.push(slot, sched, in, lane_addrs, w.local_thread, w.local_stride, now);
       }
       if (in.op != OpClass::STORE) {
         const bool long_op = in.space == MemSpace::Global || in.space == MemSpace::Local ||

@@ -242,7 +242,8 @@ class Sm {
     uint64_t ibuf_ready = 0;       // cycle the decoded instructions become visible
     uint64_t branch_wait = 0;      // no fetch before this cycle (a taken branch resolving)
     uint64_t code_base = 0;        // instruction address space of the warp's kernel
-    uint64_t thread_base = 0;      // global thread id of lane 0
+    uint64_t local_thread = 0;     // lane 0's place in a word-row of local memory (core.local_layout)
+    uint64_t local_stride = 0;     // threads in a word-row of local memory
     bool fetching = false;         // waiting for an I-cache fill
     bool control = false;          // the empty ibuffer is due to a taken branch
     bool stale_successor = false;  // the buffer ends at a taken branch that was not its fetch's last

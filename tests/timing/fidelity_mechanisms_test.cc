@@ -487,6 +487,30 @@ TEST(Fidelity, LocalWordsOfAThreadSpreadOverTheL1Sets) {
   EXPECT_EQ(r.stats.core.l1d_hits, 16u);
 }
 
+// core.local_layout: one warp (a one-CTA grid on GTX480's 15 SMs) loads its 64 local words
+// twice. A word-row is 15 x 1536 threads (92160 bytes) with the "thread" layout and 15 x 32
+// threads (1920 bytes: one CTA slot, as the grid needs, of 32 threads on each SM) with "cta",
+// GPGPU-Sim's default. Under the Fermi set hash the 64 lines of the first fall into 25 sets,
+// one set holding 5 of them; those of the second into 29 sets, three holding 5: the second
+// pass misses on the 5 or the 15 lines of those sets (4 ways, LRU) and hits on the rest.
+TEST(Fidelity, LocalWordRowsFollowTheLayout) {
+  auto second_pass_misses = [](const char* layout) {
+    GpuConfig cfg = load_preset("gtx480");
+    cfg.core.local_layout = layout;
+    AccessPattern words = AccessPattern::broadcast();
+    words.step_set = true;
+    words.step = 4;
+    KernelBuilder b("local");
+    b.grid({1, 1, 1}).block({32, 1, 1}).local_bytes(256);
+    b.load(MemSpace::Local, words, 4, 64, true).load(MemSpace::Local, words, 4, 64, true);
+    const RunResult r = simulate(cfg, b.build());
+    EXPECT_EQ(r.stats.core.l1d_hits + r.stats.core.l1d_misses, 128u);
+    return r.stats.core.l1d_misses - 64;  // the first pass misses on all 64
+  };
+  EXPECT_EQ(second_pass_misses("thread"), 5u);
+  EXPECT_EQ(second_pass_misses("cta"), 15u);
+}
+
 // GPGPU-Sim's -gpgpu_flush_l1_cache: an SM left without CTAs empties its L1, so a second kernel
 // reading the same lines misses again.
 TEST(Fidelity, IdleSmFlushesItsL1) {

@@ -239,8 +239,10 @@ class Cache {
   // Sectors of `l` that are valid or were written (a write to them hits).
   uint32_t present_for_write(const Line& l) const {
     if (!lazy_) return l.valid;
+    // A sector a write allocated, whether or not it wrote any of its bytes (GPGPU-Sim marks
+    // every sector of a write's mask MODIFIED), is present for the next write.
     const size_t i = size_t(&l - lines_.data());
-    return l.valid | written_[i].touched_sectors(cfg_.sector, uint32_t(std::popcount(full_mask_)));
+    return l.valid | l.dirty | written_[i].touched_sectors(cfg_.sector, uint32_t(std::popcount(full_mask_)));
   }
   std::vector<Mshr> mshrs_;
   std::vector<int> free_mshrs_;

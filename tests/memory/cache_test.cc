@@ -327,6 +327,16 @@ TEST(Cache, WriteHitsAreCountedSectorBySector) {
   EXPECT_EQ(c.write_hit_sectors(), 0xfu);
   EXPECT_FALSE(c.write(0x80, 0x6, 3, false, &line));  // another line: nothing present
   EXPECT_EQ(c.write_hit_sectors(), 0u);
+  // A sector in a write's mask is present for the next write even if the write gave it no
+  // bytes (GPGPU-Sim's Fermi coalescer sends such sectors in a whole 128-byte segment).
+  LineBytes first_word;
+  first_word.add(0x100 & 127, 4);
+  EXPECT_FALSE(c.write(0x100, 0x3, 4, false, &first_word));  // sector 1: no bytes
+  EXPECT_EQ(c.valid_sectors(0x100), 0u);
+  LineBytes second;
+  second.add(32, 4);
+  EXPECT_TRUE(c.write(0x120, 0x2, 5, false, &second));
+  EXPECT_EQ(c.write_hit_sectors(), 0x2u);
 }
 
 TEST(Cache, LazyFetchOnReadWriteThroughAllocatesWithoutData) {

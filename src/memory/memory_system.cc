@@ -310,8 +310,10 @@ void MemorySystem::drop_l2() {
 
 void MemorySystem::copy_fill(uint64_t addr, uint64_t bytes) {
   impl_->quiet_until = 0;
+  // Sector by sector, each named as a request names it: its 128-byte block and the sector's
+  // place in it.
   for (uint64_t a = addr & ~uint64_t(31); a < addr + bytes; a += 32) {
-    auto loc = impl_->map.locate(a);
+    auto loc = impl_->map.locate(a & ~uint64_t(127));
     impl_->slices[loc.slice].install(loc.slice_addr, 1u << ((a & 127) >> 5));
   }
 }

@@ -426,6 +426,22 @@ TEST(Fidelity, CopiesLeaveTheirSectorsInTheL2) {
   EXPECT_LT(on.cycle, off.cycle);
 }
 
+// A copy that covers part of a line leaves exactly its sectors in the L2: binomial (small)
+// copies three arrays of 64 bytes, the first two sectors of a line each, and its kernel reads
+// them all (48 sector reads) without a miss or a DRAM read, as GPGPU-Sim's 48 hits. (The
+// second sector of each was left out, and the third and fourth filled instead.)
+TEST(Fidelity, ACopyOfPartOfALineLeavesJustItsSectors) {
+  GpuConfig cfg = load_preset("titanv");
+  Gpu gpu(cfg, "gto");
+  WorkloadOptions o;
+  o.size = "small";
+  ASSERT_TRUE(make_bundled_workload("binomial")->run(gpu, o).verified);
+  const StatsSnapshot s = gpu.snapshot();
+  EXPECT_EQ(s.mem.l2_reads, 48u);
+  EXPECT_EQ(s.mem.l2_read_hits, 48u);
+  EXPECT_EQ(s.mem.dram_read_atoms, 0u);
+}
+
 TEST(Fidelity, CopyFillDoesNotEvictDirtyLines) {
   CacheConfig c{true, 2 * 128, 2, 128, 32, 4, 4, 1, "write_back", "allocate", 1};  // one set, two ways
   Cache cache(c);

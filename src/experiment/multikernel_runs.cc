@@ -11,6 +11,7 @@
 #include "core/json_file.h"
 #include "experiment/job_pool.h"
 #include "experiment/multikernel.h"
+#include "experiment/sweep.h"
 
 namespace warpsim::experiment {
 
@@ -89,7 +90,7 @@ MultiKernelResult multikernel_from_json(const nlohmann::json& j) {
 }
 
 std::string multikernel_key_text(const MultiKernelSpec& spec, const WorkloadMaker& make) {
-  std::string t = fmt::format("warpsim {}\nmultikernel 2\n", WARPSIM_VERSION);
+  std::string t = fmt::format("warpsim {}\nbuild {}\nmultikernel 2\n", WARPSIM_VERSION, build_identity());
   for (size_t i = 0; i < spec.workloads.size(); ++i) {
     std::unique_ptr<Workload> w = make_workload(make, spec.workloads[i]);
     t += fmt::format("workload {} {}\n", w->name(), w->fingerprint());

@@ -54,8 +54,6 @@ std::string hash_hex(const std::string& text) {
   return fmt::format("{:016x}{:016x}", a, b);
 }
 
-namespace {
-
 // The build that computes the results: size and modification time of the running executable.
 // A rebuilt warpsim (another timing model) gets other keys, so results cached by an earlier
 // build are never reused by a later one; an unchanged binary keeps its cache.
@@ -70,8 +68,6 @@ const std::string& build_identity() {
   }();
   return id;
 }
-
-}  // namespace
 
 std::string cache_key_text(const std::string& workload, const std::string& fingerprint, const std::string& size,
                            uint64_t seed, const SchedulerSpec& sched, const std::string& gpu_name,

@@ -61,6 +61,10 @@ using WorkloadResolver = std::function<WorkloadIdentity(const std::string& spec)
 // Two independent 64-bit FNV-1a hashes of `text`, as 32 hex digits.
 std::string hash_hex(const std::string& text);
 
+// The build that computes results (size and modification time of the running executable):
+// part of every cache key, so that results cached by another build are not reused.
+const std::string& build_identity();
+
 // The cache key text of one pair: warpsim version, workload and fingerprint, size, seed,
 // scheduler and its parameters, GPU name and full configuration dump.
 std::string cache_key_text(const std::string& workload, const std::string& fingerprint, const std::string& size,

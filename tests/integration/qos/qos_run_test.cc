@@ -12,8 +12,10 @@
 #include "config/config_loader.h"
 #include "core/error.h"
 #include "experiment/budget_search.h"
+#include "experiment/multikernel.h"
 #include "experiment/qos_output.h"
 #include "experiment/qos_sweep.h"
+#include "experiment/sweep.h"
 
 namespace warpsim::experiment {
 namespace {
@@ -30,6 +32,17 @@ MultiKernelSpec small_spec(const std::string& k1, const std::string& k2, uint64_
 }
 
 std::map<std::string, std::string> tiny_pc() { return {{"n", "4096"}, {"rounds", "6"}}; }
+
+// A rebuilt warpsim (another timing model) must not reuse results an earlier build cached: the
+// key of a concurrent-kernel run names the build, as a sweep pair's key does.
+TEST(QosCache, KeyNamesTheBuild) {
+  MultiKernelSpec spec;
+  spec.workloads = {"pc_pt", "pc_pt"};
+  spec.gpu = load_preset("titanv");
+  const std::string key = multikernel_key_text(spec);
+  EXPECT_NE(build_identity(), "");
+  EXPECT_NE(key.find("\nbuild " + build_identity() + "\n"), std::string::npos) << key.substr(0, 200);
+}
 
 TEST(QosRun, BothKernelsShareEverySmAndK2StartsLater) {
   for (uint64_t delay : {8u, 40u}) {

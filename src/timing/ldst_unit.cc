@@ -209,35 +209,35 @@ void LdstUnit::expand(Op& op) {
     }
   };
   int prev = -1;  // the access of the previous lane
+  // The bytes [a, a + bytes) of one lane's access, line by line, into the accesses of the lines.
+  auto add = [&](uint64_t a, uint64_t bytes) {
+    uint64_t end = a + bytes;
+    while (a < end) {
+      uint64_t line = a & lmask;
+      uint64_t stop = std::min(end, line + line_bytes_);
+      uint32_t first = uint32_t((a - line) / 32), last = uint32_t((stop - 1 - line) / 32);
+      uint32_t sectors = ((last >= 31 ? ~0u : ((1u << (last + 1)) - 1))) & ~((1u << first) - 1);
+      int j = find(line, prev);
+      if (j == n) {
+        if (n == int(kMaxAccess)) break;  // pathological scatter: the rest merge into the last line
+        op.acc[n++] = {line, 0, 0, {}};
+        if (n == kScanUpTo + 1) {
+          std::memset(table, 0xff, sizeof table);
+          for (int k = 0; k < n; ++k) index_line(k);
+        } else if (n > kScanUpTo + 1) {
+          index_line(j);
+        }
+      }
+      prev = j;
+      op.acc[j].sectors |= sectors;
+      if (store_bytes) op.acc[j].written.add(uint32_t(a - line), uint32_t(stop - a));
+      op.acc[j].bytes = uint16_t(std::min<uint32_t>(op.acc[j].bytes + uint32_t(stop - a), 0xffff));
+      a = stop;
+    }
+  };
   for (uint32_t m = in.active_mask; m; m &= m - 1) {
     int lane = std::countr_zero(m);
     uint64_t a = op.has_addrs ? op.addrs[lane] : 0;
-    // The bytes [a, a + n) of one access, line by line.
-    auto add = [&](uint64_t a, uint64_t bytes) {
-      uint64_t end = a + bytes;
-      while (a < end) {
-        uint64_t line = a & lmask;
-        uint64_t stop = std::min(end, line + line_bytes_);
-        uint32_t first = uint32_t((a - line) / 32), last = uint32_t((stop - 1 - line) / 32);
-        uint32_t sectors = ((last >= 31 ? ~0u : ((1u << (last + 1)) - 1))) & ~((1u << first) - 1);
-        int j = find(line, prev);
-        if (j == n) {
-          if (n == int(kMaxAccess)) break;  // pathological scatter: the rest merge into the last line
-          op.acc[n++] = {line, 0, 0, {}};
-          if (n == kScanUpTo + 1) {
-            std::memset(table, 0xff, sizeof table);
-            for (int k = 0; k < n; ++k) index_line(k);
-          } else if (n > kScanUpTo + 1) {
-            index_line(j);
-          }
-        }
-        prev = j;
-        op.acc[j].sectors |= sectors;
-        if (store_bytes) op.acc[j].written.add(uint32_t(a - line), uint32_t(stop - a));
-        op.acc[j].bytes = uint16_t(std::min<uint32_t>(op.acc[j].bytes + uint32_t(stop - a), 0xffff));
-        a = stop;
-      }
-    };
     if (op.space != MemSpace::Local) {
       add(a, width);
       continue;

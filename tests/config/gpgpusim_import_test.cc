@@ -411,16 +411,15 @@ TEST(GpgpusimImport, FetchLaunchBanksAndHashing) {
   EXPECT_TRUE(import_text("-gpgpu_n_clusters 15\n", nullptr).icnt.write_data_sectors);
   // Fermi/Kepler keep 128-byte store segments whole; with a sectored L2 an upper-half 64-byte
   // write lands on the next line. From Maxwell on every access is a 32-byte sector.
-  const GpuConfig fermi = import_text(
-      "-gpgpu_coalesce_arch 20\n-gpgpu_cache:dl1 N:32:128:4,L:L:m:N:H,S:64:8,8\n"
-      "-gpgpu_cache:dl2 S:64:128:8,L:B:m:L:L,A:256:4,4:0,32\n",
-      nullptr);
+  auto fermi_with_l2 = [](const std::string& dl2) {
+    return import_text(
+        "-gpgpu_coalesce_arch 20\n-gpgpu_cache:dl1 N:32:128:4,L:L:m:N:H,S:64:8,8\n-gpgpu_cache:dl2 " + dl2 + "\n",
+        nullptr);
+  };
+  const GpuConfig fermi = fermi_with_l2("S:64:128:8,L:B:m:L:L,A:256:4,4:0,32");
   EXPECT_TRUE(fermi.icnt.store_segments);
   EXPECT_TRUE(fermi.l2.upper_half_write_next_line);
-  const GpuConfig unsectored_l2 = import_text(
-      "-gpgpu_coalesce_arch 20\n-gpgpu_cache:dl1 N:32:128:4,L:L:m:N:H,S:64:8,8\n"
-      "-gpgpu_cache:dl2 N:64:128:8,L:B:m:L:L,A:256:4,4:0,32\n",
-      nullptr);
+  const GpuConfig unsectored_l2 = fermi_with_l2("N:64:128:8,L:B:m:L:L,A:256:4,4:0,32");
   EXPECT_TRUE(unsectored_l2.icnt.store_segments);
   EXPECT_FALSE(unsectored_l2.l2.upper_half_write_next_line);
   const GpuConfig volta =

@@ -699,6 +699,10 @@ void Importer::map_equivalent_options() {
   // slot by CTA slot, each slot's CTA of every SM in turn; 0 is its legacy thread-slot mapping.
   cfg_.core.local_layout = "cta";
   if (Option* o = take("-gpgpu_local_mem_map")) cfg_.core.local_layout = to_u32(*o, o->value) ? "cta" : "thread";
+  // Every GPGPU-Sim coalescer queues a warp's accesses in ascending address order (a std::map per
+  // subwarp, one subwarp with -gpgpu_shmem_warp_parts 1) and the LD/ST unit takes them from the
+  // back of the queue: highest address first.
+  cfg_.core.access_order = "descending";
   // Every GPGPU-Sim coalescer sends a store as transactions of whole 32-byte chunks
   // (memory_coalescing_arch_reduce_and_send): lanes writing the same word add no data.
   cfg_.icnt.write_data_sectors = true;

@@ -200,6 +200,7 @@ void validate(const GpuConfig& c) {
   check_pos("core.ibuffer", c.core.ibuffer);
   if (c.core.ibuffer > 8) throw Error("config key 'core.ibuffer': at most 8 entries");
   check_choice("core.local_layout", c.core.local_layout, {"thread", "cta"});
+  check_choice("core.access_order", c.core.access_order, {"lane", "descending"});
   check_pos("core.fetch_per_cycle", c.core.fetch_per_cycle);
   check_pos("core.decode_width", c.core.decode_width);
   check_pos("core.ldst_queue", c.core.ldst_queue);

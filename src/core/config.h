@@ -151,6 +151,7 @@ struct CoreConfig {
   bool param_through_const_cache = false;  // kernel-parameter loads are constant-cache accesses
   bool cache_global_bypasses_l1 = false;   // ld/st.global.cg go past the L1
   std::string local_layout = "thread";     // thread | cta: where each thread's local-memory words lie
+  std::string access_order = "lane";       // lane | descending: the order of a warp's line accesses
   uint32_t mem_writeback_per_cycle = 0;    // memory responses written back per cycle per SM (0: no limit)
 
   template <class V>
@@ -297,6 +298,11 @@ struct CoreConfig {
       "of every SM in turn, each CTA's threads contiguous and padded to whole warps, as many slots as the "
       "kernel's CTAs fit on an SM, and a thread's words of more than 4 bytes are split into 4-byte words of "
       "consecutive rows (GPGPU-Sim's default -gpgpu_local_mem_map 1, shader_core_ctx::translate_local_memaddr)");
+    v("access_order", access_order,
+      "lane|descending order in which the LD/ST unit takes a warp's line accesses of a global or local load, "
+      "store or atomic (one access per line or sector group). lane: in the order of the first active lane to "
+      "touch each line; descending: highest address first, as GPGPU-Sim's coalescer queues the accesses in "
+      "ascending address order and its LD/ST unit serves the queue from the back (warp_inst_t::accessq_back)");
     v("cache_global_bypasses_l1", cache_global_bypasses_l1,
       "a global load or store with the .cg cache operator goes past the L1 to the L2 at once, as GPGPU-Sim's "
       "CACHE_GLOBAL accesses do (no L1 lookup, allocation or latency); false: it is an L1 access like any other");

@@ -26,7 +26,8 @@ LdstUnit::LdstUnit(int sm_id, const GpuConfig& cfg, MemorySystem& mem)
       line_bytes_(cfg.l1d.line),
       sector_direct_(cfg.icnt.request_packets != "line"),
       sector_misses_(cfg.icnt.request_packets == "sector"),
-      cta_local_(cfg.core.local_layout == "cta") {
+      cta_local_(cfg.core.local_layout == "cta"),
+      descending_order_(cfg.core.access_order == "descending") {
   queue_.resize(queue_cap_);
   const uint32_t banks = std::max(1u, cfg.l1d.banks);
   miss_cap_ = std::max(1u, cfg.l1d.miss_queue);
@@ -81,7 +82,8 @@ LdstUnit::LdstUnit(const LdstUnit& o, const GpuConfig& cfg, MemorySystem& mem)
       line_bytes_(o.line_bytes_),
       sector_direct_(o.sector_direct_),
       sector_misses_(o.sector_misses_),
-      cta_local_(o.cta_local_) {
+      cta_local_(o.cta_local_),
+      descending_order_(o.descending_order_) {
   free_ops_.reserve(ops_.size());  // push() and complete() never reallocate
 }
 
@@ -255,6 +257,10 @@ void LdstUnit::expand(Op& op) {
     }
   }
   op.n_access = uint8_t(n);
+  // core.access_order: GPGPU-Sim's LD/ST unit takes its coalescer's address-ordered accesses from
+  // the back, highest line first.
+  if (descending_order_)
+    std::sort(op.acc, op.acc + n, [](const Access& x, const Access& y) { return x.line > y.line; });
   // GPGPU-Sim's Fermi/Kepler coalescer: 128-byte segments for the 4- to 16-byte words the L1 may cache.
   op.segments = width >= 4 && cfg_.l1d.enabled && !(in.flags & kFlagCacheGlobal);
   if (cfg_.icnt.store_segments && op.segments && (op.op == OpClass::STORE || op.op == OpClass::ATOMIC))

@@ -226,7 +226,8 @@ class LdstUnit {
   uint32_t line_bytes_;
   // icnt.request_packets: accesses past the L1 / through it cross as one packet per sector.
   bool sector_direct_, sector_misses_;
-  bool cta_local_;  // core.local_layout "cta"
+  bool cta_local_;         // core.local_layout "cta"
+  bool descending_order_;  // core.access_order "descending"
 };
 
 }  // namespace warpsim

@@ -430,6 +430,9 @@ TEST(GpgpusimImport, FetchLaunchBanksAndHashing) {
   EXPECT_EQ(GpuConfig{}.core.local_layout, "thread");
   EXPECT_EQ(import_text("-gpgpu_n_clusters 15\n", nullptr).core.local_layout, "cta");
   EXPECT_EQ(import_text("-gpgpu_local_mem_map 0\n", nullptr).core.local_layout, "thread");
+  // Every coalescer's queue is served from the back: highest address first.
+  EXPECT_EQ(GpuConfig{}.core.access_order, "lane");
+  EXPECT_EQ(import_text("-gpgpu_n_clusters 15\n", nullptr).core.access_order, "descending");
   EXPECT_FALSE(GpuConfig{}.icnt.store_segments);
   EXPECT_FALSE(GpuConfig{}.l2.upper_half_write_next_line);
 }

@@ -527,6 +527,30 @@ TEST(Fidelity, LocalWordRowsFollowTheLayout) {
   EXPECT_EQ(second_pass_misses("cta"), 15u);
 }
 
+// core.access_order: one warp loads 8 lines (lane i reads line i mod 8) into an L1 of four lines
+// (LRU), then lines 0-3 again. In lane order lines 0-3 are taken first and 4-7 push them out, so
+// the second load misses four times; highest address first (GPGPU-Sim's LD/ST unit serving its
+// coalescer's queue from the back), lines 0-3 come last and stay, and the second load hits.
+TEST(Fidelity, AWarpsAccessesAreTakenInTheConfiguredOrder) {
+  auto second_load_hits = [](const char* order) {
+    GpuConfig cfg = small_gpu(1, 1);
+    cfg.l1d.size = 4 * 128;
+    cfg.l1d.assoc = 0;
+    cfg.l1d.sector = 128;
+    cfg.core.access_order = order;
+    KernelBuilder b("order");
+    b.grid({1, 1, 1})
+        .block({32, 1, 1})
+        .load(MemSpace::Global, AccessPattern::strided(128).wrap(8 * 128), 4, 1, true)
+        .load(MemSpace::Global, AccessPattern::strided(128).wrap(4 * 128), 4, 1, true);
+    const RunResult r = simulate(cfg, b.build());
+    EXPECT_EQ(r.stats.core.l1d_hits + r.stats.core.l1d_misses, 12u);
+    return r.stats.core.l1d_hits;
+  };
+  EXPECT_EQ(second_load_hits("lane"), 0u);
+  EXPECT_EQ(second_load_hits("descending"), 4u);
+}
+
 // GPGPU-Sim's -gpgpu_flush_l1_cache: an SM left without CTAs empties its L1, so a second kernel
 // reading the same lines misses again.
 TEST(Fidelity, IdleSmFlushesItsL1) {

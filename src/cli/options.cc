@@ -21,7 +21,11 @@ std::vector<std::pair<std::string, std::string>> split_kv(const std::vector<std:
 void GpuOptions::add(CLI::App& app) {
   app.add_option("--gpu", gpu, "GPU preset name or TOML file (see `warpsim list gpus`)")->capture_default_str();
   app.add_option("--gpgpusim-config", gpgpusim_config, "import a GPGPU-Sim gpgpusim.config instead of a preset");
-  app.add_option("--set", sets, "override a configuration key: --set l1d.size=32K (repeatable)");
+  // One value per --set (repeatable): a vector option would otherwise take the values that follow
+  // it and read a "--" as the end of its own list, leaving `warpsim exec`'s program arguments to be
+  // parsed as options.
+  app.add_option("--set", sets, "override a configuration key: --set l1d.size=32K (repeatable)")
+      ->allow_extra_args(false);
 }
 
 GpuConfig GpuOptions::load() const {
@@ -45,7 +49,7 @@ GpuConfig GpuOptions::load() const {
 void SchedOptions::add(CLI::App& app, const std::string& default_scheduler) {
   scheduler = default_scheduler;
   app.add_option("--scheduler,-s", scheduler, "warp scheduler (see `warpsim list schedulers`)")->capture_default_str();
-  app.add_option("--sched-param", params, "scheduler parameter key=value (repeatable)");
+  app.add_option("--sched-param", params, "scheduler parameter key=value (repeatable)")->allow_extra_args(false);
   app.add_option("--rl-config", rl_config, "RLWS/RLWS_MS configuration TOML (same as --sched-param rl_config=FILE)");
 }
 

@@ -770,6 +770,15 @@ TEST(Exec, PassesTheProgramsExitStatusAndEnvironment) {
   EXPECT_EQ(r.out, "rtx2060 core.num_sms=4 lrr\n");
 }
 
+// A repeatable option right before "--" takes one value: the program's own options that follow
+// the separator are the program's, not warpsim's.
+TEST(Exec, OptionsBeforeTheSeparatorLeaveTheProgramItsArguments) {
+  Result r = run(std::string(WARPSIM_BINARY) +
+                 " exec -s tl --sched-param active=6 --set core.num_sms=4 -- /bin/echo --size small --set x");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "--size small --set x\n");
+}
+
 TEST(Exec, BadOptionsFailBeforeTheProgramRuns) {
   Result r = run(std::string(WARPSIM_BINARY) + " exec --gpu no_such_gpu -- /bin/sh -c 'echo ran'");
   EXPECT_NE(r.rc, 0);

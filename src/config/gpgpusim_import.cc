@@ -810,6 +810,8 @@ void Importer::map_all() {
     if (to_u32(*o, o->value) != 0) not_understood("-gpgpu_cache:dl2_texture_only");
 
   if (Option* o = take("-gpgpu_flush_l1_cache")) core.l1_flush_when_idle = to_u32(*o, o->value) != 0;
+  // Its check follows the cycle's CTA issue and looks at whole clusters (gpgpu_sim::cycle).
+  core.l1_flush_by_cluster = true;
   core.ifetch_through_memory = true;      // GPGPU-Sim's L1I misses always go to the L2
   core.l1_miss_after_latency = true;      // GPGPU-Sim's L1D looks accesses up after its latency queue
   core.l1_lookup_after_latency = true;    // hits included, a refused lookup holding its bank (l1_latency_queue)

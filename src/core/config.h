@@ -142,6 +142,7 @@ struct CoreConfig {
   bool hoist_global_loads = false;         // PTX: global loads move up their basic block, as ptxas schedules them
   bool result_slot_conflicts = false;      // a unit takes no instruction whose result cycle is taken
   bool l1_flush_when_idle = false;         // an SM left without CTAs drops its L1D contents
+  bool l1_flush_by_cluster = false;        // ... decided after the next dispatch, for whole idle clusters
   bool ifetch_through_memory = false;      // I-cache misses read their line through the L2
   bool l1_miss_after_latency = false;      // L1D misses and writes leave for the L2 l1d.latency cycles after the access
   bool l1_lookup_after_latency = false;    // L1D accesses, hits too, are looked up at the end of their bank's pipeline
@@ -270,6 +271,11 @@ struct CoreConfig {
       "cycles from the last warp's arrival at a CTA barrier until its warps may issue again (0: the next cycle)");
     v("l1_flush_when_idle", l1_flush_when_idle,
       "an SM whose last CTA finished invalidates its L1 data cache (GPGPU-Sim -gpgpu_flush_l1_cache)");
+    v("l1_flush_by_cluster", l1_flush_by_cluster,
+      "with l1_flush_when_idle: the flush is decided after the next CTA dispatch and covers a cluster "
+      "(sms_per_cluster) none of whose SMs then has a CTA, all its SMs at once; an SM that receives a CTA in that "
+      "dispatch, or whose cluster still runs one, keeps its L1 (GPGPU-Sim's gpgpu_sim::cycle issues CTAs, then "
+      "invalidates the L1 of each cluster with no thread left). false: an SM's L1 goes as its last CTA finishes");
     v("ifetch_through_memory", ifetch_through_memory,
       "an I-cache miss reads its line through the interconnect, L2 and DRAM like a data load (GPGPU-Sim); false: it "
       "takes icache_miss_latency");

@@ -56,6 +56,7 @@ Gpu::Gpu(const Gpu& o, CloneTag)
       dispatch_rr_(o.dispatch_rr_),
       sm_kernel_rr_(o.sm_kernel_rr_),
       cluster_sm_rr_(o.cluster_sm_rr_),
+      l1_flush_pending_(o.l1_flush_pending_),
       every_cycle_(o.every_cycle_),
       gpu_sums_(o.gpu_sums_),
       ctas_finished_(o.ctas_finished_.load()),
@@ -315,6 +316,7 @@ void Gpu::finish_kernel(Kernel& k) {
 void Gpu::retire_ctas() {
   if (!ctas_finished_.load(std::memory_order_relaxed)) return;  // no SM's list grew
   ctas_finished_.store(false, std::memory_order_relaxed);
+  const bool flush_later = cfg_.core.l1_flush_when_idle && cfg_.core.l1_flush_by_cluster;
   for (auto& sm : sms_) {
     auto& done = sm->finished_ctas();
     for (auto [kid, cta] : done) {
@@ -322,8 +324,35 @@ void Gpu::retire_ctas() {
       if (++k.ctas_done == k.info.num_ctas()) finish_kernel(k);
       ++retired_ctas_;
     }
+    if (flush_later && !done.empty() && sm->idle()) {
+      std::erase_if(l1_flush_pending_, [&](const PendingFlush& p) { return p.sm == uint32_t(sm->id()); });
+      l1_flush_pending_.push_back({uint32_t(sm->id()), done.back().first});
+    }
     done.clear();
   }
+}
+
+// GPGPU-Sim's gpgpu_sim::cycle issues the cycle's CTAs and then invalidates the L1s of every
+// cluster with no thread left. An SM whose last CTA finished keeps its lines when the dispatch
+// that follows gives it another CTA of the same kernel (then for good) or while another SM of
+// its cluster runs one; once its whole cluster is idle after a dispatch, every SM of the cluster
+// drops them. A CTA of another kernel finds the SM flushed: GPGPU-Sim starts a kernel cycles
+// after the one before it ends, with its clusters idle in between.
+void Gpu::settle_l1_flushes() {
+  const uint32_t n = uint32_t(sms_.size());
+  const uint32_t clusters = n / std::max(1u, cfg_.core.sms_per_cluster);
+  std::erase_if(l1_flush_pending_, [&](const PendingFlush& p) {
+    Sm& sm = *sms_[p.sm];
+    if (!sm.idle()) {
+      if (sm.live_ctas(p.kernel) == 0) sm.invalidate_l1();  // only another kernel's CTAs
+      return true;
+    }
+    const uint32_t c = p.sm % clusters;
+    for (uint32_t t = c; t < n; t += clusters)
+      if (!sms_[t]->idle()) return false;  // its cluster still runs: wait
+    for (uint32_t t = c; t < n; t += clusters) sms_[t]->invalidate_l1();
+    return true;
+  });
 }
 
 void Gpu::refresh_gpu_counters() {
@@ -417,6 +446,7 @@ bool Gpu::step_until(uint32_t wait_for, uint64_t until) {
     }
     start_eligible_kernels();
     bool active = dispatch();
+    if (!l1_flush_pending_.empty()) settle_l1_flushes();
     mem_->tick(now_);
     refresh_gpu_counters();
     active |= tick_sms(last_progress);
@@ -445,6 +475,8 @@ bool Gpu::step_until(uint32_t wait_for, uint64_t until) {
       t = std::min(t, std::max(next, horizon));
       if (cfg_.max_cycles) t = std::min(t, std::max(next, cfg_.max_cycles));
       if (t > next) {
+        // The skipped cycles' dispatches place nothing: the idle clusters' flushes are due now.
+        if (!l1_flush_pending_.empty()) settle_l1_flushes();
         for (auto& sm : sms_)
           if (!sm->dormant())
             sm->skip_cycles(next, t - next);

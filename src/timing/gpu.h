@@ -128,6 +128,7 @@ class Gpu final : public LaunchTarget {
   bool dispatch();
   bool place_cta(uint32_t smi, const std::vector<Kernel*>& running);
   void retire_ctas();
+  void settle_l1_flushes();  // core.l1_flush_by_cluster, after a dispatch
   void finish_kernel(Kernel& k);
   void refresh_gpu_counters();
   // One cycle of every SM (asleep ones dozing or left alone), on sm_threads host threads;
@@ -171,6 +172,12 @@ class Gpu final : public LaunchTarget {
   std::vector<uint32_t> sm_kernel_rr_;
   // Per cluster: its SM that received the last CTA (core.cta_dispatch_per_cluster).
   std::vector<uint32_t> cluster_sm_rr_;
+  // core.l1_flush_by_cluster: SMs whose last CTA finished and whose L1 is not flushed yet, with
+  // that CTA's kernel.
+  struct PendingFlush {
+    uint32_t sm, kernel;
+  };
+  std::vector<PendingFlush> l1_flush_pending_;
   std::vector<Kernel*> dispatchable_;  // scratch of dispatch()
   // A dispatch pass that placed nothing is not repeated until an SM frees a CTA's resources
   // (retired_ctas_ changes) or the kernels with CTAs to place change: it would place nothing again.

@@ -844,7 +844,7 @@ void Sm::maybe_finish_cta(int c, uint64_t now) {
   used_shared_ -= cta.shared;
   used_warps_ -= cta.info.warps;
   --live_ctas_;
-  if (live_ctas_ == 0 && cfg_.core.l1_flush_when_idle) ldst_.invalidate_l1();
+  if (live_ctas_ == 0 && cfg_.core.l1_flush_when_idle && !cfg_.core.l1_flush_by_cluster) ldst_.invalidate_l1();
   stream_bytes_ -= cta.streams->bytes();
   cta.streams.reset();
   cta.info.valid = false;

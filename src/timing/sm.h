@@ -94,6 +94,8 @@ class Sm {
   // CTAs finished since the last call: (kernel, cta_id).
   std::vector<std::pair<uint32_t, uint32_t>>& finished_ctas() { return finished_ctas_; }
   bool idle() const { return live_ctas_ == 0; }
+  // Drops the L1D's lines (core.l1_flush_by_cluster: the GPU decides when).
+  void invalidate_l1() { ldst_.invalidate_l1(); }
   uint32_t live_ctas(uint32_t kernel) const;
   int id() const { return id_; }
   uint64_t kernel_insts(uint32_t k) const { return k < kernel_insts_.size() ? kernel_insts_[k] : 0; }

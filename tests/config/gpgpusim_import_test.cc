@@ -433,6 +433,9 @@ TEST(GpgpusimImport, FetchLaunchBanksAndHashing) {
   // Every coalescer's queue is served from the back: highest address first.
   EXPECT_EQ(GpuConfig{}.core.access_order, "lane");
   EXPECT_EQ(import_text("-gpgpu_n_clusters 15\n", nullptr).core.access_order, "descending");
+  // The L1 flush is decided after the cycle's CTA issue, for whole clusters.
+  EXPECT_FALSE(GpuConfig{}.core.l1_flush_by_cluster);
+  EXPECT_TRUE(import_text("-gpgpu_flush_l1_cache 1\n", nullptr).core.l1_flush_by_cluster);
   EXPECT_FALSE(GpuConfig{}.icnt.store_segments);
   EXPECT_FALSE(GpuConfig{}.l2.upper_half_write_next_line);
 }

@@ -527,6 +527,35 @@ TEST(Fidelity, LocalWordRowsFollowTheLayout) {
   EXPECT_EQ(second_pass_misses("cta"), 15u);
 }
 
+// core.l1_flush_by_cluster: two CTAs of one kernel that cannot share the SM (one CTA per SM) read
+// the same 4 lines, then a second kernel reads them again. Flushing as each SM's last CTA
+// finishes, the second CTA misses too; deciding after the next dispatch, as GPGPU-Sim's check
+// follows its CTA issue, the second CTA arrives first and hits. The second kernel finds the L1
+// flushed either way.
+TEST(Fidelity, AnSmGivenItsNextCtaAtOnceKeepsItsL1) {
+  auto misses = [](bool by_cluster) {
+    GpuConfig cfg = small_gpu(1, 1);
+    cfg.core.max_ctas = 1;
+    cfg.core.l1_flush_when_idle = true;
+    cfg.core.l1_flush_by_cluster = by_cluster;
+    auto reader = [] {
+      KernelBuilder b("reader");
+      b.grid({2, 1, 1})
+          .block({32, 1, 1})
+          .load(MemSpace::Global, AccessPattern::coalesced().every(128).wrap(512), 4, 4, true);
+      return b.build();
+    };
+    std::vector<synth::SyntheticKernel> k;
+    k.push_back(reader());
+    k.push_back(reader());
+    const RunResult r = simulate(cfg, std::move(k));
+    EXPECT_EQ(r.stats.core.l1d_hits + r.stats.core.l1d_misses, 16u);
+    return r.stats.core.l1d_misses;
+  };
+  EXPECT_EQ(misses(false), 16u);
+  EXPECT_EQ(misses(true), 8u);  // the first CTA of each kernel
+}
+
 // core.access_order: one warp loads 8 lines (lane i reads line i mod 8) into an L1 of four lines
 // (LRU), then lines 0-3 again. In lane order lines 0-3 are taken first and 4-7 push them out, so
 // the second load misses four times; highest address first (GPGPU-Sim's LD/ST unit serving its

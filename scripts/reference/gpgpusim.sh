@@ -10,7 +10,9 @@
 # (the binary that orders them, default build/warpsim), TOOLS (default /work/shared/tools/gpgpusim: run.sh), LIMIT_S (per-run limit,
 # default 150), SIZE (default small), FORCE=1 (rerun logs that exist; default: keep them, so an
 # interrupted regeneration resumes), OUT (default data/reference/gpgpusim), PAIRS (default all
-# nine "CONFIG:SCHEDULER" pairs). Each workload runs on all pairs before the next one starts, so
+# nine "CONFIG:SCHEDULER" pairs), LAUNCH_OFFSET (default 0: a perturbed reference, each config's
+# -gpgpu_kernel_launch_latency raised by this many cycles; docs/correlate.md, "Perturbed
+# runs"). Each workload runs on all pairs before the next one starts, so
 # an interrupted regeneration leaves whole workloads. After a time-out the workload's remaining
 # pairs are skipped; every skip, time-out and failure goes to OUT/runs.tsv.
 # Stored per run: OUT/<gpu>/<scheduler>/<workload>.<size>.log with only GPGPU-Sim's own lines
@@ -34,6 +36,16 @@ gpu_of() { case $1 in SM2_GTX480) echo gtx480;; SM7_TITANV) echo titanv;; SM75_R
 # The log directory names warpsim's scheduler spec, which correlate runs: two_level_active:N:0:1
 # (LRR inside an active set of N, SRR outside) is tl with active=N.
 sched_of() { case $1 in two_level_active:*:0:1) n=${1#two_level_active:}; echo "tl:active=${n%%:*}";; *) echo "$1";; esac; }
+# A perturbed reference: the config's own kernel launch latency (0 where it sets none) plus
+# LAUNCH_OFFSET, handed to run.sh as an extra option.
+offset=${LAUNCH_OFFSET:-0}
+extra_of() {
+  [ "$offset" -eq 0 ] && return
+  local base
+  base=$(awk '$1 == "-gpgpu_kernel_launch_latency" { v = $2 } END { print v + 0 }' \
+    "$gdir/gpgpusim/configs/tested-cfgs/$1/gpgpusim.config")
+  echo "-gpgpu_kernel_launch_latency $(( base + offset ))"
+}
 
 # Programs: nvcc 11.8 of the GPGPU-Sim install, with the flags of its build.sh.
 if [ $# -eq 0 ]; then
@@ -63,7 +75,8 @@ for w in $built; do
     if [ -n "$timed_out" ]; then note "$w" "$gpu" "$s" skipped - "timed out on $timed_out"; continue; fi
     rd=$work/run-$w-$gpu-$s; rm -rf "$rd"
     t0=$(date +%s)
-    timeout --kill-after=10 "$limit" nice -n 10 "$tools/run.sh" "$gdir" "$cfg" "$sch" "$rd" -- "$progs/$w" --size "$size" >/dev/null 2>&1
+    EXTRA=$(extra_of "$cfg") timeout --kill-after=10 "$limit" nice -n 10 "$tools/run.sh" "$gdir" "$cfg" "$sch" "$rd" -- \
+      "$progs/$w" --size "$size" >/dev/null 2>&1
     rc=$?; wall=$(( $(date +%s) - t0 ))
     if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
       timed_out="$gpu/$s"; note "$w" "$gpu" "$s" timeout "$wall" "over ${limit} s"; echo "$w $gpu $s: timed out"; continue

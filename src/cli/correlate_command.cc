@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "cli/options.h"
 #include "config/config_loader.h"
@@ -28,6 +30,8 @@ struct CorrelateArgs {
   std::string hw_scheduler = "gto";
   std::vector<std::string> sets;
   std::vector<std::string> presets;
+  uint32_t perturb = 0;
+  std::vector<std::string> perturbed_refs;
   std::string progress = "auto";
 };
 
@@ -87,6 +91,28 @@ int correlate(const CorrelateArgs& a) {
     if (eq == std::string::npos || eq == 0 || eq + 1 == p.size())
       throw Error(fmt::format("--preset '{}': expected NAME=FILE (a reference GPU name and a GPU file or preset)", p));
     o.presets[p.substr(0, eq)] = p.substr(eq + 1);
+  }
+  o.perturb = a.perturb;
+  for (const auto& p : a.perturbed_refs) {
+    auto eq = p.find('=');
+    uint32_t offset = 0;
+    try {
+      if (eq == std::string::npos || eq == 0) throw std::invalid_argument("no '='");
+      size_t used = 0;
+      unsigned long v = std::stoul(p.substr(0, eq), &used);
+      if (used != eq || v == 0 || v > 1000000) throw std::out_of_range("offset");
+      offset = uint32_t(v);
+    } catch (const std::exception&) {
+      throw Error(fmt::format(
+          "--perturbed-reference '{}': expected OFFSET=PATH (the cycles added to each kernel's launch latency, "
+          "a positive integer, and a reference that ran with them)",
+          p));
+    }
+    auto it = std::find_if(o.perturbed_references.begin(), o.perturbed_references.end(),
+                           [&](const auto& r) { return r.first == offset; });
+    if (it == o.perturbed_references.end())
+      it = o.perturbed_references.insert(o.perturbed_references.end(), {offset, {}});
+    experiment::merge_reference(it->second, experiment::load_reference(p.substr(eq + 1)));
   }
   o.cache_dir = a.cache;
   o.out_dir = a.out;
@@ -159,6 +185,14 @@ void add_correlate_command(CLI::App& app) {
   cmd->add_option("--preset", a->presets,
                   "run the reference's GPU NAME as this GPU file or preset, NAME=FILE (repeatable; default: the "
                   "preset named NAME)")
+      ->allow_extra_args(false);
+  cmd->add_option("--perturb", a->perturb,
+                  "also run everything N more times with the kernel launch latency raised by 1..N cycles, and "
+                  "report per launch the range of warpsim's speedups over LRR those runs span")
+      ->check(CLI::Range(0, 16));
+  cmd->add_option("--perturbed-reference", a->perturbed_refs,
+                  "OFFSET=PATH: the reference run again with each kernel's launch latency raised by OFFSET cycles "
+                  "(repeatable); its speedups over LRR widen the reference's range per launch")
       ->allow_extra_args(false);
   cmd->add_option("--progress", a->progress, "auto | bar | lines")
       ->check(CLI::IsMember({"auto", "bar", "lines"}))

@@ -68,6 +68,17 @@ ErrorStats error_stats(const std::vector<std::pair<double, double>>& ref_sim) {
 
 std::string scheduler_base(const std::string& spec) { return spec.substr(0, spec.find(':')); }
 
+void SpeedupRange::add(double v) {
+  if (!std::isfinite(v)) return;
+  lo = std::isfinite(lo) ? std::min(lo, v) : v;
+  hi = std::isfinite(hi) ? std::max(hi, v) : v;
+}
+
+bool ranges_meet(const SpeedupRange& a, const SpeedupRange& b, double tol) {
+  if (!std::isfinite(a.lo) || !std::isfinite(b.lo)) return false;
+  return a.lo <= b.hi + tol + 1e-12 && b.lo <= a.hi + tol + 1e-12;
+}
+
 SchedulerSpec parse_scheduler_spec(const std::string& spec) {
   SchedulerSpec s;
   auto colon = spec.find(':');
@@ -135,17 +146,39 @@ PresetSummary summarize(const std::string& gpu, const std::vector<const Matched*
   }
   for (const auto* a : as) {
     ++p.agreement_cases;
+    p.sim_runs = std::max(p.sim_runs, a->sim_runs);
+    p.ref_runs = std::max(p.ref_runs, a->ref_runs);
     if (a->decisive) {
       ++p.agreement_decisive;
       p.agreement_agree += a->agrees;
+      p.agreement_agree_some += a->agrees_in_some_run;
     }
-    if (finite(a->ref_gto_lrr) && finite(a->sim_gto_lrr))
+    if (finite(a->ref_gto_lrr) && finite(a->sim_gto_lrr)) {
       p.gto_lrr_max_diff = std::max(p.gto_lrr_max_diff, std::fabs(a->sim_gto_lrr - a->ref_gto_lrr));
+      ++p.gto_lrr_cases;
+      p.gto_lrr_within += std::fabs(a->sim_gto_lrr - a->ref_gto_lrr) <= kSpeedupTolerance + 1e-12;
+      p.gto_lrr_ranges_meet += ranges_meet(a->sim_gto_range, a->ref_gto_range, kSpeedupTolerance);
+      p.gto_lrr_sim_wide += a->sim_gto_range.width() > kSpeedupTolerance;
+      p.gto_lrr_ref_wide += a->ref_gto_range.width() > kSpeedupTolerance;
+    }
+    if (finite(a->ref_tl_lrr) && finite(a->sim_tl_lrr)) {
+      ++p.tl_lrr_cases;
+      p.tl_lrr_within += std::fabs(a->sim_tl_lrr - a->ref_tl_lrr) <= kSpeedupTolerance + 1e-12;
+      p.tl_lrr_ranges_meet += ranges_meet(a->sim_tl_range, a->ref_tl_range, kSpeedupTolerance);
+      p.tl_lrr_sim_wide += a->sim_tl_range.width() > kSpeedupTolerance;
+      p.tl_lrr_ref_wide += a->ref_tl_range.width() > kSpeedupTolerance;
+    }
   }
   return p;
 }
 
 std::string csv_num(double v) { return finite(v) ? fmt::format("{}", v) : ""; }
+
+// The GPU of a run perturbed by `k` cycles: each kernel's first CTA dispatched k cycles later.
+GpuConfig perturbed_gpu(GpuConfig cfg, uint32_t k) {
+  cfg.core.kernel_launch_latency += k;
+  return cfg;
+}
 
 }  // namespace
 
@@ -162,26 +195,52 @@ std::vector<Agreement> scheduler_agreement(const std::vector<Matched>& matched) 
     a.launch = m.ref.launch;
     a.ref[s] = m.ref.cycles;
     a.sim[s] = m.sim_cycles;
+    auto add = [&](std::vector<std::map<std::string, double>>& runs, const std::vector<double>& cycles) {
+      if (runs.size() < cycles.size()) runs.resize(cycles.size());
+      for (size_t k = 0; k < cycles.size(); ++k)
+        if (finite(cycles[k])) runs[k][s] = cycles[k];
+    };
+    add(a.sim_perturbed, m.perturbed);
+    add(a.ref_perturbed, m.ref_perturbed);
   }
+  auto speedup = [](const std::map<std::string, double>& c, const char* x) {
+    auto l = c.find("lrr"), o = c.find(x);
+    return l != c.end() && o != c.end() && o->second > 0 ? l->second / o->second : NAN;
+  };
+  auto fastest = [](const std::map<std::string, double>& c) {
+    std::string best;
+    for (const char* s : {"lrr", "gto", "tl"})  // ties go to the first of this order
+      if (best.empty() || c.at(s) < c.at(best)) best = s;
+    return best;
+  };
   std::vector<Agreement> out;
   for (auto& [k, a] : by) {
     if (a.ref.size() < 2) continue;  // nothing to compare
-    auto speedup = [](const std::map<std::string, double>& c, const char* x) {
-      auto l = c.find("lrr"), o = c.find(x);
-      return l != c.end() && o != c.end() && o->second > 0 ? l->second / o->second : NAN;
-    };
     a.ref_gto_lrr = speedup(a.ref, "gto");
     a.sim_gto_lrr = speedup(a.sim, "gto");
     a.ref_tl_lrr = speedup(a.ref, "tl");
     a.sim_tl_lrr = speedup(a.sim, "tl");
+    // Each run widens the ranges of the speedups it has both schedulers of; a run counts when it
+    // has LRR and another scheduler.
+    auto runs_of = [](const std::map<std::string, double>& base, const std::vector<std::map<std::string, double>>& p) {
+      std::vector<const std::map<std::string, double>*> runs{&base};
+      for (const auto& r : p)
+        if (r.count("lrr") && r.size() >= 2) runs.push_back(&r);
+      return runs;
+    };
+    const auto sim_runs = runs_of(a.sim, a.sim_perturbed), ref_runs = runs_of(a.ref, a.ref_perturbed);
+    a.sim_runs = sim_runs.size();
+    a.ref_runs = ref_runs.size();
+    for (const auto* r : sim_runs) {
+      a.sim_gto_range.add(speedup(*r, "gto"));
+      a.sim_tl_range.add(speedup(*r, "tl"));
+    }
+    for (const auto* r : ref_runs) {
+      a.ref_gto_range.add(speedup(*r, "gto"));
+      a.ref_tl_range.add(speedup(*r, "tl"));
+    }
     a.ref_gap = NAN;
     if (a.ref.size() == 3 && a.sim.size() == 3) {
-      auto fastest = [](const std::map<std::string, double>& c) {
-        std::string best;
-        for (const char* s : {"lrr", "gto", "tl"})  // ties go to the first of this order
-          if (best.empty() || c.at(s) < c.at(best)) best = s;
-        return best;
-      };
       a.ref_fastest = fastest(a.ref);
       a.sim_fastest = fastest(a.sim);
       std::vector<double> rc;
@@ -190,24 +249,40 @@ std::vector<Agreement> scheduler_agreement(const std::vector<Matched>& matched) 
       a.ref_gap = rc[1] / rc[0] - 1;
       a.decisive = a.ref_gap > 0.03;
       a.agrees = a.ref_fastest == a.sim_fastest;
+      // Pairs of runs that have all three schedulers.
+      for (const auto* r : ref_runs)
+        for (const auto* w : sim_runs)
+          if (r->size() == 3 && w->size() == 3) a.agrees_in_some_run |= fastest(*r) == fastest(*w);
     }
     out.push_back(std::move(a));
   }
   return out;
 }
 
-Correlation correlate(const ReferenceTable& ref, const std::vector<json>& sim_rows, std::vector<Skipped> skipped) {
+Correlation correlate(const ReferenceTable& ref, const std::vector<json>& sim_rows, std::vector<Skipped> skipped,
+                      const std::vector<std::vector<json>>& perturbed_rows,
+                      const std::vector<ReferenceTable>& perturbed_refs) {
   Correlation c;
   c.skipped = std::move(skipped);
   c.counter_names = ref.counter_names;
-  std::map<SimKey, const json*> sim;
-  for (const auto& r : sim_rows) {
-    std::string sched = r.value("scheduler", std::string());
-    std::string params = r.value("sched_params", std::string());
-    if (!params.empty()) sched += ":" + params;
-    sim[{r.value("workload", std::string()), r.value("size", std::string()), r.value("gpu", std::string()), sched,
-         kernel_match_name(r.value("kernel", std::string())), r.value("launch", uint64_t(0))}] = &r;
-  }
+  auto index = [](const std::vector<json>& rows) {
+    std::map<SimKey, const json*> sim;
+    for (const auto& r : rows) {
+      std::string sched = r.value("scheduler", std::string());
+      std::string params = r.value("sched_params", std::string());
+      if (!params.empty()) sched += ":" + params;
+      sim[{r.value("workload", std::string()), r.value("size", std::string()), r.value("gpu", std::string()), sched,
+           kernel_match_name(r.value("kernel", std::string())), r.value("launch", uint64_t(0))}] = &r;
+    }
+    return sim;
+  };
+  const std::map<SimKey, const json*> sim = index(sim_rows);
+  std::vector<std::map<SimKey, const json*>> perturbed;
+  for (const auto& rows : perturbed_rows) perturbed.push_back(index(rows));
+  std::vector<std::map<SimKey, double>> ref_perturbed(perturbed_refs.size());
+  for (size_t i = 0; i < perturbed_refs.size(); ++i)
+    for (const auto& r : perturbed_refs[i].rows)
+      ref_perturbed[i][{r.workload, r.size, r.gpu, r.scheduler, kernel_match_name(r.kernel), r.launch}] = r.cycles;
   for (const auto& row : ref.rows) {
     SimKey k{row.workload, row.size, row.gpu, row.scheduler, kernel_match_name(row.kernel), row.launch};
     auto it = sim.find(k);
@@ -217,6 +292,14 @@ Correlation correlate(const ReferenceTable& ref, const std::vector<json>& sim_ro
     m.sim_cycles = it->second->value("cycles", 0.0);
     for (const auto& [name, v] : row.counters)
       if (auto w = warpsim_counter(*it->second, name)) m.counters[name] = {v, *w};
+    for (const auto& p : perturbed) {
+      auto pt = p.find(k);
+      m.perturbed.push_back(pt == p.end() ? NAN : pt->second->value("cycles", 0.0));
+    }
+    for (const auto& p : ref_perturbed) {
+      auto pt = p.find(k);
+      m.ref_perturbed.push_back(pt == p.end() ? NAN : pt->second);
+    }
     c.matched.push_back(std::move(m));
   }
   c.agreement = scheduler_agreement(c.matched);
@@ -251,21 +334,35 @@ std::string correlation_text(const Correlation& c) {
     s += fmt::format("{:<10} {:<16} {:<8} {:<24} {:>6} {:<8} {:>12} {:>12} {:>7.3f}\n", m.ref.gpu, m.ref.workload,
                      m.ref.size, kernel_match_name(m.ref.kernel), m.ref.launch, m.ref.scheduler, m.ref.cycles,
                      m.sim_cycles, m.sim_cycles / m.ref.cycles);
+  const bool perturbed = std::any_of(c.agreement.begin(), c.agreement.end(),
+                                     [](const Agreement& a) { return a.sim_runs > 1 || a.ref_runs > 1; });
   if (!c.agreement.empty()) {
-    s += "\nScheduler agreement (speedup over LRR, reference vs warpsim; fastest of lrr/gto/tl):\n";
-    s += fmt::format("{:<10} {:<16} {:<24} {:>6} {:>8} {:>8} {:>7} {:>8} {:>8} {:>7} {:>6} {:>6} {:>7} {}\n", "gpu",
+    s += "\nScheduler agreement (speedup over LRR, reference vs warpsim; fastest of lrr/gto/tl";
+    s += perturbed ? "; ranges over the perturbed runs):\n" : "):\n";
+    s += fmt::format("{:<10} {:<16} {:<24} {:>6} {:>8} {:>8} {:>7} {:>8} {:>8} {:>7} {:>6} {:>6} {:>7} {:<12}", "gpu",
                      "workload", "kernel", "launch", "GTO ref", "GTO sim", "diff", "TL ref", "TL sim", "diff", "best",
                      "sim", "gap%", "agree");
-    for (const auto& a : c.agreement)
-      s += fmt::format("{:<10} {:<16} {:<24} {:>6} {:>8} {:>8} {:>7} {:>8} {:>8} {:>7} {:>6} {:>6} {:>7} {}\n", a.gpu,
+    s += perturbed
+             ? fmt::format(" {:>13} {:>13} {:>13} {:>13}\n", "GTO ref rng", "GTO sim rng", "TL ref rng", "TL sim rng")
+             : "\n";
+    auto range = [](const SpeedupRange& r) {
+      return finite(r.lo) ? fmt::format("{:.3f}-{:.3f}", r.lo, r.hi) : std::string("-");
+    };
+    for (const auto& a : c.agreement) {
+      s += fmt::format("{:<10} {:<16} {:<24} {:>6} {:>8} {:>8} {:>7} {:>8} {:>8} {:>7} {:>6} {:>6} {:>7} {:<12}", a.gpu,
                        a.workload, a.kernel, a.launch, num(a.ref_gto_lrr), num(a.sim_gto_lrr),
                        num(a.sim_gto_lrr - a.ref_gto_lrr, "{:+.3f}"), num(a.ref_tl_lrr), num(a.sim_tl_lrr),
                        num(a.sim_tl_lrr - a.ref_tl_lrr, "{:+.3f}"), a.ref_fastest.empty() ? "-" : a.ref_fastest,
                        a.sim_fastest.empty() ? "-" : a.sim_fastest, num(a.ref_gap * 100, "{:.1f}"),
-                       a.ref_fastest.empty() ? "-"
-                       : !a.decisive         ? "(gap <= 3%)"
-                       : a.agrees            ? "yes"
-                                             : "NO");
+                       a.ref_fastest.empty()  ? "-"
+                       : !a.decisive          ? "(gap <= 3%)"
+                       : a.agrees             ? "yes"
+                       : a.agrees_in_some_run ? "NO (perturbed: yes)"
+                                              : "NO");
+      s += perturbed ? fmt::format(" {:>13} {:>13} {:>13} {:>13}\n", range(a.ref_gto_range), range(a.sim_gto_range),
+                                   range(a.ref_tl_range), range(a.sim_tl_range))
+                     : "\n";
+    }
   }
   s += "\nSummary (error = (warpsim - reference) / reference):\n";
   s += fmt::format("{:<10} {:>7} {:>8} {:>9} {:>9} {:>10} {:>8} {:>14} {:>14}\n", "preset", "kernels", "MAE%",
@@ -275,6 +372,21 @@ std::string correlation_text(const Correlation& c) {
                      p.cycles.mae_pct, pct(p.cycles.signed_pct), num(p.cycles.pearson_log, "{:.4f}"), p.cycles.within15,
                      p.cycles.within15_share * 100, fmt::format("{}/{}", p.agreement_agree, p.agreement_decisive),
                      num(p.gto_lrr_max_diff));
+  if (!c.agreement.empty()) {
+    s += fmt::format("\nSpeedups over LRR within {} of the reference's:\n", kSpeedupTolerance);
+    for (const auto& p : c.presets) {
+      s += fmt::format("  {:<8} GTO/LRR {}/{}, TL/LRR {}/{}\n", p.gpu, p.gto_lrr_within, p.gto_lrr_cases,
+                       p.tl_lrr_within, p.tl_lrr_cases);
+      if (p.sim_runs > 1 || p.ref_runs > 1)
+        s += fmt::format(
+            "           perturbed ({} warpsim runs, {} reference runs): ranges within {}: GTO/LRR {}/{}, TL/LRR {}/{}; "
+            "ranges wider than {}: warpsim GTO/LRR {} TL/LRR {}, reference GTO/LRR {} TL/LRR {}; fastest agrees "
+            "for some pair of runs {}/{}\n",
+            p.sim_runs, p.ref_runs, kSpeedupTolerance, p.gto_lrr_ranges_meet, p.gto_lrr_cases, p.tl_lrr_ranges_meet,
+            p.tl_lrr_cases, kSpeedupTolerance, p.gto_lrr_sim_wide, p.tl_lrr_sim_wide, p.gto_lrr_ref_wide,
+            p.tl_lrr_ref_wide, p.agreement_agree_some, p.agreement_decisive);
+    }
+  }
   for (const auto& p : c.presets)
     for (const auto& [name, e] : p.counters)
       s += fmt::format("  {:<8} {:<14} n={:<4} MAE {:.1f}%  signed {}%\n", p.gpu, name, e.n, e.mae_pct,
@@ -313,39 +425,51 @@ std::string schedulers_csv(const Correlation& c) {
   std::string s =
       "gpu,workload,size,kernel,launch,ref_lrr,ref_gto,ref_tl,warpsim_lrr,warpsim_gto,warpsim_tl,ref_gto_lrr,"
       "warpsim_gto_lrr,diff_gto_lrr,ref_tl_lrr,warpsim_tl_lrr,diff_tl_lrr,ref_fastest,warpsim_fastest,ref_gap_pct,"
-      "decisive,agrees\n";
+      "decisive,agrees,warpsim_runs,ref_runs,warpsim_gto_lrr_lo,warpsim_gto_lrr_hi,ref_gto_lrr_lo,ref_gto_lrr_hi,"
+      "warpsim_tl_lrr_lo,warpsim_tl_lrr_hi,ref_tl_lrr_lo,ref_tl_lrr_hi,agrees_in_some_run\n";
   auto at = [](const std::map<std::string, double>& m, const char* k) {
     auto it = m.find(k);
     return it == m.end() ? std::string() : csv_num(it->second);
   };
   for (const auto& a : c.agreement)
-    s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_quote(a.gpu),
-                     csv_quote(a.workload), csv_quote(a.size), csv_quote(a.kernel), a.launch, at(a.ref, "lrr"),
-                     at(a.ref, "gto"), at(a.ref, "tl"), at(a.sim, "lrr"), at(a.sim, "gto"), at(a.sim, "tl"),
-                     csv_num(a.ref_gto_lrr), csv_num(a.sim_gto_lrr), csv_num(a.sim_gto_lrr - a.ref_gto_lrr),
-                     csv_num(a.ref_tl_lrr), csv_num(a.sim_tl_lrr), csv_num(a.sim_tl_lrr - a.ref_tl_lrr), a.ref_fastest,
-                     a.sim_fastest, csv_num(a.ref_gap * 100),
-                     a.ref_fastest.empty() ? ""
-                     : a.decisive          ? "1"
-                                           : "0",
-                     a.ref_fastest.empty() ? ""
-                     : a.agrees            ? "1"
-                                           : "0");
+    s += fmt::format(
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+        csv_quote(a.gpu), csv_quote(a.workload), csv_quote(a.size), csv_quote(a.kernel), a.launch, at(a.ref, "lrr"),
+        at(a.ref, "gto"), at(a.ref, "tl"), at(a.sim, "lrr"), at(a.sim, "gto"), at(a.sim, "tl"), csv_num(a.ref_gto_lrr),
+        csv_num(a.sim_gto_lrr), csv_num(a.sim_gto_lrr - a.ref_gto_lrr), csv_num(a.ref_tl_lrr), csv_num(a.sim_tl_lrr),
+        csv_num(a.sim_tl_lrr - a.ref_tl_lrr), a.ref_fastest, a.sim_fastest, csv_num(a.ref_gap * 100),
+        a.ref_fastest.empty() ? ""
+        : a.decisive          ? "1"
+                              : "0",
+        a.ref_fastest.empty() ? ""
+        : a.agrees            ? "1"
+                              : "0",
+        a.sim_runs, a.ref_runs, csv_num(a.sim_gto_range.lo), csv_num(a.sim_gto_range.hi), csv_num(a.ref_gto_range.lo),
+        csv_num(a.ref_gto_range.hi), csv_num(a.sim_tl_range.lo), csv_num(a.sim_tl_range.hi), csv_num(a.ref_tl_range.lo),
+        csv_num(a.ref_tl_range.hi),
+        a.ref_fastest.empty()  ? ""
+        : a.agrees_in_some_run ? "1"
+                               : "0");
   return s;
 }
 
 std::string summary_csv(const Correlation& c) {
   std::string s =
       "preset,metric,n,mae_pct,signed_pct,pearson_log,within15,within15_share,fastest_decisive,fastest_agree,"
-      "gto_lrr_max_abs_diff\n";
+      "gto_lrr_max_abs_diff,gto_lrr_cases,gto_lrr_within,tl_lrr_cases,tl_lrr_within,warpsim_runs,ref_runs,"
+      "gto_lrr_ranges_meet,tl_lrr_ranges_meet,gto_lrr_warpsim_wide,tl_lrr_warpsim_wide,gto_lrr_ref_wide,"
+      "tl_lrr_ref_wide,fastest_agree_some\n";
   for (const auto& p : c.presets) {
-    s += fmt::format("{},cycles,{},{},{},{},{},{},{},{},{}\n", csv_quote(p.gpu), p.cycles.n, csv_num(p.cycles.mae_pct),
-                     csv_num(p.cycles.signed_pct), csv_num(p.cycles.pearson_log), p.cycles.within15,
-                     csv_num(p.cycles.within15_share), p.agreement_decisive, p.agreement_agree,
-                     csv_num(p.gto_lrr_max_diff));
+    s += fmt::format("{},cycles,{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_quote(p.gpu),
+                     p.cycles.n, csv_num(p.cycles.mae_pct), csv_num(p.cycles.signed_pct), csv_num(p.cycles.pearson_log),
+                     p.cycles.within15, csv_num(p.cycles.within15_share), p.agreement_decisive, p.agreement_agree,
+                     csv_num(p.gto_lrr_max_diff), p.gto_lrr_cases, p.gto_lrr_within, p.tl_lrr_cases, p.tl_lrr_within,
+                     p.sim_runs, p.ref_runs, p.gto_lrr_ranges_meet, p.tl_lrr_ranges_meet, p.gto_lrr_sim_wide,
+                     p.tl_lrr_sim_wide, p.gto_lrr_ref_wide, p.tl_lrr_ref_wide, p.agreement_agree_some);
     for (const auto& [name, e] : p.counters)
-      s += fmt::format("{},{},{},{},{},{},{},{},,,\n", csv_quote(p.gpu), csv_quote(name), e.n, csv_num(e.mae_pct),
-                       csv_num(e.signed_pct), csv_num(e.pearson_log), e.within15, csv_num(e.within15_share));
+      s += fmt::format("{},{},{},{},{},{},{},{},,,,,,,,,,,,,,,,\n", csv_quote(p.gpu), csv_quote(name), e.n,
+                       csv_num(e.mae_pct), csv_num(e.signed_pct), csv_num(e.pearson_log), e.within15,
+                       csv_num(e.within15_share));
   }
   return s;
 }
@@ -361,14 +485,14 @@ std::string correlation_html(const Correlation& c) {
       "<p class=\"note\">error = (warpsim &minus; reference) / reference per kernel launch; docs/correlate.md "
       "defines every column.</p>\n<h2>Summary</h2>\n<table><tr><th>preset</th><th>kernels</th><th>MAE %</th>"
       "<th>signed %</th><th>Pearson r (log)</th><th>within 15 %</th><th>fastest agrees</th>"
-      "<th>max |&Delta; GTO/LRR|</th></tr>\n";
+      "<th>max |&Delta; GTO/LRR|</th><th>GTO/LRR within 0.03</th><th>TL/LRR within 0.03</th></tr>\n";
   for (const auto& p : c.presets)
     h += fmt::format(
         "<tr><td>{}</td><td>{}</td><td>{:.1f}</td><td>{}</td><td>{}</td><td>{} ({:.0f} %)</td>"
-        "<td>{}/{}</td><td>{}</td></tr>\n",
+        "<td>{}/{}</td><td>{}</td><td>{}/{}</td><td>{}/{}</td></tr>\n",
         xml_escape(p.gpu), p.cycles.n, p.cycles.mae_pct, pct(p.cycles.signed_pct), num(p.cycles.pearson_log, "{:.4f}"),
         p.cycles.within15, p.cycles.within15_share * 100, p.agreement_agree, p.agreement_decisive,
-        num(p.gto_lrr_max_diff));
+        num(p.gto_lrr_max_diff), p.gto_lrr_within, p.gto_lrr_cases, p.tl_lrr_within, p.tl_lrr_cases);
   h += "</table>\n";
   for (const auto& p : c.presets) {
     if (p.gpu == "all") continue;
@@ -419,9 +543,12 @@ CorrelateResult run_correlate(const CorrelateOptions& opts) {
   if (ref.rows.empty()) throw Error("no reference rows (after --gpu/--scheduler filters)");
 
   // One run per (workload, size, gpu, scheduler) of the reference.
+  // Runs with offset k > 0 are the perturbed ones (--perturb): the GPU's kernel launch
+  // latency raised by k cycles.
   struct Run {
     std::string workload, size, gpu, scheduler;
     Pair pair;
+    uint32_t offset = 0;
   };
   std::vector<Run> runs;
   std::vector<Skipped> skipped;
@@ -474,14 +601,16 @@ CorrelateResult run_correlate(const CorrelateOptions& opts) {
       skipped.push_back({what, fmt::format("scheduler: {}", e.what())});
       continue;
     }
-    SweepSpec spec;
-    spec.workloads = {r.workload};
-    spec.schedulers = {sched};
-    spec.gpu = gpus[r.gpu];
-    spec.size = r.size;
-    const auto id = workloads[r.workload];
-    auto pairs = plan_pairs(spec, [&](const std::string&) { return id; });
-    runs.push_back({r.workload, r.size, r.gpu, r.scheduler, pairs.at(0)});
+    for (uint32_t k = 0; k <= opts.perturb; ++k) {
+      SweepSpec spec;
+      spec.workloads = {r.workload};
+      spec.schedulers = {sched};
+      spec.gpu = perturbed_gpu(gpus[r.gpu], k);
+      spec.size = r.size;
+      const auto id = workloads[r.workload];
+      auto pairs = plan_pairs(spec, [&](const std::string&) { return id; });
+      runs.push_back({r.workload, r.size, r.gpu, r.scheduler, pairs.at(0), k});
+    }
   }
 
   Layout layout(opts.cache_dir);
@@ -490,45 +619,51 @@ CorrelateResult run_correlate(const CorrelateOptions& opts) {
   int jobs = opts.jobs > 0 ? opts.jobs : int(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
   CorrelateResult res;
   std::vector<std::string> failures;
-  for (const auto& [gname, cfg] : gpus) {
-    std::vector<Pair> pending;
-    std::vector<const Run*> pending_runs;
-    std::set<std::string> keys;  // a run is made once even when two rows name it (hw and gto)
-    size_t n = 0;
-    for (const auto& r : runs)
-      if (r.gpu == gname && keys.insert(r.pair.key).second) {
-        ++n;
-        if (!load_cached(layout, r.pair)) {
-          pending.push_back(r.pair);
-          pending_runs.push_back(&r);
+  for (const auto& [gname, base_cfg] : gpus)
+    for (uint32_t k = 0; k <= opts.perturb; ++k) {
+      const GpuConfig cfg = perturbed_gpu(base_cfg, k);
+      std::vector<Pair> pending;
+      std::vector<const Run*> pending_runs;
+      std::set<std::string> keys;  // a run is made once even when two rows name it (hw and gto)
+      size_t n = 0;
+      for (const auto& r : runs)
+        if (r.gpu == gname && r.offset == k && keys.insert(r.pair.key).second) {
+          ++n;
+          if (!load_cached(layout, r.pair)) {
+            pending.push_back(r.pair);
+            pending_runs.push_back(&r);
+          }
         }
-      }
-    if (n == 0) continue;
-    res.pairs += n;
-    res.cached += n - pending.size();
-    fmt::print(opts.progress_out, "{}: {} runs, {} cached, {} to run\n", gname, n, n - pending.size(), pending.size());
-    std::fflush(opts.progress_out);
-    if (pending.empty()) continue;
-    std::string gpu_file = layout.write_gpu_config(cfg);
-    Progress progress(n, n - pending.size(), opts.tty, opts.progress_out);
-    auto outcomes = opts.backend == "slurm" ? run_pairs_slurm(pending, layout, gpu_file, exe, opts.slurm, &progress)
-                                            : run_pairs_local(pending, layout, gpu_file, exe, jobs, &progress);
-    progress.done();
-    res.ran += pending.size();
-    for (size_t i = 0; i < pending.size(); ++i)
-      if (!outcomes[i].ok) {
-        ++res.failed;
-        std::string msg = outcomes[i].message;
-        while (!msg.empty() && msg.back() == '\n') msg.pop_back();
-        const Run* r = pending_runs[i];
-        skipped.push_back({fmt::format("{} {} {} {}", r->workload, r->size, r->gpu, r->scheduler),
-                           fmt::format("warpsim run failed (log: {}): {}", layout.log_file(pending[i]), msg)});
-      }
-  }
+      if (n == 0) continue;
+      res.pairs += n;
+      res.cached += n - pending.size();
+      fmt::print(opts.progress_out, "{}{}: {} runs, {} cached, {} to run\n", gname,
+                 k ? fmt::format(" (kernel launch latency +{})", k) : "", n, n - pending.size(), pending.size());
+      std::fflush(opts.progress_out);
+      if (pending.empty()) continue;
+      std::string gpu_file = layout.write_gpu_config(cfg);
+      Progress progress(n, n - pending.size(), opts.tty, opts.progress_out);
+      auto outcomes = opts.backend == "slurm" ? run_pairs_slurm(pending, layout, gpu_file, exe, opts.slurm, &progress)
+                                              : run_pairs_local(pending, layout, gpu_file, exe, jobs, &progress);
+      progress.done();
+      res.ran += pending.size();
+      for (size_t i = 0; i < pending.size(); ++i)
+        if (!outcomes[i].ok) {
+          ++res.failed;
+          std::string msg = outcomes[i].message;
+          while (!msg.empty() && msg.back() == '\n') msg.pop_back();
+          const Run* r = pending_runs[i];
+          skipped.push_back({fmt::format("{} {} {} {}{}", r->workload, r->size, r->gpu, r->scheduler,
+                                         k ? fmt::format(" (perturbed +{})", k) : ""),
+                             fmt::format("warpsim run failed (log: {}): {}", layout.log_file(pending[i]), msg)});
+        }
+    }
 
   // warpsim's rows, labelled with the reference's names (workload as written in the
   // reference, GPU preset, scheduler spec) so that they match.
+  // A perturbed run's launches each started k cycles later: those k cycles come off again.
   std::vector<json> sim_rows;
+  std::vector<std::vector<json>> perturbed_rows(opts.perturb);
   for (const auto& r : runs) {
     auto run = load_cached(layout, r.pair);
     if (!run) continue;
@@ -538,7 +673,12 @@ CorrelateResult run_correlate(const CorrelateOptions& opts) {
       row["gpu"] = r.gpu;
       row["scheduler"] = r.scheduler;
       row["sched_params"] = "";
-      sim_rows.push_back(std::move(row));
+      if (r.offset == 0) {
+        sim_rows.push_back(std::move(row));
+        continue;
+      }
+      row["cycles"] = row.value("cycles", 0.0) - double(r.offset);
+      perturbed_rows[r.offset - 1].push_back(std::move(row));
     }
   }
   // Reference launches warpsim ran the workload for but did not produce.
@@ -558,7 +698,18 @@ CorrelateResult run_correlate(const CorrelateOptions& opts) {
            fmt::format("warpsim's run has no launch {} of kernel '{}' ({})", r.launch, kernel_match_name(r.kernel),
                        r.origin)});
   }
-  res.correlation = correlate(ref, sim_rows, std::move(skipped));
+  // The perturbed references, filtered as the reference is, their added cycles taken off.
+  std::vector<ReferenceTable> perturbed_refs;
+  for (const auto& [offset, table] : opts.perturbed_references) {
+    ReferenceTable t;
+    for (auto r : table.rows)
+      if (keep(opts.gpus, r.gpu, false) && keep(opts.schedulers, r.scheduler, true)) {
+        r.cycles -= double(offset);
+        t.rows.push_back(std::move(r));
+      }
+    perturbed_refs.push_back(std::move(t));
+  }
+  res.correlation = correlate(ref, sim_rows, std::move(skipped), perturbed_rows, perturbed_refs);
   res.text = correlation_text(res.correlation);
   if (!opts.out_dir.empty()) {
     fs::create_directories(opts.out_dir);

@@ -36,7 +36,24 @@ struct Matched {
   ReferenceRow ref;
   double sim_cycles = 0;
   std::map<std::string, std::pair<double, double>> counters;  // name -> (reference, warpsim)
+  // Perturbed runs (docs/correlate.md): the launch's cycles in each of warpsim's (--perturb N:
+  // the kernel launch latency raised by 1..N cycles) and each of the reference's
+  // (--perturbed-reference), the added cycles taken off again; NaN where a run lacks it.
+  std::vector<double> perturbed, ref_perturbed;
 };
+
+// The range [lo, hi] a speedup spans over a set of runs (lo == hi for one run; NaN: none).
+struct SpeedupRange {
+  double lo = NAN, hi = NAN;
+  void add(double v);
+  double width() const { return hi - lo; }
+};
+// Whether two ranges come within `tol` of each other (a value within tol of a point, for
+// one-run ranges); false when either is empty.
+bool ranges_meet(const SpeedupRange& a, const SpeedupRange& b, double tol);
+
+// How close two speedups must be to agree (the fidelity criterion of docs/fidelity.md).
+inline constexpr double kSpeedupTolerance = 0.03;
 
 // Scheduler agreement of one (workload, size, kernel, launch, gpu): cycles per scheduler
 // (base names lrr, gto, tl) in the reference and in warpsim.
@@ -52,6 +69,14 @@ struct Agreement {
   double ref_gap = 0;
   bool decisive = false;
   bool agrees = false;
+  // Perturbed runs (Matched::perturbed, ref_perturbed), per run scheduler -> cycles; the range
+  // of each speedup over the unperturbed run and every perturbed one that has LRR and that
+  // scheduler (`sim_runs`, `ref_runs`: the runs with LRR and another scheduler); whether the
+  // fastest agrees for some pair of runs that have all three schedulers.
+  std::vector<std::map<std::string, double>> sim_perturbed, ref_perturbed;
+  size_t sim_runs = 1, ref_runs = 1;
+  SpeedupRange sim_gto_range, sim_tl_range, ref_gto_range, ref_tl_range;
+  bool agrees_in_some_run = false;
 };
 std::vector<Agreement> scheduler_agreement(const std::vector<Matched>& matched);
 
@@ -68,7 +93,16 @@ struct PresetSummary {
   std::string gpu;  // "all" for the overall row
   ErrorStats cycles;
   size_t agreement_cases = 0, agreement_decisive = 0, agreement_agree = 0;
-  double gto_lrr_max_diff = 0;                 // largest |warpsim - reference| GTO/LRR speedup
+  double gto_lrr_max_diff = 0;  // largest |warpsim - reference| GTO/LRR speedup
+  // Launches with both speedups, and those within kSpeedupTolerance of the reference's.
+  size_t gto_lrr_cases = 0, gto_lrr_within = 0, tl_lrr_cases = 0, tl_lrr_within = 0;
+  // With perturbed runs (the most runs a launch's ranges cover on each side): launches whose
+  // two ranges come within the tolerance, launches whose warpsim / reference range is itself
+  // wider than the tolerance, and decisive launches whose fastest agrees for some pair of runs.
+  size_t sim_runs = 1, ref_runs = 1;
+  size_t gto_lrr_ranges_meet = 0, tl_lrr_ranges_meet = 0;
+  size_t gto_lrr_sim_wide = 0, tl_lrr_sim_wide = 0, gto_lrr_ref_wide = 0, tl_lrr_ref_wide = 0;
+  size_t agreement_agree_some = 0;
   std::map<std::string, ErrorStats> counters;  // counters present in both
 };
 
@@ -88,8 +122,12 @@ struct Correlation {
 // Matches reference rows with warpsim's tidy rows (results.h) by (workload, size, gpu,
 // scheduler, kernel name, launch index) and computes every statistic. Reference rows without
 // a warpsim launch are added to `skipped`.
+// `perturbed_rows[k]` are warpsim's rows of the run perturbed by k + 1 cycles and
+// `perturbed_refs` the perturbed references, each with its added cycles already taken off.
 Correlation correlate(const ReferenceTable& ref, const std::vector<nlohmann::json>& sim_rows,
-                      std::vector<Skipped> skipped = {});
+                      std::vector<Skipped> skipped = {},
+                      const std::vector<std::vector<nlohmann::json>>& perturbed_rows = {},
+                      const std::vector<ReferenceTable>& perturbed_refs = {});
 
 std::string correlation_text(const Correlation& c);
 std::string correlation_csv(const Correlation& c);  // one row per kernel launch per scheduler
@@ -105,6 +143,13 @@ struct CorrelateOptions {
   // Reference GPU name -> GPU file or preset to run for it (--preset NAME=FILE); others run
   // the preset of their name.
   std::map<std::string, std::string> presets;
+  // Perturbed runs (--perturb N): each (workload, size, gpu, scheduler) also runs N times with
+  // core.kernel_launch_latency raised by 1..N cycles, to show how far one cycle's shift moves
+  // each launch (docs/correlate.md, "Perturbed runs").
+  uint32_t perturb = 0;
+  // The reference run again with its kernel launch latency raised by `offset` cycles
+  // (--perturbed-reference OFFSET=PATH): (offset, table) pairs.
+  std::vector<std::pair<uint32_t, ReferenceTable>> perturbed_references;
   std::string cache_dir = "results/correlate";
   std::string out_dir;  // empty: no files
   int jobs = 0;

@@ -155,6 +155,101 @@ TEST(CorrelateStats, SchedulerAgreementByHand) {
   EXPECT_THAT(correlation_html(c), testing::HasSubstr("<svg"));
 }
 
+// Perturbed runs: each side's speedup ranges, whether they meet within 0.03, how wide they are,
+// and whether the fastest agrees for some pair of runs; all worked out by hand.
+TEST(CorrelateStats, PerturbedRangesByHand) {
+  SpeedupRange r;
+  EXPECT_FALSE(ranges_meet(r, r, 0.03));  // empty
+  r.add(1.10);
+  r.add(NAN);  // ignored
+  r.add(1.02);
+  EXPECT_DOUBLE_EQ(r.lo, 1.02);
+  EXPECT_DOUBLE_EQ(r.hi, 1.10);
+  SpeedupRange point;
+  point.add(1.13);
+  EXPECT_TRUE(ranges_meet(r, point, 0.03));   // 1.13 - 1.10 = 0.03: within
+  EXPECT_FALSE(ranges_meet(r, point, 0.02));  // not within 0.02
+  SpeedupRange below;
+  below.add(0.95);
+  below.add(0.98);
+  EXPECT_FALSE(ranges_meet(r, below, 0.03));  // 1.02 - 0.98 = 0.04
+  EXPECT_TRUE(ranges_meet(below, r, 0.04));
+
+  // k1: unperturbed GTO/LRR 1.25 (reference) against 100/95 = 1.053 (warpsim): 0.197 apart.
+  // warpsim's perturbed run gives 100/80 = 1.25 and the reference's 100/95: the ranges
+  // [1.053, 1.25] and [1.053, 1.25] meet; both are wider than 0.03. TL: only the unperturbed
+  // runs have it (a run without TL still counts for GTO). Fastest: reference gto (80 against
+  // lrr 100, tl 90), warpsim tl (90 against 95 and 100): disagree; the perturbed runs lack TL,
+  // so no pair of runs has all three and none agrees.
+  std::vector<Matched> ms = {matched("k1", "lrr", 100, 100), matched("k1", "gto", 80, 95), matched("k1", "tl", 90, 90)};
+  ms[0].perturbed = {100};
+  ms[1].perturbed = {80};
+  ms[0].ref_perturbed = {100};
+  ms[1].ref_perturbed = {95};
+  // k2: GTO/LRR reference 1.0 at both runs, warpsim 1.10 and 1.12: apart by 0.10.
+  for (auto m : {matched("k2", "lrr", 100, 110), matched("k2", "gto", 100, 100)}) ms.push_back(m);
+  ms[3].perturbed = {112};
+  ms[4].perturbed = {100};
+  ms[3].ref_perturbed = {100};
+  ms[4].ref_perturbed = {100};
+  auto a = scheduler_agreement(ms);
+  ASSERT_EQ(a.size(), 2u);
+  EXPECT_EQ(a[0].sim_runs, 2u);
+  EXPECT_EQ(a[0].ref_runs, 2u);
+  EXPECT_NEAR(a[0].sim_gto_range.lo, 100.0 / 95, 1e-12);
+  EXPECT_NEAR(a[0].sim_gto_range.hi, 1.25, 1e-12);
+  EXPECT_NEAR(a[0].ref_gto_range.lo, 100.0 / 95, 1e-12);
+  EXPECT_NEAR(a[0].ref_gto_range.hi, 1.25, 1e-12);
+  EXPECT_NEAR(a[0].sim_tl_range.lo, 100.0 / 90, 1e-12);
+  EXPECT_NEAR(a[0].sim_tl_range.hi, 100.0 / 90, 1e-12);
+  EXPECT_TRUE(a[0].decisive);
+  EXPECT_FALSE(a[0].agrees);
+  EXPECT_FALSE(a[0].agrees_in_some_run);
+  EXPECT_NEAR(a[1].sim_gto_range.lo, 1.10, 1e-12);
+  EXPECT_NEAR(a[1].sim_gto_range.hi, 1.12, 1e-12);
+
+  // warpsim's perturbed run gets TL: lrr 100, gto 80, tl 75, fastest tl, as in its unperturbed
+  // run; the reference's perturbed run still lacks TL, so only its unperturbed run (gto) counts:
+  // no pair agrees. With TL in the reference's perturbed run (lrr 100, gto 95, tl 70: tl) one does.
+  ms[2].perturbed = {75};
+  a = scheduler_agreement(ms);
+  EXPECT_FALSE(a[0].agrees_in_some_run);
+  ms[2].ref_perturbed = {70};
+  a = scheduler_agreement(ms);
+  EXPECT_FALSE(a[0].agrees);
+  EXPECT_TRUE(a[0].agrees_in_some_run);
+
+  // The summary: k1's GTO ranges meet, k2's do not; k1 is 0.197 apart unperturbed, k2 0.10.
+  ReferenceTable ref, ref_p;
+  std::vector<nlohmann::json> sim, sim_p;
+  for (const auto& m : ms) {
+    ref.rows.push_back(m.ref);
+    ReferenceRow rp = m.ref;
+    rp.cycles = m.ref_perturbed.at(0);
+    ref_p.rows.push_back(rp);
+    nlohmann::json row = {
+        {"workload", "w"},    {"size", "small"},        {"gpu", "titanv"}, {"scheduler", m.ref.scheduler},
+        {"sched_params", ""}, {"kernel", m.ref.kernel}, {"launch", 0},     {"cycles", m.sim_cycles}};
+    sim.push_back(row);
+    row["cycles"] = m.perturbed.at(0);
+    sim_p.push_back(row);
+  }
+  Correlation c = correlate(ref, sim, {}, {sim_p}, {ref_p});
+  const PresetSummary& t = c.presets[0];
+  EXPECT_EQ(t.gto_lrr_cases, 2u);
+  EXPECT_EQ(t.gto_lrr_within, 0u);
+  EXPECT_EQ(t.gto_lrr_ranges_meet, 1u);
+  EXPECT_EQ(t.gto_lrr_sim_wide, 1u);  // k1 (0.197); k2's 0.02 is not
+  EXPECT_EQ(t.gto_lrr_ref_wide, 1u);
+  EXPECT_EQ(t.sim_runs, 2u);
+  EXPECT_EQ(t.ref_runs, 2u);
+  EXPECT_EQ(t.agreement_decisive, 1u);
+  EXPECT_EQ(t.agreement_agree, 0u);
+  EXPECT_EQ(t.agreement_agree_some, 1u);
+  EXPECT_THAT(correlation_text(c), testing::HasSubstr("ranges within 0.03: GTO/LRR 1/2"));
+  EXPECT_THAT(schedulers_csv(c), testing::HasSubstr(",2,2,1.0526315789473684,1.25,1.0526315789473684,1.25,"));
+}
+
 TEST(CorrelateStats, CountersSecondMetric) {
   ReferenceTable ref = parse_reference_csv(
       "workload,size,gpu,scheduler,kernel,launch,cycles,l2_accesses,dram_reads,my_counter\n"
@@ -401,6 +496,46 @@ TEST(CorrelateCommand, EndToEndAndMaxMae) {
       dir / "correlate-nopreset.log");
   EXPECT_NE(o.status, 0);
   EXPECT_THAT(o.output, testing::HasSubstr("the reference has no GPU 'rtx2060'"));
+
+  // --perturb 1 runs every pair once more with one more cycle of launch latency (its own
+  // cache entries); --perturbed-reference adds the reference's own perturbed run. Here that is
+  // the same table with every launch one cycle longer, so the reference's ranges are points.
+  std::string table_p = "workload,size,gpu,scheduler,kernel,launch,cycles\n";
+  {
+    std::stringstream in(table);
+    std::string line;
+    std::getline(in, line);
+    while (std::getline(in, line)) {
+      auto comma = line.rfind(',');
+      table_p += line.substr(0, comma + 1) + fmt::format("{}\n", std::stod(line.substr(comma + 1)) + 1);
+    }
+  }
+  std::ofstream(dir / "ref-p1.csv") << table_p;
+  o = testsupport::run_warpsim_logged(
+      {"correlate", dir / "ref.csv", "--cache", dir / "cache", "--out", dir / "out-p", "--perturb", "1",
+       "--perturbed-reference", "1=" + std::string(dir / "ref-p1.csv"), "--progress", "lines"},
+      dir / "correlate-perturb.log");
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_THAT(o.output, testing::HasSubstr("gtx480: 6 runs, 6 cached, 0 to run"));
+  EXPECT_THAT(o.output, testing::HasSubstr("gtx480 (kernel launch latency +1): 6 runs, 0 cached, 6 to run"));
+  EXPECT_THAT(o.output, testing::HasSubstr("perturbed (2 warpsim runs, 2 reference runs)"));
+  std::string summary_p = read_file(dir / "out-p/summary.csv");
+  auto fp = fields(summary_p.substr(summary_p.find("gtx480,cycles,")));
+  ASSERT_EQ(fp.size(), 24u);
+  EXPECT_EQ(fp[15], "2");  // warpsim_runs
+  EXPECT_EQ(fp[16], "2");  // ref_runs
+  EXPECT_EQ(fp[12], "3");  // gto_lrr_within: same factor on every scheduler, every launch
+  EXPECT_EQ(fp[17], "3");  // gto_lrr_ranges_meet: the unperturbed runs agree already
+  std::string sched_p = read_file(dir / "out-p/schedulers.csv");
+  EXPECT_THAT(sched_p, testing::HasSubstr("warpsim_runs,ref_runs,warpsim_gto_lrr_lo"));
+  EXPECT_THAT(sched_p, testing::HasSubstr("gtx480,vectoradd,small,vector_add,0,"));
+  for (const char* bad : {"x=", "0=ref.csv", "1", "=ref.csv"}) {
+    o = testsupport::run_warpsim_logged(
+        {"correlate", dir / "ref.csv", "--cache", dir / "cache", "--perturbed-reference", bad, "--progress", "lines"},
+        dir / "correlate-badp.log");
+    EXPECT_NE(o.status, 0) << bad;
+    EXPECT_THAT(o.output, testing::HasSubstr("expected OFFSET=PATH")) << bad;
+  }
 
   // A bad table exits non-zero with file:line.
   std::ofstream(dir / "bad.csv") << "workload,size,gpu,scheduler,kernel,launch,cycles\nw,small,gtx480,lrr,k,0,x\n";

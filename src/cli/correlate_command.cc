@@ -32,6 +32,7 @@ struct CorrelateArgs {
   std::vector<std::string> presets;
   uint32_t perturb = 0;
   std::vector<std::string> perturbed_refs;
+  std::string programs;
   std::string progress = "auto";
 };
 
@@ -93,6 +94,7 @@ int correlate(const CorrelateArgs& a) {
     o.presets[p.substr(0, eq)] = p.substr(eq + 1);
   }
   o.perturb = a.perturb;
+  o.programs_dir = a.programs;
   for (const auto& p : a.perturbed_refs) {
     auto eq = p.find('=');
     uint32_t offset = 0;
@@ -194,6 +196,9 @@ void add_correlate_command(CLI::App& app) {
                   "OFFSET=PATH: the reference run again with each kernel's launch latency raised by OFFSET cycles "
                   "(repeatable); its speedups over LRR widen the reference's range per launch")
       ->allow_extra_args(false);
+  cmd->add_option("--programs", a->programs,
+                  "run each reference workload as the CUDA program of its name in this directory under `warpsim "
+                  "exec` (the binaries the reference ran) instead of the bundled workload");
   cmd->add_option("--progress", a->progress, "auto | bar | lines")
       ->check(CLI::IsMember({"auto", "bar", "lines"}))
       ->capture_default_str();

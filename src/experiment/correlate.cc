@@ -339,9 +339,11 @@ std::string correlation_text(const Correlation& c) {
   if (!c.agreement.empty()) {
     s += "\nScheduler agreement (speedup over LRR, reference vs warpsim; fastest of lrr/gto/tl";
     s += perturbed ? "; ranges over the perturbed runs):\n" : "):\n";
-    s += fmt::format("{:<10} {:<16} {:<24} {:>6} {:>8} {:>8} {:>7} {:>8} {:>8} {:>7} {:>6} {:>6} {:>7} {:<12}", "gpu",
-                     "workload", "kernel", "launch", "GTO ref", "GTO sim", "diff", "TL ref", "TL sim", "diff", "best",
-                     "sim", "gap%", "agree");
+    const std::string agree_col = perturbed ? "{:<19}" : "{}";
+    s += fmt::format(
+        fmt::runtime("{:<10} {:<16} {:<24} {:>6} {:>8} {:>8} {:>7} {:>8} {:>8} {:>7} {:>6} {:>6} {:>7} " + agree_col),
+        "gpu", "workload", "kernel", "launch", "GTO ref", "GTO sim", "diff", "TL ref", "TL sim", "diff", "best", "sim",
+        "gap%", "agree");
     s += perturbed
              ? fmt::format(" {:>13} {:>13} {:>13} {:>13}\n", "GTO ref rng", "GTO sim rng", "TL ref rng", "TL sim rng")
              : "\n";
@@ -349,16 +351,17 @@ std::string correlation_text(const Correlation& c) {
       return finite(r.lo) ? fmt::format("{:.3f}-{:.3f}", r.lo, r.hi) : std::string("-");
     };
     for (const auto& a : c.agreement) {
-      s += fmt::format("{:<10} {:<16} {:<24} {:>6} {:>8} {:>8} {:>7} {:>8} {:>8} {:>7} {:>6} {:>6} {:>7} {:<12}", a.gpu,
-                       a.workload, a.kernel, a.launch, num(a.ref_gto_lrr), num(a.sim_gto_lrr),
-                       num(a.sim_gto_lrr - a.ref_gto_lrr, "{:+.3f}"), num(a.ref_tl_lrr), num(a.sim_tl_lrr),
-                       num(a.sim_tl_lrr - a.ref_tl_lrr, "{:+.3f}"), a.ref_fastest.empty() ? "-" : a.ref_fastest,
-                       a.sim_fastest.empty() ? "-" : a.sim_fastest, num(a.ref_gap * 100, "{:.1f}"),
-                       a.ref_fastest.empty()  ? "-"
-                       : !a.decisive          ? "(gap <= 3%)"
-                       : a.agrees             ? "yes"
-                       : a.agrees_in_some_run ? "NO (perturbed: yes)"
-                                              : "NO");
+      s += fmt::format(
+          fmt::runtime("{:<10} {:<16} {:<24} {:>6} {:>8} {:>8} {:>7} {:>8} {:>8} {:>7} {:>6} {:>6} {:>7} " + agree_col),
+          a.gpu, a.workload, a.kernel, a.launch, num(a.ref_gto_lrr), num(a.sim_gto_lrr),
+          num(a.sim_gto_lrr - a.ref_gto_lrr, "{:+.3f}"), num(a.ref_tl_lrr), num(a.sim_tl_lrr),
+          num(a.sim_tl_lrr - a.ref_tl_lrr, "{:+.3f}"), a.ref_fastest.empty() ? "-" : a.ref_fastest,
+          a.sim_fastest.empty() ? "-" : a.sim_fastest, num(a.ref_gap * 100, "{:.1f}"),
+          a.ref_fastest.empty()  ? "-"
+          : !a.decisive          ? "(gap <= 3%)"
+          : a.agrees             ? "yes"
+          : a.agrees_in_some_run ? "NO (perturbed: yes)"
+                                 : "NO");
       s += perturbed ? fmt::format(" {:>13} {:>13} {:>13} {:>13}\n", range(a.ref_gto_range), range(a.sim_gto_range),
                                    range(a.ref_tl_range), range(a.sim_tl_range))
                      : "\n";
@@ -583,8 +586,17 @@ CorrelateResult run_correlate(const CorrelateOptions& opts) {
     }
     if (!workloads.count(r.workload) && !workload_errors.count(r.workload)) {
       try {
-        auto w = resolve_workload(r.workload);
-        workloads[r.workload] = {w->name(), w->fingerprint()};
+        if (!opts.programs_dir.empty()) {
+          // The program itself is the fingerprint: a rebuilt binary runs again.
+          const fs::path prog = fs::absolute(fs::path(opts.programs_dir) / r.workload).lexically_normal();
+          std::error_code ec;
+          if (!fs::is_regular_file(prog, ec) || ::access(prog.c_str(), X_OK) != 0)
+            throw Error(fmt::format("no executable program '{}' (--programs)", prog.string()));
+          workloads[r.workload] = {prog.string(), hash_hex(read_text(prog.string()))};
+        } else {
+          auto w = resolve_workload(r.workload);
+          workloads[r.workload] = {w->name(), w->fingerprint()};
+        }
       } catch (const std::exception& e) {
         workload_errors[r.workload] = e.what();
       }
@@ -608,6 +620,20 @@ CorrelateResult run_correlate(const CorrelateOptions& opts) {
       spec.gpu = perturbed_gpu(gpus[r.gpu], k);
       spec.size = r.size;
       const auto id = workloads[r.workload];
+      if (!opts.programs_dir.empty()) {
+        Pair p;
+        p.workload = p.program = id.name;
+        p.workload_name = r.workload;
+        p.fingerprint = id.fingerprint;
+        p.scheduler = sched;
+        p.size = r.size;
+        p.key_text =
+            cache_key_text(p.workload_name, p.fingerprint, p.size, p.seed, sched, spec.gpu.name, dump_toml(spec.gpu)) +
+            fmt::format("program {}\n", p.program);
+        p.key = hash_hex(p.key_text);
+        runs.push_back({r.workload, r.size, r.gpu, r.scheduler, std::move(p), k});
+        continue;
+      }
       auto pairs = plan_pairs(spec, [&](const std::string&) { return id; });
       runs.push_back({r.workload, r.size, r.gpu, r.scheduler, pairs.at(0), k});
     }

@@ -150,6 +150,10 @@ struct CorrelateOptions {
   // The reference run again with its kernel launch latency raised by `offset` cycles
   // (--perturbed-reference OFFSET=PATH): (offset, table) pairs.
   std::vector<std::pair<uint32_t, ReferenceTable>> perturbed_references;
+  // Run each reference workload as the CUDA program of its name in this directory under
+  // `warpsim exec` (--programs DIR: the binaries the reference ran, so both simulators execute
+  // the same PTX) instead of the bundled workload under `warpsim run`.
+  std::string programs_dir;
   std::string cache_dir = "results/correlate";
   std::string out_dir;  // empty: no files
   int jobs = 0;

@@ -156,10 +156,16 @@ std::optional<nlohmann::json> load_cached(const Layout& layout, const Pair& p) {
 }
 
 std::vector<std::string> run_arguments(const Pair& p, const std::string& gpu_file, const std::string& json_out) {
-  std::vector<std::string> a = {"run", p.workload, "--gpu", gpu_file, "--scheduler", p.scheduler.name};
+  std::vector<std::string> a = {p.program.empty() ? "run" : "exec"};
+  if (p.program.empty()) a.push_back(p.workload);
+  a.insert(a.end(), {"--gpu", gpu_file, "--scheduler", p.scheduler.name});
   for (const auto& [k, v] : p.scheduler.params) {
     a.push_back("--sched-param");
     a.push_back(k + "=" + v);
+  }
+  if (!p.program.empty()) {
+    a.insert(a.end(), {"--json", json_out, "--", p.program, "--size", p.size, "--seed", std::to_string(p.seed)});
+    return a;
   }
   a.insert(a.end(), {"--size", p.size, "--seed", std::to_string(p.seed), "--json", json_out, "--quiet"});
   return a;
@@ -174,7 +180,8 @@ nlohmann::json pair_to_json(const Pair& p) {
           {"size", p.size},
           {"seed", p.seed},
           {"key_text", p.key_text},
-          {"key", p.key}};
+          {"key", p.key},
+          {"program", p.program}};
 }
 
 Pair pair_from_json(const nlohmann::json& j) {
@@ -189,6 +196,7 @@ Pair pair_from_json(const nlohmann::json& j) {
     p.seed = j.at("seed").get<uint64_t>();
     p.key_text = j.at("key_text").get<std::string>();
     p.key = j.at("key").get<std::string>();
+    p.program = j.value("program", std::string());
     if (p.key != hash_hex(p.key_text)) throw Error("key does not match its key text");
     return p;
   } catch (const nlohmann::json::exception& e) {

@@ -42,6 +42,9 @@ struct Pair {
   uint64_t seed = 1;
   std::string key_text;  // everything the result depends on, one item per line
   std::string key;       // 32 hex digits, hash of key_text
+  // A CUDA program run under `warpsim exec PROGRAM --size SIZE --seed SEED` instead of the
+  // bundled `workload` (empty: `warpsim run`); `warpsim correlate --programs`.
+  std::string program;
 };
 
 // Workloads of the "default" suite: every bundled workload of the catalog (workload_catalog()),

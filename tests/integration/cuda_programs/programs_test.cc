@@ -961,3 +961,60 @@ TEST(GpgpusimReference, L2HitStreamTakesGpgpuSimsCycles) {
   }
   EXPECT_EQ(rows, 6);
 }
+
+// `warpsim correlate --programs DIR` runs each reference workload as the program of its name in
+// DIR under `warpsim exec` (here a script that runs the nvcc-free vector_add program), so its
+// cycles are exactly what `warpsim exec` of that program gives; a workload with no program in
+// DIR is skipped with the reason.
+TEST(Correlate, ProgramsRunUnderExec) {
+  warpsim::testsupport::ScratchDir d("warpsim-correlate-programs");
+  ASSERT_FALSE(d.path().empty());
+  fs::create_directories(d / "progs");
+  const std::string prog = d / "progs/vectoradd";
+  std::ofstream(prog) << "#!/bin/sh\nexec " << WARPSIM_DEVICE_IDENTITY << " " << WARPSIM_SOURCE_DIR
+                      << "/tests/data/fatbin/vector_add_plain.fatbin\n";
+  ASSERT_EQ(::chmod(prog.c_str(), 0755), 0);
+  std::string table = "workload,size,gpu,scheduler,kernel,launch,cycles\n";
+  for (const char* s : {"lrr", "gto"}) {
+    std::string json = d / (std::string(s) + ".json");
+    Result r = run(std::string(WARPSIM_BINARY) + " exec --gpu gtx480 --scheduler " + s + " --json " + json + " -- " +
+                   prog + " --size small --seed 1");
+    ASSERT_EQ(r.rc, 0) << r.out << r.err;
+    nlohmann::json j = load_json(json);
+    ASSERT_EQ(j["kernels"].size(), 1u);
+    table += fmt::format("vectoradd,small,gtx480,{},_Z10vector_addPKfS0_Pfi,0,{}\n", s,
+                         j["kernels"][0]["cycles"].get<uint64_t>());
+  }
+  table += "nosuch,small,gtx480,lrr,k,0,100\n";
+  std::ofstream(d / "ref.csv") << table;
+  Result c = run(std::string(WARPSIM_BINARY) + " correlate " + (d / "ref.csv") + " --programs " + (d / "progs") +
+                 " --cache " + (d / "cache") + " --out " + (d / "out") + " --progress lines");
+  ASSERT_EQ(c.rc, 0) << c.out << c.err;
+  EXPECT_NE(c.out.find("no executable program '" + (d / "progs/nosuch") + "' (--programs)"), std::string::npos)
+      << c.out;
+  std::string csv = read_file(d / "out/correlate.csv");
+  EXPECT_NE(csv.find("gtx480,vectoradd,small,lrr,_Z10vector_addPKfS0_Pfi,0,"), std::string::npos) << csv;
+  std::stringstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  int rows = 0;
+  while (std::getline(in, line)) {
+    // gpu,workload,size,scheduler,kernel,launch,ref_cycles,warpsim_cycles,ratio,...
+    std::vector<std::string> f;
+    std::stringstream ls(line);
+    for (std::string x; std::getline(ls, x, ',');) f.push_back(x);
+    ASSERT_GE(f.size(), 9u) << line;
+    EXPECT_EQ(f[6], f[7]) << line;
+    EXPECT_EQ(f[8], "1") << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 2);
+  // A rerun takes both from the cache; the binary's contents are part of the key.
+  Result again = run(std::string(WARPSIM_BINARY) + " correlate " + (d / "ref.csv") + " --programs " + (d / "progs") +
+                     " --cache " + (d / "cache") + " --progress lines");
+  EXPECT_NE(again.out.find("runs: 2 total, 2 cached, 0 run, 0 failed"), std::string::npos) << again.out;
+  std::ofstream(prog, std::ios::app) << "# rebuilt\n";
+  Result rebuilt = run(std::string(WARPSIM_BINARY) + " correlate " + (d / "ref.csv") + " --programs " + (d / "progs") +
+                       " --cache " + (d / "cache") + " --progress lines");
+  EXPECT_NE(rebuilt.out.find("runs: 2 total, 0 cached, 2 run, 0 failed"), std::string::npos) << rebuilt.out;
+}

@@ -497,6 +497,22 @@ std::string correlation_html(const Correlation& c) {
         p.cycles.within15, p.cycles.within15_share * 100, p.agreement_agree, p.agreement_decisive,
         num(p.gto_lrr_max_diff), p.gto_lrr_within, p.gto_lrr_cases, p.tl_lrr_within, p.tl_lrr_cases);
   h += "</table>\n";
+  if (std::any_of(c.presets.begin(), c.presets.end(),
+                  [](const PresetSummary& p) { return p.sim_runs > 1 || p.ref_runs > 1; })) {
+    h += "<h2>Perturbed runs</h2>\n<p class=\"note\">Each kernel started 1, 2, ... cycles later; a speedup's range "
+         "spans "
+         "its runs (docs/correlate.md, &ldquo;Perturbed runs&rdquo;).</p>\n<table><tr><th>preset</th><th>warpsim "
+         "runs</th>"
+         "<th>reference runs</th><th>GTO/LRR ranges within 0.03</th><th>TL/LRR ranges within 0.03</th>"
+         "<th>GTO/LRR ranges wider than 0.03 (warpsim, reference)</th><th>fastest agrees in some pair of "
+         "runs</th></tr>\n";
+    for (const auto& p : c.presets)
+      h += fmt::format(
+          "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}/{}</td><td>{}/{}</td><td>{}, {}</td><td>{}/{}</td></tr>\n",
+          xml_escape(p.gpu), p.sim_runs, p.ref_runs, p.gto_lrr_ranges_meet, p.gto_lrr_cases, p.tl_lrr_ranges_meet,
+          p.tl_lrr_cases, p.gto_lrr_sim_wide, p.gto_lrr_ref_wide, p.agreement_agree_some, p.agreement_decisive);
+    h += "</table>\n";
+  }
   for (const auto& p : c.presets) {
     if (p.gpu == "all") continue;
     svg::ScatterChart sc;

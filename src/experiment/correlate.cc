@@ -499,13 +499,13 @@ std::string correlation_html(const Correlation& c) {
   h += "</table>\n";
   if (std::any_of(c.presets.begin(), c.presets.end(),
                   [](const PresetSummary& p) { return p.sim_runs > 1 || p.ref_runs > 1; })) {
-    h += "<h2>Perturbed runs</h2>\n<p class=\"note\">Each kernel started 1, 2, ... cycles later; a speedup's range "
-         "spans "
-         "its runs (docs/correlate.md, &ldquo;Perturbed runs&rdquo;).</p>\n<table><tr><th>preset</th><th>warpsim "
-         "runs</th>"
-         "<th>reference runs</th><th>GTO/LRR ranges within 0.03</th><th>TL/LRR ranges within 0.03</th>"
-         "<th>GTO/LRR ranges wider than 0.03 (warpsim, reference)</th><th>fastest agrees in some pair of "
-         "runs</th></tr>\n";
+    h += "<h2>Perturbed runs</h2>\n"
+         "<p class=\"note\">Each kernel started 1, 2, ... cycles later; a speedup's range spans its runs "
+         "(docs/correlate.md, &ldquo;Perturbed runs&rdquo;).</p>\n"
+         "<table><tr><th>preset</th><th>warpsim runs</th><th>reference runs</th>"
+         "<th>GTO/LRR ranges within 0.03</th><th>TL/LRR ranges within 0.03</th>"
+         "<th>GTO/LRR ranges wider than 0.03 (warpsim, reference)</th>"
+         "<th>fastest agrees in some pair of runs</th></tr>\n";
     for (const auto& p : c.presets)
       h += fmt::format(
           "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}/{}</td><td>{}/{}</td><td>{}, {}</td><td>{}/{}</td></tr>\n",

@@ -561,6 +561,30 @@ CorrelateResult run_correlate(const CorrelateOptions& opts) {
     if (keep(opts.gpus, r.gpu, false) && keep(opts.schedulers, r.scheduler, true)) ref.rows.push_back(r);
   if (ref.rows.empty()) throw Error("no reference rows (after --gpu/--scheduler filters)");
 
+  // The perturbed references, filtered as the reference is, their added cycles taken off. One
+  // that shares no launch with the reference (another reference, a wrong path) is an error here,
+  // before anything runs, rather than ranges that silently stay single points.
+  std::set<std::tuple<std::string, std::string, std::string, std::string, std::string, uint64_t>> ref_keys;
+  for (const auto& r : ref.rows)
+    ref_keys.insert({r.workload, r.size, r.gpu, r.scheduler, kernel_match_name(r.kernel), r.launch});
+  std::vector<ReferenceTable> perturbed_refs;
+  for (const auto& [offset, table] : opts.perturbed_references) {
+    ReferenceTable t;
+    size_t shared = 0;
+    for (auto r : table.rows)
+      if (keep(opts.gpus, r.gpu, false) && keep(opts.schedulers, r.scheduler, true)) {
+        shared += ref_keys.count({r.workload, r.size, r.gpu, r.scheduler, kernel_match_name(r.kernel), r.launch});
+        r.cycles -= double(offset);
+        t.rows.push_back(std::move(r));
+      }
+    if (shared == 0)
+      throw Error(fmt::format(
+          "--perturbed-reference {}=...: none of its {} launches (after --gpu/--scheduler filters) is a launch of "
+          "the reference (workload, size, GPU, scheduler, kernel, launch index)",
+          offset, t.rows.size()));
+    perturbed_refs.push_back(std::move(t));
+  }
+
   // One run per (workload, size, gpu, scheduler) of the reference.
   // Runs with offset k > 0 are the perturbed ones (--perturb): the GPU's kernel launch
   // latency raised by k cycles.
@@ -739,17 +763,6 @@ CorrelateResult run_correlate(const CorrelateOptions& opts) {
           {fmt::format("{} {} {} {} kernel {} launch {}", r.workload, r.size, r.gpu, r.scheduler, r.kernel, r.launch),
            fmt::format("warpsim's run has no launch {} of kernel '{}' ({})", r.launch, kernel_match_name(r.kernel),
                        r.origin)});
-  }
-  // The perturbed references, filtered as the reference is, their added cycles taken off.
-  std::vector<ReferenceTable> perturbed_refs;
-  for (const auto& [offset, table] : opts.perturbed_references) {
-    ReferenceTable t;
-    for (auto r : table.rows)
-      if (keep(opts.gpus, r.gpu, false) && keep(opts.schedulers, r.scheduler, true)) {
-        r.cycles -= double(offset);
-        t.rows.push_back(std::move(r));
-      }
-    perturbed_refs.push_back(std::move(t));
   }
   res.correlation = correlate(ref, sim_rows, std::move(skipped), perturbed_rows, perturbed_refs);
   res.text = correlation_text(res.correlation);

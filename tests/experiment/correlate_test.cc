@@ -531,6 +531,14 @@ TEST(CorrelateCommand, EndToEndAndMaxMae) {
   std::string sched_p = read_file(dir / "out-p/schedulers.csv");
   EXPECT_THAT(sched_p, testing::HasSubstr("warpsim_runs,ref_runs,warpsim_gto_lrr_lo"));
   EXPECT_THAT(sched_p, testing::HasSubstr("gtx480,vectoradd,small,vector_add,0,"));
+  // A perturbed reference that shares no launch with the reference fails before anything runs.
+  std::ofstream(dir / "ref-other.csv")
+      << "workload,size,gpu,scheduler,kernel,launch,cycles\nother,small,gtx480,lrr,k,0,100\n";
+  o = testsupport::run_warpsim_logged({"correlate", dir / "ref.csv", "--cache", dir / "cache", "--perturbed-reference",
+                                       "1=" + std::string(dir / "ref-other.csv"), "--progress", "lines"},
+                                      dir / "correlate-otherp.log");
+  EXPECT_NE(o.status, 0);
+  EXPECT_THAT(o.output, testing::HasSubstr("--perturbed-reference 1=...: none of its 1 launches"));
   for (const char* bad : {"x=", "0=ref.csv", "1", "=ref.csv"}) {
     o = testsupport::run_warpsim_logged(
         {"correlate", dir / "ref.csv", "--cache", dir / "cache", "--perturbed-reference", bad, "--progress", "lines"},

@@ -684,10 +684,11 @@ void Importer::map_equivalent_options() {
       not_understood(fmt::format("-gpgpu_coalesce_arch {} (warpsim coalesces by the L1D's {} sectors)", v,
                                  sectored_l1 ? "32-byte" : "whole-line"));
     // Accesses that do not go through the L1 are 32-byte sectors on every arch, each its own packet
-    // (icnt.request_packets). From Maxwell on L1-cached ones are too, but GPGPU-Sim's banked L1
-    // sends the sectors of consecutive misses interleaved, which one packet per line follows more
-    // closely than back-to-back sector packets (docs/fidelity.md): sector_uncached for all.
+    // (icnt.request_packets). From Maxwell on L1-cached ones are too: each sector is an L1 access
+    // of its own (its bank slot, latency pipeline entry, lookup and miss), so an L1 miss is one
+    // sector's request.
     cfg_.icnt.request_packets = "sector_uncached";
+    cfg_.core.sector_accesses = sectors;
     // Fermi and Kepler coalesce the accesses the L1 may cache into 128-byte segments, narrowed to
     // one half or one quarter only; the sectored L2 splits a 128-byte request into all four.
     cfg_.icnt.store_segments = v < 40;

@@ -153,6 +153,7 @@ struct CoreConfig {
   bool cache_global_bypasses_l1 = false;   // ld/st.global.cg go past the L1
   std::string local_layout = "thread";     // thread | cta: where each thread's local-memory words lie
   std::string access_order = "lane";       // lane | descending: the order of a warp's line accesses
+  bool sector_accesses = false;            // the L1's accesses are 32-byte sectors, not lines
   uint32_t mem_writeback_per_cycle = 0;    // memory responses written back per cycle per SM (0: no limit)
 
   template <class V>
@@ -309,6 +310,13 @@ struct CoreConfig {
       "store or atomic (one access per line or sector group). lane: in the order of the first active lane to "
       "touch each line; descending: highest address first, as GPGPU-Sim's coalescer queues the accesses in "
       "ascending address order and its LD/ST unit serves the queue from the back (warp_inst_t::accessq_back)");
+    v("sector_accesses", sector_accesses,
+      "the loads and stores that go through the L1D reach it as one access per 32-byte sector, not per line: "
+      "each sector takes its own L1 bank slot, latency-pipeline entry, tag lookup, miss-queue entry and "
+      "one-sector request, in access_order (GPGPU-Sim's coalescer from Maxwell on, -gpgpu_coalesce_arch 40 or "
+      "more, which makes every global and local access a 32-byte sector). false: one access per line with the "
+      "sectors its lanes touch (per 32, 64 or 128-byte block for the bank). Accesses that go past the L1 and "
+      "atomics are not split (icnt.request_packets)");
     v("cache_global_bypasses_l1", cache_global_bypasses_l1,
       "a global load or store with the .cg cache operator goes past the L1 to the L2 at once, as GPGPU-Sim's "
       "CACHE_GLOBAL accesses do (no L1 lookup, allocation or latency); false: it is an L1 access like any other");

@@ -27,7 +27,8 @@ LdstUnit::LdstUnit(int sm_id, const GpuConfig& cfg, MemorySystem& mem)
       sector_direct_(cfg.icnt.request_packets != "line"),
       sector_misses_(cfg.icnt.request_packets == "sector"),
       cta_local_(cfg.core.local_layout == "cta"),
-      descending_order_(cfg.core.access_order == "descending") {
+      descending_order_(cfg.core.access_order == "descending"),
+      sector_accesses_(cfg.core.sector_accesses) {
   queue_.resize(queue_cap_);
   const uint32_t banks = std::max(1u, cfg.l1d.banks);
   miss_cap_ = std::max(1u, cfg.l1d.miss_queue);
@@ -83,7 +84,8 @@ LdstUnit::LdstUnit(const LdstUnit& o, const GpuConfig& cfg, MemorySystem& mem)
       sector_direct_(o.sector_direct_),
       sector_misses_(o.sector_misses_),
       cta_local_(o.cta_local_),
-      descending_order_(o.descending_order_) {
+      descending_order_(o.descending_order_),
+      sector_accesses_(o.sector_accesses_) {
   free_ops_.reserve(ops_.size());  // push() and complete() never reallocate
 }
 
@@ -265,6 +267,46 @@ void LdstUnit::expand(Op& op) {
   op.segments = width >= 4 && cfg_.l1d.enabled && !(in.flags & kFlagCacheGlobal);
   if (cfg_.icnt.store_segments && op.segments && (op.op == OpClass::STORE || op.op == OpClass::ATOMIC))
     for (int j = 0; j < n; ++j) op.acc[j].sectors = whole_segments(op.acc[j].sectors);
+  if (sector_accesses_ && through_l1(op)) split_into_sectors(op);
+}
+
+bool LdstUnit::through_l1(const Op& op) const {
+  const bool past_l1 =
+      cfg_.core.cache_global_bypasses_l1 && (op.inst->flags & kFlagCacheGlobal) && op.space == MemSpace::Global;
+  return cfg_.l1d.enabled && !past_l1 && (op.op == OpClass::LOAD || op.op == OpClass::STORE) &&
+         (op.space == MemSpace::Global || op.space == MemSpace::Local);
+}
+
+void LdstUnit::split_into_sectors(Op& op) const {
+  const int n = op.n_access;
+  int total = 0;
+  for (int j = 0; j < n; ++j) total += std::popcount(op.acc[j].sectors);
+  // A warp's lanes touch at most 64 sectors (two per lane); more cannot be held, and the lines
+  // stay whole.
+  if (total <= n || total > int(kMaxAccess)) return;
+  Access lines[kMaxAccess];
+  std::copy(op.acc, op.acc + n, lines);
+  int k = 0;
+  for (int j = 0; j < n; ++j) {
+    const Access& a = lines[j];
+    const int count = std::popcount(a.sectors);
+    // The sectors of the line from the last access it gets to the first.
+    int at = k + count;
+    for (uint32_t s = a.sectors; s; s &= s - 1) {
+      const uint32_t i = uint32_t(std::countr_zero(s));
+      Access& out = op.acc[descending_order_ ? --at : k++];
+      out = {a.line, 1u << i, 32, {}};
+      if (!a.written.empty() && i < LineBytes::kMaxLine / 32) {
+        LineBytes mine;
+        mine.add(32 * i, 32);
+        out.written.w[0] = a.written.w[0] & mine.w[0];
+        out.written.w[1] = a.written.w[1] & mine.w[1];
+        out.bytes = uint16_t(std::popcount(out.written.w[0]) + std::popcount(out.written.w[1]));
+      }
+    }
+    if (descending_order_) k += count;
+  }
+  op.n_access = uint8_t(k);
 }
 
 // icnt.store_segments: each 128-byte segment (four sectors) whose written sectors lie in both of

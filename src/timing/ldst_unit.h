@@ -142,6 +142,11 @@ class LdstUnit {
   };
 
   void expand(Op& op);
+  // core.sector_accesses: each line access of an op that goes through the L1 becomes one access
+  // per 32-byte sector, in the order of the lines and, within a line, in access_order.
+  void split_into_sectors(Op& op) const;
+  // Whether an op's accesses go through the L1D (loads and stores it caches or writes through).
+  bool through_l1(const Op& op) const;
   // Moves the requests whose lookup is due, and that find room, into the miss queue.
   void admit(uint64_t now);
   // Whether an access to L1 bank `bank` (kNoBank: one that bypasses the L1) may enter now.
@@ -228,6 +233,7 @@ class LdstUnit {
   bool sector_direct_, sector_misses_;
   bool cta_local_;         // core.local_layout "cta"
   bool descending_order_;  // core.access_order "descending"
+  bool sector_accesses_;   // core.sector_accesses
 };
 
 }  // namespace warpsim

@@ -426,6 +426,10 @@ TEST(GpgpusimImport, FetchLaunchBanksAndHashing) {
       import_text("-gpgpu_coalesce_arch 70\n-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:512:8,16:0,32\n", nullptr);
   EXPECT_FALSE(volta.icnt.store_segments);
   EXPECT_FALSE(volta.l2.upper_half_write_next_line);
+  // From Maxwell on every access through the L1 is a 32-byte sector of its own; before, a line.
+  EXPECT_FALSE(GpuConfig{}.core.sector_accesses);
+  EXPECT_TRUE(volta.core.sector_accesses);
+  EXPECT_FALSE(fermi.core.sector_accesses);
   // Local memory: GPGPU-Sim's default CTA-slot mapping unless -gpgpu_local_mem_map 0.
   EXPECT_EQ(GpuConfig{}.core.local_layout, "thread");
   EXPECT_EQ(import_text("-gpgpu_n_clusters 15\n", nullptr).core.local_layout, "cta");

@@ -580,6 +580,53 @@ TEST(Fidelity, AWarpsAccessesAreTakenInTheConfiguredOrder) {
   EXPECT_EQ(second_load_hits("descending"), 4u);
 }
 
+// core.sector_accesses: a warp reads all four sectors of two lines (lane i reads bytes 8i..8i+3).
+// As lines, that is two L1 accesses, each a miss and one request of four sectors. As sectors
+// (GPGPU-Sim's coalescer from Maxwell on), eight accesses, each its own miss and its own
+// one-sector request. A line's four sectors lie in the four banks, so the sectors take two cycles
+// of four accesses without a conflict; the two lines, both in bank 0, conflict once.
+TEST(Fidelity, SectorAccessesAreL1AccessesOfTheirOwn) {
+  auto run = [](bool sectors) {
+    GpuConfig cfg = small_gpu(1, 1);
+    cfg.l1d.line = 128;
+    cfg.l1d.sector = 32;
+    cfg.l1d.ports = 4;
+    cfg.l1d.banks = 4;
+    cfg.l1d.bank_interleave = 32;
+    cfg.core.access_order = "descending";
+    cfg.core.sector_accesses = sectors;
+    KernelBuilder b("sectors");
+    b.grid({1, 1, 1}).block({32, 1, 1}).load(MemSpace::Global, AccessPattern::strided(8), 4, 1, true);
+    return simulate(cfg, b.build());
+  };
+  const RunResult lines = run(false), sectors = run(true);
+  EXPECT_EQ(lines.stats.core.l1d_misses, 2u);
+  EXPECT_EQ(lines.stats.core.mem_requests, 2u);
+  EXPECT_EQ(lines.stats.core.l1d_sector_misses, 8u);
+  EXPECT_EQ(lines.stats.core.l1d_bank_conflicts, 1u);
+  EXPECT_EQ(sectors.stats.core.l1d_misses, 8u);
+  EXPECT_EQ(sectors.stats.core.mem_requests, 8u);
+  EXPECT_EQ(sectors.stats.core.l1d_sector_misses, 8u);
+  EXPECT_EQ(sectors.stats.core.l1d_bank_conflicts, 0u);
+  // An L2 that looks up a request at a time sees two reads or eight.
+  EXPECT_EQ(lines.stats.mem.l2_reads, 2u);
+  EXPECT_EQ(sectors.stats.mem.l2_reads, 8u);
+  // Two warps of a CTA read the same line, one sector a lane (lanes 8 apart read one sector): as
+  // sectors the second warp's four accesses are merged into the first's four fetches in flight.
+  auto shared = [](bool sectors) {
+    GpuConfig cfg = small_gpu(1, 1);
+    cfg.l1d.line = 128;
+    cfg.l1d.sector = 32;
+    cfg.core.sector_accesses = sectors;
+    KernelBuilder b("shared");
+    b.grid({1, 1, 1}).block({64, 1, 1}).load(MemSpace::Global, AccessPattern::strided(4).wrap(128), 4, 1, true);
+    return simulate(cfg, b.build());
+  };
+  EXPECT_EQ(shared(false).stats.core.l1d_pending_hits, 1u);
+  EXPECT_EQ(shared(true).stats.core.l1d_pending_hits, 4u);
+  EXPECT_EQ(shared(true).stats.core.mem_requests, 4u);
+}
+
 // GPGPU-Sim's -gpgpu_flush_l1_cache: an SM left without CTAs empties its L1, so a second kernel
 // reading the same lines misses again.
 TEST(Fidelity, IdleSmFlushesItsL1) {

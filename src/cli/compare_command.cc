@@ -26,6 +26,7 @@ struct CompareArgs {
   std::string baseline = "lrr";
   std::string oracle = "lrr,gto,tl";
   bool no_ipaws_oracle = false;
+  uint32_t perturb = 0;
   int jobs = 0;
   std::string out = "results/compare";
   std::string backend = "local";
@@ -77,6 +78,7 @@ int compare(CompareArgs& a) {
   o.baseline = a.baseline;
   o.oracle = split_items(a.oracle);
   o.ipaws_oracle = !a.no_ipaws_oracle;
+  o.perturb = a.perturb;
   o.jobs = a.jobs;
   o.backend = a.backend;
   o.slurm = a.slurm;
@@ -114,6 +116,10 @@ void add_compare_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--no-ipaws-oracle", a->no_ipaws_oracle,
                 "skip the ipaws_oracle column (otherwise run when the sweep has ipaws, lrr and gto)");
+  cmd->add_option("--perturb", a->perturb,
+                  "also run the sweep with every kernel started 1..N cycles later and report each launch's speedup "
+                  "range (spread.csv, the summary)")
+      ->check(CLI::Range(0u, 16u));
   cmd->add_option("--jobs,-j", a->jobs, "runs at a time (default: number of cores)");
   cmd->add_option("--out", a->out, "output directory (results, cache, report)")->capture_default_str();
   cmd->add_option("--backend", a->backend, "where runs execute")

@@ -159,6 +159,36 @@ CompareSummary run_compare(const CompareOptions& opts) {
   sum.cached += oracle_pairs.size() - oracle_pending.size();
   sum.ran += oracle_pending.size();
 
+  // Third stage (--perturb N): the sweep again with every kernel started k cycles later.
+  struct Perturbed {
+    uint32_t k;
+    std::vector<Pair> pairs, pending;
+    std::vector<PairOutcome> outcomes;
+  };
+  std::vector<Perturbed> perturbed;
+  for (uint32_t k = 1; k <= opts.perturb; ++k) {
+    Perturbed run{k, {}, {}, {}};
+    SweepSpec spec = opts.spec;
+    spec.gpu = started_later(opts.spec.gpu, k);
+    run.pairs = plan_pairs(spec, opts.resolve);
+    for (const auto& p : run.pairs)
+      if (!load_cached(layout, p)) run.pending.push_back(p);
+    fmt::print(opts.progress_out, "started +{}: {} pairs, {} cached, {} to run\n", k, run.pairs.size(),
+               run.pairs.size() - run.pending.size(), run.pending.size());
+    std::fflush(opts.progress_out);
+    if (!run.pending.empty()) {
+      const std::string file = layout.write_gpu_config(spec.gpu);
+      Progress p(run.pairs.size(), run.pairs.size() - run.pending.size(), opts.tty, opts.progress_out);
+      run.outcomes = opts.backend == "slurm" ? run_pairs_slurm(run.pending, layout, file, exe, opts.slurm, &p)
+                                             : run_pairs_local(run.pending, layout, file, exe, jobs, &p);
+      p.done();
+    }
+    sum.total += run.pairs.size();
+    sum.cached += run.pairs.size() - run.pending.size();
+    sum.ran += run.pending.size();
+    perturbed.push_back(std::move(run));
+  }
+
   Comparison& c = sum.comparison;
   c.gpu = opts.spec.gpu.name;
   c.size = opts.spec.size;
@@ -187,6 +217,15 @@ CompareSummary run_compare(const CompareOptions& opts) {
     c.failures.push_back(fmt::format("{} / ipaws_oracle: {}\n  (log: {})", oracle_pending[i].workload_name, msg,
                                      layout.log_file(oracle_pending[i])));
   }
+  for (const auto& run : perturbed)
+    for (size_t i = 0; i < run.pending.size(); ++i) {
+      if (run.outcomes[i].ok) continue;
+      ++sum.failed;
+      std::string msg = run.outcomes[i].message;
+      while (!msg.empty() && msg.back() == '\n') msg.pop_back();
+      c.failures.push_back(fmt::format("{} / {} (started +{}): {}\n  (log: {})", run.pending[i].workload_name,
+                                       run.pending[i].scheduler.name, run.k, msg, layout.log_file(run.pending[i])));
+    }
   for (const auto& p : pairs) {
     auto run = load_cached(layout, p);
     if (!run) continue;
@@ -208,6 +247,32 @@ CompareSummary run_compare(const CompareOptions& opts) {
   write_file_atomic((fs::path(layout.dir()) / "results.jsonl").string(), to_jsonl(c.rows));
   write_file_atomic((fs::path(layout.dir()) / "scheduler_report.csv").string(), scheduler_report_csv(c.rows));
   sum.summary = text_summary(c);
+  if (!perturbed.empty()) {
+    // Each perturbed run's launches, the k cycles they started later taken off, in tables of the
+    // sweep's schedulers.
+    std::vector<std::string> scheds;
+    for (const auto& s : opts.spec.schedulers)
+      if (std::find(scheds.begin(), scheds.end(), s.name) == scheds.end()) scheds.push_back(s.name);
+    std::vector<nlohmann::json> base_rows;
+    for (const auto& row : c.rows)
+      if (row.value("scheduler", std::string()) != "ipaws_oracle") base_rows.push_back(row);
+    std::vector<CycleTable> tables;
+    for (const auto& run : perturbed) {
+      std::vector<nlohmann::json> rows;
+      for (const auto& p : run.pairs) {
+        auto result = load_cached(layout, p);
+        if (!result) continue;
+        for (auto& row : tidy_rows(p, *result)) {
+          row["cycles"] = row.value("cycles", 0.0) - double(run.k);
+          rows.push_back(std::move(row));
+        }
+      }
+      tables.push_back(cycle_table(rows, scheds));
+    }
+    sum.spread = comparison_spread(cycle_table(base_rows, scheds), tables, opts.baseline);
+    sum.summary += "\n" + spread_summary(sum.spread);
+    write_file_atomic((fs::path(layout.dir()) / "spread.csv").string(), spread_csv(sum.spread));
+  }
   write_file_atomic((fs::path(layout.dir()) / "summary.txt").string(), sum.summary);
   sum.report = write_report(c, layout.dir());
   return sum;

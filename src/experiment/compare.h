@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "experiment/comparison_spread.h"
 #include "experiment/report.h"
 #include "experiment/slurm.h"
 #include "experiment/sweep.h"
@@ -25,6 +26,9 @@ struct CompareOptions {
   // When the sweep has ipaws, lrr and gto: also run ipaws committed per kernel to the better of
   // LRR and GTO (param force) and report it as the column "ipaws_oracle" (RLWS Table VII).
   bool ipaws_oracle = true;
+  // The sweep runs again with every kernel started 1..perturb cycles later (docs/harness.md, "How
+  // large a difference is real"): DIR/spread.csv and a block of the summary (ipaws_oracle aside).
+  uint32_t perturb = 0;
   bool tty = false;  // draw a progress bar instead of progress lines
   std::FILE* progress_out = stderr;
 };
@@ -34,6 +38,7 @@ struct CompareSummary {
   std::string report;   // path of report.html
   std::string summary;  // the plain-text summary table
   Comparison comparison;
+  ComparisonSpread spread;  // with perturb > 0
 };
 
 // The `force` parameter of ipaws that commits each kernel launch of a run to the better of LRR

@@ -12,6 +12,7 @@
 #include "config/config_loader.h"
 #include "core/error.h"
 #include "core/json_file.h"
+#include "experiment/comparison_spread.h"
 #include "experiment/results.h"
 #include "experiment/runner.h"
 #include "experiment/svg_chart.h"
@@ -67,17 +68,6 @@ ErrorStats error_stats(const std::vector<std::pair<double, double>>& ref_sim) {
 }
 
 std::string scheduler_base(const std::string& spec) { return spec.substr(0, spec.find(':')); }
-
-void SpeedupRange::add(double v) {
-  if (!std::isfinite(v)) return;
-  lo = std::isfinite(lo) ? std::min(lo, v) : v;
-  hi = std::isfinite(hi) ? std::max(hi, v) : v;
-}
-
-bool ranges_meet(const SpeedupRange& a, const SpeedupRange& b, double tol) {
-  if (!std::isfinite(a.lo) || !std::isfinite(b.lo)) return false;
-  return a.lo <= b.hi + tol + 1e-12 && b.lo <= a.hi + tol + 1e-12;
-}
 
 SchedulerSpec parse_scheduler_spec(const std::string& spec) {
   SchedulerSpec s;
@@ -173,12 +163,6 @@ PresetSummary summarize(const std::string& gpu, const std::vector<const Matched*
 }
 
 std::string csv_num(double v) { return finite(v) ? fmt::format("{}", v) : ""; }
-
-// The GPU of a run perturbed by `k` cycles: each kernel's first CTA dispatched k cycles later.
-GpuConfig perturbed_gpu(GpuConfig cfg, uint32_t k) {
-  cfg.core.kernel_launch_latency += k;
-  return cfg;
-}
 
 }  // namespace
 
@@ -657,7 +641,7 @@ CorrelateResult run_correlate(const CorrelateOptions& opts) {
       SweepSpec spec;
       spec.workloads = {r.workload};
       spec.schedulers = {sched};
-      spec.gpu = perturbed_gpu(gpus[r.gpu], k);
+      spec.gpu = started_later(gpus[r.gpu], k);
       spec.size = r.size;
       const auto id = workloads[r.workload];
       if (!opts.programs_dir.empty()) {
@@ -687,7 +671,7 @@ CorrelateResult run_correlate(const CorrelateOptions& opts) {
   std::vector<std::string> failures;
   for (const auto& [gname, base_cfg] : gpus)
     for (uint32_t k = 0; k <= opts.perturb; ++k) {
-      const GpuConfig cfg = perturbed_gpu(base_cfg, k);
+      const GpuConfig cfg = started_later(base_cfg, k);
       std::vector<Pair> pending;
       std::vector<const Run*> pending_runs;
       std::set<std::string> keys;  // a run is made once even when two rows name it (hw and gto)

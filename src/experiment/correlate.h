@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "experiment/metrics.h"
 #include "experiment/reference.h"
 #include "experiment/slurm.h"
 #include "experiment/sweep.h"
@@ -41,16 +42,6 @@ struct Matched {
   // (--perturbed-reference), the added cycles taken off again; NaN where a run lacks it.
   std::vector<double> perturbed, ref_perturbed;
 };
-
-// The range [lo, hi] a speedup spans over a set of runs (lo == hi for one run; NaN: none).
-struct SpeedupRange {
-  double lo = NAN, hi = NAN;
-  void add(double v);
-  double width() const { return hi - lo; }
-};
-// Whether two ranges come within `tol` of each other (a value within tol of a point, for
-// one-run ranges); false when either is empty.
-bool ranges_meet(const SpeedupRange& a, const SpeedupRange& b, double tol);
 
 // How close two speedups must be to agree (the fidelity criterion of docs/fidelity.md).
 inline constexpr double kSpeedupTolerance = 0.03;

@@ -48,6 +48,17 @@ void CycleTable::set(const std::string& kernel, const std::string& scheduler, do
 
 bool CycleTable::complete(size_t k) const { return std::all_of(cycles[k].begin(), cycles[k].end(), present); }
 
+void SpeedupRange::add(double v) {
+  if (!std::isfinite(v)) return;
+  lo = std::isfinite(lo) ? std::min(lo, v) : v;
+  hi = std::isfinite(hi) ? std::max(hi, v) : v;
+}
+
+bool ranges_meet(const SpeedupRange& a, const SpeedupRange& b, double tol) {
+  if (!std::isfinite(a.lo) || !std::isfinite(b.lo)) return false;
+  return a.lo <= b.hi + tol + 1e-12 && b.lo <= a.hi + tol + 1e-12;
+}
+
 double geomean(const std::vector<double>& values) {
   if (values.empty()) return kNaN;
   double log_sum = 0;

@@ -4,12 +4,23 @@
 // best-or-within-x% counts, the LRR-friendly / GTO-friendly split of RLWS Table VII, the
 // best-static-oracle column, and stall breakdowns.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
 
 namespace warpsim::experiment {
+
+// The range [lo, hi] a speedup spans over a set of runs (lo == hi for one run; NaN: none).
+struct SpeedupRange {
+  double lo = NAN, hi = NAN;
+  void add(double v);
+  double width() const { return hi - lo; }
+};
+// Whether two ranges come within `tol` of each other (a value within tol of a point, for
+// one-run ranges); false when either is empty.
+bool ranges_meet(const SpeedupRange& a, const SpeedupRange& b, double tol);
 
 // cycles[k][s]: cycles of kernel k under scheduler s; NaN when that pair has no result.
 struct CycleTable {

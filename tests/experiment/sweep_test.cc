@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -175,4 +176,62 @@ TEST(Sweep, BadArgumentsAreErrors) {
                                  d.path() + "/p.log");
   EXPECT_NE(p.status, 0);
   EXPECT_NE(p.output.find("SCHEDULER:key=value"), std::string::npos) << p.output;
+}
+
+// --perturb 1: the sweep runs again with every kernel started a cycle later, as pairs of their
+// own (cached like the others), and spread.csv holds each launch's GTO/LRR range, whose first
+// value is the unperturbed run's speedup of results.csv.
+TEST(Sweep, PerturbedRunsGiveEachLaunchASpeedupRange) {
+  ScratchDir d("warpsim-sweep");
+  std::string suite = join(write_kernels(d.path(), 2));
+  auto args = compare_args(suite, d.path() + "/p", 2);
+  args.insert(args.end(), {"--perturb", "1"});
+  Outcome a = run_warpsim_logged(args, d.path() + "/a.log");
+  ASSERT_EQ(a.status, 0) << a.output;
+  EXPECT_EQ(pair_counts(a.output), (std::vector<int>{8, 0, 8, 0})) << a.output;
+  EXPECT_NE(a.output.find("Spread (every kernel started 0..1 cycles later"), std::string::npos) << a.output;
+  EXPECT_NE(a.output.find("gto            geomean over 2 launches:"), std::string::npos) << a.output;
+  // The unperturbed results are those of a plain sweep.
+  Outcome plain = run_warpsim_logged(compare_args(suite, d.path() + "/q", 2), d.path() + "/q.log");
+  ASSERT_EQ(plain.status, 0) << plain.output;
+  EXPECT_EQ(read_file(d.path() + "/p/results.csv"), read_file(d.path() + "/q/results.csv"));
+  // cycles of (kernel, scheduler) in results.csv
+  std::map<std::string, double> cycles;
+  {
+    std::istringstream in(read_file(d.path() + "/p/results.csv"));
+    std::string line;
+    std::getline(in, line);
+    while (std::getline(in, line)) {
+      std::vector<std::string> f;
+      std::stringstream ls(line);
+      for (std::string x; std::getline(ls, x, ',');) f.push_back(x);
+      ASSERT_GT(f.size(), 13u);
+      cycles[f[1] + "/" + f[4]] = std::stod(f[13]);
+    }
+  }
+  std::istringstream spread(read_file(d.path() + "/p/spread.csv"));
+  std::string line;
+  std::getline(spread, line);
+  EXPECT_EQ(line, "scheduler,kernel,speedup_over_lrr,speedup_lo,speedup_hi,runs");
+  int rows = 0;
+  while (std::getline(spread, line)) {
+    std::vector<std::string> f;
+    std::stringstream ls(line);
+    for (std::string x; std::getline(ls, x, ',');) f.push_back(x);
+    ASSERT_EQ(f.size(), 6u) << line;
+    EXPECT_EQ(f[0], "gto");
+    ASSERT_TRUE(cycles.count(f[1] + "/lrr") && cycles.count(f[1] + "/gto")) << line;
+    EXPECT_NEAR(std::stod(f[2]), cycles[f[1] + "/lrr"] / cycles[f[1] + "/gto"], 1e-9) << line;
+    EXPECT_LE(std::stod(f[3]), std::stod(f[2]));
+    EXPECT_GE(std::stod(f[4]), std::stod(f[2]));
+    EXPECT_EQ(f[5], "2");
+    ++rows;
+  }
+  EXPECT_EQ(rows, 2);
+  // A rerun runs nothing: the perturbed pairs are cached under keys of their own.
+  const std::string first = read_file(d.path() + "/p/spread.csv");
+  Outcome b = run_warpsim_logged(args, d.path() + "/b.log");
+  ASSERT_EQ(b.status, 0) << b.output;
+  EXPECT_EQ(pair_counts(b.output), (std::vector<int>{8, 8, 0, 0})) << b.output;
+  EXPECT_EQ(read_file(d.path() + "/p/spread.csv"), first);
 }

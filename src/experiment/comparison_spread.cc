@@ -103,9 +103,10 @@ std::string spread_summary(const ComparisonSpread& s) {
   for (const auto& sp : s.schedulers) {
     std::string means;
     for (double g : sp.geomeans) means += std::isfinite(g) ? fmt::format(" {:.4f}", g) : std::string(" -");
-    out += fmt::format("  {:<14} geomean over {} launches:{}; faster {}, slower {}, either way {} (range wider than "
-                       "{}: {})\n",
-                       sp.scheduler, sp.common, means, sp.faster, sp.slower, sp.within, kSpreadWide, sp.wide);
+    out += fmt::format(
+        "  {:<14} geomean over {} launches:{}; faster {}, slower {}, either way {} (range wider than "
+        "{}: {})\n",
+        sp.scheduler, sp.common, means, sp.faster, sp.slower, sp.within, kSpreadWide, sp.wide);
   }
   return out;
 }

@@ -18,10 +18,10 @@ namespace warpsim::experiment {
 GpuConfig started_later(GpuConfig cfg, uint32_t k);
 
 struct LaunchSpread {
-  std::string kernel;     // the cycle table's kernel id (workload/kernel#launch)
-  double at0 = NAN;       // speedup over the baseline in the unperturbed run
-  SpeedupRange range;     // over the unperturbed run and every perturbed one with both schedulers
-  uint32_t runs = 0;      // runs the range covers
+  std::string kernel;  // the cycle table's kernel id (workload/kernel#launch)
+  double at0 = NAN;    // speedup over the baseline in the unperturbed run
+  SpeedupRange range;  // over the unperturbed run and every perturbed one with both schedulers
+  uint32_t runs = 0;   // runs the range covers
 };
 
 struct SchedulerSpread {
@@ -41,7 +41,7 @@ inline constexpr double kSpreadWide = 0.03;
 
 struct ComparisonSpread {
   std::string baseline;
-  uint32_t perturb = 0;                  // perturbed runs
+  uint32_t perturb = 0;                     // perturbed runs
   std::vector<SchedulerSpread> schedulers;  // every scheduler but the baseline, in table order
 };
 

@@ -116,6 +116,12 @@ CompareSummary run_compare(const CompareOptions& opts) {
   std::string exe = opts.exe.empty() ? self_executable() : opts.exe;
   int jobs = opts.jobs > 0 ? opts.jobs : int(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
 
+  // Runs pairs with the GPU of `file`, on the chosen backend.
+  auto run_pairs = [&](const std::vector<Pair>& todo, const std::string& file, Progress* progress) {
+    return opts.backend == "slurm" ? run_pairs_slurm(todo, layout, file, exe, opts.slurm, progress)
+                                   : run_pairs_local(todo, layout, file, exe, jobs, progress);
+  };
+
   CompareSummary sum;
   sum.total = pairs.size();
   std::vector<Pair> pending;
@@ -130,8 +136,7 @@ CompareSummary run_compare(const CompareOptions& opts) {
   Progress progress(pairs.size(), sum.cached, opts.tty, opts.progress_out);
   std::vector<PairOutcome> outcomes;
   if (!pending.empty()) {
-    outcomes = opts.backend == "slurm" ? run_pairs_slurm(pending, layout, gpu_file, exe, opts.slurm, &progress)
-                                       : run_pairs_local(pending, layout, gpu_file, exe, jobs, &progress);
+    outcomes = run_pairs(pending, gpu_file, &progress);
     progress.done();
   }
   sum.ran = pending.size();
@@ -150,9 +155,7 @@ CompareSummary run_compare(const CompareOptions& opts) {
   if (!oracle_pending.empty()) {
     Progress oracle_progress(oracle_pairs.size(), oracle_pairs.size() - oracle_pending.size(), opts.tty,
                              opts.progress_out);
-    oracle_outcomes = opts.backend == "slurm"
-                          ? run_pairs_slurm(oracle_pending, layout, gpu_file, exe, opts.slurm, &oracle_progress)
-                          : run_pairs_local(oracle_pending, layout, gpu_file, exe, jobs, &oracle_progress);
+    oracle_outcomes = run_pairs(oracle_pending, gpu_file, &oracle_progress);
     oracle_progress.done();
   }
   sum.total += oracle_pairs.size();
@@ -177,10 +180,8 @@ CompareSummary run_compare(const CompareOptions& opts) {
                run.pairs.size() - run.pending.size(), run.pending.size());
     std::fflush(opts.progress_out);
     if (!run.pending.empty()) {
-      const std::string file = layout.write_gpu_config(spec.gpu);
       Progress p(run.pairs.size(), run.pairs.size() - run.pending.size(), opts.tty, opts.progress_out);
-      run.outcomes = opts.backend == "slurm" ? run_pairs_slurm(run.pending, layout, file, exe, opts.slurm, &p)
-                                             : run_pairs_local(run.pending, layout, file, exe, jobs, &p);
+      run.outcomes = run_pairs(run.pending, layout.write_gpu_config(spec.gpu), &p);
       p.done();
     }
     sum.total += run.pairs.size();
@@ -201,31 +202,23 @@ CompareSummary run_compare(const CompareOptions& opts) {
       c.schedulers.push_back(s.name);
       if (s.name == "ipaws" && !oracle_pairs.empty()) c.schedulers.push_back("ipaws_oracle");
     }
-  for (size_t i = 0; i < pending.size(); ++i) {
-    if (outcomes[i].ok) continue;
-    ++sum.failed;
-    std::string msg = outcomes[i].message;
-    while (!msg.empty() && msg.back() == '\n') msg.pop_back();
-    c.failures.push_back(fmt::format("{} / {}: {}\n  (log: {})", pending[i].workload_name, pending[i].scheduler.name,
-                                     msg, layout.log_file(pending[i])));
-  }
-  for (size_t i = 0; i < oracle_pending.size(); ++i) {
-    if (oracle_outcomes[i].ok) continue;
-    ++sum.failed;
-    std::string msg = oracle_outcomes[i].message;
-    while (!msg.empty() && msg.back() == '\n') msg.pop_back();
-    c.failures.push_back(fmt::format("{} / ipaws_oracle: {}\n  (log: {})", oracle_pending[i].workload_name, msg,
-                                     layout.log_file(oracle_pending[i])));
-  }
-  for (const auto& run : perturbed)
-    for (size_t i = 0; i < run.pending.size(); ++i) {
-      if (run.outcomes[i].ok) continue;
+  // Each failed run as "workload / what: why (log)".
+  auto report_failures = [&](const std::vector<Pair>& ran, const std::vector<PairOutcome>& outs,
+                             const std::string& what, const std::string& suffix) {
+    for (size_t i = 0; i < ran.size(); ++i) {
+      if (outs[i].ok) continue;
       ++sum.failed;
-      std::string msg = run.outcomes[i].message;
+      std::string msg = outs[i].message;
       while (!msg.empty() && msg.back() == '\n') msg.pop_back();
-      c.failures.push_back(fmt::format("{} / {} (started +{}): {}\n  (log: {})", run.pending[i].workload_name,
-                                       run.pending[i].scheduler.name, run.k, msg, layout.log_file(run.pending[i])));
+      c.failures.push_back(fmt::format("{} / {}{}: {}\n  (log: {})", ran[i].workload_name,
+                                       what.empty() ? ran[i].scheduler.name : what, suffix, msg,
+                                       layout.log_file(ran[i])));
     }
+  };
+  report_failures(pending, outcomes, "", "");
+  report_failures(oracle_pending, oracle_outcomes, "ipaws_oracle", "");
+  for (const auto& run : perturbed)
+    report_failures(run.pending, run.outcomes, "", fmt::format(" (started +{})", run.k));
   for (const auto& p : pairs) {
     auto run = load_cached(layout, p);
     if (!run) continue;
